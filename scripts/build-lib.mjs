@@ -1,0 +1,37 @@
+// Shared by `npm start`, `npm test` and `npm run build`: build the client and the server bundle, or skip when the
+// build is newer than every source file.
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const stamp = path.join(root, 'dist', '.build-stamp')
+const inputs = ['src', 'vite.config.ts', 'package.json', 'package-lock.json']
+
+function newestMtime(entry) {
+  const full = path.join(root, entry)
+  if (!fs.existsSync(full)) return 0
+  const stat = fs.statSync(full)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let newest = stat.mtimeMs
+  for (const child of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(path.join(entry, child)))
+  return newest
+}
+
+export function buildIsFresh() {
+  if (!fs.existsSync(stamp)) return false
+  const built = fs.statSync(stamp).mtimeMs
+  return inputs.every((entry) => newestMtime(entry) <= built)
+}
+
+export async function build({ force = false } = {}) {
+  if (!force && buildIsFresh()) return false
+  const { build: viteBuild } = await import('vite')
+  const configFile = path.join(root, 'vite.config.ts')
+  const logLevel = process.env.CI ? 'warn' : 'info'
+  console.log('Building domain-lander (client and server) ...')
+  await viteBuild({ configFile, root: undefined, logLevel, mode: 'production' })
+  await viteBuild({ configFile, logLevel, mode: 'production', build: { ssr: 'src/server/main.ts' } })
+  fs.writeFileSync(stamp, new Date().toISOString())
+  return true
+}

@@ -1,0 +1,23 @@
+// `npm test`: build (if stale), make sure Chromium is there, run every test, and close with one summary line.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { build, root } from './build-lib.mjs'
+import { ensureChromium } from './chromium.mjs'
+
+await build()
+const chromium = ensureChromium()
+const results = path.join(root, '.vitest-results.json')
+fs.rmSync(results, { force: true })
+const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
+const run = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)],
+  { stdio: 'inherit', cwd: root, env: { ...process.env, CHROMIUM_PATH: chromium } },
+)
+if (fs.existsSync(results)) {
+  const summary = JSON.parse(fs.readFileSync(results, 'utf8'))
+  const skipped = summary.numPendingTests + summary.numTodoTests
+  console.log(`\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`)
+}
+process.exit(run.status ?? 1)

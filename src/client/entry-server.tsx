@@ -1,0 +1,23 @@
+import { renderToString } from 'react-dom/server'
+import { TEXT } from '../shared/texts.ts'
+import { LandingPage } from './components/LandingPage.tsx'
+import { PROPS_ELEMENT_ID, type PageProps } from './page-props.ts'
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+export function renderApp(props: PageProps): string {
+  return renderToString(<LandingPage {...props} />)
+}
+
+export function renderHead(host: string): string {
+  return `<title>${escapeHtml(TEXT.title(host))}</title>\n    <meta name="description" content="${escapeHtml(TEXT.description(host))}" />`
+}
+
+/** The props as JSON inside a non-executed script element; "<" is escaped so no value can close the element. */
+export function renderProps(props: PageProps, nonce: string): string {
+  const json = JSON.stringify(props).replace(/</g, '\\u003c')
+  return `<script type="application/json" id="${PROPS_ELEMENT_ID}" nonce="${escapeHtml(nonce)}">${json}</script>`
+}
+
+export { TEXT }

@@ -1,0 +1,15 @@
+import type { FieldErrors, VisibleField } from '../shared/contact.ts'
+
+/** Everything the page needs, rendered on the server and handed to the browser for hydration. */
+export interface PageProps {
+  /** The domain as people read it (Unicode). */
+  host: string
+  token: string
+  hash: string
+  /** Set when the server answers a form sent without JavaScript. */
+  outcome?: { status: 'success' } | { status: 'invalid' | 'failed'; message: string; fieldErrors?: FieldErrors }
+  /** What a visitor without JavaScript had typed, shown again after an error. */
+  values?: Partial<Record<VisibleField, string>>
+}
+
+export const PROPS_ELEMENT_ID = 'page-props'

@@ -1,0 +1,118 @@
+// Builds the application: store, mail outbox, routes. It never listens; main.ts does (and tests do, on port 0).
+import fs from 'node:fs'
+import path from 'node:path'
+import helmet from '@fastify/helmet'
+import rateLimit from '@fastify/rate-limit'
+import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { TEXT } from '../shared/texts.ts'
+import type { Config } from './config.ts'
+import { sendFailure } from './errors.ts'
+import { createOutboxWorker, type OutboxWorker } from './mail/outbox.ts'
+import { createMailTransport, type MailTransport } from './mail/transport.ts'
+import { createPageRenderer } from './render.ts'
+import contactRoutes from './routes/contact.ts'
+import pageRoutes, { sendNotice } from './routes/page.ts'
+import { loadOrCreateSecret } from './secret.ts'
+import { createSqliteStore } from './store/sqlite.ts'
+import type { Store } from './store/types.ts'
+
+export interface AppOptions {
+  /** The built client (index.html and assets). */
+  clientDir: string
+  logger?: FastifyServerOptions['logger']
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: Store
+    outbox: OutboxWorker
+    mailTransport: MailTransport
+  }
+}
+
+/** Request logs without the client's address or query string: we keep no more personal data than we need. */
+export const requestSerializers = {
+  req: (req: { method: string; url: string; headers: Record<string, unknown> }) => ({
+    method: req.method,
+    url: req.url.split('?')[0],
+    host: req.headers.host,
+  }),
+}
+
+export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance> {
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers },
+    trustProxy: config.trustProxy,
+    bodyLimit: 32 * 1024,
+    requestTimeout: 30_000,
+  })
+
+  const secret = loadOrCreateSecret(config.dataDir, config.contactSecret)
+  const store = createSqliteStore(path.join(config.dataDir, 'domain-lander.sqlite'))
+  const mailTransport = createMailTransport(config.smtpUrl, path.join(config.dataDir, 'mail'))
+  const outbox = createOutboxWorker({
+    store,
+    transport: mailTransport,
+    addresses: { from: config.mailFrom, to: config.mailTo },
+    log: app.log.child({ component: 'outbox' }),
+  })
+  const renderer = createPageRenderer(options.clientDir)
+  app.decorate('store', store)
+  app.decorate('outbox', outbox)
+  app.decorate('mailTransport', mailTransport)
+
+  await app.register(helmet, {
+    enableCSPNonces: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // The page is plain http on a developer's machine; HSTS belongs to the TLS terminator in front of us.
+    strictTransportSecurity: false,
+  })
+  // Registered without a global limit: the contact routes use it for accepted submissions.
+  await app.register(rateLimit, { global: false })
+
+  await app.register(fastifyStatic, {
+    root: options.clientDir,
+    prefix: '/',
+    index: false,
+    wildcard: false,
+    allowedPath: (pathName) => pathName !== '/index.html',
+    setHeaders: (res, filePath) => {
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable')
+    },
+  })
+  await app.register(pageRoutes, { secret, renderer })
+  await app.register(contactRoutes, { config, secret, store, outbox, renderer })
+
+  app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? ''
+    if (url.startsWith('/api/')) {
+      return reply.code(404).type('application/json; charset=utf-8').send({ error: TEXT.notFound })
+    }
+    return sendNotice(reply, renderer, 404, TEXT.notFound, TEXT.notFound)
+  })
+
+  app.addHook('onReady', async () => outbox.start())
+  app.addHook('onClose', async () => {
+    await outbox.stop()
+    await store.close()
+  })
+  return app
+}

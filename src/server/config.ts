@@ -1,0 +1,66 @@
+// The whole configuration is read from the environment once, by this one schema, at start-up.
+import path from 'node:path'
+import { z } from 'zod'
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
+
+const mailbox = z.string().refine((v) => /^[^\r\n]*@[^\r\n]*$/.test(v) && v.length <= 320, {
+  message: 'must be an e-mail address, optionally as "Name <address>"',
+})
+
+export const configSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@mail.example.de:465' })
+      .optional(),
+    MAIL_TO: mailbox.optional(),
+    MAIL_FROM: mailbox.optional(),
+    CONTACT_SECRET: z.string().min(16, 'must be at least 16 characters long').optional(),
+    CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+    MIN_FILL_SECONDS: z.coerce.number().min(0).max(3600).default(3),
+    TRUST_PROXY: flag.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SMTP_URL && !env.MAIL_TO) {
+      ctx.addIssue({ code: 'custom', path: ['MAIL_TO'], message: 'is required when SMTP_URL is set (where should inquiries go?)' })
+    }
+  })
+  .transform((env) => {
+    const mailTo = env.MAIL_TO ?? 'owner@localhost'
+    return {
+      port: env.PORT,
+      host: env.HOST,
+      dataDir: path.resolve(env.DATA_DIR),
+      smtpUrl: env.SMTP_URL,
+      mailTo,
+      mailFrom: env.MAIL_FROM ?? mailTo,
+      contactSecret: env.CONTACT_SECRET,
+      contactRateLimit: env.CONTACT_RATE_LIMIT,
+      minFillSeconds: env.MIN_FILL_SECONDS,
+      trustProxy: env.TRUST_PROXY,
+      logLevel: env.LOG_LEVEL,
+    }
+  })
+
+export type Config = z.output<typeof configSchema>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Parses the environment; an empty variable counts as unset. Throws one error naming every wrong variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input = Object.fromEntries(
+    Object.keys(configSchema.in.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  )
+  const result = configSchema.safeParse(input)
+  if (result.success) return result.data
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || 'config'}: ${issue.message}`)
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+}

@@ -1,0 +1,62 @@
+// One error shape for the whole API: { error: "<German sentence>" } (plus "fields" for field errors).
+// The message of any 5xx is hidden; bad input never gets a 5xx.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { ApiError, FieldErrors } from '../shared/contact.ts'
+import { TEXT } from '../shared/texts.ts'
+import { StoreUnavailableError } from './store/types.ts'
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly fields?: FieldErrors,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+export interface Failure {
+  statusCode: number
+  body: ApiError
+  headers: Record<string, string>
+}
+
+const RETRY_AFTER_UNAVAILABLE = '5'
+
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: TEXT.tooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: TEXT.unsupportedType,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: TEXT.badRequest,
+}
+
+/** Maps anything thrown while answering a request to the status, body and headers the client gets. */
+export function toFailure(error: unknown): Failure {
+  if (error instanceof HttpError) {
+    return {
+      statusCode: error.statusCode,
+      body: error.fields ? { error: error.message, fields: error.fields } : { error: error.message },
+      headers: error.headers,
+    }
+  }
+  if (error instanceof StoreUnavailableError) {
+    return { statusCode: 503, body: { error: TEXT.unavailable }, headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE } }
+  }
+  const e = error as Partial<FastifyError>
+  const statusCode = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
+  if (statusCode === 429) return { statusCode, body: { error: TEXT.rateLimited }, headers: {} }
+  if (statusCode === 503) return { statusCode, body: { error: TEXT.unavailable }, headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE } }
+  if (statusCode >= 500) return { statusCode, body: { error: TEXT.internal }, headers: {} }
+  return { statusCode, body: { error: (e.code && FASTIFY_MESSAGES[e.code]) || TEXT.badRequest }, headers: {} }
+}
+
+export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const failure = toFailure(error)
+  if (failure.statusCode >= 500 && !(error instanceof StoreUnavailableError)) {
+    request.log.error({ err: error }, 'request failed')
+  } else if (failure.statusCode === 503) {
+    request.log.warn({ err: error }, 'store unavailable, client told to retry')
+  }
+  return reply.code(failure.statusCode).headers(failure.headers).type('application/json; charset=utf-8').send(failure.body)
+}

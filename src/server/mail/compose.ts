@@ -1,0 +1,69 @@
+// Turns a stored inquiry into the mail the owner receives. nodemailer does the MIME formatting and header encoding;
+// here we only make sure that no value the visitor typed can become a header of its own.
+import type Mail from 'nodemailer/lib/mailer/index.js'
+import tr46 from 'tr46'
+import type { StoredInquiry } from '../store/types.ts'
+
+export interface MailAddresses {
+  from: string
+  to: string
+}
+
+// Any line break or control character in a value bound for a header is replaced by a space. The schema already
+// refuses them in name and e-mail; this is the second lock on the same door.
+const HEADER_UNSAFE = /[\p{Cc}\u2028\u2029\u0085]/gu
+export const headerSafe = (value: string) => value.replace(HEADER_UNSAFE, ' ').trim()
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+const berlinTime = new Intl.DateTimeFormat('de-DE', {
+  timeZone: 'Europe/Berlin',
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+})
+
+export function displayDomain(ascii: string): string {
+  const { domain, error } = tr46.toUnicode(ascii)
+  return error ? ascii : domain
+}
+
+export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, addresses: MailAddresses): Mail.Options {
+  const domain = displayDomain(inquiry.domain)
+  const name = headerSafe(inquiry.name)
+  const email = headerSafe(inquiry.email)
+  const time = `${berlinTime.format(new Date(inquiry.createdAt))} (Europe/Berlin)`
+  const facts: [string, string][] = [
+    ['Domain', domain],
+    ['Name', name],
+    ['E-Mail', email],
+    ['Zeit', time],
+  ]
+  const text = [
+    `Neue Anfrage zu ${domain}`,
+    '',
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    '',
+    'Nachricht:',
+    inquiry.message,
+    '',
+    '-- ',
+    'Gesendet über das Kontaktformular von domain-lander. Antworten gehen direkt an die anfragende Person.',
+  ].join('\n')
+  const html = `<!doctype html><html lang="de"><body>
+<h1 style="font-size:18px">Neue Anfrage zu ${escapeHtml(domain)}</h1>
+<table>${facts.map(([label, value]) => `<tr><th align="left">${label}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>
+<p style="white-space:pre-wrap">${escapeHtml(inquiry.message)}</p>
+</body></html>`
+  return {
+    from: addresses.from,
+    to: addresses.to,
+    replyTo: { name, address: email },
+    subject: `Anfrage zu ${domain}`,
+    messageId,
+    date: new Date(inquiry.createdAt),
+    text,
+    html,
+    headers: { 'Auto-Submitted': 'auto-generated' },
+  }
+}

@@ -1,0 +1,131 @@
+// The outbox worker: mail is never sent inside a request. It is stored with the inquiry and sent from here,
+// retried with backoff on temporary failures, until it is delivered or clearly undeliverable.
+import type { FastifyBaseLogger } from 'fastify'
+import type { OutboxItem, Store } from '../store/types.ts'
+import { composeInquiryMail, type MailAddresses } from './compose.ts'
+import type { MailTransport } from './transport.ts'
+
+export const RETRY = {
+  firstDelayMs: 2_000,
+  maxDelayMs: 15 * 60_000,
+  /** A mail that still fails this long after the inquiry arrived is given up and marked failed. */
+  giveUpAfterMs: 5 * 24 * 60 * 60_000,
+  /** Even with nothing due, look at the store this often (another process may have added mail). */
+  pollMs: 5_000,
+}
+
+/** 2 s, 4 s, 8 s … doubling up to 15 min. */
+export function retryDelay(failedAttempts: number): number {
+  return Math.min(RETRY.maxDelayMs, RETRY.firstDelayMs * 2 ** Math.max(0, failedAttempts - 1))
+}
+
+/** SMTP 5xx replies are permanent: the server will not take this mail however often we try. */
+export function isPermanent(error: unknown): boolean {
+  const code = (error as { responseCode?: number })?.responseCode
+  return typeof code === 'number' && code >= 500 && code < 600
+}
+
+const describe = (error: unknown) => {
+  const e = error as { responseCode?: number; code?: string; message?: string }
+  return [e?.responseCode, e?.code, e?.message].filter(Boolean).join(' ').slice(0, 500) || String(error)
+}
+
+export interface OutboxWorker {
+  start(): void
+  /** Something new is waiting: look now instead of at the next poll. */
+  kick(): void
+  /** Finishes the send in flight, then stops. */
+  stop(): Promise<void>
+}
+
+export function createOutboxWorker(options: {
+  store: Store
+  transport: MailTransport
+  addresses: MailAddresses
+  log: FastifyBaseLogger
+  now?: () => number
+}): OutboxWorker {
+  const { store, transport, addresses, log } = options
+  const now = options.now ?? Date.now
+  let running = false
+  let timer: NodeJS.Timeout | undefined
+  let pass: Promise<void> | undefined
+  let again = false
+
+  async function deliver(item: OutboxItem) {
+    const message = composeInquiryMail(item.inquiry, item.messageId, addresses)
+    try {
+      await transport.send(message, `inquiry-${item.inquiry.id}.eml`)
+      await store.markSent(item.id, now())
+      log.info({ inquiry: item.inquiry.id, attempts: item.attempts + 1 }, 'inquiry mailed')
+    } catch (error) {
+      const reason = describe(error)
+      const attempts = item.attempts + 1
+      if (isPermanent(error)) {
+        await store.markFailed(item.id, reason, now())
+        log.error({ inquiry: item.inquiry.id, attempts, reason }, 'MAIL FAILED: the mail server rejected the inquiry permanently; it stays in the store')
+      } else if (now() - item.createdAt > RETRY.giveUpAfterMs) {
+        await store.markFailed(item.id, reason, now())
+        log.error({ inquiry: item.inquiry.id, attempts, reason }, 'MAIL FAILED: gave up after 5 days of retries; the inquiry stays in the store')
+      } else {
+        const delay = retryDelay(attempts)
+        await store.markRetry(item.id, now() + delay, reason)
+        log.warn({ inquiry: item.inquiry.id, attempts, retryInMs: delay, reason }, 'mail not delivered, will retry')
+      }
+    }
+  }
+
+  async function runPass() {
+    do {
+      again = false
+      const due = await store.dueMail(now(), 20)
+      for (const item of due) {
+        if (!running) return
+        await deliver(item)
+      }
+      if (due.length === 20) again = true
+    } while (again && running)
+  }
+
+  async function schedule() {
+    if (!running) return
+    clearTimeout(timer)
+    let wait = RETRY.pollMs
+    try {
+      const next = await store.nextDueAt()
+      if (next !== null) wait = Math.max(0, Math.min(RETRY.pollMs, next - now()))
+    } catch (error) {
+      log.error({ err: error }, 'outbox: could not read the store')
+    }
+    if (running) timer = setTimeout(trigger, wait)
+  }
+
+  function trigger() {
+    if (!running) return
+    if (pass) {
+      again = true
+      return
+    }
+    pass = runPass()
+      .catch((error) => log.error({ err: error }, 'outbox pass failed'))
+      .finally(() => {
+        pass = undefined
+        void schedule()
+      })
+  }
+
+  return {
+    start() {
+      if (running) return
+      running = true
+      trigger()
+    },
+    kick: trigger,
+    async stop() {
+      running = false
+      clearTimeout(timer)
+      await pass
+      transport.close()
+    },
+  }
+}

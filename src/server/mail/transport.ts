@@ -1,0 +1,56 @@
+// Where mail goes: an SMTP server when SMTP_URL is set, otherwise .eml files in DATA_DIR so that nothing is lost
+// while the owner has not configured mail yet.
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer from 'nodemailer'
+import type Mail from 'nodemailer/lib/mailer/index.js'
+
+export interface MailTransport {
+  /** Where mail goes, for the start-up log (no credentials). */
+  readonly description: string
+  send(message: Mail.Options, fileName: string): Promise<void>
+  close(): void
+}
+
+// Explicit timeouts: a server that accepts the connection and never answers must not hold the outbox forever.
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+}
+
+export function createMailTransport(smtpUrl: string | undefined, mailDir: string): MailTransport {
+  if (smtpUrl) {
+    const url = new URL(smtpUrl)
+    const transporter = nodemailer.createTransport({
+      url: smtpUrl,
+      ...SMTP_TIMEOUTS,
+    } as nodemailer.TransportOptions)
+    return {
+      description: `SMTP ${url.protocol}//${url.host}`,
+      async send(message) {
+        await transporter.sendMail(message)
+      },
+      close: () => transporter.close(),
+    }
+  }
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  return {
+    description: `files in ${mailDir}`,
+    async send(message, fileName) {
+      const info = await transporter.sendMail(message)
+      await fs.mkdir(mailDir, { recursive: true })
+      const target = path.join(mailDir, fileName)
+      const temp = `${target}.tmp`
+      const handle = await fs.open(temp, 'w', 0o600)
+      try {
+        await handle.writeFile(info.message as Buffer)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await fs.rename(temp, target)
+    },
+    close: () => transporter.close(),
+  }
+}

@@ -1,0 +1,44 @@
+// Starts the server: parse the configuration, build the app, listen, and shut down cleanly on SIGTERM/SIGINT.
+import { fileURLToPath } from 'node:url'
+import closeWithGrace from 'close-with-grace'
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig } from './config.ts'
+
+async function main() {
+  let config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  // dist/server/main.js -> dist/client
+  const clientDir = process.env.CLIENT_DIR ?? fileURLToPath(new URL('../client/', import.meta.url))
+  const app = await buildApp(config, { clientDir })
+
+  closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'closing because of an error')
+    else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
+    await app.close()
+  })
+
+  await app.listen({ port: config.port, host: config.host })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const shownHost = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host
+  app.log.info(
+    { url: `http://${shownHost}:${port}/`, dataDir: config.dataDir, mail: app.mailTransport.description, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
+    `domain-lander is ready: open http://${shownHost}:${port}/ (mail goes to ${app.mailTransport.description})`,
+  )
+  if (!config.smtpUrl) {
+    app.log.warn(`SMTP_URL is not set: every inquiry is written as an .eml file to ${config.dataDir}/mail instead of being mailed`)
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

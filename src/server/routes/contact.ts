@@ -1,0 +1,144 @@
+// POST /api/contact (and /api/sendMail, the seed's second name for it): validate, verify the token, store the
+// inquiry durably, answer. Mail is sent later by the outbox worker, never inside the request.
+import { createHash } from 'node:crypto'
+import formbody from '@fastify/formbody'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { FIELD, checkContact, type ContactPayload, type ContactSuccess, type VisibleField } from '../../shared/contact.ts'
+import { TEXT } from '../../shared/texts.ts'
+import type { Config } from '../config.ts'
+import { HttpError, sendFailure, toFailure } from '../errors.ts'
+import { parseHost, type PageHost } from '../host.ts'
+import type { OutboxWorker } from '../mail/outbox.ts'
+import type { PageRenderer } from '../render.ts'
+import type { Store } from '../store/types.ts'
+import { issueToken, verifyToken } from '../token.ts'
+import { sendPage } from './page.ts'
+
+export const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
+export const BODY_LIMIT = 32 * 1024
+const HOUR_MS = 60 * 60 * 1000
+
+export interface ContactDeps {
+  config: Config
+  secret: string
+  store: Store
+  outbox: OutboxWorker
+  renderer: PageRenderer
+}
+
+interface Submission {
+  data: ContactPayload
+  host: PageHost
+  issuedAt: number
+}
+
+/** A form posted natively by a browser without JavaScript: it gets a page back, not JSON. */
+const isFormPost = (request: FastifyRequest) =>
+  (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')
+
+/** The reason a submission is spam, or null. A missing decoy means the form was not the one we served. */
+export function spamReason(data: ContactPayload, issuedAt: number, now: number, minFillSeconds: number): string | null {
+  const nameDecoy = data[FIELD.nameDecoy]
+  const emailDecoy = data[FIELD.emailDecoy]
+  if (nameDecoy === undefined || emailDecoy === undefined) return 'decoy-missing'
+  if (nameDecoy !== '' || emailDecoy !== '') return 'decoy-filled'
+  if (now - issuedAt < minFillSeconds * 1000) return 'too-fast'
+  return null
+}
+
+function contentHash(host: PageHost, data: ContactPayload): string {
+  return createHash('sha256')
+    .update(JSON.stringify([host.ascii, data[FIELD.name], data[FIELD.email], data[FIELD.message]]))
+    .digest('base64url')
+}
+
+/** Origin or Sec-Fetch-Site that say another site sent this: no other site may post here on a visitor's behalf. */
+function isCrossSite(request: FastifyRequest): boolean {
+  const fetchSite = request.headers['sec-fetch-site']
+  if (fetchSite === 'cross-site' || fetchSite === 'same-site') return true
+  const origin = request.headers.origin
+  if (origin === undefined) return false
+  try {
+    return new URL(origin).host.toLowerCase() !== (request.headers.host ?? '').toLowerCase()
+  } catch {
+    return true // "null" or garbage: an opaque origin is not ours
+  }
+}
+
+function visibleValues(body: unknown): Partial<Record<VisibleField, string>> {
+  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+  const pick = (key: VisibleField) => (typeof source[key] === 'string' ? (source[key] as string) : '')
+  return { [FIELD.name]: pick(FIELD.name), [FIELD.email]: pick(FIELD.email), [FIELD.message]: pick(FIELD.message) }
+}
+
+export default async function contactRoutes(app: FastifyInstance, deps: ContactDeps) {
+  const { config, secret, store, outbox } = deps
+  await app.register(formbody, { bodyLimit: BODY_LIMIT })
+
+  // Accepted submissions per client address and hour; checked before storing, counted after.
+  const accepted = config.contactRateLimit > 0
+    ? app.createRateLimit({ max: config.contactRateLimit, timeWindow: HOUR_MS, keyGenerator: (request) => request.ip })
+    : null
+
+  app.setErrorHandler((error, request, reply) => {
+    if (!isFormPost(request)) return sendFailure(request, reply, error)
+    const failure = toFailure(error)
+    reply.headers(failure.headers)
+    const invalid = failure.statusCode === 400 && failure.body.fields
+    return sendPage(request, reply, deps, failure.statusCode, {
+      outcome: invalid
+        ? { status: 'invalid', message: failure.body.error, fieldErrors: failure.body.fields }
+        : { status: 'failed', message: failure.body.error },
+      values: visibleValues(request.body),
+    })
+  })
+
+  function checkSubmission(request: FastifyRequest): Submission {
+    if (isCrossSite(request)) throw new HttpError(403, TEXT.crossSite)
+    const host = parseHost(request.headers.host)
+    if (!host) throw new HttpError(400, TEXT.badHost)
+    const check = checkContact(request.body)
+    if (check.status === 'invalid') throw new HttpError(400, TEXT.invalid, check.fieldErrors)
+    const token = verifyToken(secret, check.data[FIELD.token], host.ascii, check.data[FIELD.hash])
+    if (token.status !== 'valid') throw new HttpError(403, TEXT.tokenInvalid)
+    return { data: check.data, host, issuedAt: token.issuedAt }
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const { data, host, issuedAt } = checkSubmission(request)
+    if (accepted) {
+      const limit = await accepted(request, { increment: false })
+      if (!limit.isAllowed && limit.remaining <= 0) {
+        throw new HttpError(429, TEXT.rateLimited, undefined, { 'retry-after': String(Math.max(1, limit.ttlInSeconds)) })
+      }
+    }
+    const now = Date.now()
+    const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
+    const result = await store.saveInquiry({
+      token: data[FIELD.token],
+      contentHash: contentHash(host, data),
+      domain: host.ascii,
+      name: data[FIELD.name],
+      email: data[FIELD.email],
+      message: data[FIELD.message],
+      spamReason: spam,
+      createdAt: now,
+    })
+    if (result.status === 'conflict') throw new HttpError(409, TEXT.tokenConflict)
+    if (result.status === 'created') {
+      if (accepted) await accepted(request)
+      if (spam === null) outbox.kick()
+      request.log.info({ inquiry: result.id, domain: host.ascii, spam }, 'inquiry stored')
+    } else {
+      request.log.info({ inquiry: result.id }, 'repeated submission answered, not stored again')
+    }
+    if (isFormPost(request)) return reply.code(303).header('cache-control', 'no-store').redirect('/?gesendet=1', 303)
+    const next = issueToken(secret, host.ascii)
+    const body: ContactSuccess = { ok: true, token: next.token, hash: next.hash }
+    return reply.code(200).header('cache-control', 'no-store').send(body)
+  }
+
+  for (const url of CONTACT_PATHS) {
+    app.post(url, { bodyLimit: BODY_LIMIT }, handle)
+  }
+}

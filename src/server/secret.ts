@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * The secret that signs form tokens. If the owner did not set CONTACT_SECRET, one is generated on the first start
+ * and kept in DATA_DIR, so forms already open in a browser stay valid across restarts.
+ */
+export function loadOrCreateSecret(dataDir: string, configured: string | undefined): string {
+  if (configured) return configured
+  const file = path.join(dataDir, 'contact-secret')
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  const secret = fs.readFileSync(file, 'utf8').trim()
+  if (secret.length < 16) throw new Error(`${file} holds no usable secret; delete it to have a new one generated`)
+  return secret
+}

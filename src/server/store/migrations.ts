@@ -1,0 +1,49 @@
+import type { DatabaseSync } from 'node:sqlite'
+
+// Each entry moves the schema one version on; PRAGMA user_version records how far a file has come.
+// Never edit an entry that has shipped: add a new one.
+const MIGRATIONS: string[] = [
+  `CREATE TABLE inquiries (
+     id INTEGER PRIMARY KEY,
+     token TEXT NOT NULL UNIQUE,
+     content_hash TEXT NOT NULL,
+     domain TEXT NOT NULL,
+     name TEXT NOT NULL,
+     email TEXT NOT NULL,
+     message TEXT NOT NULL,
+     spam_reason TEXT,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX inquiries_domain_created ON inquiries (domain, created_at);
+   CREATE TABLE outbox (
+     id INTEGER PRIMARY KEY,
+     inquiry_id INTEGER NOT NULL UNIQUE REFERENCES inquiries (id),
+     message_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     failed_at INTEGER
+   );
+   CREATE INDEX outbox_pending_due ON outbox (next_attempt_at) WHERE status = 'pending';`,
+]
+
+export function migrate(db: DatabaseSync): void {
+  const { user_version: current } = db.prepare('PRAGMA user_version').get() as { user_version: number }
+  if (current > MIGRATIONS.length) {
+    throw new Error(`The database is of schema version ${current}, newer than this program (${MIGRATIONS.length}).`)
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      db.exec(MIGRATIONS[version]!)
+      db.exec(`PRAGMA user_version = ${version + 1}`)
+      db.exec('COMMIT')
+    } catch (error) {
+      db.exec('ROLLBACK')
+      throw error
+    }
+  }
+}

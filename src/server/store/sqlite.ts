@@ -1,0 +1,173 @@
+// The embedded default store: one SQLite file in DATA_DIR, through Node's built-in node:sqlite.
+import fs from 'node:fs'
+import path from 'node:path'
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite'
+import { migrate } from './migrations.ts'
+import { StoreUnavailableError, type NewInquiry, type OutboxItem, type Store, type StoredInquiry } from './types.ts'
+
+interface InquiryRow {
+  id: number
+  token: string
+  content_hash: string
+  domain: string
+  name: string
+  email: string
+  message: string
+  spam_reason: string | null
+  created_at: number
+}
+
+const toInquiry = (row: InquiryRow): StoredInquiry => ({
+  id: row.id,
+  token: row.token,
+  contentHash: row.content_hash,
+  domain: row.domain,
+  name: row.name,
+  email: row.email,
+  message: row.message,
+  spamReason: row.spam_reason,
+  createdAt: row.created_at,
+})
+
+/** A stable Message-ID, so that a mail sent again after a crash is recognisable as the same mail. */
+export const messageIdFor = (inquiry: { id: number; token: string; domain: string }) =>
+  `<inquiry-${inquiry.id}-${inquiry.token}@${inquiry.domain}>`
+
+// Errors that mean "not now" rather than "never": the client gets 503 and retries.
+const TRANSIENT = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN'])
+
+function isTransient(error: unknown): boolean {
+  const e = error as { errcode?: number; errstr?: string; code?: string; message?: string }
+  if (e?.code === 'ERR_SQLITE_ERROR') {
+    const primary = (e.errcode ?? 0) & 0xff
+    // 5 BUSY, 6 LOCKED, 8 READONLY, 10 IOERR, 13 FULL, 14 CANTOPEN
+    return [5, 6, 8, 10, 13, 14].includes(primary)
+  }
+  return TRANSIENT.has(e?.code ?? '')
+}
+
+export function createSqliteStore(file: string): Store {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const db = new DatabaseSync(file, { timeout: 2000 })
+  db.exec('PRAGMA journal_mode = WAL')
+  // FULL: a 200 is only sent after the inquiry is on disk, even across a power loss. See docs/decisions/003.
+  db.exec('PRAGMA synchronous = FULL')
+  db.exec('PRAGMA foreign_keys = ON')
+  migrate(db)
+
+  const q = {
+    insertInquiry: db.prepare(
+      `INSERT INTO inquiries (token, content_hash, domain, name, email, message, spam_reason, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token) DO NOTHING RETURNING id`,
+    ),
+    byToken: db.prepare('SELECT id, content_hash FROM inquiries WHERE token = ?'),
+    insertOutbox: db.prepare(
+      `INSERT INTO outbox (inquiry_id, message_id, status, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, 'pending', 0, ?, ?)`,
+    ),
+    due: db.prepare(
+      `SELECT o.id AS outbox_id, o.message_id, o.attempts, o.created_at AS outbox_created_at, i.*
+       FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id
+       WHERE o.status = 'pending' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`,
+    ),
+    nextDue: db.prepare(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE status = 'pending'`),
+    sent: db.prepare(`UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?`),
+    retry: db.prepare(`UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?`),
+    failed: db.prepare(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, failed_at = ? WHERE id = ?`),
+    inquiry: db.prepare('SELECT * FROM inquiries WHERE id = ?'),
+    outboxOf: db.prepare('SELECT status, attempts, last_error FROM outbox WHERE inquiry_id = ?'),
+  }
+
+  function transaction<T>(work: () => T): T {
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      const result = work()
+      db.exec('COMMIT')
+      return result
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK')
+      throw error
+    }
+  }
+
+  function guarded<T>(work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      if (isTransient(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
+      throw error
+    }
+  }
+
+  return {
+    async saveInquiry(inquiry: NewInquiry) {
+      return guarded(() =>
+        transaction(() => {
+          const params: SQLInputValue[] = [
+            inquiry.token,
+            inquiry.contentHash,
+            inquiry.domain,
+            inquiry.name,
+            inquiry.email,
+            inquiry.message,
+            inquiry.spamReason,
+            inquiry.createdAt,
+          ]
+          const inserted = q.insertInquiry.get(...params) as { id: number } | undefined
+          if (!inserted) {
+            const existing = q.byToken.get(inquiry.token) as { id: number; content_hash: string }
+            return existing.content_hash === inquiry.contentHash
+              ? { status: 'duplicate' as const, id: existing.id }
+              : { status: 'conflict' as const }
+          }
+          if (inquiry.spamReason === null) {
+            const messageId = messageIdFor({ id: inserted.id, token: inquiry.token, domain: inquiry.domain })
+            q.insertOutbox.run(inserted.id, messageId, inquiry.createdAt, inquiry.createdAt)
+          }
+          return { status: 'created' as const, id: inserted.id }
+        }),
+      )
+    },
+    async dueMail(now, limit) {
+      const rows = q.due.all(now, limit) as unknown as (InquiryRow & {
+        outbox_id: number
+        message_id: string
+        attempts: number
+        outbox_created_at: number
+      })[]
+      return rows.map(
+        (row): OutboxItem => ({
+          id: row.outbox_id,
+          messageId: row.message_id,
+          attempts: row.attempts,
+          createdAt: row.outbox_created_at,
+          inquiry: toInquiry(row),
+        }),
+      )
+    },
+    async nextDueAt() {
+      const row = q.nextDue.get() as { at: number | null }
+      return row.at
+    },
+    async markSent(id, now) {
+      guarded(() => q.sent.run(now, id))
+    },
+    async markRetry(id, nextAttemptAt, error) {
+      guarded(() => q.retry.run(nextAttemptAt, error.slice(0, 1000), id))
+    },
+    async markFailed(id, error, now) {
+      guarded(() => q.failed.run(error.slice(0, 1000), now, id))
+    },
+    async getInquiry(id) {
+      const row = q.inquiry.get(id) as InquiryRow | undefined
+      return row ? toInquiry(row) : null
+    },
+    async outboxStatus(inquiryId) {
+      const row = q.outboxOf.get(inquiryId) as { status: 'pending' | 'sent' | 'failed'; attempts: number; last_error: string | null } | undefined
+      return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
+    },
+    async close() {
+      if (db.isOpen) db.close()
+    },
+  }
+}

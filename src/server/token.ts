@@ -1,0 +1,46 @@
+// The form token and its hash. The seed joined a fixed secret with the token and hashed it; we use an HMAC
+// (SHA-256) keyed with the secret, and sign the time the page was served and its host along with the token, so the
+// server can tell a form's age and fill time without storing anything per page view.
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
+import { LIMIT } from '../shared/contact.ts'
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+/** A token stays usable this long after the page was served. */
+export const TOKEN_MAX_AGE_MS = 24 * 60 * 60 * 1000
+/** Clocks of several servers may differ a little; a form "from the future" beyond this is forged. */
+const CLOCK_SKEW_MS = 60 * 1000
+
+export function createToken(): string {
+  let token = ''
+  for (let i = 0; i < LIMIT.tokenLength; i++) token += ALPHABET[randomInt(ALPHABET.length)]
+  return token
+}
+
+function mac(secret: string, token: string, host: string, issuedAt: number): string {
+  return createHmac('sha256', secret).update(`${token}\n${host}\n${issuedAt}`).digest('base64url')
+}
+
+/** hash = "<issued at, ms, base 36>.<HMAC>" */
+export function signToken(secret: string, token: string, host: string, issuedAt: number): string {
+  return `${issuedAt.toString(36)}.${mac(secret, token, host, issuedAt)}`
+}
+
+export function issueToken(secret: string, host: string, now = Date.now()) {
+  const token = createToken()
+  return { token, hash: signToken(secret, token, host, now), issuedAt: now }
+}
+
+export type TokenCheck = { status: 'valid'; issuedAt: number } | { status: 'invalid' } | { status: 'expired' }
+
+export function verifyToken(secret: string, token: string, host: string, hash: string, now = Date.now()): TokenCheck {
+  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(hash)
+  if (!match) return { status: 'invalid' }
+  const issuedAt = Number.parseInt(match[1]!, 36)
+  const expected = Buffer.from(mac(secret, token, host, issuedAt))
+  const given = Buffer.from(match[2]!)
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { status: 'invalid' }
+  if (issuedAt > now + CLOCK_SKEW_MS) return { status: 'invalid' }
+  if (now - issuedAt > TOKEN_MAX_AGE_MS) return { status: 'expired' }
+  return { status: 'valid', issuedAt }
+}

@@ -1,0 +1,109 @@
+// The one contact schema, used by the form in the browser and by the API on the server.
+// zod/mini keeps the browser bundle small; the API is the same zod.
+import * as z from 'zod/mini'
+import { TEXT } from './texts.ts'
+
+/** Field names exactly as the original form had them: they are the contract with existing clients. */
+export const FIELD = {
+  name: 'name58fnlsd',
+  nameDecoy: 'name58fnlsdbee',
+  email: 'themail3h6',
+  emailDecoy: 'themail3h6bee',
+  message: 'message',
+  token: 'token',
+  hash: 'hash',
+} as const
+
+export const LIMIT = {
+  name: 200,
+  /** RFC 5321 4.5.3.1.3: a path is at most 256 octets including the angle brackets. */
+  email: 254,
+  emailLocal: 64,
+  message: 5000,
+  tokenLength: 15,
+  hash: 128,
+  decoy: 1000,
+} as const
+
+// Control characters and the Unicode line/paragraph separators: none of them belongs in a one-line value,
+// and any of them could end a mail header.
+const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u
+
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_{|}~-]+)*$/
+const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u
+const TOP_LEVEL = /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu
+
+/**
+ * Our own strict address rule, checked before any mail library sees the address: exactly one @, a dot-atom
+ * local part (no quotes, backticks, comments, groups, commas, spaces or NUL), a domain of at least two labels.
+ * The length is checked first so that a huge value is rejected without running a single expression on it.
+ */
+export function isValidEmail(value: string): boolean {
+  if (value.length > LIMIT.email) return false
+  const at = value.indexOf('@')
+  if (at < 1 || at !== value.lastIndexOf('@')) return false
+  const local = value.slice(0, at)
+  const domain = value.slice(at + 1)
+  if (local.length > LIMIT.emailLocal || !LOCAL_PART.test(local)) return false
+  const labels = domain.split('.')
+  if (labels.length < 2) return false
+  if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false
+  return TOP_LEVEL.test(labels[labels.length - 1] ?? '')
+}
+
+const required = (hint: string) => z.string(hint).check(z.trim(), z.minLength(1, hint))
+
+export const contactSchema = z.object({
+  [FIELD.name]: required(TEXT.hintName).check(
+    z.maxLength(LIMIT.name, TEXT.hintNameLong),
+    z.refine((v) => !LINE_BREAKING.test(v), TEXT.hintNameLine),
+  ),
+  [FIELD.email]: required(TEXT.hintEmail).check(z.refine(isValidEmail, TEXT.hintEmail)),
+  [FIELD.message]: required(TEXT.hintMessage).check(z.maxLength(LIMIT.message, TEXT.hintMessageLong)),
+  // Decoys: any string is accepted here; whether one was filled in is the server's business, never an error.
+  [FIELD.nameDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
+  [FIELD.emailDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
+  [FIELD.token]: z.string().check(z.regex(/^[A-Za-z0-9]{15}$/)),
+  [FIELD.hash]: z.string().check(z.minLength(1), z.maxLength(LIMIT.hash)),
+})
+
+export type ContactPayload = z.infer<typeof contactSchema>
+
+/** The visible fields, the ones a visitor can be told about. */
+export const VISIBLE_FIELDS = [FIELD.name, FIELD.email, FIELD.message] as const
+export type VisibleField = (typeof VISIBLE_FIELDS)[number]
+export type FieldErrors = Partial<Record<VisibleField, string>>
+
+export type ContactCheck =
+  | { status: 'valid'; data: ContactPayload }
+  | { status: 'invalid'; fieldErrors: FieldErrors; otherErrors: string[] }
+
+export function checkContact(input: unknown): ContactCheck {
+  const result = contactSchema.safeParse(input)
+  if (result.success) return { status: 'valid', data: result.data }
+  const fieldErrors: FieldErrors = {}
+  const otherErrors: string[] = []
+  for (const issue of result.error.issues) {
+    const key = issue.path[0]
+    if ((VISIBLE_FIELDS as readonly unknown[]).includes(key)) {
+      const field = key as VisibleField
+      fieldErrors[field] ??= issue.message
+    } else {
+      otherErrors.push(String(key ?? 'body'))
+    }
+  }
+  return { status: 'invalid', fieldErrors, otherErrors }
+}
+
+/** The answer of POST /api/contact on success. */
+export interface ContactSuccess {
+  ok: true
+  token: string
+  hash: string
+}
+
+/** The one error body of the API. */
+export interface ApiError {
+  error: string
+  fields?: FieldErrors
+}

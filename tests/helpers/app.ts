@@ -1,0 +1,61 @@
+// Starts the real application on 127.0.0.1, port 0, with its own temporary DATA_DIR (a real SQLite file).
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/server/app.ts'
+import { loadConfig, type Config } from '../../src/server/config.ts'
+
+export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../dist/client')
+
+export interface TestApp {
+  app: FastifyInstance
+  config: Config
+  url: string
+  port: number
+  dataDir: string
+  close(): Promise<void>
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-test-'))
+}
+
+/** env: the same variables as in production; defaults here switch off the waiting time and the rate limit. */
+export async function startApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const dataDir = env.DATA_DIR ?? tempDataDir()
+  const config = loadConfig({
+    MIN_FILL_SECONDS: '0',
+    CONTACT_RATE_LIMIT: '0',
+    LOG_LEVEL: 'silent',
+    MAIL_TO: 'owner@example.org',
+    MAIL_FROM: 'Domain Lander <lander@example.org>',
+    ...env,
+    DATA_DIR: dataDir,
+  })
+  const app = await buildApp(config, { clientDir: CLIENT_DIR })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = (app.server.address() as AddressInfo).port
+  return {
+    app,
+    config,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    async close() {
+      await app.close()
+      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Fetches the page as a browser would and reads the form's token and hash from it. */
+export async function fetchForm(url: string, host?: string): Promise<{ token: string; hash: string; html: string }> {
+  const response = await fetch(`${url}/`, host ? { headers: { host } } : {})
+  const html = await response.text()
+  const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
+  const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
+  if (!token || !hash) throw new Error(`no form in the page (status ${response.status})`)
+  return { token, hash, html }
+}

@@ -1,0 +1,6 @@
+// The page is rendered from the built client, so the tests need a fresh build; `npm test` has usually made it.
+import { build } from '../../scripts/build-lib.mjs'
+
+export default async function setup() {
+  await build()
+}

@@ -1,0 +1,81 @@
+// A real SMTP server (smtp-server) on 127.0.0.1, port 0, that keeps every message it accepts.
+import type { AddressInfo } from 'node:net'
+import { simpleParser, type ParsedMail } from 'mailparser'
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server'
+
+export interface ReceivedMail {
+  envelope: { from: string; to: string[] }
+  raw: string
+  parsed: ParsedMail
+}
+
+/** ok: accept; tempfail: answer 451 to every message; permfail: answer 550 to every message. */
+export type SinkMode = 'ok' | 'tempfail' | 'permfail'
+
+export interface SmtpSink {
+  port: number
+  url: string
+  messages: ReceivedMail[]
+  mode: SinkMode
+  /** Resolves when at least `count` messages have arrived. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>
+  close(): Promise<void>
+}
+
+const address = (a: SMTPServerAddress | false) => (a ? a.address : '')
+
+export async function startSmtpSink(options: { port?: number; mode?: SinkMode } = {}): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = []
+  const waiters: (() => void)[] = []
+  const sink = { mode: options.mode ?? 'ok' } as SmtpSink
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', async () => {
+        if (sink.mode !== 'ok') {
+          const error = new Error(sink.mode === 'tempfail' ? 'try again later' : 'mailbox unavailable') as Error & { responseCode: number }
+          error.responseCode = sink.mode === 'tempfail' ? 451 : 550
+          return callback(error)
+        }
+        const raw = Buffer.concat(chunks).toString('utf8')
+        messages.push({
+          envelope: { from: address(session.envelope.mailFrom), to: session.envelope.rcptTo.map((r) => r.address) },
+          raw,
+          parsed: await simpleParser(raw),
+        })
+        waiters.splice(0).forEach((wake) => wake())
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.server.address() as AddressInfo).port
+  return Object.assign(sink, {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitFor(count: number, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs
+      while (messages.length < count) {
+        const left = deadline - Date.now()
+        if (left <= 0) throw new Error(`expected ${count} mails, got ${messages.length} within ${timeoutMs} ms`)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left)
+          waiters.push(() => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+      }
+      return messages
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  })
+}

@@ -6,13 +6,20 @@ import { build, root } from './build-lib.mjs'
 import { ensureChromium } from './chromium.mjs'
 
 await build()
+const filters = process.argv.slice(2)
+// A full run checks types first; a run filtered to some files (while working on them) goes straight to them.
+const typecheck = filters.length ? { status: 0 } : spawnSync('npm', ['run', '--silent', 'typecheck'], { stdio: 'inherit', cwd: root })
+if (typecheck.status !== 0) {
+  console.error('typecheck failed')
+  process.exit(typecheck.status ?? 1)
+}
 const chromium = ensureChromium()
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
 const run = spawnSync(
   process.execPath,
-  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)],
+  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...filters],
   { stdio: 'inherit', cwd: root, env: { ...process.env, CHROMIUM_PATH: chromium } },
 )
 if (fs.existsSync(results)) {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import { TEXT } from '../shared/texts.ts'
 import type { Config } from './config.ts'
 import { sendFailure } from './errors.ts'
@@ -20,7 +20,7 @@ import type { Store } from './store/types.ts'
 export interface AppOptions {
   /** The built client (index.html and assets). */
   clientDir: string
-  logger?: FastifyServerOptions['logger']
+  logger?: FastifyServerOptions['logger'] & object
 }
 
 declare module 'fastify' {
@@ -33,9 +33,9 @@ declare module 'fastify' {
 
 /** Request logs without the client's address or query string: we keep no more personal data than we need. */
 export const requestSerializers = {
-  req: (req: { method: string; url: string; headers: Record<string, unknown> }) => ({
+  req: (req: FastifyRequest) => ({
     method: req.method,
-    url: req.url.split('?')[0],
+    url: req.url.split('?')[0] ?? '/',
     host: req.headers.host,
   }),
 }
@@ -93,8 +93,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     index: false,
     wildcard: false,
     allowedPath: (pathName) => pathName !== '/index.html',
-    setHeaders: (res, filePath) => {
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable')
+    // Vite puts a content hash into every asset name, so an asset never changes and may be cached for good.
+    setHeaders: (reply, filePath) => {
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')
     },
   })
   await app.register(pageRoutes, { secret, renderer })
@@ -106,7 +107,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     if (url.startsWith('/api/')) {
       return reply.code(404).type('application/json; charset=utf-8').send({ error: TEXT.notFound })
     }
-    return sendNotice(reply, renderer, 404, TEXT.notFound, TEXT.notFound)
+    return sendNotice(reply, renderer, 404, TEXT.notFoundTitle, TEXT.notFound)
   })
 
   app.addHook('onReady', async () => outbox.start())

@@ -6,14 +6,15 @@ import { TEXT } from '../shared/texts.ts'
 import { StoreUnavailableError } from './store/types.ts'
 
 export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly fields?: FieldErrors,
-    readonly headers: Record<string, string> = {},
-  ) {
+  override name = 'HttpError'
+  readonly statusCode: number
+  readonly fields: FieldErrors | undefined
+  readonly headers: Record<string, string>
+  constructor(statusCode: number, message: string, fields?: FieldErrors, headers: Record<string, string> = {}) {
     super(message)
-    this.name = 'HttpError'
+    this.statusCode = statusCode
+    this.fields = fields
+    this.headers = headers
   }
 }
 

@@ -23,6 +23,7 @@ export const TEXT = {
   badRequest: 'Ungültige Anfrage.',
   badHost: 'Diese Adresse ist ungültig.',
   notFound: 'Diese Seite gibt es nicht.',
+  notFoundTitle: 'Seite nicht gefunden',
   backHome: 'Zur Startseite',
   tokenInvalid: 'Das Formular ist abgelaufen oder ungültig. Bitte laden Sie die Seite neu.',
   tokenConflict: 'Dieses Formular wurde bereits mit einer anderen Nachricht gesendet. Bitte laden Sie die Seite neu.',

@@ -1,6 +1,6 @@
 // Turns a stored inquiry into the mail the owner receives. nodemailer does the MIME formatting and header encoding;
 // here we only make sure that no value the visitor typed can become a header of its own.
-import type Mail from 'nodemailer/lib/mailer/index.js'
+import type { SendMailOptions } from 'nodemailer'
 import tr46 from 'tr46'
 import type { StoredInquiry } from '../store/types.ts'
 
@@ -28,7 +28,7 @@ export function displayDomain(ascii: string): string {
   return error ? ascii : domain
 }
 
-export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, addresses: MailAddresses): Mail.Options {
+export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, addresses: MailAddresses): SendMailOptions {
   const domain = displayDomain(inquiry.domain)
   const name = headerSafe(inquiry.name)
   const email = headerSafe(inquiry.email)

@@ -3,12 +3,12 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
-import type Mail from 'nodemailer/lib/mailer/index.js'
+import type { SendMailOptions } from 'nodemailer'
 
 export interface MailTransport {
   /** Where mail goes, for the start-up log (no credentials). */
   readonly description: string
-  send(message: Mail.Options, fileName: string): Promise<void>
+  send(message: SendMailOptions, fileName: string): Promise<void>
   close(): void
 }
 
@@ -22,10 +22,8 @@ export const SMTP_TIMEOUTS = {
 export function createMailTransport(smtpUrl: string | undefined, mailDir: string): MailTransport {
   if (smtpUrl) {
     const url = new URL(smtpUrl)
-    const transporter = nodemailer.createTransport({
-      url: smtpUrl,
-      ...SMTP_TIMEOUTS,
-    } as nodemailer.TransportOptions)
+    // nodemailer reads host, port, TLS and credentials from the URL; the options object adds the timeouts.
+    const transporter = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS })
     return {
       description: `SMTP ${url.protocol}//${url.host}`,
       async send(message) {

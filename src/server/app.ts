@@ -12,6 +12,7 @@ import { createOutboxWorker, type OutboxWorker } from './mail/outbox.ts'
 import { createMailTransport, type MailTransport } from './mail/transport.ts'
 import { createPageRenderer } from './render.ts'
 import contactRoutes from './routes/contact.ts'
+import healthRoutes from './routes/health.ts'
 import pageRoutes, { sendNotice } from './routes/page.ts'
 import { loadOrCreateSecret } from './secret.ts'
 import { createSqliteStore } from './store/sqlite.ts'
@@ -47,6 +48,16 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     trustProxy: config.trustProxy,
     bodyLimit: 32 * 1024,
     requestTimeout: 30_000,
+    // Requests Node's HTTP parser refuses (control characters in headers, oversized headers) never reach a route;
+    // they get the same error body as everything else.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy()
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'
+      const body = JSON.stringify({ error: TEXT.badRequest })
+      socket.end(
+        `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      )
+    },
   })
 
   const secret = loadOrCreateSecret(config.dataDir, config.contactSecret)
@@ -98,6 +109,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')
     },
   })
+  await app.register(healthRoutes, { store })
   await app.register(pageRoutes, { secret, renderer })
   await app.register(contactRoutes, { config, secret, store, outbox, renderer })
 

@@ -10,6 +10,8 @@ export const RETRY = {
   maxDelayMs: 15 * 60_000,
   /** A mail that still fails this long after the inquiry arrived is given up and marked failed. */
   giveUpAfterMs: 5 * 24 * 60 * 60_000,
+  /** Failing longer than this is an alarm: logged as an error, and /readyz answers 503. */
+  alarmAfterMs: 60 * 60_000,
   /** Even with nothing due, look at the store this often (another process may have added mail). */
   pollMs: 5_000,
 }
@@ -70,7 +72,12 @@ export function createOutboxWorker(options: {
       } else {
         const delay = retryDelay(attempts)
         await store.markRetry(item.id, now() + delay, reason)
-        log.warn({ inquiry: item.inquiry.id, attempts, retryInMs: delay, reason }, 'mail not delivered, will retry')
+        const failingForMs = now() - item.createdAt
+        if (failingForMs > RETRY.alarmAfterMs) {
+          log.error({ inquiry: item.inquiry.id, attempts, failingForMinutes: Math.round(failingForMs / 60_000), reason }, 'MAIL FAILING for over an hour: check SMTP_URL and the mail server; the inquiry is kept and retried')
+        } else {
+          log.warn({ inquiry: item.inquiry.id, attempts, retryInMs: delay, reason }, 'mail not delivered, will retry')
+        }
       }
     }
   }

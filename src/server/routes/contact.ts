@@ -17,6 +17,8 @@ import { sendPage } from './page.ts'
 export const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024
 const HOUR_MS = 60 * 60 * 1000
+/** All POSTs of a client address per hour, as a multiple of the accepted-submission limit. */
+export const POST_LIMIT_FACTOR = 10
 
 export interface ContactDeps {
   config: Config
@@ -138,7 +140,18 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     return reply.code(200).header('cache-control', 'no-store').send(body)
   }
 
+  // A wider limit on every POST, whatever its fate, so that a flood of invalid requests is cut off early too.
+  const everyPost = config.contactRateLimit > 0
+    ? {
+        rateLimit: {
+          max: config.contactRateLimit * POST_LIMIT_FACTOR,
+          timeWindow: HOUR_MS,
+          keyGenerator: (request: FastifyRequest) => request.ip,
+          errorResponseBuilder: () => new HttpError(429, TEXT.rateLimited),
+        },
+      }
+    : {}
   for (const url of CONTACT_PATHS) {
-    app.post(url, { bodyLimit: BODY_LIMIT }, handle)
+    app.post(url, { bodyLimit: BODY_LIMIT, config: everyPost }, handle)
   }
 }

@@ -28,6 +28,8 @@ const MIGRATIONS: string[] = [
      failed_at INTEGER
    );
    CREATE INDEX outbox_pending_due ON outbox (next_attempt_at) WHERE status = 'pending';`,
+  // A row the readiness check rewrites: proves the file can take a write right now.
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ]
 
 export function migrate(db: DatabaseSync): void {

@@ -76,6 +76,15 @@ export function createSqliteStore(file: string): Store {
     failed: db.prepare(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, failed_at = ? WHERE id = ?`),
     inquiry: db.prepare('SELECT * FROM inquiries WHERE id = ?'),
     outboxOf: db.prepare('SELECT status, attempts, last_error FROM outbox WHERE inquiry_id = ?'),
+    touch: db.prepare(`INSERT INTO meta (key, value) VALUES ('ready-check', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+    health: db.prepare(
+      `SELECT
+         COUNT(*) FILTER (WHERE status = 'pending') AS pending,
+         COUNT(*) FILTER (WHERE status = 'failed') AS failed,
+         MIN(created_at) FILTER (WHERE status = 'pending') AS oldest_pending_at,
+         MIN(created_at) FILTER (WHERE status = 'pending' AND attempts > 0) AS failing_since
+       FROM outbox`,
+    ),
   }
 
   function transaction<T>(work: () => T): T {
@@ -165,6 +174,13 @@ export function createSqliteStore(file: string): Store {
     async outboxStatus(inquiryId) {
       const row = q.outboxOf.get(inquiryId) as { status: 'pending' | 'sent' | 'failed'; attempts: number; last_error: string | null } | undefined
       return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
+    },
+    async checkWritable(now) {
+      guarded(() => q.touch.run(String(now)))
+    },
+    async outboxHealth() {
+      const row = q.health.get() as { pending: number; failed: number; oldest_pending_at: number | null; failing_since: number | null }
+      return { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at, failingSince: row.failing_since }
     },
     async close() {
       if (db.isOpen) db.close()

@@ -34,6 +34,15 @@ export interface OutboxItem {
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed'
 
+export interface OutboxHealth {
+  pending: number
+  failed: number
+  /** When the oldest pending mail was created, or null. */
+  oldestPendingAt: number | null
+  /** When the oldest pending mail that has already failed at least once was created, or null. */
+  failingSince: number | null
+}
+
 export interface Store {
   /** Stores the inquiry and, unless it is spam, its outbox entry, in one durable transaction. */
   saveInquiry(inquiry: NewInquiry): Promise<SaveResult>
@@ -46,6 +55,9 @@ export interface Store {
   markFailed(id: number, error: string, now: number): Promise<void>
   getInquiry(id: number): Promise<StoredInquiry | null>
   outboxStatus(inquiryId: number): Promise<{ status: OutboxStatus; attempts: number; lastError: string | null } | null>
+  /** Writes a small row: throws StoreUnavailableError when the store cannot take writes now. */
+  checkWritable(now: number): Promise<void>
+  outboxHealth(): Promise<OutboxHealth>
   close(): Promise<void>
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
 
-const clientDir = import.meta.dirname
+const clientDir = path.resolve(import.meta.dirname, '../src/client')
 const sharedDir = path.resolve(clientDir, '../shared')
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,180 @@
+// Floods, foreign sites and hostile Host headers: the server refuses them cleanly and keeps serving everybody else.
+import net from 'node:net'
+import { afterEach, describe, expect, test } from 'vitest'
+import { fetchForm, startApp, type TestApp } from '../helpers/app.ts'
+
+let app: TestApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+const validFields = { name58fnlsd: 'Erika', name58fnlsdbee: '', themail3h6: 'erika@example.de', themail3h6bee: '', message: 'Hallo' }
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${url}/api/contact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
+}
+
+async function submitValid(url: string, headers: Record<string, string> = {}) {
+  const { token, hash } = await fetchForm(url)
+  return post(url, { ...validFields, token, hash }, headers)
+}
+
+/** A request written byte by byte on a socket, so that Host headers no HTTP client would send arrive as they are. */
+function rawGet(port: number, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.end(`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1')
+    })
+    let raw = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (raw += chunk))
+    socket.on('error', reject)
+    socket.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0)
+      resolve({ status, body: raw.slice(raw.indexOf('\r\n\r\n') + 4) })
+    })
+  })
+}
+
+describe('rate limits', () => {
+  test('more accepted submissions than CONTACT_RATE_LIMIT get 429 with Retry-After, spam counting too', async () => {
+    app = await startApp({ CONTACT_RATE_LIMIT: '2' })
+    const spam = await fetchForm(app.url)
+    expect((await post(app.url, { ...validFields, name58fnlsdbee: 'bot', ...spam })).status).toBe(200)
+    expect((await submitValid(app.url)).status).toBe(200)
+    const limited = await submitValid(app.url)
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await limited.json()).toEqual({ error: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.' })
+  })
+
+  test('invalid requests do not use up the accepted-submission limit but meet the wider limit on all POSTs', async () => {
+    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    const answers: number[] = []
+    for (let i = 0; i < 10; i++) answers.push((await post(app.url, { broken: true })).status)
+    expect(answers).toEqual(Array(10).fill(400))
+    const cutOff = await submitValid(app.url)
+    expect(cutOff.status).toBe(429)
+    expect(cutOff.headers.get('retry-after')).toBeTruthy()
+  })
+
+  test('other clients keep being served while one address floods the form', async () => {
+    app = await startApp({ CONTACT_RATE_LIMIT: '2', TRUST_PROXY: 'true' })
+    const flooder = { 'x-forwarded-for': '203.0.113.7' }
+    const statuses = []
+    for (let i = 0; i < 5; i++) statuses.push((await submitValid(app.url, flooder)).status)
+    expect(statuses).toEqual([200, 200, 429, 429, 429])
+    expect((await submitValid(app.url, { 'x-forwarded-for': '198.51.100.23' })).status).toBe(200)
+    expect((await fetch(`${app.url}/`)).status).toBe(200)
+  })
+
+  test('X-Forwarded-For is not believed without TRUST_PROXY', async () => {
+    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    expect((await submitValid(app.url, { 'x-forwarded-for': '203.0.113.1' })).status).toBe(200)
+    expect((await submitValid(app.url, { 'x-forwarded-for': '203.0.113.2' })).status).toBe(429)
+  })
+})
+
+describe('cross-site requests', () => {
+  test('a post whose Origin is another site gets 403 and no CORS headers', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const response = await post(app.url, { ...validFields, token, hash }, { origin: 'https://evil.example' })
+    expect(response.status).toBe(403)
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('a post that the browser marks cross-site gets 403', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    expect((await post(app.url, { ...validFields, token, hash }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403)
+  })
+
+  test('a post from the page itself (same origin) is accepted', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const headers = { origin: app.url, 'sec-fetch-site': 'same-origin' }
+    expect((await post(app.url, { ...validFields, token, hash }, headers)).status).toBe(200)
+  })
+})
+
+describe('hostile Host headers', () => {
+  const hostile = [
+    'bad host<script>alert(1)</script>',
+    'exa"mple.de',
+    'a'.repeat(300) + '.de',
+    `${'a'.repeat(64)}.de`,
+    '[::1]:80',
+    '-leading.de',
+    'under_score.de',
+    'xn--zz.de',
+    '..',
+    'example.de:99999999',
+  ]
+  test.each(hostile)('the page for Host %j is a neutral 400 that does not show it', async (host) => {
+    app ??= await startApp()
+    const { status, body } = await rawGet(app.port, host)
+    expect(status).toBe(400)
+    expect(body).not.toContain(host)
+    expect(body).toContain('Diese Adresse ist ungültig.')
+  })
+
+  test('a Host with control characters is refused by the HTTP parser with the same error body', async () => {
+    app = await startApp()
+    const { status, body } = await rawGet(app.port, 'example.de\u0001<b>')
+    expect(status).toBe(400)
+    expect(JSON.parse(body)).toEqual({ error: 'Ungültige Anfrage.' })
+  })
+
+  test('unicode and IP literal hosts are shown normalised, never raw', async () => {
+    app = await startApp()
+    const unicode = await rawGet(app.port, 'MÜNCHEN.de:8080')
+    expect(unicode.status).toBe(200)
+    expect(unicode.body).toContain('<h1 class="domain">münchen.de</h1>')
+    const ip = await rawGet(app.port, '192.0.2.1')
+    expect(ip.status).toBe(200)
+    expect(ip.body).toContain('<h1 class="domain">192.0.2.1</h1>')
+  })
+
+  test('X-Forwarded-Host is ignored without TRUST_PROXY', async () => {
+    app = await startApp()
+    const response = await fetch(`${app.url}/`, { headers: { 'x-forwarded-host': 'evil.example' } })
+    const html = await response.text()
+    expect(html).not.toContain('evil.example')
+    expect(html).toContain('<h1 class="domain">127.0.0.1</h1>')
+  })
+})
+
+describe('e-mail addresses', () => {
+  test('a 300 KB address is refused with 413 before anything parses it, a 250-character one with 400', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const huge = await post(app.url, { ...validFields, themail3h6: `${'a'.repeat(300_000)}@example.de`, token, hash })
+    expect(huge.status).toBe(413)
+    const long = await post(app.url, { ...validFields, themail3h6: `${'a'.repeat(64)}.${'b'.repeat(200)}@example.de`, token, hash })
+    expect(long.status).toBe(400)
+    expect((await long.json()).fields).toHaveProperty('themail3h6')
+  })
+
+  test.each([
+    '"quoted"@example.de',
+    'a`b@example.de',
+    'a(comment)@example.de',
+    'group:a@example.de;',
+    'a@example.de,b@example.de',
+    'a\u0000b@example.de',
+    'two@at@example.de',
+    'Name <a@example.de>',
+    'a@example.de\r\nBcc: victim@example.org',
+  ])('%j is refused as an address', async (address) => {
+    app ??= await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const response = await post(app.url, { ...validFields, themail3h6: address, token, hash })
+    expect(response.status).toBe(400)
+  })
+})

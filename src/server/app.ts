@@ -9,7 +9,7 @@ import { TEXT } from '../shared/texts.ts'
 import type { Config } from './config.ts'
 import { sendFailure } from './errors.ts'
 import { createOutboxWorker, type OutboxWorker } from './mail/outbox.ts'
-import { createMailTransport, type MailTransport } from './mail/transport.ts'
+import { createMailTransport, type MailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createPageRenderer } from './render.ts'
 import contactRoutes from './routes/contact.ts'
 import healthRoutes from './routes/health.ts'
@@ -22,6 +22,8 @@ export interface AppOptions {
   /** The built client (index.html and assets). */
   clientDir: string
   logger?: FastifyServerOptions['logger'] & object
+  /** Shorter SMTP timeouts, for tests that wait for them to fire. */
+  smtpTimeouts?: Partial<SmtpTimeouts>
 }
 
 declare module 'fastify' {
@@ -62,7 +64,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
 
   const secret = loadOrCreateSecret(config.dataDir, config.contactSecret)
   const store = createSqliteStore(path.join(config.dataDir, 'domain-lander.sqlite'))
-  const mailTransport = createMailTransport(config.smtpUrl, path.join(config.dataDir, 'mail'))
+  const mailTransport = createMailTransport(config.smtpUrl, path.join(config.dataDir, 'mail'), options.smtpTimeouts)
   const outbox = createOutboxWorker({
     store,
     transport: mailTransport,

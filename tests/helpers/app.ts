@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/server/app.ts'
+import { buildApp, type AppOptions } from '../../src/server/app.ts'
 import { loadConfig, type Config } from '../../src/server/config.ts'
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../dist/client')
@@ -23,7 +23,10 @@ export function tempDataDir(): string {
 }
 
 /** env: the same variables as in production; defaults here switch off the waiting time and the rate limit. */
-export async function startApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function startApp(
+  env: Record<string, string | undefined> = {},
+  options: Pick<AppOptions, 'smtpTimeouts'> = {},
+): Promise<TestApp> {
   const dataDir = env.DATA_DIR ?? tempDataDir()
   const config = loadConfig({
     MIN_FILL_SECONDS: '0',
@@ -34,7 +37,7 @@ export async function startApp(env: Record<string, string | undefined> = {}): Pr
     ...env,
     DATA_DIR: dataDir,
   })
-  const app = await buildApp(config, { clientDir: CLIENT_DIR })
+  const app = await buildApp(config, { clientDir: CLIENT_DIR, ...options })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const port = (app.server.address() as AddressInfo).port
   return {

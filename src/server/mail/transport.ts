@@ -18,12 +18,17 @@ export const SMTP_TIMEOUTS = {
   greetingTimeout: 10_000,
   socketTimeout: 30_000,
 }
+export type SmtpTimeouts = typeof SMTP_TIMEOUTS
 
-export function createMailTransport(smtpUrl: string | undefined, mailDir: string): MailTransport {
+export function createMailTransport(
+  smtpUrl: string | undefined,
+  mailDir: string,
+  timeouts: Partial<SmtpTimeouts> = {},
+): MailTransport {
   if (smtpUrl) {
     const url = new URL(smtpUrl)
     // nodemailer reads host, port, TLS and credentials from the URL; the options object adds the timeouts.
-    const transporter = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS })
+    const transporter = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS, ...timeouts })
     return {
       description: `SMTP ${url.protocol}//${url.host}`,
       async send(message) {

@@ -1,0 +1,101 @@
+// When the store cannot write, the visitor is told to try again (503 + Retry-After): never a 200 for
+// something that was not stored.
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { afterEach, describe, expect, test } from 'vitest'
+import { fetchForm, startApp, type TestApp } from '../helpers/app.ts'
+
+let app: TestApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+const fields = { name58fnlsd: 'Erika', name58fnlsdbee: '', themail3h6: 'erika@example.de', themail3h6bee: '' }
+
+async function submit(url: string, message: string) {
+  const { token, hash } = await fetchForm(url)
+  return fetch(`${url}/api/contact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...fields, message, token, hash }),
+  })
+}
+
+async function expectUnavailable(response: Response) {
+  expect(response.status).toBe(503)
+  expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+  expect(await response.json()).toEqual({
+    error: 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut.',
+  })
+}
+
+const countInquiries = (file: string) => {
+  const db = new DatabaseSync(file, { readOnly: true })
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM inquiries').get() as { n: number }).n
+  } finally {
+    db.close()
+  }
+}
+
+test('a locked database gets 503 with Retry-After, and the inquiry is taken once the lock is gone', async () => {
+  app = await startApp()
+  const file = path.join(app.dataDir, 'domain-lander.sqlite')
+  const locker = new DatabaseSync(file)
+  locker.exec('BEGIN EXCLUSIVE')
+  try {
+    await expectUnavailable(await submit(app.url, 'während der Sperre'))
+    expect((await fetch(`${app.url}/readyz`)).status).toBe(503)
+  } finally {
+    locker.exec('ROLLBACK')
+    locker.close()
+  }
+  expect(countInquiries(file)).toBe(0)
+  expect((await submit(app.url, 'nach der Sperre')).status).toBe(200)
+  expect(countInquiries(file)).toBe(1)
+})
+
+const isRoot = process.getuid?.() === 0
+
+// A real full disk needs a small file system of its own: a tmpfs, which only root may mount. CI runs as root.
+describe.runIf(isRoot)('on a full disk', () => {
+  let mountPoint: string | undefined
+  afterEach(() => {
+    if (mountPoint) {
+      execFileSync('umount', ['-l', mountPoint])
+      fs.rmSync(mountPoint, { recursive: true, force: true })
+      mountPoint = undefined
+    }
+  })
+
+  test('submissions get 503 with Retry-After, never 200, and every inquiry that got a 200 is stored', async () => {
+    mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-full-'))
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint])
+    app = await startApp({ DATA_DIR: mountPoint })
+    const file = path.join(mountPoint, 'domain-lander.sqlite')
+    // Fill the rest of the file system, as another program on the machine might.
+    const filler = path.join(mountPoint, 'filler')
+    try {
+      fs.writeFileSync(filler, Buffer.alloc(1024 * 1024))
+    } catch {
+      // ENOSPC: the disk is now full, which is the point
+    }
+    const statuses: number[] = []
+    const big = 'x'.repeat(4000)
+    for (let i = 0; i < 20; i++) {
+      const response = await submit(app.url, `${big} ${i}`)
+      statuses.push(response.status)
+      if (response.status === 503) await expectUnavailable(response)
+    }
+    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true)
+    expect(statuses).toContain(503)
+    expect((await fetch(`${app.url}/readyz`)).status).toBe(503)
+    fs.rmSync(filler, { force: true })
+    expect(countInquiries(file)).toBe(statuses.filter((status) => status === 200).length)
+    expect((await submit(app.url, 'Platz ist wieder da')).status).toBe(200)
+  })
+})

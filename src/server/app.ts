@@ -94,8 +94,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // The page is plain http on a developer's machine; HSTS belongs to the TLS terminator in front of us.
+    // HSTS belongs to the TLS terminator in front of us. COOP and Origin-Agent-Cluster protect pages that open
+    // or share windows, which this one does not; on plain http browsers log them as errors.
     strictTransportSecurity: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
   })
   // Registered without a global limit: the contact routes use it for accepted submissions.
   await app.register(rateLimit, { global: false })

@@ -1,0 +1,215 @@
+// The page in a real Chromium, against the production server process and a real SMTP server.
+import type { Browser } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { axeViolations, launchChromium, openPage, type WatchedPage } from '../helpers/chromium.ts'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+
+let browser: Browser
+let server: ServerProcess
+let smtp: SmtpSink
+let watched: WatchedPage | undefined
+
+beforeAll(async () => {
+  smtp = await startSmtpSink()
+  server = await startServerProcess({ SMTP_URL: smtp.url })
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  server?.cleanup()
+  await smtp?.close()
+})
+afterEach(async () => {
+  // Nothing may have gone wrong in the page: no console errors or warnings (hydration mismatches among them).
+  const problems = watched?.problems ?? []
+  await watched?.page.context().close()
+  watched = undefined
+  expect(problems).toEqual([])
+})
+
+const INVALID = 'Fehler. Bitte füllen Sie alle Felder aus.'
+const SUCCESS = 'Anfrage erfolgreich versendet.'
+const FAILED = 'Senden fehlgeschlagen. Bitte versuchen Sie es später erneut.'
+
+/** The mail whose text contains `words`, once it has arrived (tests share one SMTP server, mails may overlap). */
+async function mailWith(words: string) {
+  await expect.poll(() => smtp.messages.some((mail) => mail.parsed.text?.includes(words)), { timeout: 15_000 }).toBe(true)
+  return smtp.messages.find((mail) => mail.parsed.text?.includes(words))!
+}
+
+const urlFor = (host: string) => `http://${host}:${server.port}/`
+
+async function open(host = 'example.de', options = {}) {
+  watched = await openPage(browser, options)
+  await watched.page.goto(urlFor(host))
+  // The form is hydrated once the script has switched off the browser's own validation.
+  if ((options as { javaScriptEnabled?: boolean }).javaScriptEnabled !== false) {
+    await watched.page.waitForFunction(() => document.querySelector('form')?.noValidate === true)
+  }
+  return watched.page
+}
+
+async function fill(page: import('playwright-core').Page, values: { name: string; email: string; message: string }) {
+  await field(page, 'Name').fill(values.name)
+  await field(page, 'E-Mail').fill(values.email)
+  await field(page, 'Nachricht').fill(values.message)
+}
+
+// By role, as assistive technology sees the form: the hidden decoys (also labelled Name and E-Mail) are not there.
+const field = (page: import('playwright-core').Page, name: string) => page.getByRole('textbox', { name, exact: true })
+const status = (page: import('playwright-core').Page) => page.getByRole('status')
+
+test('the page shows the texts for the requested host, punycode in Unicode', async () => {
+  const page = await open('xn--mnchen-3ya.de')
+  await expect.poll(() => page.getAttribute('html', 'lang')).toBe('de')
+  expect(await page.title()).toBe('münchen.de steht zum Verkauf')
+  expect(await page.locator('meta[name="description"]').getAttribute('content')).toContain('münchen.de')
+  const texts = await page.locator('h2, h1, p.for-sale').allTextContents()
+  expect(texts).toEqual([
+    'Haben Sie Interesse an dieser Domain?',
+    'münchen.de',
+    'Die Domain münchen.de ist zu verkaufen.',
+    'Schreiben Sie uns eine Nachricht',
+  ])
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('münchen.de')
+  expect(await page.locator('footer').innerHTML()).toBe('')
+  expect(await page.getByRole('button', { name: 'Senden' }).getAttribute('value')).toBe('Senden')
+  expect(await field(page, 'Nachricht').getAttribute('rows')).toBe('8')
+})
+
+test('the decoys are invisible and a keyboard user tabs from Name to E-Mail to Nachricht to Senden', async () => {
+  const page = await open()
+  for (const name of ['name58fnlsdbee', 'themail3h6bee']) {
+    const decoy = page.locator(`input[name="${name}"]`)
+    expect(await decoy.isVisible()).toBe(false)
+    expect(await decoy.getAttribute('class')).toBe('ohnobee')
+    expect(await decoy.getAttribute('tabindex')).toBe('10')
+    expect(await decoy.getAttribute('autocomplete')).toBe('off')
+  }
+  await field(page, 'Name').focus()
+  const order = [await page.evaluate(() => document.activeElement?.getAttribute('name'))]
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Tab')
+    order.push(await page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? ''))
+  }
+  expect(order).toEqual(['name58fnlsd', 'themail3h6', 'message', 'Senden'])
+  // Screen readers do not meet them either.
+  const snapshot = await page.locator('form').ariaSnapshot()
+  expect(snapshot.match(/textbox/g)).toHaveLength(3)
+})
+
+test('an empty submit shows the error, marks the fields and sends nothing', async () => {
+  const page = await open()
+  const posts: string[] = []
+  page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(INVALID)
+  expect(await field(page, 'Name').getAttribute('aria-invalid')).toBe('true')
+  expect(await page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.').isVisible()).toBe(true)
+  // The e-mail hint goes away as soon as the address is right.
+  await field(page, 'E-Mail').fill('erika@example.de')
+  await expect.poll(() => page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.').count()).toBe(0)
+  expect(posts).toEqual([])
+})
+
+test('a valid message is confirmed, the form is emptied, and the owner gets the mail; a second one goes too', async () => {
+  const page = await open('xn--mnchen-3ya.de')
+  await fill(page, { name: 'Erika Mustermann', email: 'erika@example.de', message: 'Was kostet münchen.de?' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(SUCCESS)
+  expect(await field(page, 'Name').inputValue()).toBe('')
+  expect(await field(page, 'Nachricht').inputValue()).toBe('')
+  const first = await mailWith('Was kostet münchen.de?')
+  expect(first.parsed.subject).toBe('Anfrage zu münchen.de')
+  expect(first.parsed.replyTo?.value[0]?.address).toBe('erika@example.de')
+
+  await fill(page, { name: 'Erika Mustermann', email: 'erika@example.de', message: 'Und noch eine Frage.' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => field(page, 'Nachricht').inputValue()).toBe('')
+  expect(await status(page).textContent()).toBe(SUCCESS)
+  expect((await mailWith('Und noch eine Frage.')).parsed.subject).toBe('Anfrage zu münchen.de')
+})
+
+test('a 500 answer keeps the input and says sending failed', async () => {
+  const page = await open()
+  await page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' }))
+  await fill(page, { name: 'Erika', email: 'erika@example.de', message: 'Bitte nicht verlieren' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(FAILED)
+  expect(await field(page, 'Nachricht').inputValue()).toBe('Bitte nicht verlieren')
+  expect(await page.getByRole('button', { name: 'Senden' }).isEnabled()).toBe(true)
+  // The browser reports the 500 itself; that one is expected.
+  watched!.problems.splice(0, watched!.problems.length, ...watched!.problems.filter((p) => !p.includes('500')))
+})
+
+test('a network failure keeps the input and says sending failed', async () => {
+  const page = await open()
+  await page.route('**/api/contact', (route) => route.abort('internetdisconnected'))
+  await fill(page, { name: 'Erika', email: 'erika@example.de', message: 'Offline geschrieben' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(FAILED)
+  expect(await field(page, 'Name').inputValue()).toBe('Erika')
+  watched!.problems.splice(0, watched!.problems.length, ...watched!.problems.filter((p) => !p.includes('ERR_INTERNET_DISCONNECTED')))
+})
+
+test('the button is disabled while the message is being sent', async () => {
+  const page = await open()
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/api/contact', async (route) => {
+    await held
+    await route.continue()
+  })
+  await fill(page, { name: 'Erika', email: 'erika@example.de', message: 'Geduld' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => page.getByRole('button', { name: 'Senden' }).isDisabled()).toBe(true)
+  release()
+  await expect.poll(() => status(page).textContent()).toBe(SUCCESS)
+  expect(await page.getByRole('button', { name: 'Senden' }).isEnabled()).toBe(true)
+})
+
+test('without JavaScript the form still delivers and shows the result', async () => {
+  const page = await open('example.de', { javaScriptEnabled: false })
+  await fill(page, { name: 'Ohne Skript', email: 'noscript@example.de', message: 'Geht auch ohne JavaScript.' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await page.waitForURL(/gesendet=1/)
+  expect(await status(page).textContent()).toBe(SUCCESS)
+  expect((await mailWith('Geht auch ohne JavaScript.')).parsed.replyTo?.value[0]?.address).toBe('noscript@example.de')
+})
+
+test('without JavaScript an invalid form comes back with the error and the input kept', async () => {
+  const page = await open('example.de', { javaScriptEnabled: false })
+  await field(page, 'Name').fill('Ohne Skript')
+  await field(page, 'E-Mail').fill('keine-adresse@')
+  await field(page, 'Nachricht').fill('Text')
+  // The browser's own check would stop this address; a visitor's older browser might not.
+  await page.evaluate(() => document.querySelector('form')!.setAttribute('novalidate', ''))
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(INVALID)
+  expect(await field(page, 'Name').inputValue()).toBe('Ohne Skript')
+  // The 400 of the page is reported by the browser; that one is expected.
+  watched!.problems.splice(0, watched!.problems.length, ...watched!.problems.filter((p) => !p.includes('400')))
+})
+
+test('the page requests nothing from any other host', async () => {
+  const page = await open('example.de')
+  await page.waitForLoadState('networkidle')
+  const origin = new URL(urlFor('example.de')).origin
+  expect(watched!.requests.length).toBeGreaterThan(1)
+  expect(watched!.requests.filter((url) => new URL(url).origin !== origin)).toEqual([])
+})
+
+test.each(['light', 'dark'] as const)('axe finds no accessibility violations in the %s colour scheme, also with errors shown', async (colorScheme) => {
+  const page = await open('example.de', { colorScheme })
+  expect(await axeViolations(page)).toEqual([])
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(INVALID)
+  expect(await axeViolations(page)).toEqual([])
+})
+
+test('at 320 px the page fits without sideways scrolling', async () => {
+  const page = await open('ein-sehr-langer-domainname-der-nicht-passt.de', { viewport: { width: 320, height: 640 } })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
+})

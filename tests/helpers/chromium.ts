@@ -1,0 +1,56 @@
+// One headless Chromium (Debian's, or CHROMIUM_PATH) per test file, driven by playwright-core.
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // Any host name resolves to loopback: pages for real-looking domains, and nothing can leave the machine.
+      '--host-resolver-rules=MAP * 127.0.0.1',
+    ],
+  })
+}
+
+export interface WatchedPage {
+  page: Page
+  /** Console errors and warnings, page errors and failed requests: a test expects this to stay empty. */
+  problems: string[]
+  /** Every URL the page requested. */
+  requests: string[]
+}
+
+/** A fresh context and page that record everything that goes wrong, so a test can insist nothing did. */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
+  const context = await browser.newContext(options)
+  const page = await context.newPage()
+  const problems: string[] = []
+  const requests: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  page.on('request', (request) => requests.push(request.url()))
+  return { page, problems, requests }
+}
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** Runs axe-core in the page. Injected through the debugger protocol, which the page's CSP does not govern. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource)
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }).axe
+    return axe.run()
+  })
+  return result.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length})`)
+}

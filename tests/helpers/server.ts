@@ -1,0 +1,86 @@
+// Runs the production build (dist/server/main.js) as a real process, the way `npm start` does.
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import readline from 'node:readline'
+import { tempDataDir } from './app.ts'
+
+const MAIN = path.resolve(import.meta.dirname, '../../dist/server/main.js')
+
+export interface ServerProcess {
+  url: string
+  port: number
+  dataDir: string
+  child: ChildProcess
+  /** Every line the process wrote to stdout and stderr. */
+  output: string[]
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string>
+  /** SIGTERM, then wait for the exit. */
+  stop(): Promise<number | string>
+  /** SIGKILL, then wait for the exit: a crash. */
+  kill(): Promise<number | string>
+  /** Removes the data directory if this helper created it. */
+  cleanup(): void
+}
+
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const ownDataDir = !env.DATA_DIR
+  const dataDir = env.DATA_DIR ?? tempDataDir()
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MIN_FILL_SECONDS: '0',
+      CONTACT_RATE_LIMIT: '0',
+      MAIL_TO: 'owner@example.org',
+      MAIL_FROM: 'Domain Lander <lander@example.org>',
+      ...env,
+      DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output: string[] = []
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  for (const stream of [child.stdout!, child.stderr!]) {
+    readline.createInterface({ input: stream }).on('line', (line) => output.push(line))
+  }
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 20_000)
+    const poll = setInterval(() => {
+      for (const line of output) {
+        const found = /"url":"(http:\/\/[^"]+)\/"/.exec(line)
+        if (found) {
+          clearInterval(poll)
+          clearTimeout(timer)
+          resolve(found[1]!.replace('localhost', '127.0.0.1'))
+          return
+        }
+      }
+    }, 10)
+    void exited.then((code) => {
+      clearInterval(poll)
+      clearTimeout(timer)
+      reject(new Error(`server exited (${code}) before it was ready:\n${output.join('\n')}`))
+    })
+  })
+  const port = Number(new URL(url).port)
+  const signal = (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name)
+    return exited
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    child,
+    output,
+    exited,
+    stop: () => signal('SIGTERM'),
+    kill: () => signal('SIGKILL'),
+    cleanup: () => {
+      if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

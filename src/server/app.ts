@@ -28,6 +28,8 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Set once shutdown began: answers say "Connection: close" and /readyz says 503. */
+    draining: boolean
     store: Store
     outbox: OutboxWorker
     mailTransport: MailTransport
@@ -72,6 +74,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     log: app.log.child({ component: 'outbox' }),
   })
   const renderer = createPageRenderer(options.clientDir)
+  app.decorate('draining', false)
   app.decorate('store', store)
   app.decorate('outbox', outbox)
   app.decorate('mailTransport', mailTransport)
@@ -127,10 +130,27 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     return sendNotice(reply, renderer, 404, TEXT.notFoundTitle, TEXT.notFound)
   })
 
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.draining) reply.header('connection', 'close')
+  })
   app.addHook('onReady', async () => outbox.start())
   app.addHook('onClose', async () => {
     await outbox.stop()
     await store.close()
   })
   return app
+}
+
+/** How long a shutting-down server keeps accepting, telling every client to close its connection. */
+export const DRAIN_MS = 1000
+
+/**
+ * Graceful shutdown: first drain (readiness fails, every answer closes its keep-alive connection, so no client
+ * sends a request into a socket that is about to close), then stop listening, finish the requests in flight and
+ * the mail being sent, and close the store.
+ */
+export async function shutdown(app: FastifyInstance, drainMs = DRAIN_MS): Promise<void> {
+  app.draining = true
+  await new Promise((resolve) => setTimeout(resolve, drainMs))
+  await app.close()
 }

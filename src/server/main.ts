@@ -1,7 +1,7 @@
 // Starts the server: parse the configuration, build the app, listen, and shut down cleanly on SIGTERM/SIGINT.
 import { fileURLToPath } from 'node:url'
 import closeWithGrace from 'close-with-grace'
-import { buildApp } from './app.ts'
+import { buildApp, shutdown } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 
 async function main() {
@@ -22,7 +22,7 @@ async function main() {
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing because of an error')
     else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
-    await app.close()
+    await shutdown(app)
   })
 
   await app.listen({ port: config.port, host: config.host })

@@ -17,6 +17,8 @@ export interface SmtpSink {
   url: string
   messages: ReceivedMail[]
   mode: SinkMode
+  /** Messages whose data is being received right now (with delayMs, they stay here that long). */
+  receiving: number
   /** Resolves when at least `count` messages have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>
   close(): Promise<void>
@@ -24,18 +26,22 @@ export interface SmtpSink {
 
 const address = (a: SMTPServerAddress | false) => (a ? a.address : '')
 
-export async function startSmtpSink(options: { port?: number; mode?: SinkMode } = {}): Promise<SmtpSink> {
+/** delayMs: how long the server takes to accept each message after its data arrived (a slow mail server). */
+export async function startSmtpSink(options: { port?: number; mode?: SinkMode; delayMs?: number } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = []
   const waiters: (() => void)[] = []
-  const sink = { mode: options.mode ?? 'ok' } as SmtpSink
+  const sink = { mode: options.mode ?? 'ok', receiving: 0 } as SmtpSink
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
+      sink.receiving++
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', async () => {
+        if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
+        sink.receiving--
         if (sink.mode !== 'ok') {
           const error = new Error(sink.mode === 'tempfail' ? 'try again later' : 'mailbox unavailable') as Error & { responseCode: number }
           error.responseCode = sink.mode === 'tempfail' ? 451 : 550

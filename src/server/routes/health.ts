@@ -24,12 +24,12 @@ export default async function healthRoutes(app: FastifyInstance, deps: { store: 
     const outbox = await deps.store.outboxHealth().catch(() => null)
     const failingForMs = outbox?.failingSince != null ? now - outbox.failingSince : 0
     const mailFailing = failingForMs > MAIL_FAILING_ALARM_MS
-    const ready = writable && outbox !== null && !mailFailing
+    const ready = writable && outbox !== null && !mailFailing && !app.draining
     return reply
       .code(ready ? 200 : 503)
       .headers(noStore)
       .send({
-        status: ready ? 'ok' : 'unavailable',
+        status: app.draining ? 'shutting down' : ready ? 'ok' : 'unavailable',
         store: writable ? 'writable' : 'not writable',
         outbox: outbox && {
           pending: outbox.pending,

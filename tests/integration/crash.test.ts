@@ -1,0 +1,76 @@
+// kill -9 in the middle of a burst of submissions, again and again: every inquiry that got a 200 survives in the
+// store and is delivered at least once; the database stays intact. `npm run crash` runs more rounds.
+import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { afterAll, expect, test } from 'vitest'
+import { tempDataDir } from '../helpers/app.ts'
+import { startServerProcess } from '../helpers/server.ts'
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20)
+const BURST = 24
+let smtp: SmtpSink | undefined
+afterAll(async () => smtp?.close())
+
+async function submitOne(url: string, round: number, i: number): Promise<string | null> {
+  try {
+    const page = await (await fetch(`${url}/`)).text()
+    const token = /name="token" value="([^"]+)"/.exec(page)![1]!
+    const hash = /name="hash" value="([^"]+)"/.exec(page)![1]!
+    const response = await fetch(`${url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name58fnlsd: `Runde ${round}`,
+        name58fnlsdbee: '',
+        themail3h6: `r${round}n${i}@example.de`,
+        themail3h6bee: '',
+        message: `Nachricht ${i} aus Runde ${round}`,
+        token,
+        hash,
+      }),
+    })
+    return response.status === 200 ? token : null
+  } catch {
+    return null // the process died under this request: no 200, no promise made
+  }
+}
+
+test(`${ROUNDS} crashes (kill -9) during bursts lose no inquiry that was answered 200`, async () => {
+  smtp = await startSmtpSink()
+  const dataDir = tempDataDir()
+  const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url }
+  const acknowledged: string[] = []
+  let killedWhileBusy = 0
+  for (let round = 0; round < ROUNDS; round++) {
+    const server = await startServerProcess(env)
+    const burst = Array.from({ length: BURST }, (_, i) => submitOne(server.url, round, i))
+    // Kill somewhere inside the burst: after a few answers, while others are in flight.
+    await new Promise((resolve) => setTimeout(resolve, 20 + ((round * 37) % 120)))
+    const exit = await server.kill()
+    expect(exit).toBe('SIGKILL')
+    const tokens = await Promise.all(burst)
+    const ok = tokens.filter((token): token is string => token !== null)
+    if (ok.length < BURST) killedWhileBusy++
+    acknowledged.push(...ok)
+  }
+  // Not a test of luck: most rounds must really have been cut off mid-burst.
+  expect(killedWhileBusy).toBeGreaterThan(ROUNDS / 2)
+
+  const final = await startServerProcess({ ...env, LOG_LEVEL: 'info' })
+  try {
+    const file = path.join(dataDir, 'domain-lander.sqlite')
+    const db = new DatabaseSync(file, { readOnly: true })
+    const stored = new Set((db.prepare('SELECT token FROM inquiries').all() as { token: string }[]).map((row) => row.token))
+    expect((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check).toBe('ok')
+    db.close()
+    expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
+    // Every acknowledged inquiry reaches the mailbox at least once (a crash mid-send may deliver one twice).
+    const delivered = () => new Set(smtp!.messages.map((mail) => /inquiry-\d+-([A-Za-z0-9]{15})@/.exec(mail.parsed.messageId ?? '')?.[1]))
+    await expect.poll(() => acknowledged.filter((token) => !delivered().has(token)).length, { timeout: 60_000, interval: 250 }).toBe(0)
+    console.log(`crash: ${ROUNDS} kill -9 rounds, ${acknowledged.length} inquiries answered 200, 0 lost, ${smtp.messages.length} mails for ${stored.size} stored`)
+  } finally {
+    expect(await final.stop()).toBe(0)
+    final.cleanup()
+  }
+}, 600_000)

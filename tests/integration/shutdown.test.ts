@@ -1,0 +1,92 @@
+// SIGTERM under load: requests in flight are answered (or told 503), the mail being sent is finished, exit code 0.
+import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { afterEach, expect, test } from 'vitest'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+
+let smtp: SmtpSink | undefined
+let server: ServerProcess | undefined
+afterEach(async () => {
+  await server?.kill()
+  server?.cleanup()
+  await smtp?.close()
+  server = smtp = undefined
+})
+
+type Outcome = { kind: 'answer'; status: number; token?: string } | { kind: 'no connection'; code: string }
+
+// After the drain the server stops listening: new connections are refused, and a connection that the kernel had
+// accepted but the server had not yet read a request from is reset. Neither carries an answer, so a client knows
+// nothing was confirmed (the form says "Senden fehlgeschlagen" and a retry with the same token is idempotent).
+const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET'])
+
+async function attempt(url: string, i: number): Promise<Outcome[]> {
+  const outcomes: Outcome[] = []
+  try {
+    const page = await fetch(`${url}/`)
+    const html = await page.text()
+    outcomes.push({ kind: 'answer', status: page.status })
+    const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
+    const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
+    if (!token || !hash) return outcomes
+    const response = await fetch(`${url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name58fnlsd: 'Last', name58fnlsdbee: '', themail3h6: `l${i}@example.de`, themail3h6bee: '', message: `Last ${i}`, token, hash }),
+    })
+    await response.arrayBuffer()
+    outcomes.push({ kind: 'answer', status: response.status, token })
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause
+    outcomes.push({ kind: 'no connection', code: cause?.code ?? String(error) })
+  }
+  return outcomes
+}
+
+test('SIGTERM during load answers every request in flight, finishes the mail being sent and exits 0', async () => {
+  smtp = await startSmtpSink({ delayMs: 1500 })
+  server = await startServerProcess({ SMTP_URL: smtp.url })
+  const { url, dataDir } = server
+  // One mail in flight: the slow mail server holds it for 1.5 s.
+  const first = await attempt(url, 0)
+  expect(first.at(-1)).toMatchObject({ kind: 'answer', status: 200 })
+  await expect.poll(() => smtp!.receiving).toBe(1)
+
+  // Load from 20 clients, each going on until the server is gone (or 20 s have passed).
+  const deadline = Date.now() + 20_000
+  const clients = Array.from({ length: 20 }, async (_, c) => {
+    const all: Outcome[] = []
+    for (let i = 0; Date.now() < deadline; i++) {
+      const outcomes = await attempt(url, 1000 * (c + 1) + i)
+      all.push(...outcomes)
+      if (outcomes.some((o) => o.kind === 'no connection')) break
+    }
+    return all
+  })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  expect(await server.stop()).toBe(0)
+  const outcomes = (await Promise.all(clients)).flat()
+
+  const answers = outcomes.filter((o) => o.kind === 'answer')
+  console.log('shutdown outcomes:', JSON.stringify(outcomes.reduce<Record<string, number>>((n, o) => ({ ...n, [o.kind === 'answer' ? o.status : o.code]: (n[o.kind === 'answer' ? o.status : o.code] ?? 0) + 1 }), {})))
+  expect(answers.length).toBeGreaterThan(20)
+  expect(answers.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([])
+  const refused = outcomes.filter((o) => o.kind === 'no connection')
+  expect(refused.length).toBe(20)
+  expect(refused.filter((o) => !SERVER_GONE.has(o.code))).toEqual([])
+
+  // The mail in flight was finished and recorded as sent, not left to be sent twice.
+  expect(smtp.messages.some((mail) => mail.parsed.text?.includes('Last 0'))).toBe(true)
+  const db = new DatabaseSync(path.join(dataDir, 'domain-lander.sqlite'), { readOnly: true })
+  try {
+    expect((db.prepare('SELECT o.status FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.message = ?').get('Last 0') as { status: string }).status).toBe('sent')
+    const stored = new Set((db.prepare('SELECT token FROM inquiries').all() as { token: string }[]).map((row) => row.token))
+    const acknowledged = answers.filter((o) => o.status === 200 && o.token).map((o) => o.token!)
+    expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
+  } finally {
+    db.close()
+  }
+  const log = server.output.join('\n')
+  expect(log).toContain('shutting down')
+}, 60_000)

@@ -53,12 +53,4 @@ export async function startApp(
   }
 }
 
-/** Fetches the page as a browser would and reads the form's token and hash from it. */
-export async function fetchForm(url: string, host?: string): Promise<{ token: string; hash: string; html: string }> {
-  const response = await fetch(`${url}/`, host ? { headers: { host } } : {})
-  const html = await response.text()
-  const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
-  const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
-  if (!token || !hash) throw new Error(`no form in the page (status ${response.status})`)
-  return { token, hash, html }
-}
+export { fetchForm } from './contact.ts'

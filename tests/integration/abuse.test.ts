@@ -1,7 +1,8 @@
 // Floods, foreign sites and hostile Host headers: the server refuses them cleanly and keeps serving everybody else.
 import net from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
-import { fetchForm, startApp, type TestApp } from '../helpers/app.ts'
+import { startApp, type TestApp } from '../helpers/app.ts'
+import { VISITOR as validFields, fetchForm, postContact as post, submitInquiry } from '../helpers/contact.ts'
 
 let app: TestApp | undefined
 afterEach(async () => {
@@ -9,20 +10,7 @@ afterEach(async () => {
   app = undefined
 })
 
-const validFields = { name58fnlsd: 'Erika', name58fnlsdbee: '', themail3h6: 'erika@example.de', themail3h6bee: '', message: 'Hallo' }
-
-function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${url}/api/contact`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-    body: JSON.stringify(body),
-  })
-}
-
-async function submitValid(url: string, headers: Record<string, string> = {}) {
-  const { token, hash } = await fetchForm(url)
-  return post(url, { ...validFields, token, hash }, headers)
-}
+const submitValid = (url: string, headers: Record<string, string> = {}) => submitInquiry(url, {}, headers)
 
 /** A request written byte by byte on a socket, so that Host headers no HTTP client would send arrive as they are. */
 function rawGet(port: number, host: string): Promise<{ status: number; body: string }> {

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, expect, test } from 'vitest'
 import { tempDataDir } from '../helpers/app.ts'
+import { submitInquiry } from '../helpers/contact.ts'
 import { startServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
@@ -14,23 +15,8 @@ afterAll(async () => smtp?.close())
 
 async function submitOne(url: string, round: number, i: number): Promise<string | null> {
   try {
-    const page = await (await fetch(`${url}/`)).text()
-    const token = /name="token" value="([^"]+)"/.exec(page)![1]!
-    const hash = /name="hash" value="([^"]+)"/.exec(page)![1]!
-    const response = await fetch(`${url}/api/contact`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name58fnlsd: `Runde ${round}`,
-        name58fnlsdbee: '',
-        themail3h6: `r${round}n${i}@example.de`,
-        themail3h6bee: '',
-        message: `Nachricht ${i} aus Runde ${round}`,
-        token,
-        hash,
-      }),
-    })
-    return response.status === 200 ? token : null
+    const response = await submitInquiry(url, { name58fnlsd: `Runde ${round}`, themail3h6: `r${round}n${i}@example.de`, message: `Nachricht ${i} aus Runde ${round}` })
+    return response.status === 200 ? String(response.sent.token) : null
   } catch {
     return null // the process died under this request: no 200, no promise made
   }

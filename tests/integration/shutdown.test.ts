@@ -2,6 +2,7 @@
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterEach, expect, test } from 'vitest'
+import { VISITOR, postContact } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
@@ -30,11 +31,7 @@ async function attempt(url: string, i: number): Promise<Outcome[]> {
     const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
     const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
     if (!token || !hash) return outcomes
-    const response = await fetch(`${url}/api/contact`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name58fnlsd: 'Last', name58fnlsdbee: '', themail3h6: `l${i}@example.de`, themail3h6bee: '', message: `Last ${i}`, token, hash }),
-    })
+    const response = await postContact(url, { ...VISITOR, themail3h6: `l${i}@example.de`, message: `Last ${i}`, token, hash })
     await response.arrayBuffer()
     outcomes.push({ kind: 'answer', status: response.status, token })
   } catch (error) {

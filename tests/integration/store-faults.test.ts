@@ -6,7 +6,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, test } from 'vitest'
-import { fetchForm, startApp, type TestApp } from '../helpers/app.ts'
+import { startApp, type TestApp } from '../helpers/app.ts'
+import { expectError, submitInquiry } from '../helpers/contact.ts'
 
 let app: TestApp | undefined
 afterEach(async () => {
@@ -14,23 +15,11 @@ afterEach(async () => {
   app = undefined
 })
 
-const fields = { name58fnlsd: 'Erika', name58fnlsdbee: '', themail3h6: 'erika@example.de', themail3h6bee: '' }
-
-async function submit(url: string, message: string) {
-  const { token, hash } = await fetchForm(url)
-  return fetch(`${url}/api/contact`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...fields, message, token, hash }),
-  })
-}
+const submit = (url: string, message: string) => submitInquiry(url, { message })
 
 async function expectUnavailable(response: Response) {
-  expect(response.status).toBe(503)
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
-  expect(await response.json()).toEqual({
-    error: 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut.',
-  })
+  await expectError(response, 503, 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut.')
 }
 
 const countInquiries = (file: string) => {

@@ -1,0 +1,51 @@
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { ConfigError, loadConfig } from './config.ts'
+
+describe('configuration', () => {
+  test('the embedded defaults need no variable at all', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('data'),
+      smtpUrl: undefined,
+      mailTo: 'owner@localhost',
+      mailFrom: 'owner@localhost',
+      contactSecret: undefined,
+      contactRateLimit: 10,
+      minFillSeconds: 3,
+      trustProxy: false,
+      logLevel: 'info',
+    })
+  })
+
+  test('values are read and converted, and MAIL_FROM defaults to MAIL_TO', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      SMTP_URL: 'smtps://user:pass@mail.example.de:465',
+      MAIL_TO: 'owner@example.de',
+      CONTACT_RATE_LIMIT: '0',
+      MIN_FILL_SECONDS: '0',
+      TRUST_PROXY: 'true',
+    })
+    expect(config).toMatchObject({ port: 8080, mailFrom: 'owner@example.de', contactRateLimit: 0, minFillSeconds: 0, trustProxy: true })
+  })
+
+  test('an empty variable counts as unset', () => {
+    expect(loadConfig({ PORT: '', SMTP_URL: '' })).toMatchObject({ port: 3000, smtpUrl: undefined })
+  })
+
+  test.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.de', MAIL_TO: 'a@example.de' }],
+    ['CONTACT_RATE_LIMIT', { CONTACT_RATE_LIMIT: '-1' }],
+    ['MIN_FILL_SECONDS', { MIN_FILL_SECONDS: 'soon' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['CONTACT_SECRET', { CONTACT_SECRET: 'short' }],
+    ['MAIL_TO', { SMTP_URL: 'smtp://mail.example.de:587' }],
+  ])('a wrong %s stops start-up with a message naming it', (variable, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `))
+  })
+})

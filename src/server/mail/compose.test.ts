@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest'
+import type { StoredInquiry } from '../store/types.ts'
+import { composeInquiryMail, headerSafe } from './compose.ts'
+
+const inquiry: StoredInquiry = {
+  id: 7,
+  token: 'abcdefghijklmno',
+  contentHash: 'h',
+  domain: 'xn--mnchen-3ya.de',
+  name: 'Erika <Mustermann>',
+  email: 'erika@example.de',
+  message: 'Was kostet die Domain? <b>fett</b> & mehr',
+  spamReason: null,
+  createdAt: Date.UTC(2026, 10, 23, 9, 30, 0),
+}
+const addresses = { from: 'Verkauf <verkauf@example.org>', to: 'owner@example.org' }
+
+describe('the owner mail', () => {
+  const mail = composeInquiryMail(inquiry, '<inquiry-7-abcdefghijklmno@xn--mnchen-3ya.de>', addresses)
+
+  test('goes from MAIL_FROM to MAIL_TO with the visitor as Reply-To', () => {
+    expect(mail.from).toBe(addresses.from)
+    expect(mail.to).toBe(addresses.to)
+    expect(mail.replyTo).toEqual({ name: 'Erika <Mustermann>', address: 'erika@example.de' })
+  })
+
+  test('names the domain in Unicode in the subject', () => {
+    expect(mail.subject).toBe('Anfrage zu münchen.de')
+  })
+
+  test('carries the stable Message-ID and the time of the inquiry', () => {
+    expect(mail.messageId).toBe('<inquiry-7-abcdefghijklmno@xn--mnchen-3ya.de>')
+    expect(mail.date).toEqual(new Date(inquiry.createdAt))
+  })
+
+  test('has a plain-text body with name, e-mail, message, domain and German time', () => {
+    expect(mail.text).toContain('Name: Erika <Mustermann>')
+    expect(mail.text).toContain('E-Mail: erika@example.de')
+    expect(mail.text).toContain('Domain: münchen.de')
+    expect(mail.text).toContain('Zeit: 23.11.2026, 10:30:00 (Europe/Berlin)')
+    expect(mail.text).toContain('Was kostet die Domain? <b>fett</b> & mehr')
+  })
+
+  test('escapes the visitor input in the HTML body', () => {
+    expect(mail.html).toContain('&lt;b&gt;fett&lt;/b&gt; &amp; mehr')
+    expect(mail.html).toContain('Erika &lt;Mustermann&gt;')
+    expect(mail.html).not.toContain('<b>fett</b>')
+  })
+
+  test('never lets a line break into a header value', () => {
+    const hostile = composeInquiryMail({ ...inquiry, name: 'Erika\r\nBcc: x@example.org', email: 'a@b.de\nCc: y@example.org' }, '<id@x>', addresses)
+    expect(JSON.stringify(hostile.replyTo)).not.toMatch(/[\r\n]/)
+    expect(headerSafe('a\r\nb\u2028c\u0085d\u0000e')).toBe('a  b c d e')
+  })
+})

@@ -1,0 +1,101 @@
+import { describe, expect, test } from 'vitest'
+import { checkContact, isValidEmail } from './contact.ts'
+
+const valid = {
+  name58fnlsd: 'Erika Mustermann',
+  name58fnlsdbee: '',
+  themail3h6: 'erika@example.de',
+  themail3h6bee: '',
+  message: 'Was kostet die Domain?',
+  token: 'abcdefghijklmno',
+  hash: 'x.y',
+}
+
+describe('the contact schema', () => {
+  test('a complete form is valid, with values trimmed', () => {
+    const check = checkContact({ ...valid, name58fnlsd: '  Erika  ', message: '\n Hallo \n' })
+    expect(check).toMatchObject({ status: 'valid', data: { name58fnlsd: 'Erika', message: 'Hallo' } })
+  })
+
+  test('empty or blank required fields are named with a hint each', () => {
+    const check = checkContact({ ...valid, name58fnlsd: ' ', themail3h6: '', message: '' })
+    expect(check).toEqual({
+      status: 'invalid',
+      fieldErrors: {
+        name58fnlsd: 'Bitte geben Sie Ihren Namen ein.',
+        themail3h6: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+        message: 'Bitte geben Sie eine Nachricht ein.',
+      },
+      otherErrors: [],
+    })
+  })
+
+  test('fields of the wrong type are invalid, never thrown', () => {
+    expect(checkContact({ ...valid, name58fnlsd: 42, message: ['x'] }).status).toBe('invalid')
+    for (const body of [null, 'text', 7, [], undefined]) expect(checkContact(body).status).toBe('invalid')
+  })
+
+  test('the limits are 200 characters of name and 5,000 of message', () => {
+    expect(checkContact({ ...valid, name58fnlsd: 'n'.repeat(200), message: 'm'.repeat(5000) }).status).toBe('valid')
+    expect(checkContact({ ...valid, name58fnlsd: 'n'.repeat(201) })).toMatchObject({
+      fieldErrors: { name58fnlsd: 'Der Name darf höchstens 200 Zeichen lang sein.' },
+    })
+    expect(checkContact({ ...valid, message: 'm'.repeat(5001) })).toMatchObject({
+      fieldErrors: { message: 'Die Nachricht darf höchstens 5.000 Zeichen lang sein.' },
+    })
+  })
+
+  test.each(['Erika\r\nBcc: x@example.org', 'Erika\nX', 'Erika\rX', 'Erika\u2028X', 'Erika\u0085X', 'Erika\u0000'])(
+    'a name with a line break or control character (%j) is refused',
+    (name) => {
+      expect(checkContact({ ...valid, name58fnlsd: name })).toMatchObject({
+        fieldErrors: { name58fnlsd: 'Der Name darf keine Zeilenumbrüche oder Steuerzeichen enthalten.' },
+      })
+    },
+  )
+
+  test('line breaks in the message are kept: it is the body of the mail', () => {
+    expect(checkContact({ ...valid, message: 'Zeile 1\r\nZeile 2' })).toMatchObject({ data: { message: 'Zeile 1\r\nZeile 2' } })
+  })
+
+  test('decoys may be missing or filled: that is for the server to judge, not an error', () => {
+    const { name58fnlsdbee: _n, themail3h6bee: _e, ...withoutDecoys } = valid
+    expect(checkContact(withoutDecoys).status).toBe('valid')
+    expect(checkContact({ ...valid, name58fnlsdbee: 'bot' }).status).toBe('valid')
+  })
+
+  test('a token that is not 15 letters and digits is not a field error the visitor can fix', () => {
+    expect(checkContact({ ...valid, token: 'short' })).toEqual({ status: 'invalid', fieldErrors: {}, otherErrors: ['token'] })
+  })
+})
+
+describe('the e-mail rule', () => {
+  test.each(['erika@example.de', 'e.m+tag@sub.example.co.uk', "o'brien@example.ie", 'x@münchen.de', 'x@xn--mnchen-3ya.de'])(
+    '%s is an address',
+    (address) => expect(isValidEmail(address)).toBe(true),
+  )
+
+  test.each([
+    ['no @', 'erika.example.de'],
+    ['two @', 'a@b@example.de'],
+    ['quotes', '"erika"@example.de'],
+    ['a backtick', 'eri`ka@example.de'],
+    ['a comment', 'erika(x)@example.de'],
+    ['a group', 'list:erika@example.de;'],
+    ['a comma', 'a@example.de,b@example.de'],
+    ['a space', 'eri ka@example.de'],
+    ['NUL', 'erika\u0000@example.de'],
+    ['a line break', 'erika@example.de\r\nBcc: x@example.org'],
+    ['angle brackets', 'Erika <erika@example.de>'],
+    ['a dot at the start', '.erika@example.de'],
+    ['two dots', 'eri..ka@example.de'],
+    ['no top-level domain', 'erika@localhost'],
+    ['a local part over 64', `${'a'.repeat(65)}@example.de`],
+    ['over 254 in all', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.de`],
+    ['a numeric top-level domain', 'erika@example.123'],
+  ])('%s is refused', (_what, address) => expect(isValidEmail(address)).toBe(false))
+
+  test('a 300 KB address is refused by its length alone', () => {
+    expect(isValidEmail(`${'a'.repeat(300_000)}@example.de`)).toBe(false)
+  })
+})

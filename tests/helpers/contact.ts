@@ -1,0 +1,49 @@
+// Building and sending contact submissions the way the page does.
+import { expect } from 'vitest'
+
+export const VISITOR = {
+  name58fnlsd: 'Erika Mustermann',
+  name58fnlsdbee: '',
+  themail3h6: 'erika@example.de',
+  themail3h6bee: '',
+  message: 'Was kostet die Domain?',
+}
+
+export type Fields = Partial<Record<keyof typeof VISITOR | 'token' | 'hash', unknown>> & Record<string, unknown>
+
+/** GET / as a browser would, and the token and hash of its form. */
+export async function fetchForm(url: string, headers: Record<string, string> = {}): Promise<{ token: string; hash: string; html: string }> {
+  const response = await fetch(`${url}/`, { headers })
+  const html = await response.text()
+  const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
+  const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
+  if (!token || !hash) throw new Error(`no form in the page (status ${response.status})`)
+  return { token, hash, html }
+}
+
+/** POST /api/contact (or another path) with a JSON body, as the page's script does. */
+export function postContact(url: string, body: unknown, headers: Record<string, string> = {}, path = '/api/contact') {
+  return fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+/** A whole visit: fetch the page, fill the form (VISITOR, changed by `fields`), send it. */
+export async function submitInquiry(url: string, fields: Fields = {}, headers: Record<string, string> = {}) {
+  const { token, hash } = await fetchForm(url)
+  const body = { ...VISITOR, token, hash, ...fields }
+  const response = await postContact(url, body, headers)
+  return Object.assign(response, { sent: body })
+}
+
+/** The one error shape: { error: "<German sentence>" }, with the given status. */
+export async function expectError(response: Response, status: number, message?: string) {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  const body = await response.json()
+  expect(typeof body.error).toBe('string')
+  if (message) expect(body.error).toBe(message)
+  return body as { error: string; fields?: Record<string, string> }
+}

@@ -1,4 +1,5 @@
 // Building and sending contact submissions the way the page does.
+import http from 'node:http'
 import { expect } from 'vitest'
 
 export const VISITOR = {
@@ -11,13 +12,26 @@ export const VISITOR = {
 
 export type Fields = Partial<Record<keyof typeof VISITOR | 'token' | 'hash', unknown>> & Record<string, unknown>
 
-/** GET / as a browser would, and the token and hash of its form. */
-export async function fetchForm(url: string, headers: Record<string, string> = {}): Promise<{ token: string; hash: string; html: string }> {
-  const response = await fetch(`${url}/`, { headers })
-  const html = await response.text()
+/** GET / with any Host header (fetch() does not let a caller choose it). */
+export function getPage(url: string, host: string): Promise<{ status: number; html: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${url}/`, { headers: { host } }, (response) => {
+        let html = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (html += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, html }))
+      })
+      .on('error', reject)
+  })
+}
+
+/** GET / as a browser would (for `host`, if given), and the token and hash of its form. */
+export async function fetchForm(url: string, host?: string): Promise<{ token: string; hash: string; html: string }> {
+  const { status, html } = host ? await getPage(url, host) : await fetch(`${url}/`).then(async (r) => ({ status: r.status, html: await r.text() }))
   const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
   const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
-  if (!token || !hash) throw new Error(`no form in the page (status ${response.status})`)
+  if (!token || !hash) throw new Error(`no form in the page (status ${status})`)
   return { token, hash, html }
 }
 

@@ -76,6 +76,8 @@ function visibleValues(body: unknown): Partial<Record<VisibleField, string>> {
 export default async function contactRoutes(app: FastifyInstance, deps: ContactDeps) {
   const { config, secret, store, outbox } = deps
   await app.register(formbody, { bodyLimit: BODY_LIMIT })
+  // JSON (the script) and urlencoded (the form without script) only; Fastify would also parse text/plain.
+  app.removeContentTypeParser('text/plain')
 
   // Accepted submissions per client address and hour; checked before storing, counted after.
   const accepted = config.contactRateLimit > 0

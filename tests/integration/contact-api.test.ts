@@ -1,0 +1,212 @@
+// POST /api/contact through a running server: every answer it documents, and what it stores.
+import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { afterEach, describe, expect, test } from 'vitest'
+import { startApp, type TestApp } from '../helpers/app.ts'
+import { VISITOR, expectError, fetchForm, postContact, submitInquiry } from '../helpers/contact.ts'
+
+let app: TestApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+const TEXT = {
+  invalid: 'Fehler. Bitte füllen Sie alle Felder aus.',
+  token: 'Das Formular ist abgelaufen oder ungültig. Bitte laden Sie die Seite neu.',
+  conflict: 'Dieses Formular wurde bereits mit einer anderen Nachricht gesendet. Bitte laden Sie die Seite neu.',
+  badRequest: 'Ungültige Anfrage.',
+  tooLarge: 'Die Anfrage ist zu groß.',
+  unsupported: 'Nicht unterstütztes Format. Bitte senden Sie JSON.',
+}
+
+/** The stored inquiries, read straight from the SQLite file. */
+function inquiries(dataDir: string) {
+  const db = new DatabaseSync(path.join(dataDir, 'domain-lander.sqlite'), { readOnly: true })
+  try {
+    return db
+      .prepare('SELECT i.token, i.message, i.spam_reason, o.status AS outbox FROM inquiries i LEFT JOIN outbox o ON o.inquiry_id = i.id ORDER BY i.id')
+      .all() as { token: string; message: string; spam_reason: string | null; outbox: string | null }[]
+  } finally {
+    db.close()
+  }
+}
+
+describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
+  const post = (body: unknown, headers: Record<string, string> = {}) => postContact(app!.url, body, headers, path)
+
+  test('a valid inquiry gets 200 with a fresh token and hash, and is stored for mailing', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const response = await post({ ...VISITOR, token, hash })
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body).toEqual({ ok: true, token: expect.stringMatching(/^[A-Za-z0-9]{15}$/), hash: expect.any(String) })
+    expect(body.token).not.toBe(token)
+    expect(inquiries(app.dataDir)).toEqual([{ token, message: VISITOR.message, spam_reason: null, outbox: expect.any(String) }])
+  })
+
+  test('malformed JSON gets 400', async () => {
+    app = await startApp()
+    await expectError(await post('{"name58fnlsd": '), 400, TEXT.badRequest)
+  })
+
+  test.each([['an array', '[]'], ['a string', '"text"'], ['null', 'null'], ['a number', '42']])('%s as body gets 400', async (_what, body) => {
+    app = await startApp()
+    expect((await post(body)).status).toBe(400)
+  })
+
+  test('invalid fields get 400 naming each field', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const body = await expectError(await post({ ...VISITOR, themail3h6: 'nope', message: '', token, hash }), 400, TEXT.invalid)
+    expect(body.fields).toEqual({
+      themail3h6: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+      message: 'Bitte geben Sie eine Nachricht ein.',
+    })
+    expect(inquiries(app.dataDir)).toEqual([])
+  })
+
+  test('a missing token gets 400, a token or hash that does not verify gets 403', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    expect((await post({ ...VISITOR, hash })).status).toBe(400)
+    await expectError(await post({ ...VISITOR, token: 'AAAAAAAAAAAAAAA', hash }), 403, TEXT.token)
+    await expectError(await post({ ...VISITOR, token, hash: hash.slice(0, -2) + 'xx' }), 403, TEXT.token)
+    expect(inquiries(app.dataDir)).toEqual([])
+  })
+
+  test('a form served for another domain gets 403 here', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url, 'other-domain.de')
+    await expectError(await post({ ...VISITOR, token, hash }), 403, TEXT.token)
+  })
+
+  test('the same token again with the same content gets 200 and is stored once; with other content 409', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    expect((await post({ ...VISITOR, token, hash })).status).toBe(200)
+    expect((await post({ ...VISITOR, token, hash })).status).toBe(200)
+    await expectError(await post({ ...VISITOR, message: 'Etwas anderes', token, hash }), 409, TEXT.conflict)
+    expect(inquiries(app.dataDir)).toHaveLength(1)
+  })
+
+  test('a body over 32 KB gets 413', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    await expectError(await post({ ...VISITOR, message: 'x'.repeat(33 * 1024), token, hash }), 413, TEXT.tooLarge)
+  })
+
+  test('an unsupported content type gets 415', async () => {
+    app = await startApp()
+    await expectError(await post('name58fnlsd=x', { 'content-type': 'text/plain' }), 415, TEXT.unsupported)
+  })
+
+  test('keys like __proto__ get 400 and pollute nothing', async () => {
+    app = await startApp()
+    await expectError(await post('{"__proto__": {"polluted": 1}, "message": "x"}'), 400)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
+
+describe('spam traps', () => {
+  test.each([
+    ['a filled name decoy', { name58fnlsdbee: 'Bot' }, 'decoy-filled'],
+    ['a filled e-mail decoy', { themail3h6bee: 'bot@example.org' }, 'decoy-filled'],
+    ['a missing decoy field', { themail3h6bee: undefined }, 'decoy-missing'],
+  ])('%s is answered like a success, stored as spam and never queued for mail', async (_what, fields, reason) => {
+    app = await startApp()
+    const response = await submitInquiry(app.url, fields)
+    expect(response.status).toBe(200)
+    expect((await response.json()).ok).toBe(true)
+    expect(inquiries(app.dataDir)).toEqual([expect.objectContaining({ spam_reason: reason, outbox: null })])
+  })
+
+  test('a form sent sooner than MIN_FILL_SECONDS is answered like a success and stored as spam', async () => {
+    app = await startApp({ MIN_FILL_SECONDS: '30' })
+    expect((await submitInquiry(app.url)).status).toBe(200)
+    expect(inquiries(app.dataDir)).toEqual([expect.objectContaining({ spam_reason: 'too-fast', outbox: null })])
+  })
+})
+
+describe('without JavaScript', () => {
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+  const postForm = (body: string) =>
+    fetch(`${app!.url}/api/contact`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+
+  test('a valid form post is stored and redirected (303) to a page that says it was sent', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const response = await postForm(form({ ...VISITOR, token, hash }))
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/?gesendet=1')
+    expect(inquiries(app.dataDir)).toHaveLength(1)
+    const page = await (await fetch(`${app.url}/?gesendet=1`)).text()
+    expect(page).toContain('Anfrage erfolgreich versendet.')
+  })
+
+  test('an invalid form post gets a 400 page with the error and the input kept, escaped', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const response = await postForm(form({ ...VISITOR, name58fnlsd: '<b>Erika</b>', themail3h6: 'kaputt', token, hash }))
+    expect(response.status).toBe(400)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    const page = await response.text()
+    expect(page).toContain('Fehler. Bitte füllen Sie alle Felder aus.')
+    expect(page).toContain('value="&lt;b&gt;Erika&lt;/b&gt;"')
+    expect(page).not.toContain('<b>Erika</b>')
+    expect(page).toContain('value="kaputt"')
+  })
+
+  test('a form post with a broken token gets a 403 page that says what to do', async () => {
+    app = await startApp()
+    const response = await postForm(form({ ...VISITOR, token: 'AAAAAAAAAAAAAAA', hash: 'x' }))
+    expect(response.status).toBe(403)
+    expect(await response.text()).toContain('Das Formular ist abgelaufen oder ungültig.')
+  })
+})
+
+describe('headers and pages', () => {
+  test('every answer has the security headers, and the CSP nonce is the one on the page scripts', async () => {
+    app = await startApp()
+    const page = await fetch(`${app.url}/`)
+    const csp = page.headers.get('content-security-policy')!
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1]
+    expect(nonce).toBeTruthy()
+    expect(csp).not.toContain('unsafe-inline')
+    expect(csp).toContain("frame-ancestors 'none'")
+    const html = await page.text()
+    const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((match) => match[1]!)
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const attributes of scripts) expect(attributes).toContain(`nonce="${nonce}"`)
+    const api = await postContact(app.url, '{}')
+    for (const response of [page, api]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+      expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    }
+    // Each page view gets its own nonce.
+    const again = (await fetch(`${app.url}/`)).headers.get('content-security-policy')
+    expect(again).not.toBe(csp)
+  })
+
+  test('the page is never cached, the hashed assets are cached for good', async () => {
+    app = await startApp()
+    const page = await fetch(`${app.url}/`)
+    expect(page.headers.get('cache-control')).toBe('no-store')
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())![1]!
+    const script = await fetch(`${app.url}${asset}`)
+    expect(script.status).toBe(200)
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  })
+
+  test('unknown paths get 404: JSON under /api, a page elsewhere; the built index.html is not served raw', async () => {
+    app = await startApp()
+    await expectError(await fetch(`${app.url}/api/unknown`), 404)
+    const page = await fetch(`${app.url}/nirgendwo`)
+    expect(page.status).toBe(404)
+    expect(await page.text()).toContain('Diese Seite gibt es nicht.')
+    expect((await fetch(`${app.url}/index.html`)).status).toBe(404)
+  })
+})

@@ -1,0 +1,160 @@
+// What reaches the owner's mail server, through a real SMTP server: headers, envelope, retries, and nothing more.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import { startApp, type TestApp } from '../helpers/app.ts'
+import { submitInquiry, type Fields } from '../helpers/contact.ts'
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
+
+let app: TestApp | undefined
+let smtp: SmtpSink | undefined
+afterEach(async () => {
+  await app?.close()
+  await smtp?.close()
+  app = smtp = undefined
+})
+
+async function startWithSink(mode: SmtpSink['mode'] = 'ok') {
+  smtp = await startSmtpSink({ mode })
+  app = await startApp({ SMTP_URL: smtp.url })
+  return { app, smtp }
+}
+
+async function send(fields: Fields = {}) {
+  const response = await submitInquiry(app!.url, fields)
+  expect(response.status).toBe(200)
+  return response.sent
+}
+
+/** The header names of a raw message, lower-cased, in order. */
+const headerNames = (mail: ReceivedMail) =>
+  mail.raw
+    .slice(0, mail.raw.search(/\r?\n\r?\n/))
+    .split(/\r?\n/)
+    .filter((line) => /^[^\s:]+:/.test(line))
+    .map((line) => line.slice(0, line.indexOf(':')).toLowerCase())
+
+const EXPECTED_HEADERS = ['auto-submitted', 'from', 'to', 'reply-to', 'subject', 'message-id', 'date', 'mime-version', 'content-type']
+
+describe('the mail to the owner', () => {
+  test('has the envelope, headers and body the owner expects', async () => {
+    await startWithSink()
+    const sent = await send()
+    const [mail] = await smtp!.waitFor(1)
+    expect(mail!.envelope).toEqual({ from: 'lander@example.org', to: ['owner@example.org'] })
+    expect(mail!.parsed.from?.value).toEqual([{ name: 'Domain Lander', address: 'lander@example.org' }])
+    expect(mail!.parsed.to).toMatchObject({ text: 'owner@example.org' })
+    expect(mail!.parsed.replyTo?.value).toEqual([{ name: 'Erika Mustermann', address: 'erika@example.de' }])
+    expect(mail!.parsed.subject).toBe('Anfrage zu 127.0.0.1')
+    expect(mail!.parsed.messageId).toMatch(new RegExp(`^<inquiry-1-${sent.token}@127\\.0\\.0\\.1>$`))
+    expect(mail!.parsed.text).toContain('Was kostet die Domain?')
+    expect(mail!.parsed.text).toContain('Name: Erika Mustermann')
+    expect(mail!.parsed.html).toContain('Was kostet die Domain?')
+    expect(headerNames(mail!)).toEqual(EXPECTED_HEADERS)
+  })
+
+  const injections = ['\r\nBcc: victim@example.org', '\nBcc: victim@example.org', '\rBcc: victim@example.org', '\u2028Bcc: victim@example.org', '\u0085Bcc: victim@example.org']
+  test.each(injections)('line breaks in the message (%j) add no header and no recipient', async (injection) => {
+    await startWithSink()
+    await send({ message: `Hallo${injection}\r\n\r\nSubject: gefälscht` })
+    const [mail] = await smtp!.waitFor(1)
+    expect(headerNames(mail!)).toEqual(EXPECTED_HEADERS)
+    expect(mail!.envelope.to).toEqual(['owner@example.org'])
+    expect(mail!.parsed.bcc).toBeUndefined()
+    expect(mail!.parsed.subject).toBe('Anfrage zu 127.0.0.1')
+  })
+
+  test.each(['%0d%0aBcc: victim@example.org', '=?utf-8?Q?a=0D=0ABcc:_victim@example.org?=', 'Erika, victim@example.org'])(
+    'an encoded line break or a list in the name (%j) stays part of the Reply-To name',
+    async (name) => {
+      await startWithSink()
+      await send({ name58fnlsd: name })
+      const [mail] = await smtp!.waitFor(1)
+      expect(headerNames(mail!)).toEqual(EXPECTED_HEADERS)
+      expect(mail!.envelope.to).toEqual(['owner@example.org'])
+      expect(mail!.parsed.replyTo?.value).toHaveLength(1)
+      expect(mail!.parsed.replyTo?.value[0]?.address).toBe('erika@example.de')
+    },
+  )
+
+  test.each([['\r\nBcc: victim@example.org'], ['\nX: y'], ['\u2028X: y']])('a raw line break in the name (%j) is refused before anything is stored', async (injection) => {
+    await startWithSink()
+    const response = await submitInquiry(app!.url, { name58fnlsd: `Erika${injection}` })
+    expect(response.status).toBe(400)
+  })
+})
+
+describe('mail goes out once', () => {
+  test('a repeated submission (same token, same content) is mailed once', async () => {
+    await startWithSink()
+    const sent = await send({ message: 'einmal' })
+    const again = await fetch(`${app!.url}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) })
+    expect(again.status).toBe(200)
+    await send({ message: 'danach' })
+    const mails = await smtp!.waitFor(2)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(mails.map((mail) => mail.parsed.text?.match(/einmal|danach/)?.[0])).toEqual(['einmal', 'danach'])
+  })
+
+  test('spam is never mailed, while the genuine inquiry after it is', async () => {
+    await startWithSink()
+    await send({ name58fnlsdbee: 'Bot', message: 'spam 1' })
+    await send({ themail3h6bee: undefined, message: 'spam 2' })
+    await send({ message: 'echt' })
+    await smtp!.waitFor(1)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(smtp!.messages.map((mail) => mail.parsed.text?.includes('echt'))).toEqual([true])
+  })
+})
+
+describe('when the mail server fails', () => {
+  test('while it is down submissions still get 200, and every one is delivered once it is back', async () => {
+    const probe = await startSmtpSink()
+    const port = probe.port
+    await probe.close()
+    app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` })
+    for (const message of ['eins', 'zwei', 'drei']) await send({ message })
+    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.attempts, { timeout: 10_000 }).toBeGreaterThan(0)
+    expect((await app!.app.store.outboxStatus(1))?.status).toBe('pending')
+    smtp = await startSmtpSink({ port })
+    const mails = await smtp.waitFor(3, 30_000)
+    expect(mails.map((mail) => mail.parsed.text?.match(/eins|zwei|drei/)?.[0]).sort()).toEqual(['drei', 'eins', 'zwei'])
+    for (const id of [1, 2, 3]) await expect.poll(async () => (await app!.app.store.outboxStatus(id))?.status).toBe('sent')
+  }, 60_000)
+
+  test('a temporary rejection (451) is retried until the server takes the mail', async () => {
+    await startWithSink('tempfail')
+    await send()
+    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.attempts ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(2)
+    expect(await app!.app.store.outboxStatus(1)).toMatchObject({ status: 'pending', lastError: expect.stringContaining('451') })
+    smtp!.mode = 'ok'
+    await smtp!.waitFor(1, 30_000)
+    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.status).toBe('sent')
+  }, 60_000)
+
+  test('a permanent rejection (550) marks the mail failed at once and it is not tried again', async () => {
+    await startWithSink('permfail')
+    await send()
+    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.status, { timeout: 10_000 }).toBe('failed')
+    const failed = await app!.app.store.outboxStatus(1)
+    expect(failed).toMatchObject({ attempts: 1, lastError: expect.stringContaining('550') })
+    smtp!.mode = 'ok'
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    expect(smtp!.messages).toEqual([])
+    expect(await app!.app.store.outboxStatus(1)).toEqual(failed)
+    // The inquiry itself is kept.
+    expect((await app!.app.store.getInquiry(1))?.message).toBe('Was kostet die Domain?')
+  }, 30_000)
+})
+
+test('without SMTP_URL every inquiry is written as an .eml file in DATA_DIR/mail', async () => {
+  app = await startApp({ SMTP_URL: undefined })
+  await send({ message: 'in eine Datei' })
+  const file = path.join(app.dataDir, 'mail', 'inquiry-1.eml')
+  await expect.poll(() => fs.existsSync(file)).toBe(true)
+  const raw = fs.readFileSync(file, 'utf8')
+  expect(raw).toContain('Subject: Anfrage zu 127.0.0.1')
+  expect(raw).toContain('Reply-To: Erika Mustermann <erika@example.de>')
+  expect(raw).toContain('in eine Datei')
+  expect(fs.readdirSync(path.join(app.dataDir, 'mail'))).toEqual(['inquiry-1.eml'])
+})

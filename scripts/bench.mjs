@@ -1,0 +1,173 @@
+// `npm run bench`: build, start the production server (SMTP to a local sink), and measure in one run:
+// GET / and POST /api/contact throughput and latency, cold start, memory and page weight, and, when nginx is
+// installed, nginx serving the same page as a static file as the reference. `--json` for JSON,
+// `--duration N` for N seconds per load measurement (default 10). Traffic goes to 127.0.0.1 only.
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import autocannon from 'autocannon'
+import { SMTPServer } from 'smtp-server'
+import { build, root } from './build-lib.mjs'
+import { issueToken } from '../src/server/token.ts'
+
+const args = process.argv.slice(2)
+const asJson = args.includes('--json')
+const duration = Number(args[args.indexOf('--duration') + 1]) || 10
+const CONNECTIONS = 50
+const HOST = 'example.de'
+const SECRET = 'bench-secret-0123456789abcdefghij'
+const log = (...line) => asJson || console.log(...line)
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length
+
+async function load(url, options) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers: { host: HOST }, ...options })
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    ok: result['2xx'],
+    notOk: result.non2xx + result.errors + result.timeouts,
+  }
+}
+
+async function untilOk(url, deadline) {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { headers: { host: HOST } })).status === 200) return
+    } catch {}
+    await sleep(5)
+  }
+  throw new Error(`${url} did not answer 200 in time`)
+}
+
+function pageWeight(html) {
+  const assets = path.join(root, 'dist/client/assets')
+  const files = fs.readdirSync(assets).map((name) => fs.readFileSync(path.join(assets, name)))
+  const kind = (ext) => fs.readdirSync(assets).filter((name) => name.endsWith(ext)).map((name) => fs.readFileSync(path.join(assets, name)))
+  const sum = (buffers, f) => buffers.reduce((total, buffer) => total + f(buffer), 0)
+  const row = (buffers) => ({ rawKB: +(sum(buffers, (b) => b.length) / 1024).toFixed(1), gzipKB: +(sum(buffers, gzip) / 1024).toFixed(1) })
+  const htmlBuffer = Buffer.from(html)
+  return { html: row([htmlBuffer]), css: row(kind('.css')), js: row(kind('.js')), total: row([htmlBuffer, ...files]) }
+}
+
+async function nginxReference(html, tmp) {
+  if (spawnSync('sh', ['-c', 'command -v nginx'], { stdio: 'ignore' }).status !== 0) return null
+  const port = await freePort()
+  const dir = path.join(tmp, 'nginx')
+  fs.mkdirSync(path.join(dir, 'www'), { recursive: true })
+  fs.writeFileSync(path.join(dir, 'www/index.html'), html)
+  fs.writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
+events { worker_connections 1024; }
+http { access_log off; client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi; default_type text/html;
+  server { listen 127.0.0.1:${port}; root ${dir}/www; location / { try_files /index.html =404; } } }`,
+  )
+  const nginx = spawn('nginx', ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' })
+  try {
+    await untilOk(`http://127.0.0.1:${port}/`, Date.now() + 5000)
+    await load(`http://127.0.0.1:${port}/`, { duration: 2 })
+    return await load(`http://127.0.0.1:${port}/`, {})
+  } finally {
+    nginx.kill('SIGTERM')
+  }
+}
+
+await build()
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-'))
+let mails = 0
+const sink = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, _session, callback) {
+    stream.resume()
+    stream.on('end', () => {
+      mails++
+      callback()
+    })
+  },
+})
+await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve))
+const port = await freePort()
+const url = `http://127.0.0.1:${port}`
+const started = Date.now()
+const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+  env: {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: tmp,
+    SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
+    MAIL_TO: 'owner@example.org',
+    MAIL_FROM: 'lander@example.org',
+    CONTACT_SECRET: SECRET,
+    CONTACT_RATE_LIMIT: '0',
+    MIN_FILL_SECONDS: '0',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+})
+const results = {}
+try {
+  await untilOk(`${url}/`, Date.now() + 20_000)
+  results.coldStartMs = Date.now() - started
+  await sleep(500)
+  results.rssIdleMiB = +rssMiB(server.pid).toFixed(1)
+  const html = await (await fetch(`${url}/`, { headers: { host: HOST } })).text()
+  results.pageWeight = pageWeight(html)
+
+  log(`GET / for ${duration} s at ${CONNECTIONS} connections (after a 2 s warm-up) ...`)
+  await load(`${url}/`, { duration: 2 })
+  results.get = await load(`${url}/`, {})
+
+  log(`POST /api/contact for ${duration} s, a fresh token per request ...`)
+  const fields = { name58fnlsd: 'Bench', name58fnlsdbee: '', themail3h6: 'bench@example.de', themail3h6bee: '', message: 'Benchmark' }
+  results.post = await load(`${url}/api/contact`, {
+    method: 'POST',
+    headers: { host: HOST, 'content-type': 'application/json' },
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...fields, ...issueToken(SECRET, HOST) }) }) }],
+  })
+  results.rssAfterLoadMiB = +rssMiB(server.pid).toFixed(1)
+
+  log('nginx reference (static file, one worker) ...')
+  const nginx = await nginxReference(html, tmp)
+  results.nginx = nginx ?? 'not installed (apt-get install nginx): no reference ratio'
+  if (nginx) results.getVsNginx = +(results.get.requestsPerSecond / nginx.requestsPerSecond).toFixed(3)
+} finally {
+  server.kill('SIGTERM')
+  await new Promise((resolve) => server.once('exit', resolve))
+  sink.close()
+  fs.rmSync(tmp, { recursive: true, force: true })
+}
+results.mailsDeliveredDuringRun = mails
+
+if (asJson) {
+  console.log(JSON.stringify(results, null, 2))
+} else {
+  const w = results.pageWeight
+  console.table({
+    'GET /': { 'req/s': results.get.requestsPerSecond, 'p50 ms': results.get.p50Ms, 'p99 ms': results.get.p99Ms, errors: results.get.notOk },
+    'POST /api/contact (stored/s)': { 'req/s': results.post.requestsPerSecond, 'p50 ms': results.post.p50Ms, 'p99 ms': results.post.p99Ms, errors: results.post.notOk },
+    ...(typeof results.nginx === 'object'
+      ? { 'nginx static GET / (reference)': { 'req/s': results.nginx.requestsPerSecond, 'p50 ms': results.nginx.p50Ms, 'p99 ms': results.nginx.p99Ms, errors: results.nginx.notOk } }
+      : {}),
+  })
+  console.log(`GET / vs nginx: ${results.getVsNginx ?? results.nginx}`)
+  console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
+  console.log(`page weight (gzip): HTML ${w.html.gzipKB} KB, CSS ${w.css.gzipKB} KB, JS ${w.js.gzipKB} KB, total ${w.total.gzipKB} KB (raw ${w.total.rawKB} KB)`)
+}

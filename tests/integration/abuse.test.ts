@@ -1,5 +1,6 @@
 // Floods, foreign sites and hostile Host headers: the server refuses them cleanly and keeps serving everybody else.
 import net from 'node:net'
+import fc from 'fast-check'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startApp, type TestApp } from '../helpers/app.ts'
 import { VISITOR as validFields, fetchForm, postContact as post, submitInquiry } from '../helpers/contact.ts'
@@ -127,6 +128,29 @@ describe('hostile Host headers', () => {
     const ip = await rawGet(app.port, '192.0.2.1')
     expect(ip.status).toBe(200)
     expect(ip.body).toContain('<h1 class="domain">192.0.2.1</h1>')
+  })
+
+  test('random Host headers never get a 5xx, and a refused one is never shown', async () => {
+    app = await startApp()
+    const header = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.string({ unit: 'grapheme', maxLength: 80 }),
+      fc.domain(),
+      fc.ipV4(),
+      fc.ipV6().map((ip) => `[${ip}]`),
+      fc.tuple(fc.domain(), fc.nat({ max: 99999 })).map(([domain, port]) => `${domain}:${port}`),
+      fc.nat({ max: 5000 }).map((n) => 'a'.repeat(n)),
+    )
+    await fc.assert(
+      fc.asyncProperty(header, async (host) => {
+        // Bytes outside Latin-1 cannot go into a header line at all; what a client could send is its UTF-8 bytes.
+        const wire = Buffer.from(host, 'utf8').toString('latin1').replace(/[\r\n]/g, '')
+        const { status, body } = await rawGet(app!.port, wire)
+        expect([200, 400, 431]).toContain(status)
+        if (status !== 200 && wire.trim().length > 8) expect(body).not.toContain(wire.trim())
+      }),
+      { numRuns: 200 },
+    )
   })
 
   test('X-Forwarded-Host is ignored without TRUST_PROXY', async () => {

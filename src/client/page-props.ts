@@ -6,6 +6,12 @@ export interface PageProps {
   host: string
   token: string
   hash: string
+  /** From the domains file: the asking price (formatted, e.g. "4.900 €") and a short description. */
+  listing?: { price?: string; description?: string }
+  /** Present when the domain has a minimum offer: the form then asks for an offer. */
+  offer?: { currency: string; minimum: string }
+  /** Footer links; the footer stays empty without them. */
+  legal?: { imprintHref?: string; privacyHref?: string }
   /** Set when the server answers a form sent without JavaScript. */
   outcome?: { status: 'success' } | { status: 'invalid' | 'failed'; message: string; fieldErrors?: FieldErrors }
   /** What a visitor without JavaScript had typed, shown again after an error. */

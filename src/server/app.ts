@@ -12,9 +12,12 @@ import { createOutboxWorker, type OutboxWorker } from './mail/outbox.ts'
 import { createMailTransport, type MailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createPageRenderer } from './render.ts'
 import contactRoutes from './routes/contact.ts'
+import { createDomainRegistry } from './domains/registry.ts'
+import { createPageViewCounter } from './page-views.ts'
 import healthRoutes from './routes/health.ts'
 import pageRoutes, { sendNotice } from './routes/page.ts'
 import { loadOrCreateSecret } from './secret.ts'
+import { createSiteResolver } from './site.ts'
 import { createSqliteStore } from './store/sqlite.ts'
 import type { Store } from './store/types.ts'
 
@@ -74,6 +77,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     log: app.log.child({ component: 'outbox' }),
   })
   const renderer = createPageRenderer(options.clientDir)
+  const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }))
+  const sites = createSiteResolver(config, domains)
+  const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }))
   app.decorate('draining', false)
   app.decorate('store', store)
   app.decorate('outbox', outbox)
@@ -118,8 +124,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     },
   })
   await app.register(healthRoutes, { store })
-  await app.register(pageRoutes, { secret, renderer })
-  await app.register(contactRoutes, { config, secret, store, outbox, renderer })
+  const pageDeps = { secret, renderer, sites, pageViews }
+  await app.register(pageRoutes, pageDeps)
+  await app.register(contactRoutes, { ...pageDeps, config, store, outbox })
 
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
   app.setNotFoundHandler((request, reply) => {
@@ -135,6 +142,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   })
   app.addHook('onReady', async () => outbox.start())
   app.addHook('onClose', async () => {
+    domains.close()
+    await pageViews.close()
     await outbox.stop()
     await store.close()
   })

@@ -16,6 +16,9 @@ describe('configuration', () => {
       minFillSeconds: 3,
       trustProxy: false,
       logLevel: 'info',
+      domainsFile: undefined,
+      allowAnyTls: false,
+      legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
     })
   })
 

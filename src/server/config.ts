@@ -10,6 +10,8 @@ const mailbox = z.string().refine((v) => /^[^\r\n]*@[^\r\n]*$/.test(v) && v.leng
   message: 'must be an e-mail address, optionally as "Name <address>"',
 })
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+
 export const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -25,6 +27,12 @@ export const configSchema = z
     MIN_FILL_SECONDS: z.coerce.number().min(0).max(3600).default(3),
     TRUST_PROXY: flag.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DOMAINS_FILE: z.string().min(1).optional(),
+    ALLOW_ANY_TLS: flag.default(false),
+    IMPRINT_URL: httpUrl.optional(),
+    PRIVACY_URL: httpUrl.optional(),
+    IMPRINT_FILE: z.string().min(1).optional(),
+    PRIVACY_FILE: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMTP_URL && !env.MAIL_TO) {
@@ -45,6 +53,14 @@ export const configSchema = z
       minFillSeconds: env.MIN_FILL_SECONDS,
       trustProxy: env.TRUST_PROXY,
       logLevel: env.LOG_LEVEL,
+      domainsFile: env.DOMAINS_FILE && path.resolve(env.DOMAINS_FILE),
+      allowAnyTls: env.ALLOW_ANY_TLS,
+      legal: {
+        imprintUrl: env.IMPRINT_URL,
+        privacyUrl: env.PRIVACY_URL,
+        imprintFile: env.IMPRINT_FILE && path.resolve(env.IMPRINT_FILE),
+        privacyFile: env.PRIVACY_FILE && path.resolve(env.PRIVACY_FILE),
+      },
     }
   })
 

@@ -2,13 +2,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { PageProps } from '../client/page-props.ts'
-import { renderApp, renderHead, renderProps } from '../client/entry-server.tsx'
+import { TEXT, renderApp, renderHead, renderProps } from '../client/entry-server.tsx'
 
 export interface PageRenderer {
   /** The landing page, hydrated in the browser. */
   page(props: PageProps, nonce: string): string
   /** A plain page without script, for 400/404: it never shows the requested host. */
   notice(title: string, text: string, link?: { href: string; label: string }): string
+  /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
+  legal(title: string, text: string): string
 }
 
 const NONCE = '%%CSP_NONCE%%'
@@ -34,6 +36,12 @@ export function createPageRenderer(clientDir: string): PageRenderer {
         .replace('<!--app-html-->', () => renderApp(props))
         .replace('<!--app-props-->', () => renderProps(props, nonce))
         .replaceAll(NONCE, nonce)
+    },
+    legal(title, text) {
+      const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXT.backHome)}</a></p></main>`
+      return noticeTemplate
+        .replace('<!--app-head-->', () => `<title>${escapeHtml(title)}</title>`)
+        .replace('<!--app-html-->', () => body)
     },
     notice(title, text, link) {
       const body = `<main class="page notice"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${

@@ -10,6 +10,8 @@ export const FIELD = {
   email: 'themail3h6',
   emailDecoy: 'themail3h6bee',
   message: 'message',
+  /** Only on pages of domains with a minimum offer. */
+  offer: 'offer',
   token: 'token',
   hash: 'hash',
 } as const
@@ -60,6 +62,7 @@ export const contactSchema = z.object({
   ),
   [FIELD.email]: required(TEXT.hintEmail).check(z.refine(isValidEmail, TEXT.hintEmail)),
   [FIELD.message]: required(TEXT.hintMessage).check(z.maxLength(LIMIT.message, TEXT.hintMessageLong)),
+  [FIELD.offer]: z.optional(z.string().check(z.trim(), z.maxLength(30, TEXT.hintOffer), z.refine((v) => parseOffer(v) !== 'invalid', TEXT.hintOffer))),
   // Decoys: any string is accepted here; whether one was filled in is the server's business, never an error.
   [FIELD.nameDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
   [FIELD.emailDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
@@ -69,8 +72,21 @@ export const contactSchema = z.object({
 
 export type ContactPayload = z.infer<typeof contactSchema>
 
+/**
+ * An offer as people type it: "4900", "4.900", "4 900 €", "4900,00". Whole currency units; '' is no offer.
+ * Returns 'invalid' for anything else (cents other than ,00 included: offers are in whole euros).
+ */
+export function parseOffer(value: string): number | null | 'invalid' {
+  const compact = value.replace(/[\s\u00a0€]|EUR/gi, '')
+  if (compact === '') return null
+  const match = /^(\d{1,3}(?:\.\d{3})+|\d{1,10})(?:,0{1,2})?$/.exec(compact)
+  if (!match) return 'invalid'
+  const amount = Number(match[1]!.replaceAll('.', ''))
+  return amount <= 1_000_000_000 ? amount : 'invalid'
+}
+
 /** The visible fields, the ones a visitor can be told about. */
-export const VISIBLE_FIELDS = [FIELD.name, FIELD.email, FIELD.message] as const
+export const VISIBLE_FIELDS = [FIELD.name, FIELD.email, FIELD.message, FIELD.offer] as const
 export type VisibleField = (typeof VISIBLE_FIELDS)[number]
 export type FieldErrors = Partial<Record<VisibleField, string>>
 

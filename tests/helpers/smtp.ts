@@ -62,6 +62,9 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
     server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
   })
+  // A client that dies mid-session (the crash tests kill the server process) resets its connection: not our error.
+  server.removeAllListeners('error')
+  server.on('error', () => {})
   const port = (server.server.address() as AddressInfo).port
   return Object.assign(sink, {
     port,

@@ -53,7 +53,7 @@ test(`${ROUNDS} crashes (kill -9) during bursts lose no inquiry that was answere
     expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
     // Every acknowledged inquiry reaches the mailbox at least once (a crash mid-send may deliver one twice).
     const delivered = () => new Set(smtp!.messages.map((mail) => /inquiry-\d+-([A-Za-z0-9]{15})@/.exec(mail.parsed.messageId ?? '')?.[1]))
-    await expect.poll(() => acknowledged.filter((token) => !delivered().has(token)).length, { timeout: 60_000, interval: 250 }).toBe(0)
+    await expect.poll(() => acknowledged.filter((token) => !delivered().has(token)).length, { timeout: 60_000 + 100 * acknowledged.length, interval: 250 }).toBe(0)
     console.log(`crash: ${ROUNDS} kill -9 rounds, ${acknowledged.length} inquiries answered 200, 0 lost, ${smtp.messages.length} mails for ${stored.size} stored`)
   } finally {
     expect(await final.stop()).toBe(0)

@@ -18,7 +18,7 @@ type Status =
   | { kind: 'failed'; message: string }
 
 type Values = Record<VisibleField, string>
-const EMPTY: Values = { [FIELD.name]: '', [FIELD.email]: '', [FIELD.message]: '' }
+const EMPTY: Values = { [FIELD.name]: '', [FIELD.email]: '', [FIELD.message]: '', [FIELD.offer]: '' }
 
 function initialStatus(outcome: PageProps['outcome']): Status {
   if (!outcome) return { kind: 'idle' }
@@ -30,7 +30,7 @@ const isSuccess = (body: unknown): body is ContactSuccess =>
   typeof body === 'object' && body !== null && (body as ContactSuccess).ok === true &&
   typeof (body as ContactSuccess).token === 'string' && typeof (body as ContactSuccess).hash === 'string'
 
-export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values'>) {
+export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values' | 'offer'>) {
   const [values, setValues] = useState<Values>({ ...EMPTY, ...props.values })
   const [credentials, setCredentials] = useState({ token: props.token, hash: props.hash })
   const [errors, setErrors] = useState<FieldErrors>(props.outcome?.status === 'invalid' ? (props.outcome.fieldErrors ?? {}) : {})
@@ -56,6 +56,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
     if (status.kind === 'sending') return
     const form = event.currentTarget
     const payload = Object.fromEntries(new FormData(form)) as Record<string, string>
+    if (!props.offer) delete payload[FIELD.offer]
     const check = checkContact(payload)
     if (check.status === 'invalid') {
       setAttempted(true)
@@ -168,6 +169,27 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
         />
         {hint(FIELD.message)}
       </div>
+      {props.offer && (
+        <div className="field">
+          <label htmlFor="contact-offer">{TEXT.labelOffer(props.offer.currency)}</label>
+          <input
+            id="contact-offer"
+            name={FIELD.offer}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={30}
+            value={values[FIELD.offer]}
+            onChange={onChange}
+            aria-invalid={errors[FIELD.offer] ? true : undefined}
+            aria-describedby={errors[FIELD.offer] ? hintId(FIELD.offer) : 'contact-offer-minimum'}
+          />
+          <p className="note" id="contact-offer-minimum">
+            {TEXT.offerMinimum(props.offer.minimum)}
+          </p>
+          {hint(FIELD.offer)}
+        </div>
+      )}
       <input type="hidden" name={FIELD.token} value={credentials.token} />
       <input type="hidden" name={FIELD.hash} value={credentials.hash} />
       <div className="actions">

@@ -10,13 +10,23 @@ export function LandingPage(props: PageProps) {
           <h2 className="kicker">{TEXT.interested}</h2>
           <h1 className="domain">{props.host}</h1>
           <p className="for-sale">{TEXT.forSale(props.host)}</p>
+          {props.listing?.price && <p className="price">{TEXT.price(props.listing.price)}</p>}
+          {props.listing?.description && <p className="description">{props.listing.description}</p>}
         </header>
         <section className="card" aria-labelledby="contact-heading">
           <h2 id="contact-heading">{TEXT.writeUs}</h2>
-          <ContactForm token={props.token} hash={props.hash} outcome={props.outcome} values={props.values} />
+          <ContactForm token={props.token} hash={props.hash} outcome={props.outcome} values={props.values} offer={props.offer} />
+          {props.legal?.privacyHref && (
+            <p className="privacy-note">
+              {TEXT.privacyNote} <a href={props.legal.privacyHref}>{TEXT.privacyNoteLink}</a>.
+            </p>
+          )}
         </section>
       </main>
-      <footer className="footer"></footer>
+      <footer className="footer">
+        {props.legal?.imprintHref && <a href={props.legal.imprintHref}>{TEXT.imprint}</a>}
+        {props.legal?.privacyHref && <a href={props.legal.privacyHref}>{TEXT.privacy}</a>}
+      </footer>
     </>
   )
 }

@@ -11,6 +11,8 @@ const inquiry: StoredInquiry = {
   email: 'erika@example.de',
   message: 'Was kostet die Domain? <b>fett</b> & mehr',
   spamReason: null,
+  offerEur: null,
+  belowMinimum: false,
   createdAt: Date.UTC(2026, 10, 23, 9, 30, 0),
 }
 const addresses = { from: 'Verkauf <verkauf@example.org>', to: 'owner@example.org' }
@@ -45,6 +47,12 @@ describe('the owner mail', () => {
     expect(mail.html).toContain('&lt;b&gt;fett&lt;/b&gt; &amp; mehr')
     expect(mail.html).toContain('Erika &lt;Mustermann&gt;')
     expect(mail.html).not.toContain('<b>fett</b>')
+  })
+
+  test('names the offer, and says when it is below the minimum', () => {
+    expect(mail.text).not.toContain('Angebot')
+    const offered = composeInquiryMail({ ...inquiry, offerEur: 4900, belowMinimum: true }, '<id@x>', addresses)
+    expect(offered.text).toContain('Angebot: 4.900\u00a0€ (unter dem Mindestangebot)')
   })
 
   test('never lets a line break into a header value', () => {

@@ -2,6 +2,7 @@
 // here we only make sure that no value the visitor typed can become a header of its own.
 import type { SendMailOptions } from 'nodemailer'
 import tr46 from 'tr46'
+import { formatPrice } from '../domains/settings.ts'
 import type { StoredInquiry } from '../store/types.ts'
 
 export interface MailAddresses {
@@ -37,6 +38,9 @@ export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, ad
     ['Domain', domain],
     ['Name', name],
     ['E-Mail', email],
+    ...(inquiry.offerEur !== null
+      ? [['Angebot', `${formatPrice(inquiry.offerEur)}${inquiry.belowMinimum ? ' (unter dem Mindestangebot)' : ''}`] as [string, string]]
+      : []),
     ['Zeit', time],
   ]
   const text = [

@@ -55,7 +55,7 @@ export function createOutboxWorker(options: {
   let again = false
 
   async function deliver(item: OutboxItem) {
-    const message = composeInquiryMail(item.inquiry, item.messageId, addresses)
+    const message = composeInquiryMail(item.inquiry, item.messageId, { ...addresses, to: item.mailTo ?? addresses.to })
     try {
       await transport.send(message, `inquiry-${item.inquiry.id}.eml`)
       await store.markSent(item.id, now())

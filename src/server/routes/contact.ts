@@ -3,16 +3,24 @@
 import { createHash } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { FIELD, checkContact, type ContactPayload, type ContactSuccess, type VisibleField } from '../../shared/contact.ts'
+import {
+  FIELD,
+  VISIBLE_FIELDS,
+  checkContact,
+  parseOffer,
+  type ContactPayload,
+  type ContactSuccess,
+  type VisibleField,
+} from '../../shared/contact.ts'
 import { TEXT } from '../../shared/texts.ts'
 import type { Config } from '../config.ts'
 import { HttpError, sendFailure, toFailure } from '../errors.ts'
-import { parseHost, type PageHost } from '../host.ts'
+import type { PageHost } from '../host.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
-import type { PageRenderer } from '../render.ts'
-import type { Store } from '../store/types.ts'
+import type { Site } from '../site.ts'
+import type { MailPlan, Store } from '../store/types.ts'
 import { issueToken, verifyToken } from '../token.ts'
-import { sendPage } from './page.ts'
+import { sendPage, type PageDeps } from './page.ts'
 
 export const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024
@@ -20,17 +28,15 @@ const HOUR_MS = 60 * 60 * 1000
 /** All POSTs of a client address per hour, as a multiple of the accepted-submission limit. */
 export const POST_LIMIT_FACTOR = 10
 
-export interface ContactDeps {
+export interface ContactDeps extends PageDeps {
   config: Config
-  secret: string
   store: Store
   outbox: OutboxWorker
-  renderer: PageRenderer
 }
 
 interface Submission {
   data: ContactPayload
-  host: PageHost
+  site: Site
   issuedAt: number
 }
 
@@ -50,7 +56,7 @@ export function spamReason(data: ContactPayload, issuedAt: number, now: number, 
 
 function contentHash(host: PageHost, data: ContactPayload): string {
   return createHash('sha256')
-    .update(JSON.stringify([host.ascii, data[FIELD.name], data[FIELD.email], data[FIELD.message]]))
+    .update(JSON.stringify([host.ascii, data[FIELD.name], data[FIELD.email], data[FIELD.message], data[FIELD.offer] ?? '']))
     .digest('base64url')
 }
 
@@ -69,8 +75,15 @@ function isCrossSite(request: FastifyRequest): boolean {
 
 function visibleValues(body: unknown): Partial<Record<VisibleField, string>> {
   const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
-  const pick = (key: VisibleField) => (typeof source[key] === 'string' ? (source[key] as string) : '')
-  return { [FIELD.name]: pick(FIELD.name), [FIELD.email]: pick(FIELD.email), [FIELD.message]: pick(FIELD.message) }
+  return Object.fromEntries(VISIBLE_FIELDS.map((key) => [key, typeof source[key] === 'string' ? (source[key] as string) : '']))
+}
+
+/** The offer, if this domain asks for one, and whether it is below the minimum. */
+function offerOf(site: Site, data: ContactPayload): { offerEur: number | null; belowMinimum: boolean } {
+  const minimum = site.settings.minOffer
+  const offer = minimum === undefined ? null : parseOffer(data[FIELD.offer] ?? '')
+  const offerEur = typeof offer === 'number' ? offer : null
+  return { offerEur, belowMinimum: offerEur !== null && minimum !== undefined && offerEur < minimum }
 }
 
 export default async function contactRoutes(app: FastifyInstance, deps: ContactDeps) {
@@ -99,17 +112,19 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
 
   function checkSubmission(request: FastifyRequest): Submission {
     if (isCrossSite(request)) throw new HttpError(403, TEXT.crossSite)
-    const host = parseHost(request.headers.host)
-    if (!host) throw new HttpError(400, TEXT.badHost)
+    const lookup = deps.sites.lookup(request)
+    if (lookup.kind === 'invalid') throw new HttpError(400, TEXT.badHost)
+    if (lookup.kind !== 'site') throw new HttpError(404, TEXT.unavailableDomain)
     const check = checkContact(request.body)
     if (check.status === 'invalid') throw new HttpError(400, TEXT.invalid, check.fieldErrors)
-    const token = verifyToken(secret, check.data[FIELD.token], host.ascii, check.data[FIELD.hash])
+    const token = verifyToken(secret, check.data[FIELD.token], lookup.site.host.ascii, check.data[FIELD.hash])
     if (token.status !== 'valid') throw new HttpError(403, TEXT.tokenInvalid)
-    return { data: check.data, host, issuedAt: token.issuedAt }
+    return { data: check.data, site: lookup.site, issuedAt: token.issuedAt }
   }
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
-    const { data, host, issuedAt } = checkSubmission(request)
+    const { data, site, issuedAt } = checkSubmission(request)
+    const { host } = site
     if (accepted) {
       const limit = await accepted(request, { increment: false })
       if (!limit.isAllowed && limit.remaining <= 0) {
@@ -118,6 +133,12 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     }
     const now = Date.now()
     const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
+    const offer = offerOf(site, data)
+    // Spam is never mailed; an offer below the minimum only if the domains file says so.
+    const mail: MailPlan =
+      spam === null && (!offer.belowMinimum || site.file.mailLowOffers)
+        ? { queue: true, mailTo: site.settings.mailTo ?? null }
+        : { queue: false }
     const result = await store.saveInquiry({
       token: data[FIELD.token],
       contentHash: contentHash(host, data),
@@ -126,13 +147,14 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
       email: data[FIELD.email],
       message: data[FIELD.message],
       spamReason: spam,
+      ...offer,
       createdAt: now,
-    })
+    }, mail)
     if (result.status === 'conflict') throw new HttpError(409, TEXT.tokenConflict)
     if (result.status === 'created') {
       if (accepted) await accepted(request)
-      if (spam === null) outbox.kick()
-      request.log.info({ inquiry: result.id, domain: host.ascii, spam }, 'inquiry stored')
+      if (mail.queue) outbox.kick()
+      request.log.info({ inquiry: result.id, domain: host.ascii, spam, belowMinimum: offer.belowMinimum }, 'inquiry stored')
     } else {
       request.log.info({ inquiry: result.id }, 'repeated submission answered, not stored again')
     }

@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { TEXT } from '../../shared/texts.ts'
 import type { PageProps } from '../../client/page-props.ts'
-import { parseHost } from '../host.ts'
+import { formatPrice } from '../domains/settings.ts'
+import type { PageViewCounter } from '../page-views.ts'
 import type { PageRenderer } from '../render.ts'
+import type { Site, SiteResolver } from '../site.ts'
 import { issueToken } from '../token.ts'
 
 export interface PageDeps {
   secret: string
   renderer: PageRenderer
+  sites: SiteResolver
+  pageViews: PageViewCounter
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -20,7 +24,24 @@ export function sendNotice(reply: FastifyReply, renderer: PageRenderer, statusCo
     .send(renderer.notice(title, text, statusCode === 404 ? { href: '/', label: TEXT.backHome } : undefined))
 }
 
-/** Renders the landing page for the request's host with a fresh token; extra props carry a no-script outcome. */
+/** What the page shows for a site besides the form: price, description, offer field and footer links. */
+export function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal'> {
+  const { price, currency = 'EUR', description, minOffer } = site.settings
+  const listing = {
+    ...(price !== undefined && { price: formatPrice(price, currency) }),
+    ...(description && { description }),
+  }
+  return {
+    ...(Object.keys(listing).length > 0 && { listing }),
+    ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency) } }),
+    ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
+  }
+}
+
+/**
+ * Answers with the page for the request's host: the landing page with a fresh token, or a redirect, or the neutral
+ * or 404 answer for hosts this server does not sell. `extra` carries the outcome of a form sent without script.
+ */
 export function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -28,12 +49,23 @@ export function sendPage(
   statusCode = 200,
   extra: Pick<PageProps, 'outcome' | 'values'> = {},
 ) {
-  const host = parseHost(request.headers.host)
-  if (!host) return sendNotice(reply, deps.renderer, 400, TEXT.badRequest, TEXT.badHost)
-  const { token, hash } = issueToken(deps.secret, host.ascii)
-  const html = deps.renderer.page({ host: host.display, token, hash, ...extra }, reply.cspNonce.script)
+  const lookup = deps.sites.lookup(request)
+  switch (lookup.kind) {
+    case 'invalid':
+      return sendNotice(reply, deps.renderer, 400, TEXT.badRequest, TEXT.badHost)
+    case 'unknown':
+      return lookup.answer === 'neutral'
+        ? sendNotice(reply, deps.renderer, 200, TEXT.unavailableDomain, TEXT.unavailableDomain)
+        : sendNotice(reply, deps.renderer, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
+    case 'redirect':
+      return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
+  }
+  const { site } = lookup
+  const { token, hash } = issueToken(deps.secret, site.host.ascii)
+  const props: PageProps = { host: site.host.display, token, hash, ...siteProps(site), ...extra }
+  if (statusCode === 200) deps.pageViews.count(site.host.ascii)
   // Every page carries a fresh single-use token, so no cache may keep it.
-  return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').send(html)
+  return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').send(deps.renderer.page(props, reply.cspNonce.script))
 }
 
 export default async function pageRoutes(app: FastifyInstance, deps: PageDeps) {
@@ -41,5 +73,24 @@ export default async function pageRoutes(app: FastifyInstance, deps: PageDeps) {
     // Where a form sent without JavaScript lands after success (post/redirect/get).
     const sent = request.query.gesendet === '1'
     return sendPage(request, reply, deps, 200, sent ? { outcome: { status: 'success' } } : {})
+  })
+
+  // The owner's own Impressum and Datenschutzerklärung, when their texts are configured.
+  for (const [path, kind, title] of [
+    ['/impressum', 'imprint', TEXT.imprint],
+    ['/datenschutz', 'privacy', TEXT.privacy],
+  ] as const) {
+    app.get(path, async (request, reply) => {
+      const lookup = deps.sites.lookup(request)
+      const text = lookup.kind === 'site' ? deps.sites.legalText(kind, lookup.site) : undefined
+      if (!text) return sendNotice(reply, deps.renderer, 404, TEXT.notFoundTitle, TEXT.notFound)
+      return reply.code(200).type(HTML).header('cache-control', 'no-cache').send(deps.renderer.legal(title, text))
+    })
+  }
+
+  // Caddy's on-demand TLS asks here before it requests a certificate: only for domains this server sells.
+  app.get<{ Querystring: { domain?: string } }>('/tls-check', async (request, reply) => {
+    const allowed = typeof request.query.domain === 'string' && deps.sites.serves(request.query.domain)
+    return reply.code(allowed ? 200 : 404).header('cache-control', 'no-store').send(allowed ? 'ok' : 'unknown domain')
   })
 }

@@ -30,6 +30,18 @@ const MIGRATIONS: string[] = [
    CREATE INDEX outbox_pending_due ON outbox (next_attempt_at) WHERE status = 'pending';`,
   // A row the readiness check rewrites: proves the file can take a write right now.
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Several domains: offers, per-domain recipients, and page views counted per domain and day.
+  `ALTER TABLE inquiries ADD COLUMN offer_eur INTEGER;
+   ALTER TABLE inquiries ADD COLUMN below_minimum INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE outbox ADD COLUMN mail_to TEXT;
+   ALTER TABLE outbox ADD COLUMN resends INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX inquiries_created ON inquiries (created_at);
+   CREATE TABLE page_views (
+     domain TEXT NOT NULL,
+     day TEXT NOT NULL,
+     views INTEGER NOT NULL,
+     PRIMARY KEY (domain, day)
+   ) WITHOUT ROWID;`,
 ]
 
 export function migrate(db: DatabaseSync): void {

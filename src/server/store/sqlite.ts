@@ -1,52 +1,15 @@
 // The embedded default store: one SQLite file in DATA_DIR, through Node's built-in node:sqlite.
 import fs from 'node:fs'
 import path from 'node:path'
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite'
+import { DatabaseSync } from 'node:sqlite'
 import { migrate } from './migrations.ts'
-import { StoreUnavailableError, type NewInquiry, type OutboxItem, type Store, type StoredInquiry } from './types.ts'
+import { guarded, messageIdFor, toInquiry, transaction, type InquiryRow } from './sqlite-common.ts'
+import { sqliteInbox } from './sqlite-inbox.ts'
+import type { OutboxItem, Store } from './types.ts'
 
-interface InquiryRow {
-  id: number
-  token: string
-  content_hash: string
-  domain: string
-  name: string
-  email: string
-  message: string
-  spam_reason: string | null
-  created_at: number
-}
+export { messageIdFor }
 
-const toInquiry = (row: InquiryRow): StoredInquiry => ({
-  id: row.id,
-  token: row.token,
-  contentHash: row.content_hash,
-  domain: row.domain,
-  name: row.name,
-  email: row.email,
-  message: row.message,
-  spamReason: row.spam_reason,
-  createdAt: row.created_at,
-})
-
-/** A stable Message-ID, so that a mail sent again after a crash is recognisable as the same mail. */
-export const messageIdFor = (inquiry: { id: number; token: string; domain: string }) =>
-  `<inquiry-${inquiry.id}-${inquiry.token}@${inquiry.domain}>`
-
-// Errors that mean "not now" rather than "never": the client gets 503 and retries.
-const TRANSIENT = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN'])
-
-function isTransient(error: unknown): boolean {
-  const e = error as { errcode?: number; errstr?: string; code?: string; message?: string }
-  if (e?.code === 'ERR_SQLITE_ERROR') {
-    const primary = (e.errcode ?? 0) & 0xff
-    // 5 BUSY, 6 LOCKED, 8 READONLY, 10 IOERR, 13 FULL, 14 CANTOPEN
-    return [5, 6, 8, 10, 13, 14].includes(primary)
-  }
-  return TRANSIENT.has(e?.code ?? '')
-}
-
-export function createSqliteStore(file: string): Store {
+export function openSqlite(file: string): DatabaseSync {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const db = new DatabaseSync(file, { timeout: 2000 })
   db.exec('PRAGMA journal_mode = WAL')
@@ -54,19 +17,23 @@ export function createSqliteStore(file: string): Store {
   db.exec('PRAGMA synchronous = FULL')
   db.exec('PRAGMA foreign_keys = ON')
   migrate(db)
+  return db
+}
 
+export function createSqliteStore(file: string): Store {
+  const db = openSqlite(file)
   const q = {
     insertInquiry: db.prepare(
-      `INSERT INTO inquiries (token, content_hash, domain, name, email, message, spam_reason, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token) DO NOTHING RETURNING id`,
+      `INSERT INTO inquiries (token, content_hash, domain, name, email, message, spam_reason, offer_eur, below_minimum, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token) DO NOTHING RETURNING id`,
     ),
     byToken: db.prepare('SELECT id, content_hash FROM inquiries WHERE token = ?'),
     insertOutbox: db.prepare(
-      `INSERT INTO outbox (inquiry_id, message_id, status, attempts, next_attempt_at, created_at)
-       VALUES (?, ?, 'pending', 0, ?, ?)`,
+      `INSERT INTO outbox (inquiry_id, message_id, status, attempts, next_attempt_at, created_at, mail_to)
+       VALUES (?, ?, 'pending', 0, ?, ?, ?)`,
     ),
     due: db.prepare(
-      `SELECT o.id AS outbox_id, o.message_id, o.attempts, o.created_at AS outbox_created_at, i.*
+      `SELECT o.id AS outbox_id, o.message_id, o.attempts, o.created_at AS outbox_created_at, o.mail_to, i.*
        FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id
        WHERE o.status = 'pending' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`,
     ),
@@ -87,32 +54,11 @@ export function createSqliteStore(file: string): Store {
     ),
   }
 
-  function transaction<T>(work: () => T): T {
-    db.exec('BEGIN IMMEDIATE')
-    try {
-      const result = work()
-      db.exec('COMMIT')
-      return result
-    } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK')
-      throw error
-    }
-  }
-
-  function guarded<T>(work: () => T): T {
-    try {
-      return work()
-    } catch (error) {
-      if (isTransient(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
-      throw error
-    }
-  }
-
   return {
-    async saveInquiry(inquiry: NewInquiry) {
+    async saveInquiry(inquiry, mail) {
       return guarded(() =>
-        transaction(() => {
-          const params: SQLInputValue[] = [
+        transaction(db, () => {
+          const inserted = q.insertInquiry.get(
             inquiry.token,
             inquiry.contentHash,
             inquiry.domain,
@@ -120,18 +66,19 @@ export function createSqliteStore(file: string): Store {
             inquiry.email,
             inquiry.message,
             inquiry.spamReason,
+            inquiry.offerEur,
+            inquiry.belowMinimum ? 1 : 0,
             inquiry.createdAt,
-          ]
-          const inserted = q.insertInquiry.get(...params) as { id: number } | undefined
+          ) as { id: number } | undefined
           if (!inserted) {
             const existing = q.byToken.get(inquiry.token) as { id: number; content_hash: string }
             return existing.content_hash === inquiry.contentHash
               ? { status: 'duplicate' as const, id: existing.id }
               : { status: 'conflict' as const }
           }
-          if (inquiry.spamReason === null) {
+          if (mail.queue) {
             const messageId = messageIdFor({ id: inserted.id, token: inquiry.token, domain: inquiry.domain })
-            q.insertOutbox.run(inserted.id, messageId, inquiry.createdAt, inquiry.createdAt)
+            q.insertOutbox.run(inserted.id, messageId, inquiry.createdAt, inquiry.createdAt, mail.mailTo)
           }
           return { status: 'created' as const, id: inserted.id }
         }),
@@ -143,11 +90,13 @@ export function createSqliteStore(file: string): Store {
         message_id: string
         attempts: number
         outbox_created_at: number
+        mail_to: string | null
       })[]
       return rows.map(
         (row): OutboxItem => ({
           id: row.outbox_id,
           messageId: row.message_id,
+          mailTo: row.mail_to,
           attempts: row.attempts,
           createdAt: row.outbox_created_at,
           inquiry: toInquiry(row),
@@ -155,8 +104,7 @@ export function createSqliteStore(file: string): Store {
       )
     },
     async nextDueAt() {
-      const row = q.nextDue.get() as { at: number | null }
-      return row.at
+      return (q.nextDue.get() as { at: number | null }).at
     },
     async markSent(id, now) {
       guarded(() => q.sent.run(now, id))
@@ -182,6 +130,7 @@ export function createSqliteStore(file: string): Store {
       const row = q.health.get() as { pending: number; failed: number; oldest_pending_at: number | null; failing_since: number | null }
       return { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at, failingSince: row.failing_since }
     },
+    ...sqliteInbox(db),
     async close() {
       if (db.isOpen) db.close()
     },

@@ -10,13 +10,55 @@ export interface NewInquiry {
   name: string
   email: string
   message: string
-  /** Why the submission was recognised as spam, or null for a genuine inquiry (the only kind that is mailed). */
+  /** Why the submission was recognised as spam, or null for a genuine inquiry. */
   spamReason: string | null
+  /** The visitor's offer in whole currency units, if the form asked for one. */
+  offerEur: number | null
+  /** The offer is below the domain's minimum: kept, but not a lead. */
+  belowMinimum: boolean
   createdAt: number
 }
 
 export interface StoredInquiry extends NewInquiry {
   id: number
+}
+
+/** What to do with the inquiry's mail: queue it (to this recipient, or MAIL_TO when null), or not at all. */
+export type MailPlan = { queue: true; mailTo: string | null } | { queue: false }
+
+export interface InquiryFilter {
+  domain?: string
+  /** Epoch milliseconds, inclusive. */
+  since?: number
+  /** Epoch milliseconds, exclusive. */
+  until?: number
+  /** true: only spam; false: only genuine inquiries; undefined: both. */
+  spam?: boolean
+  limit?: number
+}
+
+export interface InquiryListing extends StoredInquiry {
+  mailStatus: OutboxStatus | null
+}
+
+export interface OutboxListing {
+  inquiryId: number
+  domain: string
+  status: OutboxStatus
+  attempts: number
+  nextAttemptAt: number
+  lastError: string | null
+  createdAt: number
+  mailTo: string | null
+}
+
+export interface DailyStats {
+  domain: string
+  /** UTC day, YYYY-MM-DD. */
+  day: string
+  views: number
+  inquiries: number
+  spam: number
 }
 
 export type SaveResult =
@@ -27,6 +69,8 @@ export type SaveResult =
 export interface OutboxItem {
   id: number
   messageId: string
+  /** Recipient for this mail, or null for MAIL_TO. */
+  mailTo: string | null
   attempts: number
   createdAt: number
   inquiry: StoredInquiry
@@ -44,8 +88,8 @@ export interface OutboxHealth {
 }
 
 export interface Store {
-  /** Stores the inquiry and, unless it is spam, its outbox entry, in one durable transaction. */
-  saveInquiry(inquiry: NewInquiry): Promise<SaveResult>
+  /** Stores the inquiry and, if the plan says so, its outbox entry, in one durable transaction. */
+  saveInquiry(inquiry: NewInquiry, mail: MailPlan): Promise<SaveResult>
   /** Pending mail whose next attempt is due, oldest first. */
   dueMail(now: number, limit: number): Promise<OutboxItem[]>
   /** When the next pending mail is due, or null if none is pending. */
@@ -58,6 +102,16 @@ export interface Store {
   /** Writes a small row: throws StoreUnavailableError when the store cannot take writes now. */
   checkWritable(now: number): Promise<void>
   outboxHealth(): Promise<OutboxHealth>
+  /** Adds page views counted in memory (domain, UTC day, count). */
+  addPageViews(rows: { domain: string; day: string; views: number }[]): Promise<void>
+  // The owner's inbox (the CLI):
+  listInquiries(filter: InquiryFilter): Promise<InquiryListing[]>
+  listOutbox(status?: OutboxStatus): Promise<OutboxListing[]>
+  /** Queues the inquiry's mail again (to `mailTo`, or as before), due now, with a new Message-ID. */
+  requeueMail(inquiryId: number, now: number, mailTo?: string | null): Promise<boolean>
+  /** Queues every failed mail again; returns how many. */
+  requeueFailed(now: number): Promise<number>
+  dailyStats(filter: { domain?: string; sinceDay?: string }): Promise<DailyStats[]>
   close(): Promise<void>
 }
 

@@ -1,0 +1,76 @@
+// Holds the current domains file in memory, and reloads it when it changes or on SIGHUP. A reload that fails
+// validation is logged and the previous version stays in force, so requests are never dropped or answered from a
+// half-read file.
+import fs from 'node:fs'
+import path from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
+import { parse as parseYaml } from 'yaml'
+import { domainsFileSchema, type DomainsFile } from './settings.ts'
+
+export interface DomainRegistry {
+  /** The domains file in force; without DOMAINS_FILE, the defaults (every host gets the page). */
+  current(): DomainsFile
+  /** Whether a DOMAINS_FILE is configured. */
+  readonly fromFile: boolean
+  reload(): boolean
+  close(): void
+}
+
+export class DomainsFileError extends Error {
+  override name = 'DomainsFileError'
+}
+
+export function readDomainsFile(file: string): DomainsFile {
+  let raw: unknown
+  try {
+    const text = fs.readFileSync(file, 'utf8')
+    raw = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text)
+  } catch (error) {
+    throw new DomainsFileError(`${file}: ${(error as Error).message}`)
+  }
+  const result = domainsFileSchema.safeParse(raw ?? {})
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(top level)'}: ${issue.message}`)
+    throw new DomainsFileError(`${file} is not a valid domains file:\n${lines.join('\n')}`)
+  }
+  return result.data
+}
+
+export function createDomainRegistry(file: string | undefined, log: FastifyBaseLogger): DomainRegistry {
+  if (!file) {
+    const defaults = domainsFileSchema.parse({})
+    return { current: () => defaults, fromFile: false, reload: () => true, close() {} }
+  }
+  // At start-up a broken file stops the server (thrown here); later a broken edit only logs.
+  let current = readDomainsFile(file)
+  const reload = () => {
+    try {
+      current = readDomainsFile(file)
+      log.info({ file, domains: Object.keys(current.domains).length }, 'domains file reloaded')
+      return true
+    } catch (error) {
+      log.error({ err: error }, 'domains file not reloaded: it has errors; the previous version stays in force')
+      return false
+    }
+  }
+  // Editors replace files rather than rewrite them, so watch the directory, and settle bursts of events.
+  let timer: NodeJS.Timeout | undefined
+  const watcher = fs.watch(path.dirname(file), (_event, name) => {
+    if (name && name !== path.basename(file)) return
+    clearTimeout(timer)
+    timer = setTimeout(reload, 100)
+  })
+  watcher.on('error', (error) => log.warn({ err: error }, 'cannot watch the domains file; send SIGHUP to reload'))
+  const onHangup = () => reload()
+  process.on('SIGHUP', onHangup)
+  return {
+    current: () => current,
+    fromFile: true,
+    reload,
+    close() {
+      clearTimeout(timer)
+      watcher.close()
+      process.off('SIGHUP', onHangup)
+    },
+  }
+}

@@ -1,0 +1,88 @@
+// The domains file: which domains this server sells, at what price, and where their inquiries go.
+// One zod schema validates it; resolveDomain() answers "what do we show for this host?".
+import tr46 from 'tr46'
+import { z } from 'zod'
+
+const httpUrl = z.url({ protocol: /^https?$/ })
+const mailbox = z.string().regex(/^[^\r\n<>]*<?[^\s@<>]+@[^\s@<>]+>?$/, 'must be an e-mail address, optionally as "Name <address>"')
+const euros = z.number().int().nonnegative().max(1_000_000_000)
+
+export const domainSettingsSchema = z
+  .object({
+    /** Asking price in whole units of the currency. */
+    price: euros.optional(),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').optional(),
+    /** With a minimum offer the form asks for an offer; lower offers are stored but not mailed as leads. */
+    minOffer: euros.optional(),
+    /** Overrides MAIL_TO for this domain. */
+    mailTo: mailbox.optional(),
+    description: z.string().max(500).optional(),
+    /** false: this server does not show the domain at all (it is treated like an unknown host). */
+    listed: z.boolean().optional(),
+    imprintUrl: httpUrl.optional(),
+    privacyUrl: httpUrl.optional(),
+  })
+  .strict()
+
+export type DomainSettings = z.infer<typeof domainSettingsSchema>
+
+/** An exact name ("example.de", "münchen.de") or a wildcard for every subdomain ("*.example.de"). */
+const domainKey = z.string().transform((key, ctx) => {
+  const wildcard = key.startsWith('*.')
+  const ascii = tr46.toASCII((wildcard ? key.slice(2) : key).toLowerCase(), {
+    checkHyphens: true,
+    checkBidi: true,
+    checkJoiners: true,
+    useSTD3ASCIIRules: true,
+    verifyDNSLength: true,
+  })
+  if (!ascii) {
+    ctx.addIssue({ code: 'custom', message: `"${key}" is not a domain name or a wildcard like *.example.de` })
+    return z.NEVER
+  }
+  return wildcard ? `*.${ascii}` : ascii
+})
+
+export const domainsFileSchema = z
+  .object({
+    /** What a host that the file does not list gets: the page anyway, a neutral page, or 404. */
+    unknownHosts: z.enum(['page', 'neutral', 'not-found']).default('page'),
+    /** www.example.de shows example.de's page, or redirects there. */
+    www: z.enum(['show', 'redirect']).default('show'),
+    /** Whether offers below a domain's minimum are mailed too (they are always stored). */
+    mailLowOffers: z.boolean().default(false),
+    legal: z
+      .object({ imprintUrl: httpUrl, privacyUrl: httpUrl, imprintText: z.string().max(20_000), privacyText: z.string().max(50_000) })
+      .partial()
+      .strict()
+      .default({}),
+    default: domainSettingsSchema.default({}),
+    domains: z.record(domainKey, domainSettingsSchema.nullable().transform((entry) => entry ?? {})).default({}),
+  })
+  .strict()
+
+export type DomainsFile = z.output<typeof domainsFileSchema>
+
+/** Settings for a host the server shows; null for a host it does not. */
+export interface ResolvedDomain {
+  settings: DomainSettings
+  /** Whether the host was found in the file (false: an unknown host shown because unknownHosts is "page"). */
+  known: boolean
+}
+
+/** Exact entries first, then the closest wildcard; unlisted entries hide the domain. */
+export function resolveDomain(file: DomainsFile, ascii: string): ResolvedDomain | null {
+  let entry = file.domains[ascii]
+  if (!entry) {
+    const labels = ascii.split('.')
+    for (let i = 1; i < labels.length && !entry; i++) entry = file.domains[`*.${labels.slice(i).join('.')}`]
+  }
+  if (!entry) return file.unknownHosts === 'page' ? { settings: file.default, known: false } : null
+  const settings = { ...file.default, ...entry }
+  return settings.listed === false ? null : { settings, known: true }
+}
+
+/** "4.900 €": German grouping, no cents for whole amounts. */
+export function formatPrice(amount: number, currency = 'EUR'): string {
+  return new Intl.NumberFormat('de-DE', { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(amount)
+}

@@ -19,7 +19,8 @@ async function main() {
   const clientDir = process.env.CLIENT_DIR ?? fileURLToPath(new URL('../client/', import.meta.url))
   const app = await buildApp(config, { clientDir })
 
-  closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
+  // SIGHUP is not a shutdown here: it reloads the domains file.
+  closeWithGrace({ delay: 20_000, skip: ['SIGHUP'] }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing because of an error')
     else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
     await shutdown(app)

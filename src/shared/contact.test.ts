@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checkContact, isValidEmail } from './contact.ts'
+import { checkContact, isValidEmail, parseOffer } from './contact.ts'
 
 const valid = {
   name58fnlsd: 'Erika Mustermann',
@@ -97,5 +97,27 @@ describe('the e-mail rule', () => {
 
   test('a 300 KB address is refused by its length alone', () => {
     expect(isValidEmail(`${'a'.repeat(300_000)}@example.de`)).toBe(false)
+  })
+})
+
+describe('offers', () => {
+  test.each([
+    ['4900', 4900],
+    ['4.900', 4900],
+    ['4 900 €', 4900],
+    ['4900,00', 4900],
+    ['1.250.000 EUR', 1250000],
+    ['', null],
+    ['  ', null],
+  ])('%j is read as %s', (typed, amount) => expect(parseOffer(typed)).toBe(amount))
+
+  test.each(['4,5', 'viel', '-100', '49.00', '1e6', '12.34.56', '99999999999'])('%j is not an offer', (typed) => {
+    expect(parseOffer(typed)).toBe('invalid')
+  })
+
+  test('an offer the form cannot read is a field error with a hint', () => {
+    expect(checkContact({ ...valid, offer: 'viel' })).toMatchObject({
+      fieldErrors: { offer: 'Bitte geben Sie Ihr Angebot als ganzen Betrag in Euro ein, zum Beispiel 4.900.' },
+    })
   })
 })

@@ -12,19 +12,31 @@ export const VISITOR = {
 
 export type Fields = Partial<Record<keyof typeof VISITOR | 'token' | 'hash', unknown>> & Record<string, unknown>
 
-/** GET / with any Host header (fetch() does not let a caller choose it). */
-export function getPage(url: string, host: string): Promise<{ status: number; html: string }> {
+export interface RawResponse {
+  status: number
+  headers: http.IncomingHttpHeaders
+  html: string
+}
+
+/** A request with any Host header (fetch() does not let a caller choose it). */
+export function requestAs(host: string, url: string, options: { method?: string; body?: unknown } = {}): Promise<RawResponse> {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+  const headers: http.OutgoingHttpHeaders = { host }
+  if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
   return new Promise((resolve, reject) => {
-    http
-      .get(`${url}/`, { headers: { host } }, (response) => {
-        let html = ''
-        response.setEncoding('utf8')
-        response.on('data', (chunk: string) => (html += chunk))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, html }))
-      })
-      .on('error', reject)
+    const request = http.request(url, { method: options.method ?? 'GET', headers }, (response) => {
+      let html = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (html += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, html }))
+    })
+    request.on('error', reject)
+    request.end(body)
   })
 }
+
+/** GET / for `host`. */
+export const getPage = (url: string, host: string) => requestAs(host, `${url}/`)
 
 /** GET / as a browser would (for `host`, if given), and the token and hash of its form. */
 export async function fetchForm(url: string, host?: string): Promise<{ token: string; hash: string; html: string }> {

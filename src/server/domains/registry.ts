@@ -39,7 +39,10 @@ export function readDomainsFile(file: string): DomainsFile {
 export function createDomainRegistry(file: string | undefined, log: FastifyBaseLogger): DomainRegistry {
   if (!file) {
     const defaults = domainsFileSchema.parse({})
-    return { current: () => defaults, fromFile: false, reload: () => true, close() {} }
+    // SIGHUP means "reload" to this server (systemd's ExecReload sends it); without a file there is nothing to do.
+    const onHangup = () => log.info('SIGHUP: no DOMAINS_FILE to reload')
+    process.on('SIGHUP', onHangup)
+    return { current: () => defaults, fromFile: false, reload: () => true, close: () => void process.off('SIGHUP', onHangup) }
   }
   // At start-up a broken file stops the server (thrown here); later a broken edit only logs.
   let current = readDomainsFile(file)

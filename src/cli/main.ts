@@ -1,0 +1,217 @@
+// The owner's inbox without a mail client: `npx domain-lander <command>` (or `npm run cli -- <command>`).
+// It works on the same SQLite file as the server, also while the server runs.
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from '../server/config.ts'
+import { displayDomain } from '../server/mail/compose.ts'
+import { parseHost } from '../server/host.ts'
+import { dayOf } from '../server/page-views.ts'
+import { createSqliteStore } from '../server/store/sqlite.ts'
+import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
+import { csv, table, time } from './format.ts'
+
+export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data)
+
+Commands:
+  list     [--domain D] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--spam | --genuine] [--limit N]
+  show     ID
+  export   [--format csv|json] [--out FILE] [the filters of list]
+  resend   ID [--to ADDRESS]        queue the inquiry's mail again (the running server sends it)
+  outbox   [--status pending|failed|sent]
+  retry    queue every failed mail again
+  stats    [--domain D] [--days N]  page views and inquiries per domain and day (UTC), default 30 days
+Options:
+  --json            machine-readable output
+  --data-dir DIR    instead of DATA_DIR
+`
+
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+const OPTIONS = {
+  domain: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  spam: { type: 'boolean' },
+  genuine: { type: 'boolean' },
+  limit: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+  to: { type: 'string' },
+  status: { type: 'string' },
+  days: { type: 'string' },
+  json: { type: 'boolean' },
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+function day(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw new UsageError(`--${option} takes a day as YYYY-MM-DD, not "${value}"`)
+  }
+  return Date.parse(`${value}T00:00:00Z`)
+}
+
+function positiveInt(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${option} takes a whole number, not "${value}"`)
+  return Number(value)
+}
+
+function domainOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const host = parseHost(value)
+  if (!host) throw new UsageError(`--domain: "${value}" is not a domain name`)
+  return host.ascii
+}
+
+function filterFrom(values: Values): InquiryFilter {
+  if (values.spam && values.genuine) throw new UsageError('--spam and --genuine exclude each other')
+  const until = day(values.until, 'until')
+  return {
+    domain: domainOption(values.domain),
+    since: day(values.since, 'since'),
+    // --until is inclusive: the whole day counts.
+    until: until === undefined ? undefined : until + 24 * 60 * 60 * 1000,
+    spam: values.spam ? true : values.genuine ? false : undefined,
+    limit: positiveInt(values.limit, 'limit'),
+  }
+}
+
+const kindOf = (i: InquiryListing) => (i.spamReason ? `spam (${i.spamReason})` : i.belowMinimum ? 'below minimum' : 'inquiry')
+
+function inquiryJson(i: InquiryListing) {
+  return {
+    id: i.id,
+    time: new Date(i.createdAt).toISOString(),
+    domain: displayDomain(i.domain),
+    name: i.name,
+    email: i.email,
+    message: i.message,
+    offer: i.offerEur,
+    belowMinimum: i.belowMinimum,
+    spam: i.spamReason,
+    mail: i.mailStatus,
+  }
+}
+
+const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'offer', 'belowMinimum', 'spam', 'mail'] as const
+
+async function run(command: string | undefined, args: string[], values: Values, store: Store, print: (text: string) => void) {
+  const json = (value: unknown) => print(JSON.stringify(value, null, 2))
+  switch (command) {
+    case 'list': {
+      const rows = await store.listInquiries(filterFrom(values))
+      if (values.json) return json(rows.map(inquiryJson))
+      if (rows.length === 0) return print('No inquiries.')
+      return print(
+        table(
+          ['ID', 'Time', 'Domain', 'Name', 'E-Mail', 'Kind', 'Mail', 'Message'],
+          rows.map((i) => [i.id, time(i.createdAt), displayDomain(i.domain), i.name, i.email, kindOf(i), i.mailStatus ?? '-', i.message]),
+        ),
+      )
+    }
+    case 'show': {
+      const id = positiveInt(args[0], 'ID')
+      if (id === undefined) throw new UsageError('show needs the ID of an inquiry (see list)')
+      const found = await store.getInquiry(id)
+      if (!found) throw new UsageError(`there is no inquiry ${id}`)
+      const inquiry: InquiryListing = { ...found, mailStatus: (await store.outboxStatus(id))?.status ?? null }
+      if (values.json) return json(inquiryJson(inquiry))
+      const facts: [string, string][] = [
+        ['ID', String(inquiry.id)],
+        ['Time', time(inquiry.createdAt)],
+        ['Domain', displayDomain(inquiry.domain)],
+        ['Name', inquiry.name],
+        ['E-Mail', inquiry.email],
+        ...(inquiry.offerEur !== null ? [['Offer', `${inquiry.offerEur}${inquiry.belowMinimum ? ' (below minimum)' : ''}`] as [string, string]] : []),
+        ['Kind', kindOf(inquiry)],
+        ['Mail', inquiry.mailStatus ?? '-'],
+      ]
+      return print(`${facts.map(([k, v]) => `${`${k}:`.padEnd(8)} ${v}`).join('\n')}\n\n${inquiry.message}`)
+    }
+    case 'export': {
+      const format = values.format ?? (values.json ? 'json' : 'csv')
+      if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json')
+      const rows = (await store.listInquiries(filterFrom(values))).map(inquiryJson)
+      const text = format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : csv([...EXPORT_HEADERS], rows.map((r) => EXPORT_HEADERS.map((h) => r[h])))
+      if (!values.out) return print(text.trimEnd())
+      fs.writeFileSync(path.resolve(values.out), text, { mode: 0o600 })
+      return print(`${rows.length} inquiries written to ${values.out}`)
+    }
+    case 'resend': {
+      const id = positiveInt(args[0], 'ID')
+      if (id === undefined) throw new UsageError('resend needs the ID of an inquiry (see list)')
+      if (values.to !== undefined && !/^[^\s@<>]+@[^\s@<>]+$/.test(values.to)) throw new UsageError(`--to: "${values.to}" is not an e-mail address`)
+      if (!(await store.requeueMail(id, Date.now(), values.to ?? null))) throw new UsageError(`there is no inquiry ${id}`)
+      return values.json ? json({ queued: id }) : print(`Inquiry ${id} is queued; the running server sends it within seconds.`)
+    }
+    case 'outbox': {
+      const status = values.status as OutboxStatus | undefined
+      if (status && !['pending', 'failed', 'sent'].includes(status)) throw new UsageError('--status is pending, failed or sent')
+      const rows = await store.listOutbox(status)
+      if (values.json) return json(rows.map((r) => ({ ...r, domain: displayDomain(r.domain), createdAt: new Date(r.createdAt).toISOString() })))
+      if (rows.length === 0) return print(status ? `No ${status} mail.` : 'The outbox is empty.')
+      return print(
+        table(
+          ['Inquiry', 'Domain', 'Status', 'Attempts', 'Next attempt', 'To', 'Last error'],
+          rows.map((r) => [r.inquiryId, displayDomain(r.domain), r.status, r.attempts, r.status === 'pending' ? time(r.nextAttemptAt) : '', r.mailTo ?? 'MAIL_TO', r.lastError]),
+          60,
+        ),
+      )
+    }
+    case 'retry': {
+      const count = await store.requeueFailed(Date.now())
+      return values.json ? json({ queued: count }) : print(count ? `${count} failed mails queued again.` : 'No failed mail.')
+    }
+    case 'stats': {
+      const days = positiveInt(values.days, 'days') ?? 30
+      const sinceDay = dayOf(Date.now() - (days - 1) * 24 * 60 * 60 * 1000)
+      const rows = await store.dailyStats({ domain: domainOption(values.domain), sinceDay })
+      if (values.json) return json(rows.map((r) => ({ ...r, domain: displayDomain(r.domain) })))
+      if (rows.length === 0) return print('No page views or inquiries in that time.')
+      return print(table(['Day', 'Domain', 'Views', 'Inquiries', 'Spam'], rows.map((r) => [r.day, displayDomain(r.domain), r.views, r.inquiries, r.spam])))
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given')
+  }
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[], print = (text: string) => console.log(text), printError = (text: string) => console.error(text)) {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    printError(`${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  const [command, ...args] = positionals
+  if (values.help || command === 'help') {
+    print(USAGE)
+    return 0
+  }
+  let store: Store | undefined
+  try {
+    const config = loadConfig({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
+    const file = path.join(config.dataDir, 'domain-lander.sqlite')
+    if (!fs.existsSync(file)) throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)
+    store = createSqliteStore(file)
+    await run(command, args, values, store, print)
+    return 0
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      printError(`domain-lander: ${error.message}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`)
+      return 2
+    }
+    throw error
+  } finally {
+    await store?.close()
+  }
+}

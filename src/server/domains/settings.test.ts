@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest'
+import { domainsFileSchema, formatPrice, resolveDomain } from './settings.ts'
+
+const file = domainsFileSchema.parse({
+  unknownHosts: 'not-found',
+  default: { currency: 'EUR', mailTo: 'verkauf@example.org' },
+  domains: {
+    'example.de': { price: 4900, minOffer: 1500 },
+    'München.de': { price: 12000 },
+    '*.parked.de': { description: 'Subdomains' },
+    'deep.sub.parked.de': { price: 1 },
+    '*.hidden.de': { listed: false },
+    'plain.de': null,
+  },
+})
+
+describe('the domains file', () => {
+  test('names are keyed in their ASCII form, whatever the file wrote', () => {
+    expect(Object.keys(file.domains)).toContain('xn--mnchen-3ya.de')
+  })
+
+  test('an exact entry is merged over the defaults', () => {
+    expect(resolveDomain(file, 'example.de')).toEqual({
+      known: true,
+      settings: { currency: 'EUR', mailTo: 'verkauf@example.org', price: 4900, minOffer: 1500 },
+    })
+  })
+
+  test('a wildcard covers subdomains, the most specific entry wins, and the bare name is not covered', () => {
+    expect(resolveDomain(file, 'a.b.parked.de')?.settings.description).toBe('Subdomains')
+    expect(resolveDomain(file, 'deep.sub.parked.de')?.settings.price).toBe(1)
+    expect(resolveDomain(file, 'parked.de')).toBeNull()
+  })
+
+  test('an entry without settings is listed with the defaults', () => {
+    expect(resolveDomain(file, 'plain.de')?.settings).toEqual({ currency: 'EUR', mailTo: 'verkauf@example.org' })
+  })
+
+  test('unlisted and unknown hosts get nothing; with unknownHosts "page" unknown hosts get the defaults', () => {
+    expect(resolveDomain(file, 'x.hidden.de')).toBeNull()
+    expect(resolveDomain(file, 'other.de')).toBeNull()
+    const open = domainsFileSchema.parse({ default: { price: 99 } })
+    expect(resolveDomain(open, 'other.de')).toEqual({ known: false, settings: { price: 99 } })
+  })
+
+  test.each([
+    ['an unknown key', { domains: { 'example.de': { prize: 1 } } }],
+    ['a bad domain name', { domains: { 'not a domain': {} } }],
+    ['a negative price', { domains: { 'example.de': { price: -5 } } }],
+    ['a price with cents', { domains: { 'example.de': { price: 49.99 } } }],
+    ['a bad unknownHosts', { unknownHosts: 'maybe' }],
+    ['a bad currency', { default: { currency: 'euro' } }],
+    ['a bad recipient', { default: { mailTo: 'nobody' } }],
+    ['a bad link', { legal: { imprintUrl: 'javascript:alert(1)' } }],
+  ])('%s is refused', (_what, raw) => {
+    expect(domainsFileSchema.safeParse(raw).success).toBe(false)
+  })
+})
+
+test('prices are shown the German way', () => {
+  expect(formatPrice(4900)).toBe('4.900\u00a0€')
+  expect(formatPrice(1250000, 'EUR')).toBe('1.250.000\u00a0€')
+  expect(formatPrice(990, 'USD')).toBe('990\u00a0$')
+})

@@ -1,9 +1,9 @@
-// `npm test`: build (if stale), make sure Chromium is there, run every test, and close with one summary line.
+// `npm test`: build (if stale), make sure Chromium and Caddy are there, run every test, and close with one summary line.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { build, root } from './build-lib.mjs'
-import { ensureChromium } from './chromium.mjs'
+import { ensureTool } from './system-tools.mjs'
 
 await build()
 const filters = process.argv.slice(2)
@@ -13,14 +13,14 @@ if (typecheck.status !== 0) {
   console.error('typecheck failed')
   process.exit(typecheck.status ?? 1)
 }
-const chromium = ensureChromium()
+const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy') }
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
 const run = spawnSync(
   process.execPath,
   [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...filters],
-  { stdio: 'inherit', cwd: root, env: { ...process.env, CHROMIUM_PATH: chromium } },
+  { stdio: 'inherit', cwd: root, env: { ...process.env, ...tools } },
 )
 if (fs.existsSync(results)) {
   const summary = JSON.parse(fs.readFileSync(results, 'utf8'))

@@ -1,0 +1,55 @@
+// Programs the tests need from the system: Chromium (browser tests) and Caddy (the shipped Caddyfile is checked).
+// Each is found where it usually is; if missing, Debian's package is installed when running as root with apt,
+// otherwise the run stops with a one-line instruction.
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+function fromPlaywrightCache() {
+  const cache = process.env.PLAYWRIGHT_BROWSERS_PATH || path.join(os.homedir(), '.cache', 'ms-playwright')
+  if (!fs.existsSync(cache)) return []
+  return fs
+    .readdirSync(cache)
+    .filter((dir) => dir.startsWith('chromium'))
+    .sort()
+    .reverse()
+    .flatMap((dir) => ['chrome-linux64/chrome', 'chrome-linux/chrome'].map((sub) => path.join(cache, dir, sub)))
+}
+
+const TOOLS = {
+  chromium: {
+    env: 'CHROMIUM_PATH',
+    candidates: () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', ...fromPlaywrightCache()],
+    aptPackage: 'chromium',
+  },
+  caddy: {
+    env: 'CADDY_PATH',
+    candidates: () => [process.env.CADDY_PATH, '/usr/bin/caddy', '/usr/local/bin/caddy'],
+    aptPackage: 'caddy',
+  },
+}
+
+const find = (tool) => tool.candidates().find((candidate) => candidate && fs.existsSync(candidate))
+
+let aptUpdated = false
+
+/** The path of the tool's binary; installs it with apt if it can, else exits with an instruction. */
+export function ensureTool(name) {
+  const tool = TOOLS[name]
+  const found = find(tool)
+  if (found) return found
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0
+  if (isRoot && hasApt) {
+    console.log(`${name} not found: installing Debian's ${tool.aptPackage} package for the tests ...`)
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+    if (!aptUpdated) execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+    aptUpdated = true
+    execFileSync('apt-get', ['install', '-y', '-qq', tool.aptPackage], { stdio: 'inherit', env })
+    const installed = find(tool)
+    if (installed) return installed
+  }
+  console.error(`The tests need ${name}: install it (sudo apt-get install -y ${tool.aptPackage}) or set ${tool.env} to its binary.`)
+  process.exit(1)
+}

@@ -1,0 +1,104 @@
+// A domain with a price and a minimum offer, in a real Chromium against the production server process.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { axeViolations, launchChromium, openPage, type WatchedPage } from '../helpers/chromium.ts'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+
+let browser: Browser
+let server: ServerProcess
+let smtp: SmtpSink
+let watched: WatchedPage | undefined
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-domains-'))
+
+beforeAll(async () => {
+  fs.writeFileSync(
+    path.join(dir, 'domains.yaml'),
+    `unknownHosts: not-found
+legal:
+  imprintUrl: https://verkauf.example.org/impressum
+  privacyText: Wir speichern Ihre Anfrage nur, um sie zu beantworten.
+domains:
+  example.de:
+    price: 4900
+    minOffer: 1500
+    description: Kurz und einprägsam.
+`,
+  )
+  smtp = await startSmtpSink()
+  server = await startServerProcess({ SMTP_URL: smtp.url, DOMAINS_FILE: path.join(dir, 'domains.yaml') })
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  server?.cleanup()
+  await smtp?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+afterEach(async () => {
+  const problems = watched?.problems ?? []
+  await watched?.page.context().close()
+  watched = undefined
+  expect(problems).toEqual([])
+})
+
+async function open(): Promise<Page> {
+  watched = await openPage(browser)
+  await watched.page.goto(`http://example.de:${server.port}/`)
+  await watched.page.waitForFunction(() => document.querySelector('form')?.noValidate === true)
+  return watched.page
+}
+
+const field = (page: Page, name: string | RegExp) => page.getByRole('textbox', { name })
+
+async function fillAndSend(page: Page, offer: string, message: string) {
+  await field(page, 'Name').fill('Erika')
+  await field(page, 'E-Mail').fill('erika@example.de')
+  await field(page, 'Nachricht').fill(message)
+  await field(page, /^Angebot in EUR/).fill(offer)
+  await page.getByRole('button', { name: 'Senden' }).click()
+}
+
+test('the page shows the price, the description, the offer field with its minimum, and the legal links', async () => {
+  const page = await open()
+  expect(await page.locator('.price').textContent()).toBe('Preis: 4.900\u00a0€')
+  expect(await page.getByText('Kurz und einprägsam.').isVisible()).toBe(true)
+  expect(await field(page, /^Angebot in EUR/).isVisible()).toBe(true)
+  expect(await page.getByText('Mindestangebot: 1.500\u00a0€').isVisible()).toBe(true)
+  expect(await page.getByRole('link', { name: 'Impressum' }).getAttribute('href')).toBe('https://verkauf.example.org/impressum')
+  expect(await page.getByRole('link', { name: 'Datenschutzerklärung' }).getAttribute('href')).toBe('/datenschutz')
+  expect(await axeViolations(page)).toEqual([])
+})
+
+test('an offer at the minimum is mailed with the offer', async () => {
+  const page = await open()
+  await fillAndSend(page, '1.500', 'Mein Angebot steht.')
+  await expect.poll(() => page.getByRole('status').textContent()).toBe('Anfrage erfolgreich versendet.')
+  await expect.poll(() => smtp.messages.find((mail) => mail.parsed.text?.includes('Mein Angebot steht.'))?.parsed.text, { timeout: 15_000 }).toContain(
+    'Angebot: 1.500\u00a0€',
+  )
+})
+
+test('an offer below the minimum is accepted politely but not mailed', async () => {
+  const page = await open()
+  await fillAndSend(page, '200', 'Nur ein kleines Angebot.')
+  await expect.poll(() => page.getByRole('status').textContent()).toBe('Anfrage erfolgreich versendet.')
+  // A genuine one after it arrives; the low offer never does.
+  await fillAndSend(page, '', 'Ohne Angebot.')
+  await expect.poll(() => smtp.messages.some((mail) => mail.parsed.text?.includes('Ohne Angebot.')), { timeout: 15_000 }).toBe(true)
+  expect(smtp.messages.some((mail) => mail.parsed.text?.includes('Nur ein kleines Angebot.'))).toBe(false)
+})
+
+test('an offer that is not an amount gets a hint at the field and nothing is sent', async () => {
+  const page = await open()
+  const posts: string[] = []
+  page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
+  await fillAndSend(page, 'viel', 'Text')
+  await expect.poll(() => page.getByRole('status').textContent()).toBe('Fehler. Bitte füllen Sie alle Felder aus.')
+  expect(await page.getByText('Bitte geben Sie Ihr Angebot als ganzen Betrag in Euro ein').isVisible()).toBe(true)
+  expect(posts).toEqual([])
+})

@@ -1,0 +1,97 @@
+// The files in deploy/: what can be checked without Docker or systemd running here.
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { expect, test } from 'vitest'
+import { parse as parseYaml } from 'yaml'
+import { readDomainsFile } from '../../src/server/domains/registry.ts'
+import { tempDataDir } from '../helpers/app.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const deploy = (file: string) => path.join(ROOT, 'deploy', file)
+const read = (file: string) => fs.readFileSync(deploy(file), 'utf8')
+
+test('Caddy accepts the Caddyfile: on-demand TLS that asks /tls-check, and a proxy to the lander', () => {
+  const caddy = process.env.CADDY_PATH ?? '/usr/bin/caddy'
+  const run = spawnSync(caddy, ['adapt', '--config', deploy('Caddyfile'), '--adapter', 'caddyfile'], { encoding: 'utf8' })
+  expect(run.status, run.stderr).toBe(0)
+  const config = JSON.parse(run.stdout)
+  expect(config.apps.tls.automation.on_demand.ask).toBe('http://lander:3000/tls-check')
+  expect(config.apps.tls.automation.policies[0].on_demand).toBe(true)
+  expect(JSON.stringify(config.apps.http)).toContain('"dial":"lander:3000"')
+})
+
+test('the compose file runs the lander behind Caddy, with the data directory on a volume', () => {
+  const compose = parseYaml(read('compose.yaml'))
+  expect(Object.keys(compose.services).sort()).toEqual(['caddy', 'lander'])
+  const { lander, caddy } = compose.services
+  expect(lander.build).toEqual({ context: '..', dockerfile: 'deploy/Dockerfile' })
+  expect(lander.volumes).toContain('lander-data:/data')
+  expect(lander.environment.DOMAINS_FILE).toBe('/config/domains.yaml')
+  expect(lander.environment.TRUST_PROXY).toBe('true')
+  expect(caddy.ports).toEqual(['80:80', '443:443'])
+  expect(caddy.depends_on).toEqual(['lander'])
+  expect(Object.keys(compose.volumes)).toContain('lander-data')
+  // Every file it mounts is shipped.
+  for (const mount of [...lander.volumes, ...caddy.volumes].filter((v: string) => v.startsWith('./'))) {
+    expect(fs.existsSync(deploy(mount.split(':')[0]))).toBe(true)
+  }
+})
+
+test('the example domains file is a valid domains file', () => {
+  const file = readDomainsFile(deploy('domains.example.yaml'))
+  expect(Object.keys(file.domains)).toContain('example.de')
+})
+
+test('the Dockerfile builds in stages and runs as a non-root user on Node 24', () => {
+  const dockerfile = read('Dockerfile')
+  const stages = dockerfile.match(/^FROM .+$/gm) ?? []
+  expect(stages.length).toBeGreaterThanOrEqual(2)
+  for (const from of stages) expect(from).toMatch(/^FROM node:24/)
+  expect(dockerfile).toMatch(/^USER node$/m)
+  expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\/main\.js"\]$/m)
+})
+
+test("the image's start command and health check work outside Docker", async () => {
+  const dockerfile = read('Dockerfile')
+  const [command, ...args] = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[]
+  const healthcheck = JSON.parse(/HEALTHCHECK .*CMD (\[.+\])$/m.exec(dockerfile)![1]!) as string[]
+  const env = /^ENV (.+)$/m.exec(dockerfile)![1]!
+  const imageEnv = Object.fromEntries(env.split(/\s+/).map((pair) => pair.split('=') as [string, string]))
+  const dataDir = tempDataDir()
+  // `node` on the PATH is the project's Node 24 here, as it is in the image.
+  const child = spawn(command!, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...imageEnv, HOST: '127.0.0.1', PORT: '3000', DATA_DIR: dataDir },
+    stdio: 'ignore',
+  })
+  try {
+    const exitCode = async () => {
+      const check = spawn(healthcheck[0]!, healthcheck.slice(1), { env: { PATH: process.env.PATH }, stdio: 'ignore' })
+      return new Promise<number | null>((resolve) => check.on('exit', resolve))
+    }
+    await expect.poll(exitCode, { timeout: 15_000, interval: 200 }).toBe(0)
+  } finally {
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+})
+
+test('the systemd unit starts the server with the project Node, reloads with SIGHUP and stops with SIGTERM', () => {
+  const unit = read('domain-lander.service')
+  const settings = new Map<string, string>()
+  for (const line of unit.split('\n')) {
+    const match = /^(\w+)=(.*)$/.exec(line)
+    if (match) settings.set(match[1]!, match[2]!)
+  }
+  expect(unit).toMatch(/^\[Unit\]$/m)
+  expect(unit).toMatch(/^\[Service\]$/m)
+  expect(unit).toMatch(/^\[Install\]$/m)
+  expect(settings.get('ExecStart')).toBe('/opt/domain-lander/node_modules/.bin/node dist/server/main.js')
+  expect(settings.get('WorkingDirectory')).toBe('/opt/domain-lander')
+  expect(settings.get('ExecReload')).toBe('/bin/kill -HUP $MAINPID')
+  expect(settings.get('KillSignal')).toBe('SIGTERM')
+  expect(settings.get('User')).not.toBe('root')
+  expect(settings.get('Environment')).toContain('DATA_DIR=/var/lib/domain-lander')
+})

@@ -181,6 +181,23 @@ describe('legal pages and links', () => {
   })
 })
 
+describe('legal pages without a domains file', () => {
+  test('IMPRINT_URL links out; PRIVACY_FILE is served as /datenschutz and linked, with the note under the form', async () => {
+    const file = domainsFile('Datenschutz: Wir speichern nur, was Sie uns schreiben.', 'datenschutz.txt')
+    app = await startApp({ IMPRINT_URL: 'https://verkauf.example.org/impressum', PRIVACY_FILE: file })
+    const { html } = await getPage(app.url, 'example.de')
+    expect(html).toContain('<footer class="footer"><a href="https://verkauf.example.org/impressum">Impressum</a><a href="/datenschutz">Datenschutz</a></footer>')
+    expect(html).toContain('class="privacy-note"')
+    const privacy = await requestAs('example.de', `${app.url}/datenschutz`)
+    expect(privacy.status).toBe(200)
+    expect(privacy.html).toContain('Wir speichern nur, was Sie uns schreiben.')
+  })
+
+  test('a wrong IMPRINT_URL stops start-up with a message naming it', async () => {
+    await expect(startApp({ IMPRINT_URL: 'javascript:alert(1)' })).rejects.toThrow(/IMPRINT_URL: must be an http/)
+  })
+})
+
 describe('TLS check for on-demand certificates', () => {
   test('only domains the file lists (and their www.) get 200', async () => {
     await withDomains()

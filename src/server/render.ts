@@ -14,6 +14,12 @@ export interface PageRenderer {
 }
 
 const NONCE = '%%CSP_NONCE%%'
+// Placeholders that survive React's escaping and JSON unchanged. Visitor input never reaches a cached page; only an
+// owner's description could contain one, and would then show a token.
+const TOKEN = '%%FORM_TOKEN%%'
+const HASH = '%%FORM_HASH%%'
+const SLOTS = /(%%CSP_NONCE%%|%%FORM_TOKEN%%|%%FORM_HASH%%)/
+const CACHE_SIZE = 2000
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
@@ -29,13 +35,38 @@ export function createPageRenderer(clientDir: string): PageRenderer {
     .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
     .replace('<!--app-props-->', '')
 
+  const render = (props: PageProps, nonce: string) =>
+    template
+      .replace('<!--app-head-->', () => renderHead(props.host))
+      .replace('<!--app-html-->', () => renderApp(props))
+      .replace('<!--app-props-->', () => renderProps(props, nonce))
+
+  // The page of a host is the same for every visitor but for its token, hash and nonce. It is rendered once per
+  // host (and settings) with placeholders, which are then replaced per request: the page stays identical, and
+  // React does not run on the hot path.
+  const cache = new Map<string, string[]>()
+  function cached(props: PageProps): string[] {
+    const key = JSON.stringify({ ...props, token: '', hash: '' })
+    let parts = cache.get(key)
+    if (parts) {
+      cache.delete(key) // most recently used goes last
+    } else {
+      const html = render({ ...props, token: TOKEN, hash: HASH }, NONCE)
+      parts = html.split(SLOTS)
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
+    }
+    cache.set(key, parts)
+    return parts
+  }
+
   return {
     page(props, nonce) {
-      return template
-        .replace('<!--app-head-->', () => renderHead(props.host))
-        .replace('<!--app-html-->', () => renderApp(props))
-        .replace('<!--app-props-->', () => renderProps(props, nonce))
-        .replaceAll(NONCE, nonce)
+      // Pages answering a form posted without script carry the visitor's input: never cached.
+      if (props.outcome || props.values) return render(props, nonce).replaceAll(NONCE, nonce)
+      const slot: Record<string, string> = { [TOKEN]: props.token, [HASH]: props.hash, [NONCE]: nonce }
+      return cached(props)
+        .map((part) => slot[part] ?? part)
+        .join('')
     },
     legal(title, text) {
       const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXT.backHome)}</a></p></main>`

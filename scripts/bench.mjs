@@ -66,8 +66,10 @@ function pageWeight(html) {
 async function nginxReference(html, tmp) {
   if (spawnSync('sh', ['-c', 'command -v nginx'], { stdio: 'ignore' }).status !== 0) return null
   const port = await freePort()
-  const dir = path.join(tmp, 'nginx')
-  fs.mkdirSync(path.join(dir, 'www'), { recursive: true })
+  // nginx's worker drops root rights; mkdtemp's directories are private, so open this one up.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-nginx-'))
+  fs.chmodSync(dir, 0o755)
+  fs.mkdirSync(path.join(dir, 'www'), { mode: 0o755 })
   fs.writeFileSync(path.join(dir, 'www/index.html'), html)
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
@@ -84,6 +86,8 @@ http { access_log off; client_body_temp_path ${dir}/body; proxy_temp_path ${dir}
     return await load(`http://127.0.0.1:${port}/`, {})
   } finally {
     nginx.kill('SIGTERM')
+    await new Promise((resolve) => nginx.once('exit', resolve))
+    fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 

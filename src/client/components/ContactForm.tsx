@@ -92,14 +92,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
 
   const statusText =
     status.kind === 'success' ? TEXT.success : status.kind === 'invalid' || status.kind === 'failed' ? status.message : ''
-  const hintId = (field: VisibleField) => `${field}-hint`
-  const describedBy = (field: VisibleField) => (errors[field] ? hintId(field) : undefined)
-  const hint = (field: VisibleField) =>
-    errors[field] ? (
-      <p className="hint" id={hintId(field)}>
-        {errors[field]}
-      </p>
-    ) : null
+  const fieldProps = (field: VisibleField) => ({ field, value: values[field], error: errors[field], onChange })
 
   return (
     <form
@@ -109,86 +102,31 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
       noValidate={scripted}
       onSubmit={onSubmit}
     >
-      <div className="field">
-        <label htmlFor="contact-name">{TEXT.labelName}</label>
-        <input
-          id="contact-name"
-          name={FIELD.name}
-          type="text"
-          autoComplete="name"
-          required
-          maxLength={LIMIT.name}
-          value={values[FIELD.name]}
-          onChange={onChange}
-          aria-invalid={errors[FIELD.name] ? true : undefined}
-          aria-describedby={describedBy(FIELD.name)}
-        />
-        {hint(FIELD.name)}
-      </div>
-      <div className="ohnobee" hidden aria-hidden="true">
-        <label>
-          {TEXT.labelName}
-          <input name={FIELD.nameDecoy} className="ohnobee" type="text" tabIndex={10} autoComplete="off" defaultValue="" />
-        </label>
-      </div>
-      <div className="field">
-        <label htmlFor="contact-email">{TEXT.labelEmail}</label>
-        <input
-          id="contact-email"
-          name={FIELD.email}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          maxLength={LIMIT.email}
-          value={values[FIELD.email]}
-          onChange={onChange}
-          aria-invalid={errors[FIELD.email] ? true : undefined}
-          aria-describedby={describedBy(FIELD.email)}
-        />
-        {hint(FIELD.email)}
-      </div>
-      <div className="ohnobee" hidden aria-hidden="true">
-        <label>
-          {TEXT.labelEmail}
-          <input name={FIELD.emailDecoy} className="ohnobee" type="email" tabIndex={10} autoComplete="off" defaultValue="" />
-        </label>
-      </div>
-      <div className="field">
-        <label htmlFor="contact-message">{TEXT.labelMessage}</label>
-        <textarea
-          id="contact-message"
-          name={FIELD.message}
-          rows={8}
-          required
-          maxLength={LIMIT.message}
-          value={values[FIELD.message]}
-          onChange={onChange}
-          aria-invalid={errors[FIELD.message] ? true : undefined}
-          aria-describedby={describedBy(FIELD.message)}
-        />
-        {hint(FIELD.message)}
-      </div>
+      <Field {...fieldProps(FIELD.name)} id="contact-name" label={TEXT.labelName} type="text" autoComplete="name" required maxLength={LIMIT.name} />
+      <Decoy name={FIELD.nameDecoy} label={TEXT.labelName} type="text" />
+      <Field
+        {...fieldProps(FIELD.email)}
+        id="contact-email"
+        label={TEXT.labelEmail}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        maxLength={LIMIT.email}
+      />
+      <Decoy name={FIELD.emailDecoy} label={TEXT.labelEmail} type="email" />
+      <Field {...fieldProps(FIELD.message)} id="contact-message" label={TEXT.labelMessage} rows={8} required maxLength={LIMIT.message} />
       {props.offer && (
-        <div className="field">
-          <label htmlFor="contact-offer">{TEXT.labelOffer(props.offer.currency)}</label>
-          <input
-            id="contact-offer"
-            name={FIELD.offer}
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={30}
-            value={values[FIELD.offer]}
-            onChange={onChange}
-            aria-invalid={errors[FIELD.offer] ? true : undefined}
-            aria-describedby={errors[FIELD.offer] ? hintId(FIELD.offer) : 'contact-offer-minimum'}
-          />
-          <p className="note" id="contact-offer-minimum">
-            {TEXT.offerMinimum(props.offer.minimum)}
-          </p>
-          {hint(FIELD.offer)}
-        </div>
+        <Field
+          {...fieldProps(FIELD.offer)}
+          id="contact-offer"
+          label={TEXT.labelOffer(props.offer.currency)}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={30}
+          note={{ id: 'contact-offer-minimum', text: TEXT.offerMinimum(props.offer.minimum) }}
+        />
       )}
       <input type="hidden" name={FIELD.token} value={credentials.token} />
       <input type="hidden" name={FIELD.hash} value={credentials.hash} />
@@ -206,5 +144,65 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
         </div>
       </div>
     </form>
+  )
+}
+
+interface FieldProps {
+  field: VisibleField
+  id: string
+  label: string
+  value: string
+  error: string | undefined
+  onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void
+  /** A text area of this many rows instead of a one-line input. */
+  rows?: number
+  type?: 'text' | 'email'
+  autoComplete?: string
+  inputMode?: 'email' | 'numeric'
+  required?: boolean
+  maxLength: number
+  /** A standing explanation below the field (shown until an error takes its place for screen readers). */
+  note?: { id: string; text: string }
+}
+
+/** A labelled field with its error hint, wired for assistive technology. */
+function Field({ field, id, label, value, error, onChange, rows, note, ...attributes }: FieldProps) {
+  const hintId = `${field}-hint`
+  const shared = {
+    id,
+    name: field,
+    value,
+    onChange,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? hintId : note?.id,
+    ...attributes,
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {rows ? <textarea rows={rows} {...shared} /> : <input {...shared} />}
+      {note && (
+        <p className="note" id={note.id}>
+          {note.text}
+        </p>
+      )}
+      {error && (
+        <p className="hint" id={hintId}>
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** A spam trap: in the markup for bots, invisible and unreachable for people (hidden, aria-hidden, no tab stop). */
+function Decoy({ name, label, type }: { name: string; label: string; type: 'text' | 'email' }) {
+  return (
+    <div className="ohnobee" hidden aria-hidden="true">
+      <label>
+        {label}
+        <input name={name} className="ohnobee" type={type} tabIndex={10} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
   )
 }

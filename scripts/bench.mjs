@@ -15,7 +15,10 @@ import { issueToken } from '../src/server/token.ts'
 
 const args = process.argv.slice(2)
 const asJson = args.includes('--json')
-const duration = Number(args[args.indexOf('--duration') + 1]) || 10
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
+const duration = option('--duration', 10)
+// --workers N: the server's WORKERS setting (a primary process and N servers sharing the port).
+const workers = option('--workers', 1)
 const CONNECTIONS = 50
 const HOST = 'example.de'
 const SECRET = 'bench-secret-0123456789abcdefghij'
@@ -29,7 +32,12 @@ const freePort = () =>
     })
   })
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+/** RSS of a process and all its children (the workers of a cluster), in MiB. */
+function rssMiB(pid) {
+  const own = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
+  return own + children.reduce((sum, child) => sum + rssMiB(Number(child)), 0)
+}
 const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length
 
 async function load(url, options) {
@@ -123,10 +131,11 @@ const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')],
     CONTACT_RATE_LIMIT: '0',
     MIN_FILL_SECONDS: '0',
     LOG_LEVEL: 'warn',
+    WORKERS: String(workers),
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 })
-const results = {}
+const results = { workers }
 try {
   await untilOk(`${url}/`, Date.now() + 20_000)
   results.coldStartMs = Date.now() - started
@@ -172,6 +181,7 @@ if (asJson) {
       : {}),
   })
   console.log(`GET / vs nginx: ${results.getVsNginx ?? results.nginx}`)
+  console.log(`server processes: ${workers === 1 ? '1' : `${workers} workers and a primary`}`)
   console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
   console.log(`page weight (gzip): HTML ${w.html.gzipKB} KB, CSS ${w.css.gzipKB} KB, JS ${w.js.gzipKB} KB, total ${w.total.gzipKB} KB (raw ${w.total.rawKB} KB)`)
 }

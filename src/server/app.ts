@@ -27,6 +27,12 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'] & object
   /** Shorter SMTP timeouts, for tests that wait for them to fire. */
   smtpTimeouts?: Partial<SmtpTimeouts>
+  /**
+   * Set for a worker process of a cluster: names its mail leases, and leaves the other workers' leases alone
+   * (the primary process ends the leases of a worker that died). Alone, a server ends every lease at start: any
+   * lease in the store is left over from its own previous run.
+   */
+  clusterWorker?: { leaseOwner: string }
 }
 
 declare module 'fastify' {
@@ -70,7 +76,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const secret = loadOrCreateSecret(config.dataDir, config.contactSecret)
   const store = createSqliteStore(path.join(config.dataDir, 'domain-lander.sqlite'))
   const mailTransport = createMailTransport(config.smtpUrl, path.join(config.dataDir, 'mail'), options.smtpTimeouts)
+  if (!options.clusterWorker) await store.releaseLeases()
   const outbox = createOutboxWorker({
+    owner: options.clusterWorker?.leaseOwner,
     store,
     transport: mailTransport,
     addresses: { from: config.mailFrom, to: config.mailTo },

@@ -1,4 +1,5 @@
 // The whole configuration is read from the environment once, by this one schema, at start-up.
+import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -27,6 +28,9 @@ export const configSchema = z
     MIN_FILL_SECONDS: z.coerce.number().min(0).max(3600).default(3),
     TRUST_PROXY: flag.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WORKERS: z
+      .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'must be a whole number from 1 to 64, or auto' })
+      .default(1),
     DOMAINS_FILE: z.string().min(1).optional(),
     ALLOW_ANY_TLS: flag.default(false),
     IMPRINT_URL: httpUrl.optional(),
@@ -53,6 +57,7 @@ export const configSchema = z
       minFillSeconds: env.MIN_FILL_SECONDS,
       trustProxy: env.TRUST_PROXY,
       logLevel: env.LOG_LEVEL,
+      workers: env.WORKERS === 'auto' ? os.availableParallelism() : env.WORKERS,
       domainsFile: env.DOMAINS_FILE && path.resolve(env.DOMAINS_FILE),
       allowAnyTls: env.ALLOW_ANY_TLS,
       legal: {

@@ -1,7 +1,9 @@
 // Starts the server: parse the configuration, build the app, listen, and shut down cleanly on SIGTERM/SIGINT.
 import { fileURLToPath } from 'node:url'
+import cluster from 'node:cluster'
 import closeWithGrace from 'close-with-grace'
 import { buildApp, shutdown } from './app.ts'
+import { leaseOwnerOf, runPrimary } from './cluster.ts'
 import { ConfigError, loadConfig } from './config.ts'
 
 async function main() {
@@ -15,12 +17,15 @@ async function main() {
     }
     throw error
   }
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config)
   // dist/server/main.js -> dist/client
   const clientDir = process.env.CLIENT_DIR ?? fileURLToPath(new URL('../client/', import.meta.url))
-  const app = await buildApp(config, { clientDir })
+  const app = await buildApp(config, { clientDir, ...(cluster.isWorker && { clusterWorker: { leaseOwner: leaseOwnerOf(process.pid) } }) })
 
-  // SIGHUP is not a shutdown here: it reloads the domains file.
-  closeWithGrace({ delay: 20_000, skip: ['SIGHUP'] }, async ({ signal, err }) => {
+  // SIGHUP is not a shutdown here: it reloads the domains file. A cluster worker leaves SIGINT (Ctrl-C reaches the
+  // whole process group) to its primary, which stops the workers with SIGTERM, one signal each.
+  if (cluster.isWorker) process.on('SIGINT', () => {})
+  closeWithGrace({ delay: 20_000, skip: cluster.isWorker ? ['SIGHUP', 'SIGINT'] : ['SIGHUP'] }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing because of an error')
     else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
     await shutdown(app)

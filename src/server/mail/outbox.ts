@@ -12,6 +12,8 @@ export const RETRY = {
   giveUpAfterMs: 5 * 24 * 60 * 60_000,
   /** Failing longer than this is an alarm: logged as an error, and /readyz answers 503. */
   alarmAfterMs: 60 * 60_000,
+  /** How long a claimed mail is this worker's alone: longer than the SMTP timeouts of one attempt together. */
+  leaseMs: 2 * 60_000,
   /** Even with nothing due, look at the store this often (another process may have added mail). */
   pollMs: 5_000,
 }
@@ -45,9 +47,12 @@ export function createOutboxWorker(options: {
   transport: MailTransport
   addresses: MailAddresses
   log: FastifyBaseLogger
+  /** Names this worker's leases in the store: unique per process. */
+  owner?: string
   now?: () => number
 }): OutboxWorker {
   const { store, transport, addresses, log } = options
+  const owner = options.owner ?? `pid-${process.pid}`
   const now = options.now ?? Date.now
   let running = false
   let timer: NodeJS.Timeout | undefined
@@ -85,7 +90,7 @@ export function createOutboxWorker(options: {
   async function runPass() {
     do {
       again = false
-      const due = await store.dueMail(now(), 20)
+      const due = await store.claimDueMail(now(), 20, owner, RETRY.leaseMs)
       for (const item of due) {
         if (!running) return
         await deliver(item)

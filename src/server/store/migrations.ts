@@ -42,6 +42,9 @@ const MIGRATIONS: string[] = [
      views INTEGER NOT NULL,
      PRIMARY KEY (domain, day)
    ) WITHOUT ROWID;`,
+  // Several processes on one file: a worker leases the mail it is sending, so no other sends it at the same time.
+  `ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
+   ALTER TABLE outbox ADD COLUMN lease_until INTEGER;`,
 ]
 
 export function migrate(db: DatabaseSync): void {

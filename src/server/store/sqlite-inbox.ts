@@ -17,7 +17,7 @@ export function sqliteInbox(db: DatabaseSync): InboxMethods {
        VALUES (?, ?, 'pending', 0, ?, ?, ?, 1)
        ON CONFLICT (inquiry_id) DO UPDATE SET status = 'pending', next_attempt_at = excluded.next_attempt_at,
          created_at = excluded.created_at, attempts = 0, last_error = NULL, message_id = ?,
-         mail_to = COALESCE(?, outbox.mail_to), resends = outbox.resends + 1`,
+         mail_to = COALESCE(?, outbox.mail_to), resends = outbox.resends + 1, lease_owner = NULL, lease_until = NULL`,
     ),
     resends: db.prepare('SELECT resends FROM outbox WHERE inquiry_id = ?'),
     failedIds: db.prepare(`SELECT inquiry_id FROM outbox WHERE status = 'failed'`),

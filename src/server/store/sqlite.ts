@@ -32,15 +32,35 @@ export function createSqliteStore(file: string): Store {
       `INSERT INTO outbox (inquiry_id, message_id, status, attempts, next_attempt_at, created_at, mail_to)
        VALUES (?, ?, 'pending', 0, ?, ?, ?)`,
     ),
-    due: db.prepare(
+    claim: db.prepare(
+      `UPDATE outbox SET lease_owner = ?, lease_until = ?
+       WHERE id IN (SELECT id FROM outbox
+                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                    ORDER BY next_attempt_at, id LIMIT ?)
+       RETURNING id`,
+    ),
+    leased: db.prepare(
       `SELECT o.id AS outbox_id, o.message_id, o.attempts, o.created_at AS outbox_created_at, o.mail_to, i.*
        FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id
-       WHERE o.status = 'pending' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`,
+       WHERE o.lease_owner = ? AND o.status = 'pending' ORDER BY o.next_attempt_at, o.id`,
     ),
-    nextDue: db.prepare(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE status = 'pending'`),
-    sent: db.prepare(`UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?`),
-    retry: db.prepare(`UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?`),
-    failed: db.prepare(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, failed_at = ? WHERE id = ?`),
+    releaseAll: db.prepare(`UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL`),
+    releaseOwner: db.prepare(`UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?`),
+    nextDue: db.prepare(
+      `SELECT MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS at
+       FROM outbox WHERE status = 'pending'`,
+    ),
+    sent: db.prepare(
+      `UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_owner = NULL, lease_until = NULL
+       WHERE id = ?`,
+    ),
+    retry: db.prepare(
+      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`,
+    ),
+    failed: db.prepare(
+      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, failed_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE id = ?`,
+    ),
     inquiry: db.prepare('SELECT * FROM inquiries WHERE id = ?'),
     outboxOf: db.prepare('SELECT status, attempts, last_error FROM outbox WHERE inquiry_id = ?'),
     touch: db.prepare(`INSERT INTO meta (key, value) VALUES ('ready-check', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
@@ -84,8 +104,13 @@ export function createSqliteStore(file: string): Store {
         }),
       )
     },
-    async dueMail(now, limit) {
-      const rows = q.due.all(now, limit) as unknown as (InquiryRow & {
+    async claimDueMail(now, limit, owner, leaseMs) {
+      const rows = guarded(() =>
+        transaction(db, () => {
+          const claimed = q.claim.all(owner, now + leaseMs, now, now, limit)
+          return claimed.length === 0 ? [] : q.leased.all(owner)
+        }),
+      ) as unknown as (InquiryRow & {
         outbox_id: number
         message_id: string
         attempts: number
@@ -102,6 +127,9 @@ export function createSqliteStore(file: string): Store {
           inquiry: toInquiry(row),
         }),
       )
+    },
+    async releaseLeases(owner) {
+      guarded(() => (owner === undefined ? q.releaseAll.run() : q.releaseOwner.run(owner)))
     },
     async nextDueAt() {
       return (q.nextDue.get() as { at: number | null }).at

@@ -90,9 +90,14 @@ export interface OutboxHealth {
 export interface Store {
   /** Stores the inquiry and, if the plan says so, its outbox entry, in one durable transaction. */
   saveInquiry(inquiry: NewInquiry, mail: MailPlan): Promise<SaveResult>
-  /** Pending mail whose next attempt is due, oldest first. */
-  dueMail(now: number, limit: number): Promise<OutboxItem[]>
-  /** When the next pending mail is due, or null if none is pending. */
+  /**
+   * Leases pending mail whose next attempt is due, oldest first, to `owner` until now + leaseMs: no other process
+   * gets it meanwhile. Marking it sent, retried or failed ends the lease.
+   */
+  claimDueMail(now: number, limit: number, owner: string, leaseMs: number): Promise<OutboxItem[]>
+  /** Ends the leases of `owner` (a process that is gone), or all leases when no owner is named. */
+  releaseLeases(owner?: string): Promise<void>
+  /** When the next pending mail is due (or its lease ends), or null if none is pending. */
   nextDueAt(): Promise<number | null>
   markSent(id: number, now: number): Promise<void>
   markRetry(id: number, nextAttemptAt: number, error: string): Promise<void>

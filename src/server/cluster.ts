@@ -1,0 +1,49 @@
+// WORKERS > 1: a primary process forks that many server processes, which share the port (Node's cluster module).
+// The primary serves nothing itself; it ends the mail leases of a worker that died, starts a new one, passes
+// SIGHUP on, and on SIGTERM/SIGINT stops every worker gracefully before it exits.
+import cluster, { type Worker } from 'node:cluster'
+import path from 'node:path'
+import type { Config } from './config.ts'
+import { createSqliteStore } from './store/sqlite.ts'
+
+export const leaseOwnerOf = (pid: number) => `pid-${pid}`
+
+export async function runPrimary(config: Config): Promise<void> {
+  const log = (message: string, extra: Record<string, unknown> = {}) =>
+    console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, component: 'cluster', ...extra, msg: message }))
+  const storeFile = path.join(config.dataDir, 'domain-lander.sqlite')
+  const releaseLeases = async (owner?: string) => {
+    const store = createSqliteStore(storeFile)
+    try {
+      await store.releaseLeases(owner)
+    } finally {
+      await store.close()
+    }
+  }
+  // Leases left from a previous run belong to processes that are gone.
+  await releaseLeases()
+
+  let stopping = false
+  const fork = () => cluster.fork()
+  cluster.on('exit', (worker: Worker, code, signal) => {
+    const pid = worker.process.pid!
+    if (stopping) return
+    log('worker died, starting another', { worker: pid, code, signal })
+    void releaseLeases(leaseOwnerOf(pid)).finally(fork)
+  })
+  log(`starting ${config.workers} workers`, { workers: config.workers })
+  for (let i = 0; i < config.workers; i++) fork()
+
+  process.on('SIGHUP', () => Object.values(cluster.workers ?? {}).forEach((worker) => worker?.process.kill('SIGHUP')))
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    log('stopping workers', { signal })
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined)
+    const exits = workers.map((worker) => new Promise<number>((resolve) => worker.once('exit', (code) => resolve(code ?? 1))))
+    workers.forEach((worker) => worker.process.kill('SIGTERM'))
+    void Promise.all(exits).then((codes) => process.exit(codes.every((code) => code === 0) ? 0 : 1))
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}

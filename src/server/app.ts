@@ -19,6 +19,7 @@ import pageRoutes, { sendNotice } from './routes/page.ts'
 import { loadOrCreateSecret } from './secret.ts'
 import { createSiteResolver } from './site.ts'
 import { createSqliteStore } from './store/sqlite.ts'
+import { sqliteRateLimitStore } from './store/sqlite-rate-limit.ts'
 import type { Store } from './store/types.ts'
 
 export interface AppOptions {
@@ -117,8 +118,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     crossOriginOpenerPolicy: false,
     originAgentCluster: false,
   })
-  // Registered without a global limit: the contact routes use it for accepted submissions.
-  await app.register(rateLimit, { global: false })
+  // Registered without a global limit: the contact routes use it. Counters live in DATA_DIR, shared by all the
+  // server processes on it.
+  const rateLimits = sqliteRateLimitStore(config.dataDir, secret)
+  await app.register(rateLimit, { global: false, store: rateLimits.Store as never })
 
   await app.register(fastifyStatic, {
     root: options.clientDir,
@@ -154,6 +157,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     await pageViews.close()
     await outbox.stop()
     await store.close()
+    rateLimits.close()
   })
   return app
 }

@@ -1,3 +1,4 @@
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ConfigError, loadConfig } from './config.ts'
@@ -16,6 +17,7 @@ describe('configuration', () => {
       minFillSeconds: 3,
       trustProxy: false,
       logLevel: 'info',
+      workers: 1,
       domainsFile: undefined,
       allowAnyTls: false,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
@@ -34,6 +36,10 @@ describe('configuration', () => {
     expect(config).toMatchObject({ port: 8080, mailFrom: 'owner@example.de', contactRateLimit: 0, minFillSeconds: 0, trustProxy: true })
   })
 
+  test('WORKERS=auto means one process per core', () => {
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(os.availableParallelism())
+  })
+
   test('an empty variable counts as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '' })).toMatchObject({ port: 3000, smtpUrl: undefined })
   })
@@ -46,6 +52,8 @@ describe('configuration', () => {
     ['MIN_FILL_SECONDS', { MIN_FILL_SECONDS: 'soon' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
     ['CONTACT_SECRET', { CONTACT_SECRET: 'short' }],
+    ['WORKERS', { WORKERS: 'zwei' }],
+    ['WORKERS', { WORKERS: '0' }],
     ['MAIL_TO', { SMTP_URL: 'smtp://mail.example.de:587' }],
   ])('a wrong %s stops start-up with a message naming it', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)

@@ -48,3 +48,12 @@ test('a worker killed while sending is replaced, and its mail is still delivered
   await expect.poll(() => messagesOf(smtp!).includes('2'), { timeout: 20_000 }).toBe(true)
   expect(await server.stop()).toBe(0)
 }, 60_000)
+
+test('the rate limit is shared by the workers', async () => {
+  server = await startServerProcess({ WORKERS: '2', CONTACT_RATE_LIMIT: '2' })
+  await expect.poll(() => lines(server!).filter((line) => line.msg.startsWith('domain-lander is ready')).length).toBe(2)
+  const statuses: number[] = []
+  for (let i = 0; i < 6; i++) statuses.push((await submitInquiry(server.url, { message: `Nachricht ${i}` })).status)
+  expect(statuses).toEqual([200, 200, 429, 429, 429, 429])
+  expect(await server.stop()).toBe(0)
+}, 60_000)

@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { Config } from './config.ts'
 import { createSqliteStore } from './store/sqlite.ts'
 
-export const leaseOwnerOf = (pid: number) => `pid-${pid}`
+import { leaseOwnerOf } from './cluster-lease.ts'
 
 export async function runPrimary(config: Config): Promise<void> {
   const log = (message: string, extra: Record<string, unknown> = {}) =>

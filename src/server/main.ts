@@ -2,8 +2,6 @@
 import { fileURLToPath } from 'node:url'
 import cluster from 'node:cluster'
 import closeWithGrace from 'close-with-grace'
-import { buildApp, shutdown } from './app.ts'
-import { leaseOwnerOf, runPrimary } from './cluster.ts'
 import { ConfigError, loadConfig } from './config.ts'
 
 async function main() {
@@ -17,7 +15,10 @@ async function main() {
     }
     throw error
   }
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config)
+  // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
+  // otherwise carry for nothing).
+  if (config.workers > 1 && cluster.isPrimary) return (await import('./cluster.ts')).runPrimary(config)
+  const [{ buildApp, shutdown }, { leaseOwnerOf }] = await Promise.all([import('./app.ts'), import('./cluster-lease.ts')])
   // dist/server/main.js -> dist/client
   const clientDir = process.env.CLIENT_DIR ?? fileURLToPath(new URL('../client/', import.meta.url))
   const app = await buildApp(config, { clientDir, ...(cluster.isWorker && { clusterWorker: { leaseOwner: leaseOwnerOf(process.pid) } }) })

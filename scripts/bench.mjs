@@ -4,13 +4,13 @@
 // `--duration N` for N seconds per load measurement (default 10). Traffic goes to 127.0.0.1 only.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import autocannon from 'autocannon'
 import { SMTPServer } from 'smtp-server'
 import { build, root } from './build-lib.mjs'
+import { freePort } from './server-lib.mjs'
 import { issueToken } from '../src/server/token.ts'
 
 const args = process.argv.slice(2)
@@ -24,13 +24,6 @@ const HOST = 'example.de'
 const SECRET = 'bench-secret-0123456789abcdefghij'
 const log = (...line) => asJson || console.log(...line)
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /** RSS of a process and all its children (the workers of a cluster), in MiB. */
 function rssMiB(pid) {
@@ -63,12 +56,11 @@ async function untilOk(url, deadline) {
 
 function pageWeight(html) {
   const assets = path.join(root, 'dist/client/assets')
-  const files = fs.readdirSync(assets).map((name) => fs.readFileSync(path.join(assets, name)))
   const kind = (ext) => fs.readdirSync(assets).filter((name) => name.endsWith(ext)).map((name) => fs.readFileSync(path.join(assets, name)))
   const sum = (buffers, f) => buffers.reduce((total, buffer) => total + f(buffer), 0)
   const row = (buffers) => ({ rawKB: +(sum(buffers, (b) => b.length) / 1024).toFixed(1), gzipKB: +(sum(buffers, gzip) / 1024).toFixed(1) })
   const htmlBuffer = Buffer.from(html)
-  return { html: row([htmlBuffer]), css: row(kind('.css')), js: row(kind('.js')), total: row([htmlBuffer, ...files]) }
+  return { html: row([htmlBuffer]), css: row(kind('.css')), js: row(kind('.js')), total: row([htmlBuffer, ...kind('.css'), ...kind('.js')]) }
 }
 
 async function nginxReference(html, tmp) {

@@ -199,6 +199,9 @@ describe('headers and pages', () => {
     const script = await fetch(`${app.url}${asset}`)
     expect(script.status).toBe(200)
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    // fetch() asks for br/gzip itself; the server answers with the file compressed at build time.
+    expect(['br', 'gzip']).toContain(script.headers.get('content-encoding'))
+    expect((await script.text()).length).toBeGreaterThan(50_000)
   })
 
   test('unknown paths get 404: JSON under /api, a page elsewhere; the built index.html is not served raw', async () => {

@@ -1,0 +1,34 @@
+// Shared by bench and lighthouse: a free loopback port, and the production server started as a child process.
+import { spawn } from 'node:child_process'
+import net from 'node:net'
+import path from 'node:path'
+import { root } from './build-lib.mjs'
+
+export const freePort = () =>
+  new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+
+/** Starts dist/server/main.js on 127.0.0.1:port with `env`; resolves once /healthz answers. */
+export async function startServer(port, env) {
+  const child = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const deadline = Date.now() + 20_000
+  while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not start')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return {
+    child,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}

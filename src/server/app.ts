@@ -11,7 +11,7 @@ import { sendFailure } from './errors.ts'
 import { createOutboxWorker, type OutboxWorker } from './mail/outbox.ts'
 import { createMailTransport, type MailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createPageRenderer } from './render.ts'
-import contactRoutes from './routes/contact.ts'
+import contactRoutes, { BODY_LIMIT } from './routes/contact.ts'
 import { createDomainRegistry } from './domains/registry.ts'
 import { createPageViewCounter } from './page-views.ts'
 import healthRoutes from './routes/health.ts'
@@ -60,7 +60,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers },
     trustProxy: config.trustProxy,
-    bodyLimit: 32 * 1024,
+    bodyLimit: BODY_LIMIT,
     requestTimeout: 30_000,
     // Requests Node's HTTP parser refuses (control characters in headers, oversized headers) never reach a route;
     // they get the same error body as everything else.

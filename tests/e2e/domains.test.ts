@@ -4,10 +4,11 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, launchChromium, openPage, type WatchedPage } from '../helpers/chromium.ts'
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import type { ServerProcess } from '../helpers/server.ts'
+import type { SmtpSink } from '../helpers/smtp.ts'
 
+let stack: E2eStack
 let browser: Browser
 let server: ServerProcess
 let smtp: SmtpSink
@@ -28,20 +29,15 @@ domains:
     description: Kurz und einprägsam.
 `,
   )
-  smtp = await startSmtpSink()
-  server = await startServerProcess({ SMTP_URL: smtp.url, DOMAINS_FILE: path.join(dir, 'domains.yaml') })
-  browser = await launchChromium()
+  stack = await startE2eStack({ DOMAINS_FILE: path.join(dir, 'domains.yaml') })
+  ;({ browser, server, smtp } = stack)
 })
 afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  server?.cleanup()
-  await smtp?.close()
+  await stack?.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })
 afterEach(async () => {
-  const problems = watched?.problems ?? []
-  await watched?.page.context().close()
+  const problems = await closePage(watched)
   watched = undefined
   expect(problems).toEqual([])
 })

@@ -1,30 +1,24 @@
 // The page in a real Chromium, against the production server process and a real SMTP server.
 import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, launchChromium, openPage, type WatchedPage } from '../helpers/chromium.ts'
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import type { ServerProcess } from '../helpers/server.ts'
+import type { SmtpSink } from '../helpers/smtp.ts'
 
+let stack: E2eStack
 let browser: Browser
 let server: ServerProcess
 let smtp: SmtpSink
 let watched: WatchedPage | undefined
 
 beforeAll(async () => {
-  smtp = await startSmtpSink()
-  server = await startServerProcess({ SMTP_URL: smtp.url })
-  browser = await launchChromium()
+  stack = await startE2eStack()
+  ;({ browser, server, smtp } = stack)
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  server?.cleanup()
-  await smtp?.close()
-})
+afterAll(async () => stack?.close())
 afterEach(async () => {
   // Nothing may have gone wrong in the page: no console errors or warnings (hydration mismatches among them).
-  const problems = watched?.problems ?? []
-  await watched?.page.context().close()
+  const problems = await closePage(watched)
   watched = undefined
   expect(problems).toEqual([])
 })

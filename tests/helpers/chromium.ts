@@ -2,6 +2,8 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+import { startServerProcess, type ServerProcess } from './server.ts'
+import { startSmtpSink, type SmtpSink } from './smtp.ts'
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -53,4 +55,36 @@ export async function axeViolations(page: Page): Promise<string[]> {
     return axe.run()
   })
   return result.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length})`)
+}
+
+export interface E2eStack {
+  browser: Browser
+  server: ServerProcess
+  smtp: SmtpSink
+  close(): Promise<void>
+}
+
+/** What a browser test file needs: a real SMTP server, the production server process on it, and one Chromium. */
+export async function startE2eStack(env: Record<string, string> = {}): Promise<E2eStack> {
+  const smtp = await startSmtpSink()
+  const server = await startServerProcess({ SMTP_URL: smtp.url, ...env })
+  const browser = await launchChromium()
+  return {
+    browser,
+    server,
+    smtp,
+    async close() {
+      await browser.close()
+      await server.stop()
+      server.cleanup()
+      await smtp.close()
+    },
+  }
+}
+
+/** Closes the page's context and returns what went wrong in it, for the test to insist on nothing. */
+export async function closePage(watched: WatchedPage | undefined): Promise<string[]> {
+  const problems = watched?.problems ?? []
+  await watched?.page.context().close()
+  return problems
 }

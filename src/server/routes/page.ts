@@ -63,7 +63,7 @@ export function sendPage(
   const { site } = lookup
   const { token, hash } = issueToken(deps.secret, site.host.ascii)
   const props: PageProps = { host: site.host.display, token, hash, ...siteProps(site), ...extra }
-  if (statusCode === 200) deps.pageViews.count(site.host.ascii)
+  if (statusCode === 200 && request.method === 'GET') deps.pageViews.count(site.host.ascii)
   // Every page carries a fresh single-use token, so no cache may keep it.
   return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').send(deps.renderer.page(props, reply.cspNonce.script))
 }

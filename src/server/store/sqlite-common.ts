@@ -40,7 +40,7 @@ export const messageIdFor = (inquiry: { id: number; token: string; domain: strin
 // SQLite result codes that mean "not now" rather than "never": BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN.
 const TRANSIENT_CODES = [5, 6, 8, 10, 13, 14]
 
-function isTransient(error: unknown): boolean {
+export function isTransientError(error: unknown): boolean {
   const e = error as { errcode?: number; code?: string }
   return e?.code === 'ERR_SQLITE_ERROR' && TRANSIENT_CODES.includes((e.errcode ?? 0) & 0xff)
 }
@@ -50,7 +50,7 @@ export function guarded<T>(work: () => T): T {
   try {
     return work()
   } catch (error) {
-    if (isTransient(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
+    if (isTransientError(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
     throw error
   }
 }

@@ -3,9 +3,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { migrate } from './migrations.ts'
-import { guarded, messageIdFor, toInquiry, transaction, type InquiryRow } from './sqlite-common.ts'
+import { guarded, isTransientError, messageIdFor, toInquiry, transaction, type InquiryRow } from './sqlite-common.ts'
 import { sqliteInbox } from './sqlite-inbox.ts'
-import type { OutboxItem, Store } from './types.ts'
+import { StoreUnavailableError, type MailPlan, type NewInquiry, type OutboxItem, type SaveResult, type Store } from './types.ts'
 
 export { messageIdFor }
 
@@ -74,35 +74,71 @@ export function createSqliteStore(file: string): Store {
     ),
   }
 
-  return {
-    async saveInquiry(inquiry, mail) {
-      return guarded(() =>
+  function saveOne(inquiry: NewInquiry, mail: MailPlan): SaveResult {
+    const inserted = q.insertInquiry.get(
+      inquiry.token,
+      inquiry.contentHash,
+      inquiry.domain,
+      inquiry.name,
+      inquiry.email,
+      inquiry.message,
+      inquiry.spamReason,
+      inquiry.offerEur,
+      inquiry.belowMinimum ? 1 : 0,
+      inquiry.createdAt,
+    ) as { id: number } | undefined
+    if (!inserted) {
+      const existing = q.byToken.get(inquiry.token) as { id: number; content_hash: string }
+      return existing.content_hash === inquiry.contentHash ? { status: 'duplicate', id: existing.id } : { status: 'conflict' }
+    }
+    if (mail.queue) {
+      const messageId = messageIdFor({ id: inserted.id, token: inquiry.token, domain: inquiry.domain })
+      q.insertOutbox.run(inserted.id, messageId, inquiry.createdAt, inquiry.createdAt, mail.mailTo)
+    }
+    return { status: 'created', id: inserted.id }
+  }
+
+  // Group commit: the inquiries that arrive while the event loop is busy are written in one transaction, with one
+  // fsync for all of them. Each is still answered only after that commit, so a 200 still means "on disk".
+  const pendingSaves: { inquiry: NewInquiry; mail: MailPlan; resolve(result: SaveResult): void; reject(error: unknown): void }[] = []
+  function commitPendingSaves() {
+    const batch = pendingSaves.splice(0)
+    const outcomes: ({ result: SaveResult } | { error: unknown })[] = []
+    try {
+      guarded(() =>
         transaction(db, () => {
-          const inserted = q.insertInquiry.get(
-            inquiry.token,
-            inquiry.contentHash,
-            inquiry.domain,
-            inquiry.name,
-            inquiry.email,
-            inquiry.message,
-            inquiry.spamReason,
-            inquiry.offerEur,
-            inquiry.belowMinimum ? 1 : 0,
-            inquiry.createdAt,
-          ) as { id: number } | undefined
-          if (!inserted) {
-            const existing = q.byToken.get(inquiry.token) as { id: number; content_hash: string }
-            return existing.content_hash === inquiry.contentHash
-              ? { status: 'duplicate' as const, id: existing.id }
-              : { status: 'conflict' as const }
+          for (const { inquiry, mail } of batch) {
+            // A savepoint per inquiry: one that fails does not take the others with it.
+            db.exec('SAVEPOINT inquiry')
+            try {
+              outcomes.push({ result: saveOne(inquiry, mail) })
+              db.exec('RELEASE inquiry')
+            } catch (error) {
+              db.exec('ROLLBACK TO inquiry')
+              db.exec('RELEASE inquiry')
+              outcomes.push({ error })
+            }
           }
-          if (mail.queue) {
-            const messageId = messageIdFor({ id: inserted.id, token: inquiry.token, domain: inquiry.domain })
-            q.insertOutbox.run(inserted.id, messageId, inquiry.createdAt, inquiry.createdAt, mail.mailTo)
-          }
-          return { status: 'created' as const, id: inserted.id }
         }),
       )
+    } catch (error) {
+      // The commit itself failed (disk full, locked): nothing of the batch is stored, every one is told so.
+      for (const save of batch) save.reject(error)
+      return
+    }
+    batch.forEach((save, i) => {
+      const outcome = outcomes[i]!
+      if ('result' in outcome) save.resolve(outcome.result)
+      else save.reject(isTransientError(outcome.error) ? new StoreUnavailableError(String(outcome.error), { cause: outcome.error }) : outcome.error)
+    })
+  }
+
+  return {
+    saveInquiry(inquiry, mail) {
+      return new Promise<SaveResult>((resolve, reject) => {
+        pendingSaves.push({ inquiry, mail, resolve, reject })
+        if (pendingSaves.length === 1) setImmediate(commitPendingSaves)
+      })
     },
     async claimDueMail(now, limit, owner, leaseMs) {
       const rows = guarded(() =>

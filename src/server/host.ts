@@ -12,8 +12,22 @@ export interface PageHost {
 const ASCII_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 const MAX_HEADER = 1024
 
+// Most requests carry one of a few Host headers; UTS #46 processing is worth remembering (bounded, oldest out).
+const known = new Map<string, PageHost | null>()
+const KNOWN_MAX = 5000
+
 export function parseHost(header: string | undefined): PageHost | null {
   if (!header || header.length > MAX_HEADER) return null
+  let host = known.get(header)
+  if (host === undefined) {
+    host = parseUncached(header)
+    if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!)
+    known.set(header, host)
+  }
+  return host
+}
+
+function parseUncached(header: string): PageHost | null {
   // IPv6 literals are addresses, not domains anybody sells.
   if (header.startsWith('[')) return null
   const withoutPort = header.replace(/:\d{1,5}$/, '')

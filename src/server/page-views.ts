@@ -16,6 +16,8 @@ export const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10)
 
 export function createPageViewCounter(store: Store, log: FastifyBaseLogger, now = Date.now): PageViewCounter {
   let pending = new Map<string, number>()
+  let day = ''
+  let dayValidUntil = 0
   const flush = async () => {
     if (pending.size === 0) return
     const batch = pending
@@ -36,7 +38,13 @@ export function createPageViewCounter(store: Store, log: FastifyBaseLogger, now 
   timer.unref()
   return {
     count(domain) {
-      const key = `${dayOf(now())} ${domain}`
+      // The day changes rarely; work it out once a minute rather than for every view.
+      const time = now()
+      if (time >= dayValidUntil) {
+        day = dayOf(time)
+        dayValidUntil = Math.min(time + 60_000, Date.parse(`${day}T00:00:00Z`) + 24 * 60 * 60 * 1000)
+      }
+      const key = `${day} ${domain}`
       pending.set(key, (pending.get(key) ?? 0) + 1)
     },
     flush,

@@ -1,7 +1,7 @@
 // The form token and its hash. The seed joined a fixed secret with the token and hashed it; we use an HMAC
 // (SHA-256) keyed with the secret, and sign the time the page was served and its host along with the token, so the
 // server can tell a form's age and fill time without storing anything per page view.
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { LIMIT } from '../shared/contact.ts'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -11,9 +11,14 @@ export const TOKEN_MAX_AGE_MS = 24 * 60 * 60 * 1000
 /** Clocks of several servers may differ a little; a form "from the future" beyond this is forged. */
 const CLOCK_SKEW_MS = 60 * 1000
 
+/** 15 characters from 62, uniformly: random bytes, with those of 248 and above skipped (248 = 4 × 62). */
 export function createToken(): string {
   let token = ''
-  for (let i = 0; i < LIMIT.tokenLength; i++) token += ALPHABET[randomInt(ALPHABET.length)]
+  while (token.length < LIMIT.tokenLength) {
+    for (const byte of randomBytes(LIMIT.tokenLength * 2)) {
+      if (byte < 248 && token.length < LIMIT.tokenLength) token += ALPHABET[byte % ALPHABET.length]
+    }
+  }
   return token
 }
 

@@ -2,8 +2,7 @@
 // while the owner has not configured mail yet.
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import nodemailer from 'nodemailer'
-import type { SendMailOptions } from 'nodemailer'
+import type { SendMailOptions, Transporter } from 'nodemailer'
 
 export interface MailTransport {
   /** Where mail goes, for the start-up log (no credentials). */
@@ -20,6 +19,18 @@ export const SMTP_TIMEOUTS = {
 }
 export type SmtpTimeouts = typeof SMTP_TIMEOUTS
 
+/**
+ * nodemailer is loaded when the first mail goes out, not at start-up: it is a twentieth of a second and 6 MiB that
+ * a server with no inquiry yet does not need.
+ */
+function lazily(create: (nodemailer: (typeof import('nodemailer'))['default']) => Transporter) {
+  let transporter: Promise<Transporter> | undefined
+  return {
+    get: () => (transporter ??= import('nodemailer').then((module) => create(module.default))),
+    close: () => void transporter?.then((t) => t.close()),
+  }
+}
+
 export function createMailTransport(
   smtpUrl: string | undefined,
   mailDir: string,
@@ -29,20 +40,22 @@ export function createMailTransport(
     const url = new URL(smtpUrl)
     // nodemailer reads host, port, TLS and credentials from the URL; the options object adds the timeouts. A pooled
     // connection is reused for the next mail: a new connection per mail costs about 100 ms here, a reused one 3 ms.
-    const transporter = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 1, ...SMTP_TIMEOUTS, ...timeouts })
+    const transporter = lazily((nodemailer) =>
+      nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 1, ...SMTP_TIMEOUTS, ...timeouts }),
+    )
     return {
       description: `SMTP ${url.protocol}//${url.host}`,
       async send(message) {
-        await transporter.sendMail(message)
+        await (await transporter.get()).sendMail(message)
       },
-      close: () => transporter.close(),
+      close: transporter.close,
     }
   }
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  const transporter = lazily((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }))
   return {
     description: `files in ${mailDir}`,
     async send(message, fileName) {
-      const info = await transporter.sendMail(message)
+      const info = await (await transporter.get()).sendMail(message)
       await fs.mkdir(mailDir, { recursive: true })
       const target = path.join(mailDir, fileName)
       const temp = `${target}.tmp`
@@ -55,6 +68,6 @@ export function createMailTransport(
       }
       await fs.rename(temp, target)
     },
-    close: () => transporter.close(),
+    close: transporter.close,
   }
 }

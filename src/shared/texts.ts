@@ -10,7 +10,6 @@ export const TEXT = {
   labelEmail: 'E-Mail',
   labelMessage: 'Nachricht',
   submit: 'Senden',
-  sending: 'Wird gesendet …',
   success: 'Anfrage erfolgreich versendet.',
   invalid: 'Fehler. Bitte füllen Sie alle Felder aus.',
   failed: 'Senden fehlgeschlagen. Bitte versuchen Sie es später erneut.',

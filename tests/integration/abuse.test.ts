@@ -3,7 +3,7 @@ import net from 'node:net'
 import fc from 'fast-check'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startApp, type TestApp } from '../helpers/app.ts'
-import { VISITOR as validFields, fetchForm, postContact as post, submitInquiry } from '../helpers/contact.ts'
+import { VISITOR as validFields, fetchForm, postContact, postContact as post, submitInquiry } from '../helpers/contact.ts'
 
 let app: TestApp | undefined
 afterEach(async () => {
@@ -50,6 +50,23 @@ describe('rate limits', () => {
     const cutOff = await submitValid(app.url)
     expect(cutOff.status).toBe(429)
     expect(cutOff.headers.get('retry-after')).toBeTruthy()
+  })
+
+  test('a visitor at the limit who repeats a submission that was taken gets the same 200, not 429', async () => {
+    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    const first = await submitValid(app.url)
+    expect(first.status).toBe(200)
+    expect((await submitValid(app.url)).status).toBe(429)
+    const repeated = await post(app.url, first.sent)
+    expect(repeated.status).toBe(200)
+    expect((await repeated.json()).ok).toBe(true)
+  })
+
+  test('the wider limit counts /api/contact and /api/sendMail together', async () => {
+    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    const answers: number[] = []
+    for (let i = 0; i < 11; i++) answers.push((await postContact(app.url, { broken: true }, {}, i % 2 ? '/api/sendMail' : '/api/contact')).status)
+    expect(answers).toEqual([...Array(10).fill(400), 429])
   })
 
   test('other clients keep being served while one address floods the form', async () => {

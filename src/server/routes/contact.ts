@@ -125,9 +125,12 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     const { data, site, issuedAt } = checkSubmission(request)
     const { host } = site
+    const digest = contentHash(host, data)
     if (accepted) {
       const limit = await accepted(request, { increment: false })
-      if (!limit.isAllowed && limit.remaining <= 0) {
+      // A visitor repeating a submission that was already taken (its answer got lost) is answered as before.
+      const repeated = async () => (await store.findInquiry(data[FIELD.token]))?.contentHash === digest
+      if (!limit.isAllowed && limit.remaining <= 0 && !(await repeated())) {
         throw new HttpError(429, TEXT.rateLimited, undefined, { 'retry-after': String(Math.max(1, limit.ttlInSeconds)) })
       }
     }
@@ -141,7 +144,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
         : { queue: false }
     const result = await store.saveInquiry({
       token: data[FIELD.token],
-      contentHash: contentHash(host, data),
+      contentHash: digest,
       domain: host.ascii,
       name: data[FIELD.name],
       email: data[FIELD.email],
@@ -168,6 +171,8 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   const everyPost = config.contactRateLimit > 0
     ? {
         rateLimit: {
+          // One count for both paths: alternating between them does not double the limit.
+          groupId: 'contact-posts',
           max: config.contactRateLimit * POST_LIMIT_FACTOR,
           timeWindow: HOUR_MS,
           keyGenerator: (request: FastifyRequest) => request.ip,

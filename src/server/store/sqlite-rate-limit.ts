@@ -28,7 +28,14 @@ export interface RateLimitStoreClass {
 export interface RateLimitStore {
   incr(key: string, callback: Callback, timeWindow: number): void
   read(key: string, callback: Callback, timeWindow: number): void
-  child(routeOptions: { routeInfo?: { method?: string; url?: string }; max?: unknown; timeWindow?: unknown }): RateLimitStore
+  child(routeOptions: ChildOptions): RateLimitStore
+}
+
+interface ChildOptions {
+  routeInfo?: { method?: string; url?: string }
+  groupId?: string
+  max?: unknown
+  timeWindow?: unknown
 }
 
 /** Opens (or creates) DATA_DIR/rate-limits.sqlite and returns the store class the plugin instantiates. */
@@ -88,10 +95,14 @@ export function sqliteRateLimitStore(dataDir: string, secret: string): { Store: 
         callback(error as Error, { current: 0, ttl: 0 })
       }
     }
-    child(routeOptions: { routeInfo?: { method?: string; url?: string }; max?: unknown; timeWindow?: unknown }) {
-      // The same limit must get the same scope in every process: name it by route, or by its figures.
+    child(routeOptions: ChildOptions) {
+      // The same limit must get the same scope in every process: name it by its group, its route, or its figures.
       const route = routeOptions.routeInfo
-      const scope = route?.url ? `${route.method} ${route.url}` : `limit ${String(routeOptions.max)}/${String(routeOptions.timeWindow)}`
+      const scope = routeOptions.groupId
+        ? `group ${routeOptions.groupId}`
+        : route?.url
+          ? `${route.method} ${route.url}`
+          : `limit ${String(routeOptions.max)}/${String(routeOptions.timeWindow)}`
       return new SqliteStore(undefined, scope)
     }
   }

@@ -62,6 +62,7 @@ export function createSqliteStore(file: string): Store {
        WHERE id = ?`,
     ),
     inquiry: db.prepare('SELECT * FROM inquiries WHERE id = ?'),
+    inquiryByToken: db.prepare('SELECT * FROM inquiries WHERE token = ?'),
     outboxOf: db.prepare('SELECT status, attempts, last_error FROM outbox WHERE inquiry_id = ?'),
     touch: db.prepare(`INSERT INTO meta (key, value) VALUES ('ready-check', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
     health: db.prepare(
@@ -181,6 +182,10 @@ export function createSqliteStore(file: string): Store {
     },
     async getInquiry(id) {
       const row = q.inquiry.get(id) as InquiryRow | undefined
+      return row ? toInquiry(row) : null
+    },
+    async findInquiry(token) {
+      const row = q.inquiryByToken.get(token) as InquiryRow | undefined
       return row ? toInquiry(row) : null
     },
     async outboxStatus(inquiryId) {

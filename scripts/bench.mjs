@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import zlib from 'node:zlib'
 import autocannon from 'autocannon'
 import { SMTPServer } from 'smtp-server'
@@ -25,6 +26,21 @@ const SECRET = 'bench-secret-0123456789abcdefghij'
 const log = (...line) => asJson || console.log(...line)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A child process with an `exited` promise made at spawn, so waiting for it cannot miss an exit that came early. */
+function start(command, argv, options) {
+  const child = spawn(command, argv, options)
+  child.exited = new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
+  return child
+}
+/** SIGTERM, and SIGKILL if the child has not exited 10 s later: the bench must end even when a child hangs. */
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  await child.exited
+  clearTimeout(timer)
+}
 /** RSS of a process and all its children (the workers of a cluster), in MiB. */
 function rssMiB(pid) {
   const own = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
@@ -35,23 +51,31 @@ const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length
 
 async function load(url, options) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration, headers: { host: HOST }, ...options })
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]))
+  const ok = statusCodes['200'] ?? 0
   return {
     requestsPerSecond: Math.round(result.requests.average),
+    // Only 200s: a 4xx answered quickly would otherwise count as throughput.
+    okPerSecond: Math.round(ok / result.duration),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    ok: result['2xx'],
-    notOk: result.non2xx + result.errors + result.timeouts,
+    ok,
+    notOk: result.requests.total - ok + result.errors + result.timeouts,
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
   }
 }
 
-async function untilOk(url, deadline) {
-  while (Date.now() < deadline) {
+/** Polls every 10 ms until `url` answers 200; gives up at the deadline or as soon as `child` has exited. */
+async function untilOk(url, deadline, child) {
+  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
     try {
-      if ((await fetch(url, { headers: { host: HOST } })).status === 200) return
+      if ((await fetch(url, { headers: { host: HOST }, signal: AbortSignal.timeout(1000) })).status === 200) return
     } catch {}
-    await sleep(5)
+    await sleep(10)
   }
-  throw new Error(`${url} did not answer 200 in time`)
+  throw new Error(`${url} did not answer 200 (${child.exitCode === null ? 'in time' : `the process exited with ${child.exitCode}`})`)
 }
 
 function pageWeight(html) {
@@ -63,7 +87,7 @@ function pageWeight(html) {
   return { html: row([htmlBuffer]), css: row(kind('.css')), js: row(kind('.js')), total: row([htmlBuffer, ...kind('.css'), ...kind('.js')]) }
 }
 
-async function nginxReference(html, tmp) {
+async function nginxReference(html) {
   if (spawnSync('sh', ['-c', 'command -v nginx'], { stdio: 'ignore' }).status !== 0) return null
   const port = await freePort()
   // nginx's worker drops root rights; mkdtemp's directories are private, so open this one up.
@@ -79,14 +103,13 @@ http { access_log off; client_body_temp_path ${dir}/body; proxy_temp_path ${dir}
   uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi; default_type text/html;
   server { listen 127.0.0.1:${port}; root ${dir}/www; location / { try_files /index.html =404; } } }`,
   )
-  const nginx = spawn('nginx', ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' })
+  const nginx = start('nginx', ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'inherit'] })
   try {
-    await untilOk(`http://127.0.0.1:${port}/`, Date.now() + 5000)
+    await untilOk(`http://127.0.0.1:${port}/`, Date.now() + 5000, nginx)
     await load(`http://127.0.0.1:${port}/`, { duration: 2 })
     return await load(`http://127.0.0.1:${port}/`, {})
   } finally {
-    nginx.kill('SIGTERM')
-    await new Promise((resolve) => nginx.once('exit', resolve))
+    await stop(nginx)
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }
@@ -106,30 +129,31 @@ const sink = new SMTPServer({
     })
   },
 })
-await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve))
-const port = await freePort()
-const url = `http://127.0.0.1:${port}`
-const started = Date.now()
-const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
-  env: {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: tmp,
-    SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
-    MAIL_TO: 'owner@example.org',
-    MAIL_FROM: 'lander@example.org',
-    CONTACT_SECRET: SECRET,
-    CONTACT_RATE_LIMIT: '0',
-    MIN_FILL_SECONDS: '0',
-    LOG_LEVEL: 'warn',
-    WORKERS: String(workers),
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-})
 const results = { workers }
+let server
 try {
-  await untilOk(`${url}/`, Date.now() + 20_000)
+  await new Promise((resolve, reject) => sink.once('error', reject).listen(0, '127.0.0.1', resolve))
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  server = start(process.execPath, [path.join(root, 'dist/server/main.js')], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: tmp,
+      SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
+      MAIL_TO: 'owner@example.org',
+      MAIL_FROM: 'lander@example.org',
+      CONTACT_SECRET: SECRET,
+      CONTACT_RATE_LIMIT: '0',
+      MIN_FILL_SECONDS: '0',
+      LOG_LEVEL: 'warn',
+      WORKERS: String(workers),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  await untilOk(`${url}/`, Date.now() + 20_000, server)
   results.coldStartMs = Date.now() - started
   await sleep(500)
   results.rssIdleMiB = +rssMiB(server.pid).toFixed(1)
@@ -150,13 +174,19 @@ try {
   results.rssAfterLoadMiB = +rssMiB(server.pid).toFixed(1)
 
   log('nginx reference (static file, one worker) ...')
-  const nginx = await nginxReference(html, tmp)
-  results.nginx = nginx ?? 'not installed (apt-get install nginx): no reference ratio'
+  const nginx = await nginxReference(html)
+  results.nginx = nginx ?? 'nginx not installed (apt-get install nginx): no reference ratio'
   if (nginx) results.getVsNginx = +(results.get.requestsPerSecond / nginx.requestsPerSecond).toFixed(3)
 } finally {
-  server.kill('SIGTERM')
-  await new Promise((resolve) => server.once('exit', resolve))
-  sink.close()
+  if (server) await stop(server)
+  await new Promise((resolve) => sink.close(resolve))
+  // A 200 must mean a stored inquiry: count the rows, after the server has let go of the file.
+  const file = path.join(tmp, 'domain-lander.sqlite')
+  if (results.post && fs.existsSync(file)) {
+    const db = new DatabaseSync(file, { readOnly: true })
+    results.post.stored = db.prepare('SELECT count(*) AS n FROM inquiries WHERE spam_reason IS NULL').get().n
+    db.close()
+  }
   fs.rmSync(tmp, { recursive: true, force: true })
 }
 results.mailsDeliveredDuringRun = mails
@@ -165,15 +195,18 @@ if (asJson) {
   console.log(JSON.stringify(results, null, 2))
 } else {
   const w = results.pageWeight
+  const row = (r, ratePerSecond) => ({ 'req/s': ratePerSecond, 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms, 'not 200': r.notOk })
   console.table({
-    'GET /': { 'req/s': results.get.requestsPerSecond, 'p50 ms': results.get.p50Ms, 'p99 ms': results.get.p99Ms, errors: results.get.notOk },
-    'POST /api/contact (stored/s)': { 'req/s': results.post.requestsPerSecond, 'p50 ms': results.post.p50Ms, 'p99 ms': results.post.p99Ms, errors: results.post.notOk },
-    ...(typeof results.nginx === 'object'
-      ? { 'nginx static GET / (reference)': { 'req/s': results.nginx.requestsPerSecond, 'p50 ms': results.nginx.p50Ms, 'p99 ms': results.nginx.p99Ms, errors: results.nginx.notOk } }
-      : {}),
+    'GET /': row(results.get, results.get.requestsPerSecond),
+    'POST /api/contact (200s/s)': row(results.post, results.post.okPerSecond),
+    ...(typeof results.nginx === 'object' ? { 'nginx static GET / (reference)': row(results.nginx, results.nginx.requestsPerSecond) } : {}),
   })
-  console.log(`GET / vs nginx: ${results.getVsNginx ?? results.nginx}`)
+  const codes = (r) => Object.entries(r.statusCodes).map(([code, n]) => `${n}×${code}`).join(', ') || 'none'
+  console.log(`POST answers: ${codes(results.post)}; errors ${results.post.errors}, timeouts ${results.post.timeouts}; stored ${results.post.stored}; mails delivered ${mails}`)
+  if (results.get.notOk) console.log(`GET answers: ${codes(results.get)}; errors ${results.get.errors}, timeouts ${results.get.timeouts}`)
+  console.log(typeof results.nginx === 'object' ? `GET / vs nginx: ${results.getVsNginx}` : results.nginx)
   console.log(`server processes: ${workers === 1 ? '1' : `${workers} workers and a primary`}`)
   console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
-  console.log(`page weight (gzip): HTML ${w.html.gzipKB} KB, CSS ${w.css.gzipKB} KB, JS ${w.js.gzipKB} KB, total ${w.total.gzipKB} KB (raw ${w.total.rawKB} KB)`)
+  const kb = (k) => `${w[k].rawKB} KB raw / ${w[k].gzipKB} KB gzip`
+  console.log(`page weight: HTML ${kb('html')}; CSS ${kb('css')}; JS ${kb('js')}; total ${kb('total')}`)
 }

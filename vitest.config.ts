@@ -1,14 +1,43 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
+import { preactAliases } from './vite.config.ts'
+
+// The tests that go through the store run twice: on the embedded SQLite store, and in the project "postgres"
+// against a real PostgreSQL server (DATABASE_URL). SQLite-only tests (a locked or full file) and tests that never
+// touch the store (browser, deploy, fuzzing the parser) run once.
+const STORE_TESTS = [
+  'src/server/store/{store,postgres}.test.ts',
+  'tests/integration/{abuse,cli,cluster,contact-api,crash,domains,health,instances,logs,mail-delivery,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
+]
+const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{instances,store-faults-postgres}.test.ts']
 
 export default defineConfig({
   plugins: [react()],
+  // Pages rendered from the sources (integration tests) come from Preact, as in the build.
+  resolve: { alias: preactAliases },
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: integration and browser files start servers and Chromium; keep them from starving each other.
     maxWorkers: 2,
-    globalSetup: ['tests/helpers/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['src/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
+          exclude: POSTGRES_ONLY,
+          globalSetup: ['tests/helpers/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: STORE_TESTS,
+          globalSetup: ['tests/helpers/global-setup.ts', 'tests/helpers/global-setup-postgres.ts'],
+        },
+      },
+    ],
   },
 })

@@ -11,7 +11,7 @@ import zlib from 'node:zlib'
 import autocannon from 'autocannon'
 import { SMTPServer } from 'smtp-server'
 import { build, root } from './build-lib.mjs'
-import { freePort } from './server-lib.mjs'
+import { freePort, SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS } from './server-lib.mjs'
 import { issueToken } from '../src/server/token.ts'
 
 const args = process.argv.slice(2)
@@ -136,9 +136,11 @@ try {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const started = Date.now()
-  server = start(process.execPath, [path.join(root, 'dist/server/main.js')], {
+  // Started the way `npm start` and the deployments start it: same Node flags and environment.
+  server = start(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
     env: {
       ...process.env,
+      ...SERVER_ENV,
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: tmp,

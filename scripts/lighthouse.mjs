@@ -1,7 +1,11 @@
 // `npm run lighthouse`: Lighthouse (mobile) on the production server with the local Chromium, printing the four
-// category scores and every audit that did not pass. On plain http on localhost the two https audits cannot pass;
-// behind Caddy (deploy/) the page is served over https.
+// category scores and every audit that did not pass. The page is measured the way visitors get it in production
+// (deploy/Caddyfile): over HTTPS through Caddy, which compresses and proxies to the server. Caddy's own local CA
+// (`tls internal`, kept in a temporary directory and never installed anywhere) signs the certificate, and this
+// Chromium ignores that it does not know that CA. `--json` for JSON, `--report FILE` to keep the whole report.
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
@@ -11,36 +15,98 @@ import { freePort, startServer } from './server-lib.mjs'
 import { ensureTool } from './system-tools.mjs'
 
 const HOST = 'example.de'
+const args = process.argv.slice(2)
+const reportFile = args.includes('--report') ? args[args.indexOf('--report') + 1] : undefined
 await build()
 const chromium = ensureTool('chromium')
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-lighthouse-'))
-const port = await freePort()
-const server = await startServer(port, { DATA_DIR: dataDir })
+const caddyPath = ensureTool('caddy')
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-lighthouse-'))
+const dataDir = path.join(dir, 'data')
+const serverPort = await freePort()
+const httpsPort = await freePort()
+const server = await startServer(serverPort, { DATA_DIR: dataDir })
+
+/** Caddy in front of the server as in deploy/Caddyfile, with a certificate for HOST from Caddy's local CA. */
+async function startCaddy() {
+  const caddyfile = path.join(dir, 'Caddyfile')
+  fs.writeFileSync(
+    caddyfile,
+    `{
+	admin off
+	skip_install_trust
+	storage file_system ${path.join(dir, 'caddy')}
+	auto_https disable_redirects
+	https_port ${httpsPort}
+}
+
+https://${HOST}:${httpsPort} {
+	bind 127.0.0.1
+	tls internal
+	encode zstd gzip
+	reverse_proxy 127.0.0.1:${serverPort}
+}
+`,
+  )
+  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, 'xdg-data'), XDG_CONFIG_HOME: path.join(dir, 'xdg-config') }
+  const child = spawn(caddyPath, ['run', '--adapter', 'caddyfile', '--config', caddyfile], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const log = []
+  child.stderr.on('data', (chunk) => log.push(chunk))
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const answers = () =>
+    new Promise((resolve) => {
+      const request = https.get(
+        { host: '127.0.0.1', port: httpsPort, path: '/healthz', servername: HOST, headers: { host: `${HOST}:${httpsPort}` }, rejectUnauthorized: false },
+        (response) => resolve(response.resume().statusCode === 200),
+      )
+      request.on('error', () => resolve(false)).setTimeout(1000, () => request.destroy())
+    })
+  const deadline = Date.now() + 20_000
+  while (!(await answers())) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill()
+      throw new Error(`Caddy did not start:\n${Buffer.concat(log).toString()}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return {
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+let caddy
 let chrome
 try {
+  caddy = await startCaddy()
   chrome = await chromeLauncher.launch({
     chromePath: chromium,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
+      '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
+      // The certificate is from Caddy's local CA, which this throwaway browser profile does not know.
+      '--ignore-certificate-errors'],
   })
-  const url = `http://${HOST}:${port}/`
+  const url = `https://${HOST}:${httpsPort}/`
   const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, {
     extends: 'lighthouse:default',
     settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], formFactor: 'mobile' },
   })
+  if (reportFile) fs.writeFileSync(reportFile, JSON.stringify(lhr, null, 2))
   const scores = Object.fromEntries(Object.values(lhr.categories).map((category) => [category.title, Math.round(category.score * 100)]))
   const failed = Object.values(lhr.audits)
     .filter((audit) => audit.score !== null && audit.score < 1 && ['binary', 'numeric', 'metricSavings'].includes(audit.scoreDisplayMode))
     .map((audit) => ({ audit: audit.id, score: audit.score, value: audit.displayValue ?? '' }))
-  if (process.argv.includes('--json')) {
+  if (args.includes('--json')) {
     console.log(JSON.stringify({ url, scores, failed }, null, 2))
   } else {
-    console.log(`Lighthouse (mobile) for ${url}`)
+    console.log(`Lighthouse (mobile) for ${url} (through Caddy, as deployed)`)
     console.table(scores)
     if (failed.length) console.table(failed)
   }
 } finally {
   await chrome?.kill()
+  await caddy?.stop()
   await server.stop()
-  fs.rmSync(dataDir, { recursive: true, force: true })
+  fs.rmSync(dir, { recursive: true, force: true })
 }

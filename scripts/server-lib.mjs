@@ -1,8 +1,18 @@
-// Shared by bench and lighthouse: a free loopback port, and the production server started as a child process.
+// Shared by start, bench and lighthouse: how the production server is started (its Node flags), a free loopback
+// port, and the production server started as a child process.
 import { spawn } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { root } from './build-lib.mjs'
+
+/**
+ * Node flags and environment of the production server, wherever it runs: `npm start`, the bench and Lighthouse use
+ * these; deploy/Dockerfile and deploy/domain-lander.service repeat them (tests/integration/deploy.test.ts checks
+ * that they agree). They keep its memory small at a small cost in throughput: see docs/decisions/011.
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=128']
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' }
+export const SERVER_MAIN = path.join(root, 'dist/server/main.js')
 
 export const freePort = () =>
   new Promise((resolve) => {
@@ -14,8 +24,8 @@ export const freePort = () =>
 
 /** Starts dist/server/main.js on 127.0.0.1:port with `env`; resolves once /healthz answers. */
 export async function startServer(port, env) {
-  const child = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
+    env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const exited = new Promise((resolve) => child.once('exit', resolve))

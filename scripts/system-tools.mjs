@@ -1,4 +1,5 @@
-// Programs the tests need from the system: Chromium (browser tests) and Caddy (the shipped Caddyfile is checked).
+// Programs the tests need from the system: Chromium (browser tests), Caddy (the shipped Caddyfile is checked) and
+// PostgreSQL (the store's tests run against a real server too).
 // Each is found where it usually is; if missing, Debian's package is installed when running as root with apt,
 // otherwise the run stops with a one-line instruction.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -27,6 +28,17 @@ const TOOLS = {
     env: 'CADDY_PATH',
     candidates: () => [process.env.CADDY_PATH, '/usr/bin/caddy', '/usr/local/bin/caddy'],
     aptPackage: 'caddy',
+  },
+  // Debian keeps the server's programs out of PATH, one directory per major version.
+  postgres: {
+    env: 'POSTGRES_PATH',
+    candidates: () => [
+      process.env.POSTGRES_PATH,
+      ...(fs.existsSync('/usr/lib/postgresql')
+        ? fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin/postgres`)
+        : []),
+    ],
+    aptPackage: 'postgresql',
   },
 }
 

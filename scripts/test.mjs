@@ -1,4 +1,4 @@
-// `npm test`: build (if stale), make sure Chromium and Caddy are there, run every test, and close with one summary line.
+// `npm test`: build (if stale), make sure Chromium, Caddy and PostgreSQL are there, run every test, and close with one summary line.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -13,7 +13,7 @@ if (typecheck.status !== 0) {
   console.error('typecheck failed')
   process.exit(typecheck.status ?? 1)
 }
-const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy') }
+const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy'), POSTGRES_PATH: ensureTool('postgres') }
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')

@@ -7,11 +7,11 @@ import { ConfigError, loadConfig } from '../server/config.ts'
 import { displayDomain } from '../server/mail/compose.ts'
 import { parseHost } from '../server/host.ts'
 import { dayOf } from '../server/page-views.ts'
-import { createSqliteStore } from '../server/store/sqlite.ts'
+import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
 import { csv, table, time } from './format.ts'
 
-export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data)
+export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
 Commands:
   list     [--domain D] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--spam | --genuine] [--limit N]
@@ -200,9 +200,11 @@ export async function main(argv: string[], print = (text: string) => console.log
   let store: Store | undefined
   try {
     const config = loadConfig({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
-    const file = path.join(config.dataDir, 'domain-lander.sqlite')
-    if (!fs.existsSync(file)) throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)
-    store = createSqliteStore(file)
+    const file = sqliteFileOf(config)
+    if (!config.databaseUrl && !fs.existsSync(file)) {
+      throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)
+    }
+    store = await openStore(config)
     await run(command, args, values, store, print)
     return 0
   } catch (error) {

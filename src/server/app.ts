@@ -1,7 +1,7 @@
 // Builds the application: store, mail outbox, routes. It never listens; main.ts does (and tests do, on port 0).
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
@@ -17,9 +17,10 @@ import { createPageViewCounter } from './page-views.ts'
 import healthRoutes from './routes/health.ts'
 import pageRoutes, { sendNotice } from './routes/page.ts'
 import { loadOrCreateSecret } from './secret.ts'
+import { addSecurityHeaders } from './security-headers.ts'
 import { createSiteResolver } from './site.ts'
-import { createSqliteStore } from './store/sqlite.ts'
-import { sqliteRateLimitStore } from './store/sqlite-rate-limit.ts'
+import { leaseOwnerOf } from './cluster-lease.ts'
+import { openRateLimitStore, openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
 
 export interface AppOptions {
@@ -30,8 +31,9 @@ export interface AppOptions {
   smtpTimeouts?: Partial<SmtpTimeouts>
   /**
    * Set for a worker process of a cluster: names its mail leases, and leaves the other workers' leases alone
-   * (the primary process ends the leases of a worker that died). Alone, a server ends every lease at start: any
-   * lease in the store is left over from its own previous run.
+   * (the primary process ends the leases of a worker that died). Alone on a SQLite file, a server ends every lease
+   * at start: any lease in the file is left over from its own previous run. On PostgreSQL other instances may be
+   * running, so leases are left to run out (MAIL_LEASE_SECONDS).
    */
   clusterWorker?: { leaseOwner: string }
 }
@@ -74,12 +76,15 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     },
   })
 
-  const secret = loadOrCreateSecret(config.dataDir, config.contactSecret)
-  const store = createSqliteStore(path.join(config.dataDir, 'domain-lander.sqlite'))
+  const store = await openStore(config)
+  const secret =
+    config.contactSecret ??
+    (store.sharedSecret ? await store.sharedSecret(randomBytes(32).toString('base64url')) : loadOrCreateSecret(config.dataDir, undefined))
   const mailTransport = createMailTransport(config.smtpUrl, path.join(config.dataDir, 'mail'), options.smtpTimeouts)
-  if (!options.clusterWorker) await store.releaseLeases()
+  if (!options.clusterWorker && !config.databaseUrl) await store.releaseLeases()
   const outbox = createOutboxWorker({
-    owner: options.clusterWorker?.leaseOwner,
+    owner: options.clusterWorker?.leaseOwner ?? leaseOwnerOf(process.pid),
+    leaseMs: config.mailLeaseMs,
     store,
     transport: mailTransport,
     addresses: { from: config.mailFrom, to: config.mailTo },
@@ -94,33 +99,21 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.decorate('outbox', outbox)
   app.decorate('mailTransport', mailTransport)
 
-  await app.register(helmet, {
-    enableCSPNonces: true,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-        objectSrc: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // HSTS belongs to the TLS terminator in front of us. COOP and Origin-Agent-Cluster protect pages that open
-    // or share windows, which this one does not; on plain http browsers log them as errors.
-    strictTransportSecurity: false,
-    crossOriginOpenerPolicy: false,
-    originAgentCluster: false,
+  addSecurityHeaders(app, {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", ...renderer.styleSources],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    objectSrc: ["'none'"],
   })
-  // Registered without a global limit: the contact routes use it. Counters live in DATA_DIR, shared by all the
-  // server processes on it.
-  const rateLimits = sqliteRateLimitStore(config.dataDir, secret)
+  // Registered without a global limit: the contact routes use it. Counters live in DATA_DIR (or PostgreSQL),
+  // shared by all the server processes on it.
+  const rateLimits = await openRateLimitStore(config, secret)
   await app.register(rateLimit, { global: false, store: rateLimits.Store as never })
 
   await app.register(fastifyStatic, {
@@ -159,7 +152,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     await pageViews.close()
     await outbox.stop()
     await store.close()
-    rateLimits.close()
+    await rateLimits.close()
   })
   return app
 }

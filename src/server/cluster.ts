@@ -2,26 +2,24 @@
 // The primary serves nothing itself; it ends the mail leases of a worker that died, starts a new one, passes
 // SIGHUP on, and on SIGTERM/SIGINT stops every worker gracefully before it exits.
 import cluster, { type Worker } from 'node:cluster'
-import path from 'node:path'
 import type { Config } from './config.ts'
-import { createSqliteStore } from './store/sqlite.ts'
-
 import { leaseOwnerOf } from './cluster-lease.ts'
+import { openStore } from './store/index.ts'
 
 export async function runPrimary(config: Config): Promise<void> {
   const log = (message: string, extra: Record<string, unknown> = {}) =>
     console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, component: 'cluster', ...extra, msg: message }))
-  const storeFile = path.join(config.dataDir, 'domain-lander.sqlite')
   const releaseLeases = async (owner?: string) => {
-    const store = createSqliteStore(storeFile)
+    const store = await openStore(config)
     try {
       await store.releaseLeases(owner)
     } finally {
       await store.close()
     }
   }
-  // Leases left from a previous run belong to processes that are gone.
-  await releaseLeases()
+  // Leases left in the SQLite file from a previous run belong to processes that are gone. (A PostgreSQL database
+  // may have other instances' leases in it: those are left to run out.)
+  if (!config.databaseUrl) await releaseLeases()
 
   let stopping = false
   const fork = () => cluster.fork()

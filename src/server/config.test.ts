@@ -19,6 +19,8 @@ describe('configuration', () => {
       logLevel: 'info',
       workers: 1,
       domainsFile: undefined,
+      databaseUrl: undefined,
+      mailLeaseMs: 120_000,
       allowAnyTls: false,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
     })
@@ -40,6 +42,14 @@ describe('configuration', () => {
     expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(os.availableParallelism())
   })
 
+  test('DATABASE_URL switches to PostgreSQL; MAIL_LEASE_SECONDS sets how long a mail being sent is reserved', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://lander:pw@db.internal:5432/lander', MAIL_LEASE_SECONDS: '30' })).toMatchObject({
+      databaseUrl: 'postgres://lander:pw@db.internal:5432/lander',
+      mailLeaseMs: 30_000,
+    })
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/lander' }).databaseUrl).toBe('postgresql://db.internal/lander')
+  })
+
   test('an empty variable counts as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '' })).toMatchObject({ port: 3000, smtpUrl: undefined })
   })
@@ -55,6 +65,8 @@ describe('configuration', () => {
     ['WORKERS', { WORKERS: 'zwei' }],
     ['WORKERS', { WORKERS: '0' }],
     ['MAIL_TO', { SMTP_URL: 'smtp://mail.example.de:587' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://db.example.de/lander' }],
+    ['MAIL_LEASE_SECONDS', { MAIL_LEASE_SECONDS: '0' }],
   ])('a wrong %s stops start-up with a message naming it', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `))

@@ -32,6 +32,10 @@ export const configSchema = z
       .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'must be a whole number from 1 to 64, or auto' })
       .default(1),
     DOMAINS_FILE: z.string().min(1).optional(),
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL, e.g. postgres://lander:secret@db.internal:5432/lander' })
+      .optional(),
+    MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     ALLOW_ANY_TLS: flag.default(false),
     IMPRINT_URL: httpUrl.optional(),
     PRIVACY_URL: httpUrl.optional(),
@@ -59,6 +63,8 @@ export const configSchema = z
       logLevel: env.LOG_LEVEL,
       workers: env.WORKERS === 'auto' ? os.availableParallelism() : env.WORKERS,
       domainsFile: env.DOMAINS_FILE && path.resolve(env.DOMAINS_FILE),
+      databaseUrl: env.DATABASE_URL,
+      mailLeaseMs: env.MAIL_LEASE_SECONDS * 1000,
       allowAnyTls: env.ALLOW_ANY_TLS,
       legal: {
         imprintUrl: env.IMPRINT_URL,

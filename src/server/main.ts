@@ -1,10 +1,17 @@
 // Starts the server: parse the configuration, build the app, listen, and shut down cleanly on SIGTERM/SIGINT.
 import { fileURLToPath } from 'node:url'
 import cluster from 'node:cluster'
-import closeWithGrace from 'close-with-grace'
-import { ConfigError, loadConfig } from './config.ts'
+import module from 'node:module'
+
+// Node keeps the compiled code of the server's modules on disk, so that the next start skips compiling most of it
+// (docs/decisions/011). NODE_COMPILE_CACHE names another directory (the Docker image and the systemd unit do);
+// NODE_DISABLE_COMPILE_CACHE=1 switches it off. Everything else is imported below, after this, to be covered too.
+if (!process.env.NODE_COMPILE_CACHE) {
+  module.enableCompileCache(fileURLToPath(new URL('../../node_modules/.cache/domain-lander/', import.meta.url)))
+}
 
 async function main() {
+  const { ConfigError, loadConfig } = await import('./config.ts')
   let config
   try {
     config = loadConfig()
@@ -18,7 +25,12 @@ async function main() {
   // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
   // otherwise carry for nothing).
   if (config.workers > 1 && cluster.isPrimary) return (await import('./cluster.ts')).runPrimary(config)
-  const [{ buildApp, shutdown }, { leaseOwnerOf }] = await Promise.all([import('./app.ts'), import('./cluster-lease.ts')])
+  const [{ buildApp, shutdown }, { leaseOwnerOf }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
+    import('./app.ts'),
+    import('./cluster-lease.ts'),
+    import('./store/index.ts'),
+    import('close-with-grace'),
+  ])
   // dist/server/main.js -> dist/client
   const clientDir = process.env.CLIENT_DIR ?? fileURLToPath(new URL('../client/', import.meta.url))
   const app = await buildApp(config, { clientDir, ...(cluster.isWorker && { clusterWorker: { leaseOwner: leaseOwnerOf(process.pid) } }) })
@@ -33,11 +45,13 @@ async function main() {
   })
 
   await app.listen({ port: config.port, host: config.host })
+  // Written now rather than at exit, so that a server that is killed still leaves the cache for the next start.
+  module.flushCompileCache()
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const shownHost = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host
   app.log.info(
-    { url: `http://${shownHost}:${port}/`, dataDir: config.dataDir, mail: app.mailTransport.description, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
+    { url: `http://${shownHost}:${port}/`, dataDir: config.dataDir, store: describeStore(config), mail: app.mailTransport.description, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
     `domain-lander is ready: open http://${shownHost}:${port}/ (mail goes to ${app.mailTransport.description})`,
   )
   if (!config.smtpUrl) {

@@ -1,4 +1,5 @@
-// Starts the real application on 127.0.0.1, port 0, with its own temporary DATA_DIR (a real SQLite file).
+// Starts the real application on 127.0.0.1, port 0, with its own temporary DATA_DIR (a real SQLite file), or in
+// the test project "postgres" with its own schema in the test's PostgreSQL server.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -6,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApp, type AppOptions } from '../../src/server/app.ts'
 import { loadConfig, type Config } from '../../src/server/config.ts'
+import { storeEnv } from './postgres.ts'
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../dist/client')
 
@@ -34,6 +36,7 @@ export async function startApp(
     LOG_LEVEL: 'silent',
     MAIL_TO: 'owner@example.org',
     MAIL_FROM: 'Domain Lander <lander@example.org>',
+    ...(await storeEnv(dataDir)),
     ...env,
     DATA_DIR: dataDir,
   })

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import readline from 'node:readline'
 import { tempDataDir } from './app.ts'
+import { storeEnv } from './postgres.ts'
 
 const MAIN = path.resolve(import.meta.dirname, '../../dist/server/main.js')
 
@@ -36,6 +37,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       CONTACT_RATE_LIMIT: '0',
       MAIL_TO: 'owner@example.org',
       MAIL_FROM: 'Domain Lander <lander@example.org>',
+      ...(await storeEnv(dataDir)),
       ...env,
       DATA_DIR: dataDir,
     },

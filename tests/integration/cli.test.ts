@@ -5,17 +5,19 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
 import { VISITOR, fetchForm, requestAs } from '../helpers/contact.ts'
+import { storeEnv } from '../helpers/postgres.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 let app: TestApp
 let smtp: SmtpSink
 let dataDir: string
+let cliStoreEnv: Record<string, string> = {}
 
 /** Runs `domain-lander ...args` as a user would, against the test's DATA_DIR. */
 function cli(...args: string[]) {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/domain-lander.mjs'), ...args], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...cliStoreEnv },
     encoding: 'utf8',
   })
   return { code: run.status, out: run.stdout, err: run.stderr }
@@ -29,6 +31,7 @@ async function inquire(host: string, fields: Record<string, string>) {
 
 beforeAll(async () => {
   dataDir = tempDataDir()
+  cliStoreEnv = await storeEnv(dataDir)
   smtp = await startSmtpSink()
   app = await startApp({ DATA_DIR: dataDir, SMTP_URL: smtp.url })
   await inquire('example.de', { name58fnlsd: 'Erika', message: 'Erste Anfrage' })
@@ -148,7 +151,7 @@ test('stats counts page views and inquiries per domain and day', () => {
 test('npx domain-lander runs the same command', () => {
   const run = spawnSync('npx', ['--no-install', 'domain-lander', 'list', '--json'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: dataDir, ...cliStoreEnv },
     encoding: 'utf8',
   })
   expect(run.status).toBe(0)

@@ -1,8 +1,8 @@
 // kill -9 in the middle of a burst of submissions, again and again: every inquiry that got a 200 survives in the
 // store and is delivered at least once; the database stays intact. `npm run crash` runs more rounds.
 import path from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
 import { afterAll, expect, test } from 'vitest'
+import { onPostgres, queryStore } from '../helpers/postgres.ts'
 import { tempDataDir } from '../helpers/app.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { startServerProcess } from '../helpers/server.ts'
@@ -45,11 +45,8 @@ test(`${ROUNDS} crashes (kill -9) during bursts lose no inquiry that was answere
 
   const final = await startServerProcess({ ...env, LOG_LEVEL: 'info' })
   try {
-    const file = path.join(dataDir, 'domain-lander.sqlite')
-    const db = new DatabaseSync(file, { readOnly: true })
-    const stored = new Set((db.prepare('SELECT token FROM inquiries').all() as { token: string }[]).map((row) => row.token))
-    expect((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check).toBe('ok')
-    db.close()
+    const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
+    if (!onPostgres()) expect((await queryStore(dataDir, 'PRAGMA integrity_check'))[0]).toEqual({ integrity_check: 'ok' })
     expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
     // Every acknowledged inquiry reaches the mailbox at least once (a crash mid-send may deliver one twice).
     const delivered = () => new Set(smtp!.messages.map((mail) => /inquiry-\d+-([A-Za-z0-9]{15})@/.exec(mail.parsed.messageId ?? '')?.[1]))

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
 import { parse as parseYaml } from 'yaml'
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-lib.mjs'
 import { readDomainsFile } from '../../src/server/domains/registry.ts'
 import { tempDataDir } from '../helpers/app.ts'
 
@@ -19,6 +20,19 @@ test('Caddy accepts the Caddyfile: on-demand TLS that asks /tls-check, and a pro
   expect(config.apps.tls.automation.on_demand.ask).toBe('http://lander:3000/tls-check')
   expect(config.apps.tls.automation.policies[0].on_demand).toBe(true)
   expect(JSON.stringify(config.apps.http)).toContain('"dial":"lander:3000"')
+})
+
+test('Caddy accepts the Caddyfile for several instances: least busy instance that answers /readyz', () => {
+  const caddy = process.env.CADDY_PATH ?? '/usr/bin/caddy'
+  const run = spawnSync(caddy, ['adapt', '--config', deploy('Caddyfile.instances'), '--adapter', 'caddyfile'], {
+    encoding: 'utf8',
+    env: { ...process.env, LANDER_UPSTREAMS: '10.0.0.11:3000 10.0.0.12:3000 10.0.0.13:3000' },
+  })
+  expect(run.status, run.stderr).toBe(0)
+  const proxy = JSON.parse(run.stdout).apps.http.servers.srv0.routes[0].handle.find((h: { handler: string }) => h.handler === 'reverse_proxy')
+  expect(proxy.upstreams).toEqual([{ dial: '10.0.0.11:3000' }, { dial: '10.0.0.12:3000' }, { dial: '10.0.0.13:3000' }])
+  expect(proxy.health_checks.active.uri).toBe('/readyz')
+  expect(proxy.load_balancing.selection_policy.policy).toBe('least_conn')
 })
 
 test('the compose file runs the lander behind Caddy, with the data directory on a volume', () => {
@@ -49,7 +63,10 @@ test('the Dockerfile builds in stages and runs as a non-root user on Node 24', (
   expect(stages.length).toBeGreaterThanOrEqual(2)
   for (const from of stages) expect(from).toMatch(/^FROM node:24/)
   expect(dockerfile).toMatch(/^USER node$/m)
-  expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\/main\.js"\]$/m)
+  // Started as `npm start`, the bench and Lighthouse start it (scripts/server-lib.mjs).
+  expect(JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!)).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server/main.js'])
+  const env = /^ENV (.+)$/m.exec(dockerfile)![1]!.split(/\s+/)
+  for (const [name, value] of Object.entries(SERVER_ENV)) expect(env).toContain(`${name}=${value}`)
 })
 
 test("the image's start command and health check work outside Docker", async () => {
@@ -88,7 +105,12 @@ test('the systemd unit starts the server with the project Node, reloads with SIG
   expect(unit).toMatch(/^\[Unit\]$/m)
   expect(unit).toMatch(/^\[Service\]$/m)
   expect(unit).toMatch(/^\[Install\]$/m)
-  expect(settings.get('ExecStart')).toBe('/opt/domain-lander/node_modules/.bin/node dist/server/main.js')
+  expect(settings.get('ExecStart')).toBe(`/opt/domain-lander/node_modules/.bin/node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js`)
+  const environment = settings.get('Environment')!.split(/\s+/)
+  for (const [name, value] of Object.entries(SERVER_ENV)) expect(environment).toContain(`${name}=${value}`)
+  // Node's compile cache (docs/decisions/011) in a directory systemd makes writable for the service.
+  expect(environment).toContain('NODE_COMPILE_CACHE=/var/cache/domain-lander')
+  expect(settings.get('CacheDirectory')).toBe('domain-lander')
   expect(settings.get('WorkingDirectory')).toBe('/opt/domain-lander')
   expect(settings.get('ExecReload')).toBe('/bin/kill -HUP $MAINPID')
   expect(settings.get('KillSignal')).toBe('SIGTERM')

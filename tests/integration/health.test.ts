@@ -1,5 +1,6 @@
 // /healthz and /readyz, for a load balancer and a monitor.
 import { afterEach, expect, test } from 'vitest'
+import { onPostgres, queryStore } from '../helpers/postgres.ts'
 import { startApp, type TestApp } from '../helpers/app.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
@@ -40,10 +41,7 @@ test('readyz reports the backlog while the mail server is down, and 503 once mai
   await expect.poll(async () => (await (await fetch(`${app!.url}/readyz`)).json()).outbox.pending).toBe(1)
   // The first attempt failed; make it look an hour and a bit old, as the clock would after an hour of failures.
   await expect.poll(async () => (await app!.app.store.outboxHealth()).failingSince).not.toBeNull()
-  const { DatabaseSync } = await import('node:sqlite')
-  const db = new DatabaseSync(`${app.dataDir}/domain-lander.sqlite`)
-  db.prepare('UPDATE outbox SET created_at = ?').run(Date.now() - 61 * 60_000)
-  db.close()
+  await queryStore(app.dataDir, 'UPDATE outbox SET created_at = ?', [Date.now() - 61 * 60_000])
   const response = await fetch(`${app.url}/readyz`)
   expect(response.status).toBe(503)
   const body = await response.json()

@@ -1,7 +1,7 @@
 // What the server writes to its log: structured lines, nothing the visitor wrote, and a loud line when mail fails.
 import path from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
 import { afterEach, expect, test } from 'vitest'
+import { onPostgres, queryStore } from '../helpers/postgres.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
@@ -35,9 +35,7 @@ test('mail failing for more than an hour is logged as an error on every further 
   expect((await submitInquiry(server.url)).status).toBe(200)
   await expect.poll(() => server!.output.some((line) => line.includes('will retry'))).toBe(true)
   // Move the inquiry an hour into the past, as if the mail server had been down since then.
-  const db = new DatabaseSync(path.join(server.dataDir, 'domain-lander.sqlite'))
-  db.prepare('UPDATE outbox SET created_at = created_at - 3700000').run()
-  db.close()
+  await queryStore(server.dataDir, 'UPDATE outbox SET created_at = created_at - 3700000')
   await expect.poll(() => parsed(server!.output).find((line) => String(line.msg).startsWith('MAIL FAILING')), { timeout: 15_000 }).toMatchObject({
     level: 50,
     failingForMinutes: expect.any(Number),

@@ -1,7 +1,7 @@
 // SIGTERM under load: requests in flight are answered (or told 503), the mail being sent is finished, exit code 0.
 import path from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
 import { afterEach, expect, test } from 'vitest'
+import { onPostgres, queryStore } from '../helpers/postgres.ts'
 import { VISITOR, postContact } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
@@ -75,15 +75,11 @@ test('SIGTERM during load answers every request in flight, finishes the mail bei
 
   // The mail in flight was finished and recorded as sent, not left to be sent twice.
   expect(smtp.messages.some((mail) => mail.parsed.text?.includes('Last 0'))).toBe(true)
-  const db = new DatabaseSync(path.join(dataDir, 'domain-lander.sqlite'), { readOnly: true })
-  try {
-    expect((db.prepare('SELECT o.status FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.message = ?').get('Last 0') as { status: string }).status).toBe('sent')
-    const stored = new Set((db.prepare('SELECT token FROM inquiries').all() as { token: string }[]).map((row) => row.token))
-    const acknowledged = answers.filter((o) => o.status === 200 && o.token).map((o) => o.token!)
-    expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
-  } finally {
-    db.close()
-  }
+  const [last] = await queryStore<{ status: string }>(dataDir, 'SELECT o.status FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.message = ?', ['Last 0'])
+  expect(last?.status).toBe('sent')
+  const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
+  const acknowledged = answers.filter((o) => o.status === 200 && o.token).map((o) => o.token!)
+  expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
   const log = server.output.join('\n')
   expect(log).toContain('shutting down')
 }, 60_000)

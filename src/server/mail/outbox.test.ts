@@ -1,5 +1,11 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
 import { expect, test } from 'vitest'
-import { RETRY, isPermanent, retryDelay } from './outbox.ts'
+import { createSqliteStore } from '../store/sqlite.ts'
+import type { Store } from '../store/types.ts'
+import { RETRY, createOutboxWorker, isPermanent, retryDelay } from './outbox.ts'
 
 test('the first retry comes within 5 seconds and the delay doubles up to 15 minutes', () => {
   const delays = Array.from({ length: 14 }, (_, i) => retryDelay(i + 1))
@@ -17,4 +23,54 @@ test('only SMTP 5xx replies are permanent', () => {
   expect(isPermanent(Object.assign(new Error('try later'), { responseCode: 451 }))).toBe(false)
   expect(isPermanent(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(false)
   expect(isPermanent(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }))).toBe(false)
+})
+
+test('a batch that takes longer than half its lease is given back and claimed anew, so no mail is sent on an expired lease', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'))
+  const store = createSqliteStore(path.join(dir, 'store.sqlite'))
+  let clock = Date.now()
+  const claimedAt = new Map<number, number>()
+  let claims = 0
+  const watched: Store = {
+    ...store,
+    async claimDueMail(now, limit, owner, leaseMs) {
+      claims++
+      const items = await store.claimDueMail(now, limit, owner, leaseMs)
+      items.forEach((item) => claimedAt.set(item.inquiry.id, now))
+      return items
+    },
+  }
+  for (let i = 0; i < 6; i++) {
+    await store.saveInquiry(
+      { token: `token${i}`.padEnd(15, 'x'), contentHash: `h${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, spamReason: null, offerEur: null, belowMinimum: false, createdAt: clock - 1000 },
+      { queue: true, mailTo: null },
+    )
+  }
+  const sentWithLeaseAge: number[] = []
+  const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
+  const worker = createOutboxWorker({
+    store: watched,
+    // Each mail takes 400 ms of the (simulated) clock; the lease is 1 s.
+    transport: {
+      description: 'test',
+      async send(message) {
+        const inquiryId = Number(/inquiry-(\d+)-/.exec(String(message.messageId))?.[1])
+        sentWithLeaseAge.push(clock - claimedAt.get(inquiryId)!)
+        clock += 400
+      },
+      close() {},
+    },
+    addresses: { from: 'lander@example.org', to: 'owner@example.org' },
+    log: silent,
+    leaseMs: 1000,
+    now: () => clock,
+  })
+  worker.start()
+  await expect.poll(async () => (await store.outboxHealth()).pending).toBe(0)
+  await worker.stop()
+  await store.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+  expect(sentWithLeaseAge).toHaveLength(6)
+  expect(Math.max(...sentWithLeaseAge)).toBeLessThan(1000)
+  expect(claims).toBeGreaterThan(1)
 })

@@ -49,6 +49,8 @@ export function createOutboxWorker(options: {
   log: FastifyBaseLogger
   /** Names this worker's leases in the store: unique per process. */
   owner?: string
+  /** How long a claimed mail stays this worker's (RETRY.leaseMs unless configured). */
+  leaseMs?: number
   now?: () => number
 }): OutboxWorker {
   const { store, transport, addresses, log } = options
@@ -88,11 +90,20 @@ export function createOutboxWorker(options: {
   }
 
   async function runPass() {
+    const leaseMs = options.leaseMs ?? RETRY.leaseMs
     do {
       again = false
-      const due = await store.claimDueMail(now(), 20, owner, RETRY.leaseMs)
-      for (const item of due) {
+      const leaseEnd = now() + leaseMs
+      const due = await store.claimDueMail(now(), 20, owner, leaseMs)
+      for (const [i, item] of due.entries()) {
         if (!running) return
+        // The lease covers the whole batch, but the mails go out one by one: with less than half of it left,
+        // give the rest back and claim anew, rather than send a mail whose lease another process may take.
+        if (i > 0 && leaseEnd - now() < leaseMs / 2) {
+          await store.releaseLeases(owner)
+          again = true
+          break
+        }
         await deliver(item)
       }
       if (due.length === 20) again = true

@@ -1,7 +1,8 @@
 // The owner's side of the SQLite store: listing, exporting, resending, statistics and page views.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
-import { guarded, messageIdFor, toInquiry, transaction, type InquiryRow } from './sqlite-common.ts'
-import type { DailyStats, InquiryListing, OutboxListing, OutboxStatus, Store } from './types.ts'
+import { messageIdFor, toInquiry, toOutboxListing, type InquiryRow } from './rows.ts'
+import { guarded, transaction } from './sqlite-common.ts'
+import type { DailyStats, InquiryListing, OutboxStatus, Store } from './types.ts'
 
 type InboxMethods = Pick<Store, 'addPageViews' | 'listInquiries' | 'listOutbox' | 'requeueMail' | 'requeueFailed' | 'dailyStats'>
 
@@ -47,18 +48,7 @@ export function sqliteInbox(db: DatabaseSync): InboxMethods {
            FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id ${status ? 'WHERE o.status = ?' : ''} ORDER BY o.created_at`,
         )
         .all(...(status ? [status] : [])) as unknown as Record<string, unknown>[]
-      return rows.map(
-        (row): OutboxListing => ({
-          inquiryId: row.inquiry_id as number,
-          domain: row.domain as string,
-          status: row.status as OutboxStatus,
-          attempts: row.attempts as number,
-          nextAttemptAt: row.next_attempt_at as number,
-          lastError: row.last_error as string | null,
-          createdAt: row.created_at as number,
-          mailTo: row.mail_to as string | null,
-        }),
-      )
+      return rows.map(toOutboxListing)
     },
     async requeueMail(inquiryId, now, mailTo = null) {
       return guarded(() =>

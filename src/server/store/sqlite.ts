@@ -1,13 +1,12 @@
 // The embedded default store: one SQLite file in DATA_DIR, through Node's built-in node:sqlite.
 import fs from 'node:fs'
 import path from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite'
 import { migrate } from './migrations.ts'
-import { guarded, isTransientError, messageIdFor, toInquiry, transaction, type InquiryRow } from './sqlite-common.ts'
+import { OUTBOX_HEALTH_SQL, inquiryValues, messageIdFor, toInquiry, toOutboxItem, type InquiryRow, type LeasedRow } from './rows.ts'
+import { guarded, isTransientError, transaction } from './sqlite-common.ts'
 import { sqliteInbox } from './sqlite-inbox.ts'
-import { StoreUnavailableError, type MailPlan, type NewInquiry, type OutboxItem, type SaveResult, type Store } from './types.ts'
-
-export { messageIdFor }
+import { StoreUnavailableError, type MailPlan, type NewInquiry, type SaveResult, type Store } from './types.ts'
 
 export function openSqlite(file: string): DatabaseSync {
   fs.mkdirSync(path.dirname(file), { recursive: true })
@@ -65,29 +64,11 @@ export function createSqliteStore(file: string): Store {
     inquiryByToken: db.prepare('SELECT * FROM inquiries WHERE token = ?'),
     outboxOf: db.prepare('SELECT status, attempts, last_error FROM outbox WHERE inquiry_id = ?'),
     touch: db.prepare(`INSERT INTO meta (key, value) VALUES ('ready-check', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
-    health: db.prepare(
-      `SELECT
-         COUNT(*) FILTER (WHERE status = 'pending') AS pending,
-         COUNT(*) FILTER (WHERE status = 'failed') AS failed,
-         MIN(created_at) FILTER (WHERE status = 'pending') AS oldest_pending_at,
-         MIN(created_at) FILTER (WHERE status = 'pending' AND attempts > 0) AS failing_since
-       FROM outbox`,
-    ),
+    health: db.prepare(OUTBOX_HEALTH_SQL),
   }
 
   function saveOne(inquiry: NewInquiry, mail: MailPlan): SaveResult {
-    const inserted = q.insertInquiry.get(
-      inquiry.token,
-      inquiry.contentHash,
-      inquiry.domain,
-      inquiry.name,
-      inquiry.email,
-      inquiry.message,
-      inquiry.spamReason,
-      inquiry.offerEur,
-      inquiry.belowMinimum ? 1 : 0,
-      inquiry.createdAt,
-    ) as { id: number } | undefined
+    const inserted = q.insertInquiry.get(...(inquiryValues(inquiry) as SQLInputValue[])) as { id: number } | undefined
     if (!inserted) {
       const existing = q.byToken.get(inquiry.token) as { id: number; content_hash: string }
       return existing.content_hash === inquiry.contentHash ? { status: 'duplicate', id: existing.id } : { status: 'conflict' }
@@ -147,23 +128,8 @@ export function createSqliteStore(file: string): Store {
           const claimed = q.claim.all(owner, now + leaseMs, now, now, limit)
           return claimed.length === 0 ? [] : q.leased.all(owner)
         }),
-      ) as unknown as (InquiryRow & {
-        outbox_id: number
-        message_id: string
-        attempts: number
-        outbox_created_at: number
-        mail_to: string | null
-      })[]
-      return rows.map(
-        (row): OutboxItem => ({
-          id: row.outbox_id,
-          messageId: row.message_id,
-          mailTo: row.mail_to,
-          attempts: row.attempts,
-          createdAt: row.outbox_created_at,
-          inquiry: toInquiry(row),
-        }),
-      )
+      ) as unknown as LeasedRow[]
+      return rows.map(toOutboxItem)
     },
     async releaseLeases(owner) {
       guarded(() => (owner === undefined ? q.releaseAll.run() : q.releaseOwner.run(owner)))

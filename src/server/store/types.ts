@@ -1,4 +1,4 @@
-// The store interface. The embedded default is SQLite (sqlite.ts); other stores implement the same methods.
+// The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
 
 export interface NewInquiry {
   /** The form token: single use, and the idempotency key of a submission. */
@@ -119,6 +119,11 @@ export interface Store {
   /** Queues every failed mail again; returns how many. */
   requeueFailed(now: number): Promise<number>
   dailyStats(filter: { domain?: string; sinceDay?: string }): Promise<DailyStats[]>
+  /**
+   * A store shared by several hosts keeps the form-token secret itself: the first instance stores `candidate`,
+   * every instance gets the stored one. (SQLite's secret is a file in DATA_DIR instead.)
+   */
+  sharedSecret?(candidate: string): Promise<string>
   close(): Promise<void>
 }
 

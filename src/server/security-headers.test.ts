@@ -1,0 +1,45 @@
+import Fastify from 'fastify'
+import { expect, test } from 'vitest'
+import { addSecurityHeaders, cspTemplate } from './security-headers.ts'
+
+const directives = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'sha256-abc='"],
+  frameAncestors: ["'none'"],
+}
+
+test('the policy gets both nonces at the end of script-src and style-src', () => {
+  expect(cspTemplate(directives)({ script: 'S', style: 'T' })).toBe(
+    "default-src 'self';script-src 'self' 'nonce-S';style-src 'self' 'sha256-abc=' 'nonce-T';frame-ancestors 'none'",
+  )
+})
+
+test('every answer, also a 404, carries the headers and a nonce of its own', async () => {
+  const app = Fastify()
+  addSecurityHeaders(app, directives)
+  app.get('/', async (_request, reply) => reply.send(reply.cspNonce.script))
+  await app.ready()
+  try {
+    const [first, second, missing] = await Promise.all([app.inject('/'), app.inject('/'), app.inject('/nothing')])
+    expect(first.body).toMatch(/^[0-9a-f]{32}$/)
+    expect(first.body).not.toBe(second.body)
+    expect(first.headers['content-security-policy']).toContain(`'nonce-${first.body}'`)
+    for (const response of [first, missing]) {
+      expect(response.headers).toMatchObject({
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      })
+      expect(response.headers['content-security-policy']).toMatch(/^default-src 'self';script-src 'self' 'nonce-[0-9a-f]{32}';/)
+      expect(response.headers['strict-transport-security']).toBeUndefined()
+    }
+  } finally {
+    await app.close()
+  }
+})

@@ -1,0 +1,31 @@
+// Picks the store: PostgreSQL when DATABASE_URL is set (several instances on one database), else the embedded
+// SQLite file in DATA_DIR. PostgreSQL's modules (and `pg`) are loaded only when asked for.
+import path from 'node:path'
+import type { RateLimitStoreClass } from './rate-limit-common.ts'
+import { createSqliteStore } from './sqlite.ts'
+import { sqliteRateLimitStore } from './sqlite-rate-limit.ts'
+import type { Store } from './types.ts'
+
+export interface StoreConfig {
+  dataDir: string
+  databaseUrl?: string | undefined
+}
+
+export const sqliteFileOf = (config: StoreConfig) => path.join(config.dataDir, 'domain-lander.sqlite')
+
+export async function openStore(config: StoreConfig): Promise<Store> {
+  if (config.databaseUrl) return (await import('./postgres.ts')).createPostgresStore(config.databaseUrl)
+  return createSqliteStore(sqliteFileOf(config))
+}
+
+export async function openRateLimitStore(config: StoreConfig, secret: string): Promise<{ Store: RateLimitStoreClass; close(): unknown }> {
+  if (config.databaseUrl) return (await import('./postgres-rate-limit.ts')).postgresRateLimitStore(config.databaseUrl, secret)
+  return sqliteRateLimitStore(config.dataDir, secret)
+}
+
+/** Says where the inquiries are kept, for the start-up log line: never the database password. */
+export function describeStore(config: StoreConfig): string {
+  if (!config.databaseUrl) return `SQLite ${sqliteFileOf(config)}`
+  const url = new URL(config.databaseUrl)
+  return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`
+}

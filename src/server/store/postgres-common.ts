@@ -1,0 +1,55 @@
+// Connections, transactions and error mapping shared by the PostgreSQL store's parts.
+import pg from 'pg'
+import { StoreUnavailableError } from './types.ts'
+
+// Epoch milliseconds and counts are BIGINT in PostgreSQL; node-postgres hands those over as strings unless told
+// otherwise. Every such value here is far below 2^53.
+const INT8 = 20
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
+/**
+ * Errors that mean "not now" rather than "never": the server is unreachable or restarting, out of disk or
+ * connections, or a transaction lost a conflict. The client is told to retry (503), never "ok".
+ */
+export function isTransientPgError(error: unknown): boolean {
+  const e = error as { code?: string; message?: string }
+  const code = e?.code ?? ''
+  if (/^(08|53|57P|40)/.test(code) || code === '25006') return true
+  if (/^E[A-Z]+$/.test(code)) return true // a system error on the socket: ECONNREFUSED, ECONNRESET, ETIMEDOUT ...
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e?.message ?? '')
+}
+
+export async function guardedPg<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (isTransientPgError(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
+    throw error
+  }
+}
+
+export function createPool(databaseUrl: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, types, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000 })
+  // An idle connection that breaks (the database restarted) must not crash the process: the pool drops it and
+  // the next query opens a new one.
+  pool.on('error', () => {})
+  return pool
+}
+
+export async function transactionPg<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}

@@ -1,0 +1,73 @@
+// The part of a @fastify/rate-limit store that does not depend on where counters live: the callback protocol,
+// keyed hashes instead of client addresses, and naming each limit the same way in every process.
+import { createHmac } from 'node:crypto'
+
+export interface Counter {
+  current: number
+  ttl: number
+}
+type Callback = (error: Error | null, result: Counter) => void
+
+export interface RateLimitStore {
+  incr(key: string, callback: Callback, timeWindow: number): void
+  read(key: string, callback: Callback, timeWindow: number): void
+  child(routeOptions: ChildOptions): RateLimitStore
+}
+
+export interface RateLimitStoreClass {
+  new (options: unknown): RateLimitStore
+}
+
+interface ChildOptions {
+  routeInfo?: { method?: string; url?: string }
+  groupId?: string
+  max?: unknown
+  timeWindow?: unknown
+}
+
+/** Where the counters live. A row is { count, expires } (epoch ms); a window that has run out starts again at 1. */
+export interface CounterBackend {
+  incr(scope: string, key: string, now: number, windowMs: number): { count: number; expires: number } | Promise<{ count: number; expires: number }>
+  read(scope: string, key: string, now: number): { count: number; expires: number } | undefined | Promise<{ count: number; expires: number } | undefined>
+}
+
+export function rateLimitStoreClass(backend: CounterBackend, secret: string): RateLimitStoreClass {
+  const hashed = (key: string) => createHmac('sha256', secret).update(key).digest('base64url')
+  const answer = (work: () => unknown, callback: Callback, toCounter: (row: unknown, now: number) => Counter) => {
+    const now = Date.now()
+    Promise.resolve()
+      .then(work)
+      .then(
+        (row) => callback(null, toCounter(row, now)),
+        (error: Error) => callback(error, { current: 0, ttl: 0 }),
+      )
+  }
+  const counterOf = (row: unknown, now: number): Counter => {
+    const found = row as { count: number; expires: number } | undefined
+    return found ? { current: found.count, ttl: found.expires - now } : { current: 0, ttl: 0 }
+  }
+
+  class CounterStore implements RateLimitStore {
+    readonly scope: string
+    constructor(_options: unknown, scope = 'global') {
+      this.scope = scope
+    }
+    incr(key: string, callback: Callback, timeWindow: number) {
+      answer(() => backend.incr(this.scope, hashed(key), Date.now(), timeWindow), callback, counterOf)
+    }
+    read(key: string, callback: Callback) {
+      answer(() => backend.read(this.scope, hashed(key), Date.now()), callback, counterOf)
+    }
+    child(routeOptions: ChildOptions) {
+      // The same limit must get the same scope in every process: name it by its group, its route, or its figures.
+      const route = routeOptions.routeInfo
+      const scope = routeOptions.groupId
+        ? `group ${routeOptions.groupId}`
+        : route?.url
+          ? `${route.method} ${route.url}`
+          : `limit ${String(routeOptions.max)}/${String(routeOptions.timeWindow)}`
+      return new CounterStore(undefined, scope)
+    }
+  }
+  return CounterStore
+}

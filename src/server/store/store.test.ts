@@ -1,0 +1,174 @@
+// The store's contract, checked on the store of the test project: the SQLite file, or a real PostgreSQL server
+// (project "postgres"). Two store objects on the same data stand for two server processes.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, expect, test } from 'vitest'
+import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
+import { openRateLimitStore, openStore, type StoreConfig } from './index.ts'
+import type { NewInquiry, Store } from './types.ts'
+
+const cleanups: (() => unknown)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function storeConfig(): Promise<StoreConfig> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-'))
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+  return { dataDir, databaseUrl: await databaseUrlFor(dataDir) }
+}
+
+async function open(config: StoreConfig): Promise<Store> {
+  const store = await openStore(config)
+  cleanups.push(() => store.close())
+  return store
+}
+
+let counter = 0
+function inquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
+  counter++
+  return {
+    token: `token${String(counter).padStart(10, '0')}`,
+    contentHash: `hash-${counter}`,
+    domain: 'example.de',
+    name: 'Erika Mustermann',
+    email: 'erika@example.de',
+    message: `Nachricht ${counter}`,
+    spamReason: null,
+    offerEur: null,
+    belowMinimum: false,
+    createdAt: Date.now() - 60_000,
+    ...overrides,
+  }
+}
+const queue = { queue: true, mailTo: null } as const
+
+test('an inquiry is stored with its mail; the same token again is a duplicate, with other content a conflict', async () => {
+  const store = await open(await storeConfig())
+  const first = inquiry({ offerEur: 5000, belowMinimum: true })
+  const saved = await store.saveInquiry(first, queue)
+  expect(saved).toEqual({ status: 'created', id: expect.any(Number) })
+  const id = (saved as { id: number }).id
+  expect(await store.saveInquiry(first, queue)).toEqual({ status: 'duplicate', id })
+  expect(await store.saveInquiry({ ...first, contentHash: 'other' }, queue)).toEqual({ status: 'conflict' })
+  expect(await store.getInquiry(id)).toEqual({ ...first, id })
+  expect(await store.findInquiry(first.token)).toEqual({ ...first, id })
+  expect(await store.outboxStatus(id)).toEqual({ status: 'pending', attempts: 0, lastError: null })
+  const spam = await store.saveInquiry(inquiry({ spamReason: 'decoy-filled' }), { queue: false })
+  expect(await store.outboxStatus((spam as { id: number }).id)).toBeNull()
+})
+
+test('inquiries saved at the same moment are all stored, each under its own id', async () => {
+  const store = await open(await storeConfig())
+  const results = await Promise.all(Array.from({ length: 50 }, () => store.saveInquiry(inquiry(), queue)))
+  expect(results.every((r) => r.status === 'created')).toBe(true)
+  expect(new Set(results.map((r) => (r as { id: number }).id)).size).toBe(50)
+  expect((await store.outboxHealth()).pending).toBe(50)
+})
+
+test('two processes claiming at the same time never get the same mail', async () => {
+  const config = await storeConfig()
+  const [a, b] = [await open(config), await open(config)]
+  for (let i = 0; i < 40; i++) await a.saveInquiry(inquiry(), queue)
+  const now = Date.now() + 1000
+  const claims = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).claimDueMail(now, 5, `owner-${i}`, 60_000)),
+  )
+  const ids = claims.flat().map((item) => item.id)
+  expect(ids).toHaveLength(40)
+  expect(new Set(ids).size).toBe(40)
+  // Everything is leased now: nothing more to claim.
+  expect(await a.claimDueMail(now, 5, 'late', 60_000)).toEqual([])
+})
+
+test('a lease that ran out, or whose owner is gone, lets another process send the mail', async () => {
+  const config = await storeConfig()
+  const store = await open(config)
+  const { id } = (await store.saveInquiry(inquiry(), queue)) as { id: number }
+  const t0 = Date.now() + 1000
+  const [item] = await store.claimDueMail(t0, 10, 'first', 5_000)
+  expect(item!.inquiry.id).toBe(id)
+  expect(item!.messageId).toMatch(new RegExp(`^<inquiry-${id}-token\\d+@example\\.de>$`))
+  expect(await store.claimDueMail(t0 + 4_000, 10, 'second', 5_000)).toEqual([])
+  expect(await store.nextDueAt()).toBe(t0 + 5_000)
+  expect(await store.claimDueMail(t0 + 5_000, 10, 'second', 5_000)).toHaveLength(1)
+  await store.releaseLeases('second')
+  expect(await store.claimDueMail(t0 + 5_001, 10, 'third', 5_000)).toHaveLength(1)
+})
+
+test('sent, retried and failed mail is recorded, and failed mail can be queued again with a new Message-ID', async () => {
+  const store = await open(await storeConfig())
+  const ids: number[] = []
+  for (let i = 0; i < 3; i++) ids.push(((await store.saveInquiry(inquiry(), queue)) as { id: number }).id)
+  const now = Date.now() + 1000
+  const items = await store.claimDueMail(now, 10, 'me', 60_000)
+  expect(items.map((item) => item.inquiry.id)).toEqual(ids)
+  await store.markSent(items[0]!.id, now)
+  await store.markRetry(items[1]!.id, now + 2_000, '451 try later')
+  await store.markFailed(items[2]!.id, '550 no such user', now)
+  expect(await store.outboxStatus(ids[0]!)).toEqual({ status: 'sent', attempts: 1, lastError: null })
+  expect(await store.outboxStatus(ids[1]!)).toEqual({ status: 'pending', attempts: 1, lastError: '451 try later' })
+  expect(await store.outboxStatus(ids[2]!)).toEqual({ status: 'failed', attempts: 1, lastError: '550 no such user' })
+  expect(await store.outboxHealth()).toMatchObject({ pending: 1, failed: 1, failingSince: expect.any(Number) })
+  expect(await store.nextDueAt()).toBe(now + 2_000)
+  expect((await store.listOutbox('failed')).map((row) => row.inquiryId)).toEqual([ids[2]])
+
+  expect(await store.requeueFailed(now)).toBe(1)
+  const [again] = (await store.claimDueMail(now, 10, 'me', 60_000)).filter((item) => item.inquiry.id === ids[2])
+  expect(again!.messageId).toContain('-resend1@')
+  expect(await store.requeueMail(ids[0]!, now, 'other@example.org')).toBe(true)
+  expect((await store.listOutbox('pending')).find((row) => row.inquiryId === ids[0])?.mailTo).toBe('other@example.org')
+  expect(await store.requeueMail(999_999, now)).toBe(false)
+})
+
+test('the inbox lists, filters and counts per domain and UTC day', async () => {
+  const store = await open(await storeConfig())
+  const day = Date.UTC(2026, 10, 22, 23, 30)
+  await store.saveInquiry(inquiry({ domain: 'a.de', createdAt: day }), queue)
+  await store.saveInquiry(inquiry({ domain: 'a.de', createdAt: day + 60 * 60_000 }), queue)
+  await store.saveInquiry(inquiry({ domain: 'b.de', createdAt: day, spamReason: 'too-fast' }), { queue: false })
+  await store.addPageViews([
+    { domain: 'a.de', day: '2026-11-22', views: 3 },
+    { domain: 'c.de', day: '2026-11-23', views: 1 },
+  ])
+  await store.addPageViews([{ domain: 'a.de', day: '2026-11-22', views: 2 }])
+  expect((await store.listInquiries({ domain: 'a.de' })).map((row) => row.createdAt)).toEqual([day + 60 * 60_000, day])
+  expect(await store.listInquiries({ spam: true })).toEqual([expect.objectContaining({ domain: 'b.de', mailStatus: null })])
+  expect(await store.listInquiries({ limit: 1 })).toHaveLength(1)
+  expect(await store.listInquiries({ since: day + 1, until: day + 2 * 60 * 60_000 })).toHaveLength(1)
+  expect(await store.dailyStats({})).toEqual([
+    { domain: 'a.de', day: '2026-11-22', views: 5, inquiries: 1, spam: 0 },
+    { domain: 'b.de', day: '2026-11-22', views: 0, inquiries: 0, spam: 1 },
+    { domain: 'a.de', day: '2026-11-23', views: 0, inquiries: 1, spam: 0 },
+    { domain: 'c.de', day: '2026-11-23', views: 1, inquiries: 0, spam: 0 },
+  ])
+  expect(await store.dailyStats({ domain: 'c.de', sinceDay: '2026-11-23' })).toEqual([{ domain: 'c.de', day: '2026-11-23', views: 1, inquiries: 0, spam: 0 }])
+})
+
+test('a second start on the same data finds it, and the schema is not migrated twice', async () => {
+  const config = await storeConfig()
+  const first = await openStore(config)
+  const saved = (await first.saveInquiry(inquiry(), queue)) as { id: number }
+  await first.close()
+  const [a, b] = await Promise.all([open(config), open(config)])
+  expect((await a.getInquiry(saved.id))?.id).toBe(saved.id)
+  expect((await b.getInquiry(saved.id))?.id).toBe(saved.id)
+})
+
+test('rate-limit counters are shared by every process on the store', async () => {
+  const config = await storeConfig()
+  await open(config) // creates the schema (PostgreSQL keeps the counters in it)
+  const stores = await Promise.all([openRateLimitStore(config, 'secret-of-the-test'), openRateLimitStore(config, 'secret-of-the-test')])
+  cleanups.push(() => Promise.all(stores.map((s) => s.close())))
+  const [a, b] = stores.map(({ Store }) => new Store({}).child({ routeInfo: { method: 'POST', url: '/api/contact' } }))
+  const incr = (s: typeof a, key: string, window: number) =>
+    new Promise<{ current: number; ttl: number }>((resolve, reject) => s!.incr(key, (e, r) => (e ? reject(e) : resolve(r)), window))
+  expect((await incr(a, '203.0.113.7', 60_000)).current).toBe(1)
+  expect((await incr(b, '203.0.113.7', 60_000)).current).toBe(2)
+  expect((await incr(a, '198.51.100.1', 60_000)).current).toBe(1)
+  // A window that has run out starts again.
+  expect((await incr(a, '192.0.2.1', 1)).current).toBe(1)
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  expect((await incr(b, '192.0.2.1', 1)).current).toBe(1)
+})

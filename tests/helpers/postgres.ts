@@ -1,0 +1,158 @@
+// A real PostgreSQL server for the tests of the PostgreSQL store: Debian's binaries, a throw-away cluster in a
+// temporary directory, listening on a free loopback port. Each test's DATA_DIR gets a schema of its own.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { inject } from 'vitest'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set when this test project runs against PostgreSQL: a superuser URL of the test server. */
+    pgAdminUrl: string | undefined
+  }
+}
+
+/** Where Debian puts the server's programs (they are not on PATH). */
+export function postgresBinDir(): string | undefined {
+  if (process.env.POSTGRES_PATH) return path.dirname(process.env.POSTGRES_PATH)
+  const root = '/usr/lib/postgresql'
+  if (!fs.existsSync(root)) return undefined
+  const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'postgres')))
+  versions.sort((a, b) => Number(b) - Number(a))
+  return versions[0] && path.join(root, versions[0], 'bin')
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+}
+
+export interface PostgresServer {
+  adminUrl: string
+  stop(): Promise<void>
+}
+
+/**
+ * initdb + postgres as the `postgres` user when running as root (the server refuses to run as root). fsync is
+ * off: the tests kill our server, never this one, so its own durability is not under test.
+ */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const bin = postgresBinDir()
+  if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (the tests of the PostgreSQL store need it)')
+  const asRoot = process.getuid?.() === 0
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-pg-'))
+  fs.chmodSync(dir, 0o755)
+  const dataDir = path.join(dir, 'data')
+  const socketDir = path.join(dir, 'socket')
+  fs.mkdirSync(socketDir)
+  if (asRoot) spawnSync('chown', ['-R', 'postgres:postgres', dir])
+  const run = (program: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args]) as [string, string[]]
+  const init = spawnSync(...run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']), {
+    encoding: 'utf8',
+  })
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`)
+  const port = await freePort()
+  const settings = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300', 'listen_addresses=127.0.0.1', `unix_socket_directories=${socketDir}`, `port=${port}`]
+  const child: ChildProcess = spawn(...run(path.join(bin, 'postgres'), ['-D', dataDir, ...settings.flatMap((s) => ['-c', s])]), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let log = ''
+  child.stderr!.on('data', (chunk) => (log += chunk))
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const client = new pg.Client({ connectionString: adminUrl })
+    try {
+      await client.connect()
+      await client.end()
+      break
+    } catch (error) {
+      await client.end().catch(() => {})
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  return {
+    adminUrl,
+    async stop() {
+      // pg_ctl waits until the server is down; signalling runuser's child directly does not always reach it.
+      spawnSync(...run(path.join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'immediate', '-w', '-t', '10']), { stdio: 'ignore' })
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGKILL')
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
+      }
+      child.stderr?.destroy()
+      fs.rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** True in the test project that runs against PostgreSQL. */
+export const onPostgres = () => inject('pgAdminUrl') !== undefined
+
+const schemas = new Map<string, Promise<string>>()
+
+/**
+ * The DATABASE_URL for a test's DATA_DIR on PostgreSQL (undefined on SQLite): a schema of its own, the same one
+ * for the same DATA_DIR, so that a restarted server finds its data again.
+ */
+export async function databaseUrlFor(dataDir: string): Promise<string | undefined> {
+  const adminUrl = inject('pgAdminUrl')
+  if (!adminUrl) return undefined
+  let url = schemas.get(dataDir)
+  if (!url) {
+    const schema = `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`
+    url = (async () => {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      try {
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+      } finally {
+        await client.end()
+      }
+      return `${adminUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
+    })()
+    schemas.set(dataDir, url)
+  }
+  return url
+}
+
+/** The store's variables for a test's DATA_DIR: DATABASE_URL on PostgreSQL, and a short mail lease there. */
+export async function storeEnv(dataDir: string): Promise<Record<string, string>> {
+  const databaseUrl = await databaseUrlFor(dataDir)
+  // A process killed mid-send keeps its lease until it runs out; the tests should not wait two minutes for that.
+  return databaseUrl ? { DATABASE_URL: databaseUrl, MAIL_LEASE_SECONDS: '3' } : {}
+}
+
+/** Runs SQL against the test's store (SQLite file or PostgreSQL schema); `?` placeholders work for both. */
+export async function queryStore<R = Record<string, unknown>>(dataDir: string, sql: string, params: unknown[] = []): Promise<R[]> {
+  const databaseUrl = await databaseUrlFor(dataDir)
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl, types: { getTypeParser: (oid: number, format: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as never })
+    await client.connect()
+    try {
+      let n = 0
+      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as R[]
+    } finally {
+      await client.end()
+    }
+  }
+  const { DatabaseSync } = await import('node:sqlite')
+  const db = new DatabaseSync(path.join(dataDir, 'domain-lander.sqlite'))
+  try {
+    const statement = db.prepare(sql)
+    return (/^\s*(SELECT|WITH|PRAGMA)/i.test(sql) ? statement.all(...(params as never[])) : (statement.run(...(params as never[])), [])) as R[]
+  } finally {
+    db.close()
+  }
+}

@@ -3,11 +3,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
+import { freePort } from '../../scripts/server-lib.mjs'
+import { pgTypes } from '../../src/server/store/postgres-common.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,16 +25,6 @@ export function postgresBinDir(): string | undefined {
   const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'postgres')))
   versions.sort((a, b) => Number(b) - Number(a))
   return versions[0] && path.join(root, versions[0], 'bin')
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
 }
 
 export interface PostgresServer {
@@ -138,7 +129,7 @@ export async function storeEnv(dataDir: string): Promise<Record<string, string>>
 export async function queryStore<R = Record<string, unknown>>(dataDir: string, sql: string, params: unknown[] = []): Promise<R[]> {
   const databaseUrl = await databaseUrlFor(dataDir)
   if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl, types: { getTypeParser: (oid: number, format: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as never })
+    const client = new pg.Client({ connectionString: databaseUrl, types: pgTypes })
     await client.connect()
     try {
       let n = 0

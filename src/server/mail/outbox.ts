@@ -1,6 +1,7 @@
 // The outbox worker: mail is never sent inside a request. It is stored with the inquiry and sent from here,
 // retried with backoff on temporary failures, until it is delivered or clearly undeliverable.
 import type { FastifyBaseLogger } from 'fastify'
+import { leaseOwnerOf } from '../cluster-lease.ts'
 import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, type MailAddresses } from './compose.ts'
 import type { MailTransport } from './transport.ts'
@@ -54,7 +55,7 @@ export function createOutboxWorker(options: {
   now?: () => number
 }): OutboxWorker {
   const { store, transport, addresses, log } = options
-  const owner = options.owner ?? `pid-${process.pid}`
+  const owner = options.owner ?? leaseOwnerOf(process.pid)
   const now = options.now ?? Date.now
   let running = false
   let timer: NodeJS.Timeout | undefined

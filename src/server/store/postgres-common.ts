@@ -5,7 +5,7 @@ import { StoreUnavailableError } from './types.ts'
 // Epoch milliseconds and counts are BIGINT in PostgreSQL; node-postgres hands those over as strings unless told
 // otherwise. Every such value here is far below 2^53.
 const INT8 = 20
-const types = {
+export const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
@@ -32,7 +32,7 @@ export async function guardedPg<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function createPool(databaseUrl: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, types, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000 })
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, types: pgTypes, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000 })
   // An idle connection that breaks (the database restarted) must not crash the process: the pool drops it and
   // the next query opens a new one.
   pool.on('error', () => {})

@@ -1,6 +1,6 @@
 // What only the PostgreSQL store does (project "postgres", against the real test server).
-import net from 'node:net'
 import { afterEach, expect, test } from 'vitest'
+import { freePort } from '../../../scripts/server-lib.mjs'
 import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
 import { createPostgresStore } from './postgres.ts'
 import { StoreUnavailableError, type Store } from './types.ts'
@@ -20,11 +20,6 @@ test('instances on one database share the form secret: the first one to start se
 
 test('a database that cannot be reached is "unavailable" (503, try again), not an internal error', async () => {
   // A port that was free a moment ago: nothing listens there.
-  const port = await new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
+  const port = await freePort()
   await expect(createPostgresStore(`postgres://lander@127.0.0.1:${port}/lander`)).rejects.toBeInstanceOf(StoreUnavailableError)
 })

@@ -33,18 +33,15 @@ export interface CounterBackend {
 
 export function rateLimitStoreClass(backend: CounterBackend, secret: string): RateLimitStoreClass {
   const hashed = (key: string) => createHmac('sha256', secret).update(key).digest('base64url')
-  const answer = (work: () => unknown, callback: Callback, toCounter: (row: unknown, now: number) => Counter) => {
+  // The backends may answer at once (SQLite) or later (PostgreSQL); the plugin gets a callback either way.
+  const answer = (work: (now: number) => ReturnType<CounterBackend['read']>, callback: Callback) => {
     const now = Date.now()
-    Promise.resolve()
+    Promise.resolve(now)
       .then(work)
       .then(
-        (row) => callback(null, toCounter(row, now)),
+        (row) => callback(null, row ? { current: row.count, ttl: row.expires - now } : { current: 0, ttl: 0 }),
         (error: Error) => callback(error, { current: 0, ttl: 0 }),
       )
-  }
-  const counterOf = (row: unknown, now: number): Counter => {
-    const found = row as { count: number; expires: number } | undefined
-    return found ? { current: found.count, ttl: found.expires - now } : { current: 0, ttl: 0 }
   }
 
   class CounterStore implements RateLimitStore {
@@ -53,10 +50,10 @@ export function rateLimitStoreClass(backend: CounterBackend, secret: string): Ra
       this.scope = scope
     }
     incr(key: string, callback: Callback, timeWindow: number) {
-      answer(() => backend.incr(this.scope, hashed(key), Date.now(), timeWindow), callback, counterOf)
+      answer((now) => backend.incr(this.scope, hashed(key), now, timeWindow), callback)
     }
     read(key: string, callback: Callback) {
-      answer(() => backend.read(this.scope, hashed(key), Date.now()), callback, counterOf)
+      answer((now) => backend.read(this.scope, hashed(key), now), callback)
     }
     child(routeOptions: ChildOptions) {
       // The same limit must get the same scope in every process: name it by its group, its route, or its figures.

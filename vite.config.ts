@@ -1,53 +1,65 @@
 import react from '@vitejs/plugin-react'
-import { defineConfig, type Alias, type Plugin } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 
 /**
- * The components are written against React's API (and typed with @types/react), but Preact renders them, in the
- * browser and on the server: react-dom's client alone was 64.5 KB gzip of a 76.6 KB page (docs/decisions/010).
- * One renderer on both sides means the server's markup is exactly what the browser hydrates. Also used by
- * vitest.config.ts, so tests that render pages from the sources see the same markup as production.
+ * Makes the built index.html the whole first load:
+ * - the style sheet (1.2 KB gzip) goes into it as a <style> element, so the browser paints with the HTML alone
+ *   instead of waiting for a second, render-blocking request; the server's Content-Security-Policy allows exactly
+ *   that element by its hash (src/server/render.ts);
+ * - the loader (src/client/loader.ts, under 1 KB) goes into it as an inline module script: React and the form's
+ *   script, a second entry of this build, are fetched only when the visitor turns to the form (docs/decisions/013).
+ *   The loader names that entry by a placeholder, replaced here by the built file's name: a dynamic import that Vite
+ *   resolved itself would bring its preload helper into the page.
  */
-export const preactAliases: Alias[] = [
-  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react$/, replacement: 'preact/compat' },
-]
-
-/**
- * Puts the style sheet (1.2 KB gzip) into index.html as a <style> element, so the browser paints with the HTML
- * alone instead of waiting for a second, render-blocking request. The server's Content-Security-Policy allows
- * exactly that element by its hash (src/server/render.ts).
- */
-function inlineStyleSheet(): Plugin {
+function inlineIntoPage(): Plugin {
   return {
-    name: 'domain-lander:inline-style-sheet',
+    name: 'domain-lander:inline-into-page',
     apply: 'build',
     enforce: 'post',
     generateBundle(_options, bundle) {
       const html = bundle['index.html']
       if (html?.type !== 'asset') return
+      const replace = (pattern: RegExp, by: string, what: string) => {
+        const before = String(html.source)
+        html.source = before.replace(pattern, () => by)
+        if (html.source === before) throw new Error(`index.html does not ${what}`)
+      }
       for (const [fileName, file] of Object.entries(bundle)) {
         if (file.type !== 'asset' || !fileName.endsWith('.css')) continue
-        const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${fileName.replace(/[.]/g, '\\.')}"[^>]*>`)
-        const before = String(html.source)
-        html.source = before.replace(link, () => `<style>${String(file.source).trim()}</style>`)
-        if (html.source === before) throw new Error(`index.html does not link ${fileName}`)
+        replace(new RegExp(`<link rel="stylesheet"[^>]*href="/${escapeRegExp(fileName)}"[^>]*>`), `<style>${String(file.source).trim()}</style>`, `link ${fileName}`)
         delete bundle[fileName]
       }
+      const entry = (name: string) => {
+        const found = Object.values(bundle).filter((file) => file.type === 'chunk' && file.isEntry && file.facadeModuleId?.endsWith(name))
+        if (found.length !== 1 || found[0]?.type !== 'chunk') throw new Error(`the client build has no single entry ${name}`)
+        return found[0]
+      }
+      const loader = entry('index.html')
+      const client = entry('entry-client.tsx')
+      if (loader.imports.length || loader.dynamicImports.length) throw new Error('the loader must not import any chunk')
+      const code = loader.code.trim()
+      if (!code.includes(CLIENT_ENTRY)) throw new Error(`the loader does not name ${CLIENT_ENTRY}`)
+      const inline = code.replaceAll(CLIENT_ENTRY, `/${client.fileName}`).replace(/<\/script/gi, '<\\/script')
+      replace(new RegExp(`<script type="module"[^>]*src="/${escapeRegExp(loader.fileName)}"[^>]*></script>`), `<script type="module">${inline}</script>`, `load ${loader.fileName}`)
+      delete bundle[loader.fileName]
     },
   }
 }
+
+/** Written out in src/client/loader.ts too. */
+const CLIENT_ENTRY = '__LANDER_CLIENT_ENTRY__'
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 // Two builds from one config: the browser bundle (root src/client, with index.html) and the server (SSR) bundle.
 export default defineConfig(({ isSsrBuild }) =>
   isSsrBuild
     ? {
         plugins: [react()],
-        resolve: { alias: preactAliases },
         publicDir: false,
+        // React's packages pick their production or development build by NODE_ENV at run time; decided here, the
+        // development build (slower, and half the bundle) is left out.
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
         // The server's dependencies are bundled too, minified: Node then reads and compiles a few files instead of
         // hundreds of modules (cold start 0.6 of before, docs/decisions/011). What is imported lazily (nodemailer,
         // pg) becomes a chunk of its own and is still loaded only when first needed.
@@ -65,12 +77,14 @@ export default defineConfig(({ isSsrBuild }) =>
       }
     : {
         root: 'src/client',
-        plugins: [react(), inlineStyleSheet()],
-        resolve: { alias: preactAliases },
+        plugins: [react(), inlineIntoPage()],
         build: {
           outDir: '../../dist/client',
           emptyOutDir: true,
           target: 'es2022',
+          rolldownOptions: { input: { index: 'src/client/index.html', client: 'src/client/entry-client.tsx' } },
+          // The loader imports the client entry, which imports nothing else: no preload polyfill needed.
+          modulePreload: false,
         },
       },
 )

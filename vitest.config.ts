@@ -1,6 +1,5 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
-import { preactAliases } from './vite.config.ts'
 
 // The tests that go through the store run twice: on the embedded SQLite store, and in the project "postgres"
 // against a real PostgreSQL server (DATABASE_URL). SQLite-only tests (a locked or full file) and tests that never
@@ -13,8 +12,6 @@ const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{
 
 export default defineConfig({
   plugins: [react()],
-  // Pages rendered from the sources (integration tests) come from Preact, as in the build.
-  resolve: { alias: preactAliases },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,6 +1,7 @@
 // `npm run bench`: build, start the production server (SMTP to a local sink), and measure in one run:
 // GET / and POST /api/contact throughput and latency, cold start, memory and page weight, and, when nginx is
-// installed, nginx serving the same page as a static file as the reference. `--json` for JSON,
+// installed, nginx serving the same page as a static file as the reference; in Chromium, what the first load fetches
+// and how long the form takes to hydrate from the visitor's first focus. `--json` for JSON,
 // `--duration N` for N seconds per load measurement (default 10). Traffic goes to 127.0.0.1 only.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -8,7 +9,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import zlib from 'node:zlib'
+import http from 'node:http'
 import autocannon from 'autocannon'
+import { chromium } from 'playwright-core'
 import { SMTPServer } from 'smtp-server'
 import { build, root } from './build-lib.mjs'
 import { freePort, SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS } from './server-lib.mjs'
@@ -85,6 +88,72 @@ function pageWeight(html) {
   const row = (buffers) => ({ rawKB: +(sum(buffers, (b) => b.length) / 1024).toFixed(1), gzipKB: +(sum(buffers, gzip) / 1024).toFixed(1) })
   const htmlBuffer = Buffer.from(html)
   return { html: row([htmlBuffer]), css: row(kind('.css')), js: row(kind('.js')), total: row([htmlBuffer, ...kind('.css'), ...kind('.js')]) }
+}
+
+/** The bytes `url`'s body takes on the wire when the client accepts br and gzip, as Chromium over HTTPS does. */
+function sentBytes(url, host) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { host, 'accept-encoding': 'br, gzip' } }, (response) => {
+        let bytes = 0
+        response.on('data', (chunk) => (bytes += chunk.length)).on('end', () => resolve({ bytes, encoding: response.headers['content-encoding'] ?? 'identity' }))
+      })
+      .on('error', reject)
+  })
+}
+
+const CHROMIUM_RUNS = 5
+/**
+ * In Chromium: the URLs the first load fetches (before any interaction) and the ones turning to the form adds, with
+ * the bytes each is sent as; and, with the CPU slowed down 4x, the time from focusing the form's first field to the
+ * hydrated form (loader.ts and ContactForm.tsx signal it), over fresh pages.
+ */
+async function browserFigures(port) {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (!fs.existsSync(executablePath)) return 'Chromium not installed (apt-get install chromium): no browser figures'
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--host-resolver-rules=MAP * 127.0.0.1'] })
+  const pageUrl = `http://${HOST}:${port}/`
+  try {
+    const hydrationMs = []
+    let fetched
+    for (let run = 0; run < CHROMIUM_RUNS; run++) {
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      const requests = []
+      page.on('request', (request) => requests.push(request.url()))
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+      await page.goto(pageUrl, { waitUntil: 'networkidle' })
+      const beforeInteraction = [...requests]
+      hydrationMs.push(
+        await page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              const started = performance.now()
+              document.querySelector('form.contact').addEventListener('lander:hydrated', () => resolve(performance.now() - started), { once: true })
+              document.getElementById('contact-name').focus()
+            }),
+        ),
+      )
+      fetched ??= { beforeInteraction, afterInteraction: requests.slice(beforeInteraction.length) }
+      await context.close()
+    }
+    const weigh = async (urls) => {
+      const files = await Promise.all(urls.map(async (url) => ({ path: new URL(url).pathname, ...(await sentBytes(url.replace(`${HOST}:`, '127.0.0.1:'), HOST)) })))
+      return { files, totalKB: +(files.reduce((sum, file) => sum + file.bytes, 0) / 1024).toFixed(1) }
+    }
+    const firstLoad = await weigh(fetched.beforeInteraction)
+    const later = await weigh(fetched.afterInteraction)
+    hydrationMs.sort((a, b) => a - b)
+    return {
+      firstLoad,
+      afterFirstInteraction: later,
+      totalKB: +(firstLoad.totalKB + later.totalKB).toFixed(1),
+      focusToHydratedMs: { cpuSlowdown: 4, runs: hydrationMs.map((ms) => Math.round(ms)), median: Math.round(hydrationMs[Math.floor(hydrationMs.length / 2)]) },
+    }
+  } finally {
+    await browser.close()
+  }
 }
 
 async function nginxReference(html) {
@@ -166,6 +235,14 @@ try {
   await load(`${url}/`, { duration: 2 })
   results.get = await load(`${url}/`, {})
 
+  log(`GET / with Accept-Encoding: gzip for ${duration} s ...`)
+  await load(`${url}/`, { duration: 2, headers: { host: HOST, 'accept-encoding': 'gzip' } })
+  results.getGzip = await load(`${url}/`, { headers: { host: HOST, 'accept-encoding': 'gzip' } })
+  results.getGzip.bodyBytes = (await sentBytes(`${url}/`, HOST)).bytes
+
+  log('Chromium: first load, and focus to hydrated form with the CPU slowed down 4x ...')
+  results.browser = await browserFigures(port)
+
   log(`POST /api/contact for ${duration} s, a fresh token per request ...`)
   const fields = { name58fnlsd: 'Bench', name58fnlsdbee: '', themail3h6: 'bench@example.de', themail3h6bee: '', message: 'Benchmark' }
   results.post = await load(`${url}/api/contact`, {
@@ -200,6 +277,7 @@ if (asJson) {
   const row = (r, ratePerSecond) => ({ 'req/s': ratePerSecond, 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms, 'not 200': r.notOk })
   console.table({
     'GET /': row(results.get, results.get.requestsPerSecond),
+    'GET / gzip': row(results.getGzip, results.getGzip.requestsPerSecond),
     'POST /api/contact (200s/s)': row(results.post, results.post.okPerSecond),
     ...(typeof results.nginx === 'object' ? { 'nginx static GET / (reference)': row(results.nginx, results.nginx.requestsPerSecond) } : {}),
   })
@@ -210,5 +288,13 @@ if (asJson) {
   console.log(`server processes: ${workers === 1 ? '1' : `${workers} workers and a primary`}`)
   console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
   const kb = (k) => `${w[k].rawKB} KB raw / ${w[k].gzipKB} KB gzip`
-  console.log(`page weight: HTML ${kb('html')}; CSS ${kb('css')}; JS ${kb('js')}; total ${kb('total')}`)
+  console.log(`page weight (computed): HTML ${kb('html')}; CSS ${kb('css')}; JS ${kb('js')}; total ${kb('total')}`)
+  console.log(`GET / gzip: body ${results.getGzip.bodyBytes} bytes as sent`)
+  const b = results.browser
+  if (typeof b === 'object') {
+    const files = (part) => part.files.map((f) => `${f.path} ${(f.bytes / 1024).toFixed(1)} KB ${f.encoding}`).join(', ')
+    console.log(`first load (before any interaction): ${b.firstLoad.totalKB} KB sent: ${files(b.firstLoad)}`)
+    console.log(`after the first focus on the form: ${b.afterFirstInteraction.totalKB} KB: ${files(b.afterFirstInteraction)}; total ${b.totalKB} KB`)
+    console.log(`focus to hydrated form, CPU 4x slower: median ${b.focusToHydratedMs.median} ms (runs ${b.focusToHydratedMs.runs.join(', ')} ms)`)
+  } else console.log(b)
 }

@@ -24,3 +24,25 @@ test('client and shared code never import server code or Node built-ins', () => 
   )
   expect(offenders).toEqual([])
 })
+
+const root = path.resolve(import.meta.dirname, '..')
+const built = (dir: string, pattern: RegExp) =>
+  fs.readdirSync(path.join(root, dir)).filter((name) => pattern.test(name)).map((name) => fs.readFileSync(path.join(root, dir, name), 'utf8'))
+
+test('React renders the page on both sides: no other renderer is installed, bundled or aliased', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
+  const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })
+  expect(dependencies).toEqual(expect.arrayContaining(['react', 'react-dom']))
+  expect(dependencies.filter((name) => /preact|inferno|million/.test(name))).toEqual([])
+  for (const config of ['vite.config.ts', 'vitest.config.ts']) expect(fs.readFileSync(path.join(root, config), 'utf8')).not.toMatch(/alias/)
+  // The build (made by `npm test` before any test runs): React's client runtime in the browser bundle, React's
+  // server renderer in the server bundle. Both carry React's production error links.
+  const client = built('dist/client/assets', /^client-.*\.js$/)
+  expect(client).toHaveLength(1)
+  expect(client[0]).toContain('https://react.dev/errors/')
+  expect(client[0]).toContain('onRecoverableError')
+  const server = built('dist/server/assets', /^app-.*\.js$/).join('\n')
+  expect(server).toContain('https://react.dev/errors/')
+  expect(server).toMatch(/renderToString/)
+  expect(`${client[0]}${server}`).not.toMatch(/preact/i)
+})

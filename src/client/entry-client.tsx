@@ -1,4 +1,4 @@
-// Preact's hydrateRoot (preact/compat, aliased in vite.config.ts): it hydrates the markup Preact made on the server.
+// Hydrates the server's markup with React (loaded by loader.ts when the visitor turns to the form).
 import { hydrateRoot } from 'react-dom/client'
 import { LandingPage } from './components/LandingPage.tsx'
 import { PROPS_ELEMENT_ID, type PageProps } from './page-props.ts'
@@ -7,5 +7,11 @@ const propsElement = document.getElementById(PROPS_ELEMENT_ID)
 const root = document.getElementById('app')
 if (propsElement && root) {
   const props = JSON.parse(propsElement.textContent ?? '{}') as PageProps
-  hydrateRoot(root, <LandingPage {...props} />)
+  hydrateRoot(root, <LandingPage {...props} />, {
+    // React repairs a page whose markup does not match what it renders (it renders the page anew); say so, loudly:
+    // the browser tests fail on any console error.
+    onRecoverableError(error, info) {
+      console.error('hydration error:', error, info.componentStack ?? '')
+    },
+  })
 }

@@ -1,4 +1,3 @@
-// 'react' and 'react-dom/server' are Preact here (preact/compat, aliased in vite.config.ts), as in the browser.
 import { renderToString } from 'react-dom/server'
 import { TEXT } from '../shared/texts.ts'
 import { LandingPage } from './components/LandingPage.tsx'

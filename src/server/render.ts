@@ -2,12 +2,20 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import type { PageProps } from '../client/page-props.ts'
 import { TEXT, renderApp, renderHead, renderProps } from '../client/entry-server.tsx'
+import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
+
+/** A page as sent: gzip-compressed when the client accepts it. */
+export interface RenderedPage {
+  body: string | Buffer
+  encoding?: 'gzip'
+}
 
 export interface PageRenderer {
-  /** The landing page, hydrated in the browser (UTF-8 bytes: the cached parts are kept encoded). */
-  page(props: PageProps, nonce: string): string | Buffer
+  /** The landing page, hydrated in the browser when the visitor turns to the form. */
+  page(props: PageProps, nonce: string, gzip?: boolean): RenderedPage
   /** A plain page without script, for 400/404: it never shows the requested host. */
   notice(title: string, text: string, link?: { href: string; label: string }): string
   /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
@@ -51,7 +59,7 @@ export function createPageRenderer(clientDir: string): PageRenderer {
     ([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`,
   )
   const noticeTemplate = template
-    .replace(/<script nonce="[^"]*" type="module"[^>]*><\/script>\s*/g, '')
+    .replace(/<script nonce="[^"]*" type="module"[^>]*>[\s\S]*?<\/script>\s*/g, '')
     .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
     .replace('<!--app-props-->', '')
 
@@ -63,30 +71,47 @@ export function createPageRenderer(clientDir: string): PageRenderer {
 
   // The page of a host is the same for every visitor but for its token, hash and nonce. It is rendered once per
   // host (and settings) with placeholders, which are then replaced per request: the page stays identical, and
-  // the renderer (Preact) does not run on the hot path.
-  const cache = new Map<string, (Buffer | string)[]>()
-  function cached(props: PageProps): (Buffer | string)[] {
+  // React's renderer does not run on the hot path. The fixed parts are kept as UTF-8 bytes and compressed once.
+  interface CachedPage {
+    parts: (Buffer | string)[]
+    /** Made at the first request that asks for gzip, with that request's values for their lengths. */
+    gzip?: GzipTemplate
+  }
+  const cache = new Map<string, CachedPage>()
+  function cached(props: PageProps): CachedPage {
     const key = JSON.stringify({ ...props, token: '', hash: '' })
-    let parts = cache.get(key)
-    if (parts) {
+    let page = cache.get(key)
+    if (page) {
       cache.delete(key) // most recently used goes last
     } else {
       const html = render({ ...props, token: TOKEN, hash: HASH }, NONCE)
-      // Kept as UTF-8 bytes: encoding the whole page for every request was a tenth of the CPU time of GET /.
-      parts = encodeParts(html.split(SLOTS))
+      page = { parts: encodeParts(html.split(SLOTS)) }
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
     }
-    cache.set(key, parts)
-    return parts
+    cache.set(key, page)
+    return page
   }
 
   return {
     styleSources,
-    page(props, nonce) {
-      // Pages answering a form posted without script carry the visitor's input: never cached.
-      if (props.outcome || props.values) return render(props, nonce).replaceAll(NONCE, nonce)
+    page(props, nonce, gzip = false) {
+      // Pages answering a form sent without script carry the visitor's input: never cached.
+      if (props.outcome || props.values) {
+        const html = render(props, nonce).replaceAll(NONCE, nonce)
+        return gzip ? { body: zlib.gzipSync(html), encoding: 'gzip' } : { body: html }
+      }
       const slot: Record<string, string> = { [TOKEN]: props.token, [HASH]: props.hash, [NONCE]: nonce }
-      return Buffer.concat(cached(props).map((part) => (typeof part === 'string' ? Buffer.from(slot[part]!, 'latin1') : part)))
+      const page = cached(props)
+      const values = page.parts.filter((part) => typeof part === 'string').map((part) => Buffer.from(slot[part]!, 'latin1'))
+      const filled = <T,>(value: (v: Buffer) => T) => {
+        let next = 0
+        return page.parts.map((part) => (typeof part === 'string' ? value(values[next++]!) : part))
+      }
+      const plain = () => Buffer.concat(filled((value) => value))
+      if (!gzip) return { body: plain() }
+      page.gzip ??= compressTemplate(filled((value) => ({ value })))
+      // A value of another length than the template's (a token format change) costs a whole compression.
+      return { body: spliceGzip(page.gzip, values) ?? zlib.gzipSync(plain()), encoding: 'gzip' }
     },
     legal(title, text) {
       const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXT.backHome)}</a></p></main>`

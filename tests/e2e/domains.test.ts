@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import { hydrationMismatches } from './hydration.ts'
+import { attributeMismatches, hydrate } from './hydration.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
 
@@ -46,8 +46,8 @@ afterEach(async () => {
 async function open(): Promise<Page> {
   watched = await openPage(browser)
   const response = await watched.page.goto(`http://example.de:${server.port}/`)
-  await watched.page.waitForFunction(() => document.querySelector('form')?.noValidate === true)
-  watched.problems.push(...(await hydrationMismatches(watched.page, response)))
+  await hydrate(watched.page)
+  watched.problems.push(...(await attributeMismatches(watched.page, response)))
   return watched.page
 }
 

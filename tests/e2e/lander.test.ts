@@ -2,7 +2,7 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import { hydrationMismatches } from './hydration.ts'
+import { attributeMismatches, hydrate } from './hydration.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
 
@@ -39,11 +39,12 @@ const urlFor = (host: string) => `http://${host}:${server.port}/`
 async function open(host = 'example.de', options = {}) {
   watched = await openPage(browser, options)
   const response = await watched.page.goto(urlFor(host))
-  // The form is hydrated once the script has switched off the browser's own validation; hydration must have found
-  // the server's markup to be what the script renders, and so have left it as it was.
+  // React is loaded when the visitor turns to the form: do that, and wait for the form to be hydrated. Hydration
+  // must have found the server's markup to be what React renders (React reports text and structure as a console
+  // error; attributes are compared here).
   if ((options as { javaScriptEnabled?: boolean }).javaScriptEnabled !== false) {
-    await watched.page.waitForFunction(() => document.querySelector('form')?.noValidate === true)
-    watched.problems.push(...(await hydrationMismatches(watched.page, response)))
+    await hydrate(watched.page)
+    watched.problems.push(...(await attributeMismatches(watched.page, response)))
   }
   return watched.page
 }
@@ -205,22 +206,28 @@ test('without JavaScript an invalid form comes back with the error and the input
   watched!.problems.splice(0, watched!.problems.length, ...watched!.problems.filter((p) => !p.includes('400')))
 })
 
-test('a page answering a form sent without script is taken over by the script as it is, input and error kept', async () => {
-  // A form can be sent natively before the script has loaded; the page that answers it is then hydrated.
+/** Opens the page that answers `form` posted without script (as the browser would get it before any script ran). */
+async function openAnswerTo(form: Record<string, string>) {
   watched = await openPage(browser)
-  const form = { name58fnlsd: 'Ohne Skript', themail3h6: 'keine-adresse@', message: 'Zeile eins\nZeile zwei', name58fnlsdbee: '', themail3h6bee: '' }
   const url = `${urlFor('example.de')}api/contact`
   await watched.page.route(url, (route) =>
     route.continue({
       method: 'POST',
       headers: { ...route.request().headers(), 'content-type': 'application/x-www-form-urlencoded' },
-      postData: new URLSearchParams({ ...form, token: 'x', hash: 'y' }).toString(),
+      postData: new URLSearchParams({ name58fnlsdbee: '', themail3h6bee: '', ...form }).toString(),
     }),
   )
   const response = await watched.page.goto(url)
-  const page = watched.page
-  await page.waitForFunction(() => document.querySelector('form')?.noValidate === true)
-  expect(await hydrationMismatches(page, response)).toEqual([])
+  await hydrate(watched.page)
+  watched.problems.push(...(await attributeMismatches(watched.page, response)))
+  // The browser reports the page's own 400 or 403; those are expected.
+  watched.problems.splice(0, watched.problems.length, ...watched.problems.filter((p) => !/\b(400|403)\b/.test(p)))
+  return watched.page
+}
+
+test('a page answering a form sent without script is taken over by the script as it is, input and error kept', async () => {
+  // A form can be sent natively before the script has loaded; the page that answers it is then hydrated.
+  const page = await openAnswerTo({ name58fnlsd: 'Ohne Skript', themail3h6: 'keine-adresse@', message: 'Zeile eins\nZeile zwei', token: 'x', hash: 'y' })
   expect(await status(page).textContent()).toBe(INVALID)
   expect(await field(page, 'Name').inputValue()).toBe('Ohne Skript')
   expect(await field(page, 'Nachricht').inputValue()).toBe('Zeile eins\nZeile zwei')
@@ -228,7 +235,135 @@ test('a page answering a form sent without script is taken over by the script as
   // The script's own check runs on the next change.
   await field(page, 'E-Mail').fill('erika@example.de')
   await expect.poll(() => field(page, 'E-Mail').getAttribute('aria-invalid')).toBe(null)
-  watched.problems.splice(0, watched.problems.length, ...watched.problems.filter((p) => !p.includes('400')))
+})
+
+test('a page answering a form with a stale token is hydrated without a mismatch and says sending failed', async () => {
+  const page = await openAnswerTo({ name58fnlsd: 'Ohne Skript', themail3h6: 'erika@example.de', message: 'Alt', token: 'A'.repeat(15), hash: 'y' })
+  expect(await status(page).textContent()).toBe('Das Formular ist abgelaufen oder ungültig. Bitte laden Sie die Seite neu.')
+  expect(await field(page, 'Nachricht').inputValue()).toBe('Alt')
+})
+
+test('the success page after a form sent without script is hydrated without a mismatch', async () => {
+  const page = await open('example.de')
+  const response = await page.goto(`${urlFor('example.de')}?gesendet=1`)
+  await hydrate(page)
+  watched!.problems.push(...(await attributeMismatches(page, response)))
+  expect(await status(page).textContent()).toBe(SUCCESS)
+})
+
+/** Opens the page without turning to the form; React's script is answered only when `release` is called. */
+async function openHoldingReact() {
+  watched = await openPage(browser)
+  const page = watched.page
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const asked: string[] = []
+  await page.route('**/assets/client-*.js', async (route) => {
+    asked.push(route.request().url())
+    await held
+    await route.continue()
+  })
+  await page.goto(urlFor('example.de'))
+  return { page, release, asked }
+}
+
+const isHydrated = (page: import('playwright-core').Page) => page.evaluate(() => document.documentElement.dataset.hydrated === 'true')
+
+test('the first load is the page alone: React is fetched when the visitor turns to the form', async () => {
+  watched = await openPage(browser)
+  const page = watched.page
+  await page.goto(urlFor('example.de'))
+  await page.waitForLoadState('networkidle')
+  const origin = new URL(urlFor('example.de')).origin
+  // The page and its icon; the loader is inside the page.
+  expect(watched.requests.filter((url) => !url.startsWith(`${origin}/favicon.svg`))).toEqual([urlFor('example.de')])
+  await field(page, 'E-Mail').focus()
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  expect(watched.requests.filter((url) => url.includes('/assets/client-'))).toHaveLength(1)
+})
+
+test('what a visitor typed before React arrived is kept by hydration and sent', async () => {
+  const { page, release, asked } = await openHoldingReact()
+  await fill(page, { name: 'Frühe Eingabe', email: 'frueh@example.de', message: 'Getippt, bevor React da war.' })
+  await expect.poll(() => asked.length).toBe(1)
+  expect(await isHydrated(page)).toBe(false)
+  release()
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  expect(await field(page, 'Name').inputValue()).toBe('Frühe Eingabe')
+  expect(await field(page, 'Nachricht').inputValue()).toBe('Getippt, bevor React da war.')
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(SUCCESS)
+  expect((await mailWith('Getippt, bevor React da war.')).parsed.replyTo?.value[0]?.address).toBe('frueh@example.de')
+})
+
+test('Senden on the empty form right after the page loaded shows what the hydrated form shows', async () => {
+  const { page, release } = await openHoldingReact()
+  const posts: string[] = []
+  page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
+  await page.getByRole('button', { name: 'Senden' }).click()
+  // Held until React is there: no bubble from the browser, no post, no text yet.
+  expect(await status(page).textContent()).toBe('')
+  release()
+  await expect.poll(() => status(page).textContent()).toBe(INVALID)
+  expect(await field(page, 'Name').getAttribute('aria-invalid')).toBe('true')
+  expect(await page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.').isVisible()).toBe(true)
+  expect(posts).toEqual([])
+})
+
+test('Senden on the empty form immediately after load, without waiting for anything, shows the same error', async () => {
+  watched = await openPage(browser)
+  const page = watched.page
+  await page.goto(urlFor('example.de'))
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(INVALID)
+  expect(await field(page, 'Name').getAttribute('aria-invalid')).toBe('true')
+})
+
+test('a filled form sent before React arrived is sent once, by the script, and confirmed', async () => {
+  watched = await openPage(browser)
+  const page = watched.page
+  await page.goto(urlFor('example.de'))
+  // Filled by the browser's autofill, say: no focus, so nothing has loaded React yet.
+  await page.evaluate(() => {
+    const set = (name: string, value: string) => ((document.querySelector(`[name="${name}"]`) as HTMLInputElement).value = value)
+    set('name58fnlsd', 'Schnell')
+    set('themail3h6', 'schnell@example.de')
+    set('message', 'Sofort nach dem Laden gesendet.')
+  })
+  const posts: string[] = []
+  page.on('request', (request) => request.method() === 'POST' && posts.push(request.headers()['content-type'] ?? ''))
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(SUCCESS)
+  expect(posts).toEqual(['application/json'])
+  expect(await field(page, 'Nachricht').inputValue()).toBe('')
+  await mailWith('Sofort nach dem Laden gesendet.')
+})
+
+test('a filled form sent while React is still on its way is held, then sent once and confirmed', async () => {
+  const { page, release } = await openHoldingReact()
+  await fill(page, { name: 'Geduldig', email: 'geduldig@example.de', message: 'Gehalten und dann gesendet.' })
+  const posts: string[] = []
+  page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
+  await page.getByRole('button', { name: 'Senden' }).click()
+  expect(posts).toEqual([])
+  release()
+  await expect.poll(() => status(page).textContent()).toBe(SUCCESS)
+  expect(posts).toHaveLength(1)
+  await mailWith('Gehalten und dann gesendet.')
+})
+
+test('when React cannot be loaded, Senden sends the form as it does without script', async () => {
+  watched = await openPage(browser)
+  const page = watched.page
+  await page.route('**/assets/client-*.js', (route) => route.abort('failed'))
+  await page.goto(urlFor('example.de'))
+  await fill(page, { name: 'Ohne React', email: 'ohne-react@example.de', message: 'React kam nicht an.' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await page.waitForURL(/gesendet=1/)
+  expect(await status(page).textContent()).toBe(SUCCESS)
+  await mailWith('React kam nicht an.')
+  // The failed script request is what this test is about.
+  watched.problems.splice(0, watched.problems.length, ...watched.problems.filter((p) => !p.includes('ERR_FAILED') && !p.includes('dynamically imported module')))
 })
 
 test('loading the page and sending a message request nothing from any other host', async () => {
@@ -242,27 +377,38 @@ test('loading the page and sending a message request nothing from any other host
   expect(watched!.requests.filter((url) => new URL(url).origin !== origin)).toEqual([])
 })
 
-test('a hydration mismatch would be caught as a problem', async () => {
-  // The check in open() is only worth something if it sees a mismatch: give the script other props than the server
-  // rendered with (an init script runs outside the page's CSP and edits them before the module script runs), and
-  // expect the check to see what hydration repaired.
+/** Opens the page with the props the script hydrates with edited before it runs, so they differ from the server's. */
+async function openWithEditedProps(from: string, to: string) {
+  // An init script runs outside the page's CSP and edits the props once the parser has gone past them.
   watched = await openPage(browser)
-  await watched.page.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      const props = document.getElementById('page-props')
-      // Complete once the parser has gone past it.
-      if (!props?.nextSibling) return
-      props.textContent = props.textContent!.replace('"host":"example.de"', '"host":"example.com"')
-      observer.disconnect()
-    }).observe(document, { childList: true, subtree: true })
-  })
+  await watched.page.addInitScript(
+    ([before, after]) => {
+      new MutationObserver((_, observer) => {
+        const props = document.getElementById('page-props')
+        if (!props?.nextSibling) return
+        props.textContent = props.textContent!.replace(before!, after!)
+        observer.disconnect()
+      }).observe(document, { childList: true, subtree: true })
+    },
+    [from, to],
+  )
   const response = await watched.page.goto(urlFor('example.de'))
-  await watched.page.waitForFunction(() => document.querySelector('form')?.noValidate === true)
-  expect(await hydrationMismatches(watched.page, response)).toEqual([
-    'hydration mismatch: #app > main.page > header.intro > h1.domain > #text: text "example.de" became "example.com"',
-    'hydration mismatch: #app > main.page > header.intro > p.for-sale > #text: ' +
-      'text "Die Domain example.de ist zu verkaufen." became "Die Domain example.com ist zu verkaufen."',
-  ])
+  await hydrate(watched.page)
+  return response
+}
+
+test('a text the script renders differently from the server is reported by React as a hydration error', async () => {
+  // The checks in open() are only worth something if they see a mismatch.
+  await openWithEditedProps('"host":"example.de"', '"host":"example.com"')
+  const problems = watched!.problems.splice(0)
+  expect(problems.some((p) => p.startsWith('console error: hydration error:') && p.includes('418'))).toBe(true)
+})
+
+test('an attribute the script renders differently from the server is reported by the attribute check', async () => {
+  const response = await openWithEditedProps('"token":"', '"token":"x')
+  const mismatches = await attributeMismatches(watched!.page, response)
+  expect(mismatches).toHaveLength(1)
+  expect(mismatches[0]).toMatch(/^hydration mismatch: #app > .* > input: attribute value "[^"]+" became "x[^"]+"$/)
 })
 
 test.each(['light', 'dark'] as const)('axe finds no accessibility violations in the %s colour scheme, also with errors shown', async (colorScheme) => {

@@ -1,6 +1,8 @@
 // POST /api/contact through a running server: every answer it documents, and what it stores.
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import { afterEach, describe, expect, test } from 'vitest'
 import { onPostgres, queryStore } from '../helpers/postgres.ts'
 import { CLIENT_DIR, startApp, type TestApp } from '../helpers/app.ts'
@@ -151,7 +153,7 @@ describe('without JavaScript', () => {
     const page = await response.text()
     expect(page).toContain('Fehler. Bitte füllen Sie alle Felder aus.')
     // Escaped as an attribute value needs it (Preact leaves ">" alone there).
-    expect(page).toContain('value="&lt;b>Erika&lt;/b>"')
+    expect(page).toContain('value="&lt;b&gt;Erika&lt;/b&gt;"')
     expect(page).not.toContain('<b>Erika</b>')
     expect(page).toContain('value="kaputt"')
   })
@@ -193,13 +195,48 @@ describe('headers and pages', () => {
     app = await startApp()
     const page = await fetch(`${app.url}/`)
     expect(page.headers.get('cache-control')).toBe('no-store')
-    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())![1]!
+    // The page's inline loader imports the script when the visitor turns to the form.
+    const asset = /import\(["'`](\/assets\/[^"'`]+\.js)["'`]\)/.exec(await page.text())![1]!
     const script = await fetch(`${app.url}${asset}`)
     expect(script.status).toBe(200)
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     // fetch() asks for br/gzip itself; the server answers with the file compressed at build time.
     expect(['br', 'gzip']).toContain(script.headers.get('content-encoding'))
     expect(await script.text()).toBe(fs.readFileSync(path.join(CLIENT_DIR, asset), 'utf8'))
+  })
+
+  test('the page goes gzip-compressed to clients that accept it, and is the same page as uncompressed', async () => {
+    app = await startApp()
+    const get = (acceptEncoding?: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${app!.url}/`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
+            const chunks: Buffer[] = []
+            response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }))
+          })
+          .on('error', reject)
+      })
+    // Token, hash and nonces differ per answer; everything else must be the same.
+    const fixed = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce').replace(/"(token|hash)":"[^"]+"/g, '$1').replace(/value="[^"]*"/g, 'value')
+    const plain = await get()
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers.vary).toBe('Accept-Encoding')
+    for (const acceptEncoding of ['gzip', 'gzip, deflate, br, zstd', 'br;q=1, gzip;q=0.5']) {
+      // Twice: the first answer for a host makes the compressed parts, the second uses them.
+      for (let i = 0; i < 2; i++) {
+        const zipped = await get(acceptEncoding)
+        expect(zipped.headers['content-encoding']).toBe('gzip')
+        expect(zipped.headers.vary).toBe('Accept-Encoding')
+        const html = zlib.gunzipSync(zipped.body).toString()
+        expect(fixed(html)).toBe(fixed(plain.body.toString()))
+        expect(zipped.body.length).toBeLessThan(plain.body.length / 2)
+      }
+    }
+    expect((await get('gzip;q=0, br')).headers['content-encoding']).toBeUndefined()
+    // Each compressed answer still carries its own token.
+    const tokens = await Promise.all([get('gzip'), get('gzip')])
+    const tokenOf = (body: Buffer) => /"token":"([^"]+)"/.exec(zlib.gunzipSync(body).toString())![1]
+    expect(tokenOf(tokens[0].body)).not.toBe(tokenOf(tokens[1].body))
   })
 
   test('unknown paths get 404: JSON under /api, a page elsewhere; the built index.html is not served raw', async () => {

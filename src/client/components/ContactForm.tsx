@@ -1,4 +1,4 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import {
   FIELD,
   LIMIT,
@@ -38,7 +38,28 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
   const [attempted, setAttempted] = useState(props.outcome?.status === 'invalid')
   // Without JavaScript the browser's own validation guards the native post; once the script runs, it takes over.
   const [scripted, setScripted] = useState(false)
-  useEffect(() => setScripted(true), [])
+  const formRef = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    const form = formRef.current
+    if (!form) return
+    // React is loaded when the visitor turns to the form (loader.ts), often while they type: what is in the fields
+    // now is theirs. Hydration leaves it in the DOM, and this makes it the state, so no render puts the server's
+    // (empty) values back.
+    const typed: Partial<Values> = {}
+    for (const field of Object.keys(EMPTY) as VisibleField[]) {
+      const element = form.elements.namedItem(field)
+      if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) typed[field] = element.value
+    }
+    setValues((current) => ({ ...current, ...typed }))
+    setScripted(true)
+  }, [])
+  useEffect(() => {
+    if (!scripted) return
+    // Now that the form has rendered with what was typed, the loader sends a "Senden" pressed before again. The
+    // event's name is written out in loader.ts too.
+    formRef.current?.dispatchEvent(new Event('lander:hydrated'))
+    document.documentElement.dataset.hydrated = 'true'
+  }, [scripted])
 
   function onChange(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) {
     const field = event.target.name as VisibleField
@@ -96,6 +117,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
 
   return (
     <form
+      ref={formRef}
       className="contact"
       method="post"
       action="/api/contact"

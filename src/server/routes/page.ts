@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { TEXT } from '../../shared/texts.ts'
 import type { PageProps } from '../../client/page-props.ts'
 import { formatPrice } from '../domains/settings.ts'
+import { acceptsGzip } from '../gzip-splice.ts'
 import type { PageViewCounter } from '../page-views.ts'
 import type { PageRenderer } from '../render.ts'
 import type { Site, SiteResolver } from '../site.ts'
@@ -64,8 +65,10 @@ export function sendPage(
   const { token, hash } = issueToken(deps.secret, site.host.ascii)
   const props: PageProps = { host: site.host.display, token, hash, ...siteProps(site), ...extra }
   if (statusCode === 200 && request.method === 'GET') deps.pageViews.count(site.host.ascii)
+  const page = deps.renderer.page(props, reply.cspNonce.script, acceptsGzip(request.headers['accept-encoding']))
+  if (page.encoding) reply.header('content-encoding', page.encoding)
   // Every page carries a fresh single-use token, so no cache may keep it.
-  return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').send(deps.renderer.page(props, reply.cspNonce.script))
+  return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding').send(page.body)
 }
 
 export default async function pageRoutes(app: FastifyInstance, deps: PageDeps) {

@@ -9,14 +9,16 @@ import { parseHost } from '../server/host.ts'
 import { dayOf } from '../server/page-views.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
-import { csv, table, time } from './format.ts'
+import { isValidEmail } from '../shared/contact.ts'
+import { jsonText, visible } from './escape.ts'
+import { CSV_SEPARATORS, csv, table, time, type CsvSeparator } from './format.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
 Commands:
   list     [--domain D] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--spam | --genuine] [--limit N]
   show     ID
-  export   [--format csv|json] [--out FILE] [the filters of list]
+  export   [--format csv|json] [--sep ,|;] [--out FILE] [the filters of list]
   resend   ID [--to ADDRESS]        queue the inquiry's mail again (the running server sends it)
   outbox   [--status pending|failed|sent]
   retry    queue every failed mail again
@@ -38,6 +40,7 @@ const OPTIONS = {
   genuine: { type: 'boolean' },
   limit: { type: 'string' },
   format: { type: 'string' },
+  sep: { type: 'string' },
   out: { type: 'string' },
   to: { type: 'string' },
   status: { type: 'string' },
@@ -103,7 +106,7 @@ function inquiryJson(i: InquiryListing) {
 const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'offer', 'belowMinimum', 'spam', 'mail'] as const
 
 async function run(command: string | undefined, args: string[], values: Values, store: Store, print: (text: string) => void) {
-  const json = (value: unknown) => print(JSON.stringify(value, null, 2))
+  const json = (value: unknown) => print(jsonText(value))
   switch (command) {
     case 'list': {
       const rows = await store.listInquiries(filterFrom(values))
@@ -133,21 +136,29 @@ async function run(command: string | undefined, args: string[], values: Values, 
         ['Kind', kindOf(inquiry)],
         ['Mail', inquiry.mailStatus ?? '-'],
       ]
-      return print(`${facts.map(([k, v]) => `${`${k}:`.padEnd(8)} ${v}`).join('\n')}\n\n${inquiry.message}`)
+      // The message keeps its line breaks (it is read as a letter); everything else unsafe is escaped.
+      const lines = facts.map(([k, v]) => `${`${k}:`.padEnd(8)} ${visible(v)}`)
+      return print(`${lines.join('\n')}\n\n${visible(inquiry.message, { keepLineBreaks: true })}`)
     }
     case 'export': {
       const format = values.format ?? (values.json ? 'json' : 'csv')
       if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json')
+      const separator = values.sep ?? ','
+      if (!(CSV_SEPARATORS as readonly string[]).includes(separator)) throw new UsageError(`--sep is "," or ";", not "${separator}"`)
+      if (values.sep !== undefined && format !== 'csv') throw new UsageError('--sep applies to --format csv only')
       const rows = (await store.listInquiries(filterFrom(values))).map(inquiryJson)
-      const text = format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : csv([...EXPORT_HEADERS], rows.map((r) => EXPORT_HEADERS.map((h) => r[h])))
-      if (!values.out) return print(text.trimEnd())
+      const text =
+        format === 'json'
+          ? `${jsonText(rows)}\n`
+          : csv([...EXPORT_HEADERS], rows.map((r) => EXPORT_HEADERS.map((h) => r[h])), separator as CsvSeparator)
+      if (!values.out) return print(text)
       fs.writeFileSync(path.resolve(values.out), text, { mode: 0o600 })
       return print(`${rows.length} inquiries written to ${values.out}`)
     }
     case 'resend': {
       const id = positiveInt(args[0], 'ID')
       if (id === undefined) throw new UsageError('resend needs the ID of an inquiry (see list)')
-      if (values.to !== undefined && !/^[^\s@<>]+@[^\s@<>]+$/.test(values.to)) throw new UsageError(`--to: "${values.to}" is not an e-mail address`)
+      if (values.to !== undefined && !isValidEmail(values.to)) throw new UsageError(`--to: "${values.to}" is not an e-mail address`)
       if (!(await store.requeueMail(id, Date.now(), values.to ?? null))) throw new UsageError(`there is no inquiry ${id}`)
       return values.json ? json({ queued: id }) : print(`Inquiry ${id} is queued; the running server sends it within seconds.`)
     }
@@ -182,13 +193,16 @@ async function run(command: string | undefined, args: string[], values: Values, 
   }
 }
 
+// A CSV export ends with its own CRLF; a line break after it would end the last row differently from the others.
+const printLine = (text: string) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+
 /** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], print = (text: string) => console.log(text), printError = (text: string) => console.error(text)) {
+export async function main(argv: string[], print = printLine, printError = (text: string) => console.error(text)) {
   let parsed
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
-    printError(`${(error as Error).message}\n\n${USAGE}`)
+    printError(`${visible((error as Error).message, { keepLineBreaks: true })}\n\n${USAGE}`)
     return 2
   }
   const { values, positionals } = parsed
@@ -209,7 +223,7 @@ export async function main(argv: string[], print = (text: string) => console.log
     return 0
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
-      printError(`domain-lander: ${error.message}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`)
+      printError(`domain-lander: ${visible(error.message, { keepLineBreaks: true })}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`)
       return 2
     }
     throw error

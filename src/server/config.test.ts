@@ -38,6 +38,27 @@ describe('configuration', () => {
     expect(config).toMatchObject({ port: 8080, mailFrom: 'owner@example.de', contactRateLimit: 0, minFillSeconds: 0, trustProxy: true })
   })
 
+  test('MAIL_TO and MAIL_FROM take one address, MAIL_FROM also with a name', () => {
+    expect(loadConfig({ MAIL_TO: 'owner@localhost', MAIL_FROM: 'Domain-Verkauf <verkauf@example.de>' })).toMatchObject({
+      mailTo: 'owner@localhost',
+      mailFrom: 'Domain-Verkauf <verkauf@example.de>',
+    })
+  })
+
+  test.each([
+    ['MAIL_TO', { MAIL_TO: 'owner@example.org\u2028Bcc: x@evil.example' }],
+    ['MAIL_TO', { MAIL_TO: 'owner@example.org\u2029x@evil.example' }],
+    ['MAIL_TO', { MAIL_TO: 'owner@example.org\r\nBcc: x@evil.example' }],
+    ['MAIL_TO', { MAIL_TO: 'owner@example.org, x@evil.example' }],
+    ['MAIL_TO', { MAIL_TO: 'owner@example.org;x@evil.example' }],
+    ['MAIL_TO', { MAIL_TO: 'team: owner@example.org, x@evil.example;' }],
+    ['MAIL_FROM', { MAIL_FROM: 'Verkauf <verkauf@example.de>, x@evil.example' }],
+    ['MAIL_FROM', { MAIL_FROM: 'Verkauf, x@evil.example <verkauf@example.de>' }],
+    ['MAIL_FROM', { MAIL_FROM: 'Verkauf\u2028Bcc: x@evil.example <verkauf@example.de>' }],
+  ])('%s with a list or a line separator is refused (%j)', (variable, env) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: must be one e-mail address`))
+  })
+
   test('WORKERS=auto means one process per core', () => {
     expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(os.availableParallelism())
   })

@@ -2,13 +2,24 @@
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
+import { isValidEmail } from '../shared/contact.ts'
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
 
-const mailbox = z.string().refine((v) => /^[^\r\n]*@[^\r\n]*$/.test(v) && v.length <= 320, {
-  message: 'must be an e-mail address, optionally as "Name <address>"',
+// One mailbox: an address, or "Name <address>" with a name of plain words. nodemailer would read a comma, a
+// semicolon, a group or a line separator (U+2028 too) as more recipients or a header of its own.
+const NAMED_ADDRESS = /^([^<>]*)<([^<>]*)>$/
+const DISPLAY_NAME = /^[^\p{Cc}\u2028\u2029"\\,;:@<>[\]]*$/u
+function isMailbox(value: string): boolean {
+  if (value.length > 320) return false
+  const named = NAMED_ADDRESS.exec(value)
+  const [name, address] = named ? [named[1]!.trim(), named[2]!] : ['', value]
+  return DISPLAY_NAME.test(name) && isValidEmail(address, { singleLabelDomain: true })
+}
+const mailbox = z.string().refine(isMailbox, {
+  message: 'must be one e-mail address, optionally as "Name <address>" (no list, no line break)',
 })
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })

@@ -30,6 +30,24 @@ describe('the contact schema', () => {
     })
   })
 
+  test.each([
+    ['zero-width spaces', '\u200b\u200b'],
+    ['a word joiner and a BOM', '\u2060\ufeff'],
+    ['bidi controls and a soft hyphen between spaces', ' \u202e\u2066\u00ad '],
+    ['a Hangul filler and a variation selector', '\u3164\ufe0f'],
+    ['a blank Braille pattern and a no-break space', '\u2800\u00a0'],
+  ])('a name of only invisible characters (%s) is empty: the usual "required" hint', (_what, name) => {
+    expect(checkContact({ ...valid, name58fnlsd: name, message: name })).toEqual({
+      status: 'invalid',
+      fieldErrors: { name58fnlsd: 'Bitte geben Sie Ihren Namen ein.', message: 'Bitte geben Sie eine Nachricht ein.' },
+      otherErrors: [],
+    })
+  })
+
+  test('a name with visible letters and an invisible character is a name', () => {
+    expect(checkContact({ ...valid, name58fnlsd: 'Eri\u200bka' }).status).toBe('valid')
+  })
+
   test('fields of the wrong type are invalid, never thrown', () => {
     expect(checkContact({ ...valid, name58fnlsd: 42, message: ['x'] }).status).toBe('invalid')
     for (const body of [null, 'text', 7, [], undefined]) expect(checkContact(body).status).toBe('invalid')

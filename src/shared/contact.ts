@@ -39,8 +39,9 @@ const TOP_LEVEL = /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu
  * Our own strict address rule, checked before any mail library sees the address: exactly one @, a dot-atom
  * local part (no quotes, backticks, comments, groups, commas, spaces or NUL), a domain of at least two labels.
  * The length is checked first so that a huge value is rejected without running a single expression on it.
+ * singleLabelDomain: also a domain of one label (localhost), for the server's own settings.
  */
-export function isValidEmail(value: string): boolean {
+export function isValidEmail(value: string, options: { singleLabelDomain?: boolean } = {}): boolean {
   if (value.length > LIMIT.email) return false
   const at = value.indexOf('@')
   if (at < 1 || at !== value.lastIndexOf('@')) return false
@@ -48,12 +49,19 @@ export function isValidEmail(value: string): boolean {
   const domain = value.slice(at + 1)
   if (local.length > LIMIT.emailLocal || !LOCAL_PART.test(local)) return false
   const labels = domain.split('.')
-  if (labels.length < 2) return false
+  // The owner's own settings may name a host of the local network (owner@localhost); a visitor's address may not.
+  if (labels.length < 2 && !options.singleLabelDomain) return false
   if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false
   return TOP_LEVEL.test(labels[labels.length - 1] ?? '')
 }
 
-const required = (hint: string) => z.string(hint).check(z.trim(), z.minLength(1, hint))
+// What shows nothing at all: white space, format characters (U+200B, U+2060, U+FEFF, bidi controls, …), the other
+// default-ignorable code points (Hangul fillers, variation selectors) and the blank Braille pattern. A value made
+// only of these is as empty as "" (trim() keeps most of them).
+const INVISIBLE = /^[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*$/u
+const isBlank = (value: string) => INVISIBLE.test(value)
+
+const required = (hint: string) => z.string(hint).check(z.trim(), z.refine((v) => !isBlank(v), hint))
 
 export const contactSchema = z.object({
   [FIELD.name]: required(TEXT.hintName).check(

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
 import { VISITOR, fetchForm, requestAs } from '../helpers/contact.ts'
@@ -91,12 +92,20 @@ describe('list and show', () => {
 })
 
 describe('export', () => {
-  test('CSV has a header, quotes what needs quoting, and defuses formulas', () => {
+  test('CSV starts with a BOM and a header, quotes every text cell, and defuses formulas', () => {
     const { out } = cli('export', '--format', 'csv', '--genuine')
-    const lines = out.trim().split('\r\n')
-    expect(lines[0]).toBe('id,time,domain,name,email,message,offer,belowMinimum,spam,mail')
+    const lines = out.split('\r\n')
+    expect(lines[0]).toBe('\ufeff"id","time","domain","name","email","message","offer","belowMinimum","spam","mail"')
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`)
-    expect(lines[2]).toContain(',Erste Anfrage,')
+    expect(lines[2]).toContain(',"Erste Anfrage",')
+  })
+
+  test('--sep ";" writes CSV for German spreadsheets; another separator is a mistake', () => {
+    const lines = cli('export', '--sep', ';', '--genuine').out.split('\r\n')
+    expect(lines[0]).toBe('\ufeff"id";"time";"domain";"name";"email";"message";"offer";"belowMinimum";"spam";"mail"')
+    expect(lines[2]).toMatch(/^1;"[^"]+";"example\.de";"Erika";/)
+    expect(cli('export', '--sep', '|')).toMatchObject({ code: 2, err: expect.stringContaining('--sep is "," or ";"') })
+    expect(cli('export', '--format', 'json', '--sep', ';')).toMatchObject({ code: 2, err: expect.stringContaining('--sep applies to --format csv only') })
   })
 
   test('JSON export into a file readable only by the owner', () => {
@@ -156,4 +165,56 @@ test('npx domain-lander runs the same command', () => {
   })
   expect(run.status).toBe(0)
   expect(JSON.parse(run.stdout)).toHaveLength(3)
+})
+
+// Last in the file, so that the counts above see three inquiries: a visitor's message that attacks the terminal
+// (OSC 52 writes the clipboard, OSC 0 the window title, CSI and C1 CSI move the cursor, U+202E reverses the text)
+// and a spreadsheet that splits on ";".
+describe('what a visitor typed reaches the owner as text', () => {
+  // Escaped, the cursor movement straddles the 40th place, where list cuts the cell.
+  const HOSTILE = '\u001b]52;c;ZXZpbA==\u0007\u001b]0;pwned\u0007\u001b[2A\u001b[2K\u009b1A\u202Etxt.exe ;=1+1; lange Nachricht bis hinter den Schnitt'
+  // Raw ESC, C0 (but a line break), C1, DEL, bidi controls, Unicode line separators.
+  const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u
+
+  beforeAll(async () => {
+    await inquire('example.de', { name58fnlsd: 'Mallory\u202Egnp.exe', message: HOSTILE })
+    await smtp.waitFor(smtp.messages.length + 1)
+  })
+
+  const COMMANDS = ['list', 'list --json', 'show 4', 'show 4 --json', 'export', 'export --sep ;', 'export --format json', 'outbox', 'outbox --json', 'stats', 'stats --json']
+  test.each(COMMANDS)('%s prints no raw control or bidi character', (command) => {
+    const { code, out } = cli(...command.split(' '))
+    expect(code).toBe(0)
+    // CSV rows end in CRLF; that is the only CR allowed.
+    expect(out.replace(/\r\n/g, '\n')).not.toMatch(RAW)
+  })
+
+  test('show and --json show the escapes, and --json reads back to exactly what was stored', () => {
+    const { out } = cli('show', '4')
+    expect(out).toMatch(/Name:\s+Mallory\\u202egnp\.exe/)
+    expect(out).toContain('\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;pwned\\x07\\x1b[2A\\x1b[2K\\x9b1A\\u202etxt.exe')
+    const json = cli('list', '--json').out
+    expect(json).toContain('\\u001b]52;c;ZXZpbA==\\u0007')
+    expect(json).toContain('\\u009b1A\\u202etxt.exe')
+    expect(JSON.parse(json)[0]).toMatchObject({ id: 4, name: 'Mallory\u202Egnp.exe', message: HOSTILE })
+  })
+
+  test('list cuts the message after escaping, never inside an escape', () => {
+    const row = cli('list').out.split('\n').find((line) => line.startsWith('4 '))!
+    const message = row.slice(row.indexOf('\\x1b]52;c;'))
+    expect(message).toMatch(/^\\x1b\]52;c;ZXZpbA==\\x07\\x1b\]0;pwned\\x07.*…$/)
+    expect(message).toMatch(/^(?:[^\\]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4})*…$/)
+  })
+
+  test.each([',', ';'])('CSV with --sep "%s" reads back, and no cell starts a formula whichever separator a spreadsheet splits on', (separator) => {
+    const text = cli('export', '--sep', separator).out
+    const records = parse(text, { bom: true, delimiter: separator }) as string[][]
+    expect(records.map((r) => r[0])).toEqual(['id', '4', '3', '2', '1'])
+    expect(records[1]![5]).toContain(";'=1+1;")
+    const trigger = /^["\s]*[=+\-@\uff1d\uff0b\uff0d\uff20]/u
+    for (const other of [',', ';']) {
+      const cells = (parse(text, { bom: true, delimiter: other, relax_quotes: true, relax_column_count: true }) as string[][]).flat()
+      expect(cells.filter((cell) => trigger.test(cell))).toEqual([])
+    }
+  })
 })

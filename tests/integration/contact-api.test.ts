@@ -66,6 +66,14 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
     expect(await inquiries(app.dataDir)).toEqual([])
   })
 
+  test('a name of only invisible characters gets 400 with the "required" hint, and nothing is stored', async () => {
+    app = await startApp()
+    const { token, hash } = await fetchForm(app.url)
+    const body = await expectError(await post({ ...VISITOR, name58fnlsd: '\u200b\u2060\ufeff \u200b', token, hash }), 400, TEXT.invalid)
+    expect(body.fields).toEqual({ name58fnlsd: 'Bitte geben Sie Ihren Namen ein.' })
+    expect(await inquiries(app.dataDir)).toEqual([])
+  })
+
   test('a missing token gets 400, a token or hash that does not verify gets 403', async () => {
     app = await startApp()
     const { token, hash } = await fetchForm(app.url)

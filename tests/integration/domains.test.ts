@@ -256,6 +256,30 @@ describe('reloading', () => {
     await expect(startServerProcess({ DOMAINS_FILE: file })).rejects.toThrow(/domains\.example\.de.*prize|Unrecognized key/s)
   })
 
+  test('a mailTo with a line separator and a Bcc is refused, naming the key: at start, and on reload the old file stays', async () => {
+    const hostile = DOMAINS.replace('description: Kurz und einprägsam.', 'description: Kurz.\n    mailTo: "owner@example.org\\u2028Bcc: x@evil.example"')
+    const refused = /domains\.example\.de\.mailTo: must be exactly one plain e-mail address/
+    await expect(startServerProcess({ DOMAINS_FILE: domainsFile(hostile) })).rejects.toThrow(refused)
+
+    const file = domainsFile(DOMAINS)
+    smtp = await startSmtpSink()
+    const server = await startServerProcess({ DOMAINS_FILE: file, SMTP_URL: smtp.url })
+    try {
+      fs.writeFileSync(file, hostile)
+      server.child.kill('SIGHUP')
+      await expect.poll(() => server.output.some((line) => line.includes('domains file not reloaded') && refused.test(line)), { timeout: 5000 }).toBe(true)
+      const { token, hash } = await fetchForm(server.url, 'example.de')
+      const response = await requestAs('example.de', `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash } })
+      expect(response.status).toBe(200)
+      const [mail] = await smtp.waitFor(1)
+      expect(mail!.envelope.to).toEqual(['verkauf@example.org'])
+      expect(mail!.raw).not.toContain('evil.example')
+    } finally {
+      expect(await server.stop()).toBe(0)
+      server.cleanup()
+    }
+  })
+
   test('a JSON domains file works as well', async () => {
     app = await startApp({ DOMAINS_FILE: domainsFile(JSON.stringify({ domains: { 'example.de': { price: 100 } } }), 'domains.json') })
     expect((await getPage(app.url, 'example.de')).html).toContain('Preis: 100\u00a0€')

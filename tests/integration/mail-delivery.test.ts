@@ -65,7 +65,7 @@ describe('the mail to the owner', () => {
   })
 
   test.each(['%0d%0aBcc: victim@example.org', '=?utf-8?Q?a=0D=0ABcc:_victim@example.org?=', 'Erika, victim@example.org'])(
-    'an encoded line break or a list in the name (%j) stays part of the Reply-To name',
+    'an encoded line break or a list in the name (%j) becomes no header and no recipient',
     async (name) => {
       await startWithSink()
       await send({ name58fnlsd: name })
@@ -74,6 +74,19 @@ describe('the mail to the owner', () => {
       expect(mail!.envelope.to).toEqual(['owner@example.org'])
       expect(mail!.parsed.replyTo?.value).toHaveLength(1)
       expect(mail!.parsed.replyTo?.value[0]?.address).toBe('erika@example.de')
+    },
+  )
+
+  test.each(['chef@bank.example', 'Chef <chef@bank.example>', '"chef@bank.example"', 'chef\uff20bank.example'])(
+    'a name that looks like an address (%j) never stands in front of the visitor\'s address; the body names it',
+    async (name) => {
+      await startWithSink()
+      await send({ name58fnlsd: name })
+      const [mail] = await smtp!.waitFor(1)
+      const header = /^Reply-To:(.*(?:\r?\n[ \t].*)*)/im.exec(mail!.raw)![1]!
+      expect(header.replace(/\r?\n[ \t]/g, ' ').trim()).toBe('erika@example.de')
+      expect(mail!.parsed.replyTo?.value).toEqual([{ name: '', address: 'erika@example.de' }])
+      expect(mail!.parsed.text).toContain(`Name: ${name}`)
     },
   )
 

@@ -51,10 +51,22 @@ describe('the domains file', () => {
     ['a bad unknownHosts', { unknownHosts: 'maybe' }],
     ['a bad currency', { default: { currency: 'euro' } }],
     ['a bad recipient', { default: { mailTo: 'nobody' } }],
+    ['a recipient with a U+2028 and a Bcc', { domains: { 'example.de': { mailTo: 'owner@example.org\u2028Bcc: x@evil.example' } } }],
+    ['a list of recipients', { domains: { 'example.de': { mailTo: 'owner@example.org, x@evil.example' } } }],
+    ['a list separated by ;', { default: { mailTo: 'owner@example.org;x@evil.example' } }],
+    ['a group', { default: { mailTo: 'team: owner@example.org, x@evil.example;' } }],
+    ['a recipient with a name', { default: { mailTo: 'Verkauf <verkauf@example.org>' } }],
     ['a bad link', { legal: { imprintUrl: 'javascript:alert(1)' } }],
   ])('%s is refused', (_what, raw) => {
     expect(domainsFileSchema.safeParse(raw).success).toBe(false)
   })
+})
+
+test('a refused recipient is named by its key, with what is wrong', () => {
+  const result = domainsFileSchema.safeParse({ domains: { 'example.de': { mailTo: 'owner@example.org\u2028Bcc: x@evil.example' } } })
+  expect(result.error?.issues).toEqual([
+    expect.objectContaining({ path: ['domains', 'example.de', 'mailTo'], message: expect.stringMatching(/^must be exactly one plain e-mail address/) }),
+  ])
 })
 
 test('prices are shown the German way', () => {

@@ -2,9 +2,12 @@
 // One zod schema validates it; resolveDomain() answers "what do we show for this host?".
 import tr46 from 'tr46'
 import { z } from 'zod'
+import { isValidEmail } from '../../shared/contact.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
-const mailbox = z.string().regex(/^[^\r\n<>]*<?[^\s@<>]+@[^\s@<>]+>?$/, 'must be an e-mail address, optionally as "Name <address>"')
+// Exactly one plain address, by the rule the visitor's address must pass: nodemailer reads a comma, a group, a
+// display name or a line separator (U+2028) as further recipients, and they would get every inquiry.
+const mailbox = z.string().refine(isValidEmail, 'must be exactly one plain e-mail address such as verkauf@example.org (no name, no list, no line break)')
 const euros = z.number().int().nonnegative().max(1_000_000_000)
 
 export const domainSettingsSchema = z

@@ -55,6 +55,14 @@ describe('the owner mail', () => {
     expect(offered.text).toContain('Angebot: 4.900\u00a0€ (unter dem Mindestangebot)')
   })
 
+  test('a name that looks like an address stays out of Reply-To and is named in the body', () => {
+    for (const name of ['boss@example.org', 'Chef <chef@bank.example>', 'ceo\uff20example.org']) {
+      const mail = composeInquiryMail({ ...inquiry, name }, '<id@x>', addresses)
+      expect(mail.replyTo).toBe('erika@example.de')
+      expect(mail.text).toContain(`Name: ${name}`)
+    }
+  })
+
   test('never lets a line break into a header value', () => {
     const hostile = composeInquiryMail({ ...inquiry, name: 'Erika\r\nBcc: x@example.org', email: 'a@b.de\nCc: y@example.org' }, '<id@x>', addresses)
     expect(JSON.stringify(hostile.replyTo)).not.toMatch(/[\r\n]/)

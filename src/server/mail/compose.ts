@@ -24,6 +24,15 @@ const berlinTime = new Intl.DateTimeFormat('de-DE', {
   timeStyle: 'medium',
 })
 
+// A display name with an @ (or a full-width or small one) reads as an address: "boss@example.org" <visitor@evil.example>
+// shows the owner a sender that is not the one a reply goes to. Such a name stays out of the header; the body names it.
+const LOOKS_LIKE_ADDRESS = /[@\uff20\ufe6b]/u
+
+/** The visitor as Reply-To: the real address, with the name in front only when it cannot pass for an address. */
+function replyToOf(name: string, address: string): SendMailOptions['replyTo'] {
+  return name && !LOOKS_LIKE_ADDRESS.test(name) ? { name, address } : address
+}
+
 export function displayDomain(ascii: string): string {
   const { domain, error } = tr46.toUnicode(ascii)
   return error ? ascii : domain
@@ -62,7 +71,7 @@ export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, ad
   return {
     from: addresses.from,
     to: addresses.to,
-    replyTo: { name, address: email },
+    replyTo: replyToOf(name, email),
     subject: `Anfrage zu ${domain}`,
     messageId,
     date: new Date(inquiry.createdAt),

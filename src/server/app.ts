@@ -20,6 +20,7 @@ import { loadOrCreateSecret } from './secret.ts'
 import { addSecurityHeaders } from './security-headers.ts'
 import { createSiteResolver } from './site.ts'
 import { leaseOwnerOf } from './cluster-lease.ts'
+import { fastifyTrustProxy } from './client-address.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
 
@@ -61,7 +62,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     requestTimeout: 30_000,
     // Requests Node's HTTP parser refuses (control characters in headers, oversized headers) never reach a route;
@@ -132,7 +133,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(healthRoutes, { store })
   const pageDeps = { secret, renderer, sites, pageViews }
   await app.register(pageRoutes, pageDeps)
-  await app.register(contactRoutes, { ...pageDeps, config, store, outbox })
+  await app.register(contactRoutes, { ...pageDeps, config, store, outbox, rateLimits })
 
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
   app.setNotFoundHandler((request, reply) => {

@@ -16,6 +16,7 @@ describe('configuration', () => {
       contactRateLimit: 10,
       minFillSeconds: 3,
       trustProxy: false,
+      rateLimitIpv6Prefix: 64,
       logLevel: 'info',
       workers: 1,
       domainsFile: undefined,
@@ -35,7 +36,7 @@ describe('configuration', () => {
       MIN_FILL_SECONDS: '0',
       TRUST_PROXY: 'true',
     })
-    expect(config).toMatchObject({ port: 8080, mailFrom: 'owner@example.de', contactRateLimit: 0, minFillSeconds: 0, trustProxy: true })
+    expect(config).toMatchObject({ port: 8080, mailFrom: 'owner@example.de', contactRateLimit: 0, minFillSeconds: 0, trustProxy: 1 })
   })
 
   test('MAIL_TO and MAIL_FROM take one address, MAIL_FROM also with a name', () => {
@@ -71,6 +72,20 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/lander' }).databaseUrl).toBe('postgresql://db.internal/lander')
   })
 
+  test('TRUST_PROXY is off, a number of proxies (true is one), or a list of proxy addresses and ranges', () => {
+    const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).trustProxy
+    expect(trust('false')).toBe(false)
+    expect(trust('0')).toBe(false)
+    expect(trust('true')).toBe(1)
+    expect(trust('1')).toBe(1)
+    expect(trust('2')).toBe(2)
+    expect(trust('127.0.0.1, 10.0.0.0/8,fd00::/8 ,::1,loopback')).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1', 'loopback'])
+  })
+
+  test('RATE_LIMIT_IPV6_PREFIX sets how many bits of an IPv6 address make one client', () => {
+    expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '56' }).rateLimitIpv6Prefix).toBe(56)
+  })
+
   test('an empty variable counts as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '' })).toMatchObject({ port: 3000, smtpUrl: undefined })
   })
@@ -82,6 +97,12 @@ describe('configuration', () => {
     ['CONTACT_RATE_LIMIT', { CONTACT_RATE_LIMIT: '-1' }],
     ['MIN_FILL_SECONDS', { MIN_FILL_SECONDS: 'soon' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '127.0.0.1,proxy.internal' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '99' }],
+    ['RATE_LIMIT_IPV6_PREFIX', { RATE_LIMIT_IPV6_PREFIX: '16' }],
+    ['RATE_LIMIT_IPV6_PREFIX', { RATE_LIMIT_IPV6_PREFIX: '129' }],
+    ['RATE_LIMIT_IPV6_PREFIX', { RATE_LIMIT_IPV6_PREFIX: 'wide' }],
     ['CONTACT_SECRET', { CONTACT_SECRET: 'short' }],
     ['WORKERS', { WORKERS: 'zwei' }],
     ['WORKERS', { WORKERS: '0' }],

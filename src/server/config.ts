@@ -1,4 +1,5 @@
 // The whole configuration is read from the environment once, by this one schema, at start-up.
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
@@ -22,6 +23,43 @@ const mailbox = z.string().refine(isMailbox, {
   message: 'must be one e-mail address, optionally as "Name <address>" (no list, no line break)',
 })
 
+/** proxy-addr's names for whole ranges, as Fastify accepts them in `trustProxy`. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal']
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true
+  const [address = '', bits, ...rest] = entry.split('/')
+  const family = net.isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+}
+
+/**
+ * Which X-Forwarded-For entries to believe: none (false), a number of proxy hops in front (true = 1: the
+ * rightmost entry is the client), or the proxies' addresses and CIDR ranges (every entry from the right that is
+ * one of them is skipped).
+ */
+const trustProxy = z
+  .string()
+  .transform((value, ctx): false | number | string[] => {
+    const text = value.trim().toLowerCase()
+    if (['false', 'no', 'off', '0'].includes(text)) return false
+    if (['true', 'yes', 'on'].includes(text)) return 1
+    if (/^\d+$/.test(text) && Number(text) <= 32) return Number(text) || false
+    const entries = text.split(',').map((entry) => entry.trim())
+    const wrong = entries.find((entry) => !isProxyAddress(entry))
+    if (wrong === undefined) return entries
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        `must be false, true (one proxy), a number of proxies from 1 to 32, or a comma-separated list of proxy addresses ` +
+        `or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8); ${JSON.stringify(wrong)} is none of these`,
+    })
+    return z.NEVER
+  })
+
+const IPV6_PREFIX_ERROR = 'must be a whole number from 32 to 128 (how many leading bits of an IPv6 address make one client)'
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
 
 export const configSchema = z
@@ -37,7 +75,13 @@ export const configSchema = z
     CONTACT_SECRET: z.string().min(16, 'must be at least 16 characters long').optional(),
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
     MIN_FILL_SECONDS: z.coerce.number().min(0).max(3600).default(3),
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: trustProxy.default(false),
+    RATE_LIMIT_IPV6_PREFIX: z.coerce
+      .number({ error: IPV6_PREFIX_ERROR })
+      .int({ error: IPV6_PREFIX_ERROR })
+      .min(32, { error: IPV6_PREFIX_ERROR })
+      .max(128, { error: IPV6_PREFIX_ERROR })
+      .default(64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WORKERS: z
       .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'must be a whole number from 1 to 64, or auto' })
@@ -71,6 +115,7 @@ export const configSchema = z
       contactRateLimit: env.CONTACT_RATE_LIMIT,
       minFillSeconds: env.MIN_FILL_SECONDS,
       trustProxy: env.TRUST_PROXY,
+      rateLimitIpv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       logLevel: env.LOG_LEVEL,
       workers: env.WORKERS === 'auto' ? os.availableParallelism() : env.WORKERS,
       domainsFile: env.DOMAINS_FILE && path.resolve(env.DOMAINS_FILE),

@@ -65,14 +65,15 @@ async function expectUnavailable(response: Response) {
   await expectError(response, 503, 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut.')
 }
 
-test('while PostgreSQL is unreachable the form gets 503 and /readyz fails; afterwards inquiries are stored and mailed again', async () => {
+// The rate limits count in PostgreSQL too: with them on, an outage must still be a 503, not a 500.
+test.each(['0', '10'])('while PostgreSQL is unreachable the form gets 503 and /readyz fails; afterwards inquiries are stored and mailed again (CONTACT_RATE_LIMIT=%s)', async (CONTACT_RATE_LIMIT) => {
   const dataDir = tempDataDir()
   const direct = new URL((await databaseUrlFor(dataDir))!)
   relay = await startRelay({ host: direct.hostname, port: Number(direct.port) })
   const viaRelay = new URL(direct)
   viaRelay.port = String(relay.port)
   smtp = await startSmtpSink()
-  app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: viaRelay.href, SMTP_URL: smtp.url })
+  app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: viaRelay.href, SMTP_URL: smtp.url, CONTACT_RATE_LIMIT })
 
   expect((await submitInquiry(app.url, { message: 'vorher' })).status).toBe(200)
   await smtp.waitFor(1)

@@ -13,11 +13,13 @@ import {
   type VisibleField,
 } from '../../shared/contact.ts'
 import { TEXT } from '../../shared/texts.ts'
+import { clientKeyOf } from '../client-address.ts'
 import type { Config } from '../config.ts'
 import { HttpError, sendFailure, toFailure } from '../errors.ts'
 import type { PageHost } from '../host.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
 import type { Site } from '../site.ts'
+import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
 import type { MailPlan, Store } from '../store/types.ts'
 import { issueToken, verifyToken } from '../token.ts'
 import { sendPage, type PageDeps } from './page.ts'
@@ -32,6 +34,7 @@ export interface ContactDeps extends PageDeps {
   config: Config
   store: Store
   outbox: OutboxWorker
+  rateLimits: RateLimits
 }
 
 interface Submission {
@@ -88,14 +91,14 @@ function offerOf(site: Site, data: ContactPayload): { offerEur: number | null; b
 
 export default async function contactRoutes(app: FastifyInstance, deps: ContactDeps) {
   const { config, secret, store, outbox } = deps
+  const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   await app.register(formbody, { bodyLimit: BODY_LIMIT })
   // JSON (the script) and urlencoded (the form without script) only; Fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain')
 
-  // Accepted submissions per client address and hour; checked before storing, counted after.
-  const accepted = config.contactRateLimit > 0
-    ? app.createRateLimit({ max: config.contactRateLimit, timeWindow: HOUR_MS, keyGenerator: (request) => request.ip })
-    : null
+  // Accepted submissions per client and hour. Counted before storing, in the same step as the check (a burst
+  // must not pass the check all at once), and given back when nothing was stored.
+  const accepted = config.contactRateLimit > 0 ? deps.rateLimits.quota('accepted inquiries') : null
 
   app.setErrorHandler((error, request, reply) => {
     if (!isFormPost(request)) return sendFailure(request, reply, error)
@@ -122,18 +125,9 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     return { data: check.data, site: lookup.site, issuedAt: token.issuedAt }
   }
 
-  async function handle(request: FastifyRequest, reply: FastifyReply) {
-    const { data, site, issuedAt } = checkSubmission(request)
+  /** Stores the inquiry (queueing its mail) and says whether it is new: a repeated submission is not. */
+  async function storeSubmission(request: FastifyRequest, { data, site, issuedAt }: Submission, digest: string): Promise<boolean> {
     const { host } = site
-    const digest = contentHash(host, data)
-    if (accepted) {
-      const limit = await accepted(request, { increment: false })
-      // A visitor repeating a submission that was already taken (its answer got lost) is answered as before.
-      const repeated = async () => (await store.findInquiry(data[FIELD.token]))?.contentHash === digest
-      if (!limit.isAllowed && limit.remaining <= 0 && !(await repeated())) {
-        throw new HttpError(429, TEXT.rateLimited, undefined, { 'retry-after': String(Math.max(1, limit.ttlInSeconds)) })
-      }
-    }
     const now = Date.now()
     const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
     const offer = offerOf(site, data)
@@ -155,14 +149,36 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     }, mail)
     if (result.status === 'conflict') throw new HttpError(409, TEXT.tokenConflict)
     if (result.status === 'created') {
-      if (accepted) await accepted(request)
       if (mail.queue) outbox.kick()
       request.log.info({ inquiry: result.id, domain: host.ascii, spam, belowMinimum: offer.belowMinimum }, 'inquiry stored')
-    } else {
-      request.log.info({ inquiry: result.id }, 'repeated submission answered, not stored again')
+      return true
+    }
+    request.log.info({ inquiry: result.id }, 'repeated submission answered, not stored again')
+    return false
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const submission = checkSubmission(request)
+    const { data, site } = submission
+    const digest = contentHash(site.host, data)
+    let taken: Taken | null = null
+    if (accepted) {
+      taken = await accepted.take(clientKey(request), config.contactRateLimit, HOUR_MS)
+      // A visitor repeating a submission that was already taken (its answer got lost) is answered as before.
+      if (taken.status === 'full' && (await store.findInquiry(data[FIELD.token]))?.contentHash !== digest) {
+        throw new HttpError(429, TEXT.rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
+      }
+    }
+    let created = false
+    try {
+      created = await storeSubmission(request, submission, digest)
+    } finally {
+      if (taken?.status === 'taken' && !created) {
+        await taken.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
+      }
     }
     if (isFormPost(request)) return reply.code(303).header('cache-control', 'no-store').redirect('/?gesendet=1', 303)
-    const next = issueToken(secret, host.ascii)
+    const next = issueToken(secret, site.host.ascii)
     const body: ContactSuccess = { ok: true, token: next.token, hash: next.hash }
     return reply.code(200).header('cache-control', 'no-store').send(body)
   }
@@ -175,7 +191,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
           groupId: 'contact-posts',
           max: config.contactRateLimit * POST_LIMIT_FACTOR,
           timeWindow: HOUR_MS,
-          keyGenerator: (request: FastifyRequest) => request.ip,
+          keyGenerator: clientKey,
           errorResponseBuilder: () => new HttpError(429, TEXT.rateLimited),
         },
       }

@@ -1,7 +1,7 @@
 // Picks the store: PostgreSQL when DATABASE_URL is set (several instances on one database), else the embedded
 // SQLite file in DATA_DIR. PostgreSQL's modules (and `pg`) are loaded only when asked for.
 import path from 'node:path'
-import type { RateLimitStoreClass } from './rate-limit-common.ts'
+import type { RateLimits } from './rate-limit-common.ts'
 import { createSqliteStore } from './sqlite.ts'
 import { sqliteRateLimitStore } from './sqlite-rate-limit.ts'
 import type { Store } from './types.ts'
@@ -18,7 +18,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   return createSqliteStore(sqliteFileOf(config))
 }
 
-export async function openRateLimitStore(config: StoreConfig, secret: string): Promise<{ Store: RateLimitStoreClass; close(): unknown }> {
+export async function openRateLimitStore(config: StoreConfig, secret: string): Promise<RateLimits> {
   if (config.databaseUrl) return (await import('./postgres-rate-limit.ts')).postgresRateLimitStore(config.databaseUrl, secret)
   return sqliteRateLimitStore(config.dataDir, secret)
 }

@@ -1,5 +1,6 @@
-// The part of a @fastify/rate-limit store that does not depend on where counters live: the callback protocol,
-// keyed hashes instead of client addresses, and naming each limit the same way in every process.
+// The part of the rate limits that does not depend on where counters live: the @fastify/rate-limit store (its
+// callback protocol, naming each limit the same way in every process), the quota of accepted submissions, and
+// keyed hashes instead of client addresses.
 import { createHmac } from 'node:crypto'
 
 export interface Counter {
@@ -25,13 +26,41 @@ interface ChildOptions {
   timeWindow?: unknown
 }
 
-/** Where the counters live. A row is { count, expires } (epoch ms); a window that has run out starts again at 1. */
-export interface CounterBackend {
-  incr(scope: string, key: string, now: number, windowMs: number): { count: number; expires: number } | Promise<{ count: number; expires: number }>
-  read(scope: string, key: string, now: number): { count: number; expires: number } | undefined | Promise<{ count: number; expires: number } | undefined>
+type MaybePromise<T> = T | Promise<T>
+interface Row {
+  count: number
+  expires: number
 }
 
-export function rateLimitStoreClass(backend: CounterBackend, secret: string): RateLimitStoreClass {
+/** Where the counters live. A row is { count, expires } (epoch ms); a window that has run out starts again at 1. */
+export interface CounterBackend {
+  incr(scope: string, key: string, now: number, windowMs: number): MaybePromise<Row>
+  read(scope: string, key: string, now: number): MaybePromise<Row | undefined>
+  /**
+   * Counts one more only while the count is below `max` (or the window has run out), in one statement, so that
+   * requests arriving together cannot all pass the check before any of them is counted. Undefined when full.
+   */
+  take(scope: string, key: string, now: number, windowMs: number, max: number): MaybePromise<Row | undefined>
+  /** Takes one back, but only from the window it was counted in (`expires` tells which). */
+  giveBack(scope: string, key: string, expires: number): MaybePromise<void>
+}
+
+/** One counted use of a quota, to be given back when the request it was taken for created nothing. */
+export type Taken = { status: 'taken'; giveBack(): Promise<void> } | { status: 'full'; retryAfterMs: number }
+
+export interface Quota {
+  take(clientKey: string, max: number, windowMs: number): Promise<Taken>
+}
+
+export interface RateLimits {
+  /** The store class @fastify/rate-limit instantiates (limits checked in a hook, counted whatever the outcome). */
+  Store: RateLimitStoreClass
+  /** Limits that count only what succeeded: take first, give back on failure. */
+  quota(scope: string): Quota
+  close(): unknown
+}
+
+export function createRateLimits(backend: CounterBackend, secret: string, close: () => unknown): RateLimits {
   const hashed = (key: string) => createHmac('sha256', secret).update(key).digest('base64url')
   // The backends may answer at once (SQLite) or later (PostgreSQL); the plugin gets a callback either way.
   const answer = (work: (now: number) => ReturnType<CounterBackend['read']>, callback: Callback) => {
@@ -66,5 +95,16 @@ export function rateLimitStoreClass(backend: CounterBackend, secret: string): Ra
       return new CounterStore(undefined, scope)
     }
   }
-  return CounterStore
+
+  const quota = (scope: string): Quota => ({
+    async take(clientKey, max, windowMs) {
+      const key = hashed(clientKey)
+      const now = Date.now()
+      const row = await backend.take(scope, key, now, windowMs, max)
+      if (row) return { status: 'taken', giveBack: async () => backend.giveBack(scope, key, row.expires) }
+      const current = await backend.read(scope, key, now)
+      return { status: 'full', retryAfterMs: current ? current.expires - now : windowMs }
+    },
+  })
+  return { Store: CounterStore, quota, close }
 }

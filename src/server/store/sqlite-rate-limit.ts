@@ -4,10 +4,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import { rateLimitStoreClass, type RateLimitStoreClass } from './rate-limit-common.ts'
+import { createRateLimits, type RateLimits } from './rate-limit-common.ts'
+import { guarded } from './sqlite-common.ts'
 
-/** Opens (or creates) DATA_DIR/rate-limits.sqlite and returns the store class the plugin instantiates. */
-export function sqliteRateLimitStore(dataDir: string, secret: string): { Store: RateLimitStoreClass; close(): void } {
+/** Opens (or creates) DATA_DIR/rate-limits.sqlite. */
+export function sqliteRateLimitStore(dataDir: string, secret: string): RateLimits {
   const file = path.join(dataDir, 'rate-limits.sqlite')
   fs.mkdirSync(dataDir, { recursive: true })
   const db = new DatabaseSync(file, { timeout: 2000 })
@@ -24,21 +25,35 @@ export function sqliteRateLimitStore(dataDir: string, secret: string): { Store: 
        expires = CASE WHEN expires <= :now THEN :now + :window ELSE expires END
      RETURNING count, expires`,
   )
+  // The upsert's WHERE leaves a full counter alone and returns no row: check and count are one write, which
+  // SQLite serialises across every process on the file.
+  const take = db.prepare(
+    `INSERT INTO counters (scope, key, count, window_start, expires) VALUES (:scope, :key, 1, :now, :now + :window)
+     ON CONFLICT (scope, key) DO UPDATE SET
+       count = CASE WHEN expires <= :now THEN 1 ELSE count + 1 END,
+       window_start = CASE WHEN expires <= :now THEN :now ELSE window_start END,
+       expires = CASE WHEN expires <= :now THEN :now + :window ELSE expires END
+     WHERE expires <= :now OR count < :max
+     RETURNING count, expires`,
+  )
+  const giveBack = db.prepare('UPDATE counters SET count = count - 1 WHERE scope = ? AND key = ? AND expires = ? AND count > 0')
   const read = db.prepare('SELECT count, expires FROM counters WHERE scope = ? AND key = ? AND expires > ?')
   const purge = db.prepare('DELETE FROM counters WHERE expires <= ?')
   purge.run(Date.now())
   let calls = 0
 
-  const Store = rateLimitStoreClass(
+  return createRateLimits(
     {
       incr(scope, key, now, window) {
         // Now and then, forget counters whose window has run out.
         if (++calls % 1000 === 0) purge.run(now)
-        return incr.get({ scope, key, now, window }) as { count: number; expires: number }
+        return guarded(() => incr.get({ scope, key, now, window }) as { count: number; expires: number })
       },
       read: (scope, key, now) => read.get(scope, key, now) as { count: number; expires: number } | undefined,
+      take: (scope, key, now, window, max) => guarded(() => take.get({ scope, key, now, window, max }) as { count: number; expires: number } | undefined),
+      giveBack: (scope, key, expires) => void guarded(() => giveBack.run(scope, key, expires)),
     },
     secret,
+    () => db.isOpen && db.close(),
   )
-  return { Store, close: () => db.isOpen && db.close() }
 }

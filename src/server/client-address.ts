@@ -1,0 +1,32 @@
+// Who the client is: which X-Forwarded-For entries to believe (TRUST_PROXY), and the key a client is counted
+// under in the rate limits.
+import { normalizeIP } from '@fastify/rate-limit'
+import type { FastifyRequest, FastifyServerOptions } from 'fastify'
+import type { Config } from './config.ts'
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY. A hop count becomes a function: Fastify's own number form trusts no
+ * hop at all, and `true` would believe the leftmost entry, which the client writes itself. proxy-addr numbers the
+ * hops from the socket (0) leftwards through X-Forwarded-For.
+ */
+export function fastifyTrustProxy(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (trust === false) return false
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust
+  return trust
+}
+
+/**
+ * The key a client's requests are counted under: its address, or for IPv6 its network of `ipv6Prefix` bits
+ * (one subscriber gets a whole /64 and can pick a new address for every request). An IPv4-mapped IPv6 address
+ * (a dual-stack socket) counts as the IPv4 address.
+ */
+export function clientKeyOf(ipv6Prefix: number): (request: FastifyRequest) => string {
+  return (request) => {
+    const ip = request.ip ?? ''
+    try {
+      return normalizeIP(ip, ipv6Prefix)
+    } catch {
+      return ip.toLowerCase()
+    }
+  }
+}

@@ -75,7 +75,9 @@ async function untilOk(url, deadline, child) {
   while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
     try {
       if ((await fetch(url, { headers: { host: HOST }, signal: AbortSignal.timeout(1000) })).status === 200) return
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await sleep(10)
   }
   throw new Error(`${url} did not answer 200 (${child.exitCode === null ? 'in time' : `the process exited with ${child.exitCode}`})`)
@@ -129,6 +131,7 @@ async function browserFigures(port) {
         await page.evaluate(
           () =>
             new Promise((resolve) => {
+              const { document, performance } = globalThis
               const started = performance.now()
               document.querySelector('form.contact').addEventListener('lander:hydrated', () => resolve(performance.now() - started), { once: true })
               document.getElementById('contact-name').focus()

@@ -3,6 +3,7 @@
 // override reorders what the owner reads. So every such character is shown as a visible escape.
 
 /** C0, DEL and C1 controls; the bidi marks, embeddings, overrides and isolates; the Unicode line separators. */
+// eslint-disable-next-line no-control-regex -- finding control characters is what this module is for
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u
 
 const NAMED: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }

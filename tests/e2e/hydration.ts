@@ -26,7 +26,10 @@ export async function attributeMismatches(page: Page, response: Response | null)
     function compare(a: Element, b: Element, where: string) {
       if (a.localName !== b.localName) return
       const [before, after] = [attributes(a), attributes(b)]
-      if (a.localName === 'form') delete before.novalidate, delete after.novalidate
+      if (a.localName === 'form') {
+        delete before.novalidate
+        delete after.novalidate
+      }
       for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
         if (before[key] !== after[key]) differences.push(`${where}: attribute ${key} ${JSON.stringify(before[key])} became ${JSON.stringify(after[key])}`)
       }

@@ -68,7 +68,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       break
     } catch (error) {
       await client.end().catch(() => {})
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`)
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`, { cause: error })
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }

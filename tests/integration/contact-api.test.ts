@@ -4,7 +4,7 @@ import http from 'node:http'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterEach, describe, expect, test } from 'vitest'
-import { onPostgres, queryStore } from '../helpers/postgres.ts'
+import { queryStore } from '../helpers/postgres.ts'
 import { CLIENT_DIR, startApp, type TestApp } from '../helpers/app.ts'
 import { VISITOR, expectError, fetchForm, postContact, submitInquiry } from '../helpers/contact.ts'
 

@@ -32,9 +32,13 @@ export function sqliteInbox(db: DatabaseSync): InboxMethods {
     async listInquiries(filter) {
       const where: string[] = []
       const params: SQLInputValue[] = []
-      if (filter.domain) (where.push('i.domain = ?'), params.push(filter.domain))
-      if (filter.since !== undefined) (where.push('i.created_at >= ?'), params.push(filter.since))
-      if (filter.until !== undefined) (where.push('i.created_at < ?'), params.push(filter.until))
+      const condition = (sql: string, value: SQLInputValue) => {
+        where.push(sql)
+        params.push(value)
+      }
+      if (filter.domain) condition('i.domain = ?', filter.domain)
+      if (filter.since !== undefined) condition('i.created_at >= ?', filter.since)
+      if (filter.until !== undefined) condition('i.created_at < ?', filter.until)
       if (filter.spam !== undefined) where.push(filter.spam ? 'i.spam_reason IS NOT NULL' : 'i.spam_reason IS NULL')
       const sql = `SELECT i.*, o.status AS mail_status FROM inquiries i LEFT JOIN outbox o ON o.inquiry_id = i.id
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.created_at DESC, i.id DESC LIMIT ?`

@@ -2,4 +2,8 @@
 // Runs the TypeScript CLI directly: Node 24 (the project's own, first on PATH under npm/npx) strips the types.
 import { main } from '../src/cli/main.ts'
 
+// What the CLI makes SQLite create (the database's -wal and -shm while the server is stopped) is the owner's
+// alone, as the server's own files are.
+process.umask(0o077)
+
 process.exitCode = await main(process.argv.slice(2))

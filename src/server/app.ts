@@ -77,7 +77,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     },
   })
 
-  const store = await openStore(config)
+  const store = await openStore(config, { log: app.log.child({ component: 'store' }) })
   const secret =
     config.contactSecret ??
     (store.sharedSecret ? await store.sharedSecret(randomBytes(32).toString('base64url')) : loadOrCreateSecret(config.dataDir, undefined))
@@ -130,7 +130,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')
     },
   })
-  await app.register(healthRoutes, { store })
+  await app.register(healthRoutes, { store, readyzDetails: config.readyzDetails })
   const pageDeps = { secret, renderer, sites, pageViews }
   await app.register(pageRoutes, pageDeps)
   await app.register(contactRoutes, { ...pageDeps, config, store, outbox, rateLimits })

@@ -23,6 +23,7 @@ describe('configuration', () => {
       databaseUrl: undefined,
       mailLeaseMs: 120_000,
       allowAnyTls: false,
+      readyzDetails: false,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
     })
   })

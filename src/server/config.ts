@@ -92,6 +92,7 @@ export const configSchema = z
       .optional(),
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     ALLOW_ANY_TLS: flag.default(false),
+    READYZ_DETAILS: flag.default(false),
     IMPRINT_URL: httpUrl.optional(),
     PRIVACY_URL: httpUrl.optional(),
     IMPRINT_FILE: z.string().min(1).optional(),
@@ -122,6 +123,7 @@ export const configSchema = z
       databaseUrl: env.DATABASE_URL,
       mailLeaseMs: env.MAIL_LEASE_SECONDS * 1000,
       allowAnyTls: env.ALLOW_ANY_TLS,
+      readyzDetails: env.READYZ_DETAILS,
       legal: {
         imprintUrl: env.IMPRINT_URL,
         privacyUrl: env.PRIVACY_URL,

@@ -3,6 +3,10 @@ import { fileURLToPath } from 'node:url'
 import cluster from 'node:cluster'
 import module from 'node:module'
 
+// Every file the server creates (database, WAL, mail, secret) is for its own user only, also when DATA_DIR
+// already exists with mode 0755. Cluster workers inherit it.
+process.umask(0o077)
+
 // Node keeps the compiled code of the server's modules on disk, so that the next start skips compiling most of it
 // (docs/decisions/011). NODE_COMPILE_CACHE names another directory (the Docker image and the systemd unit do);
 // NODE_DISABLE_COMPILE_CACHE=1 switches it off. Everything else is imported below, after this, to be covered too.
@@ -21,6 +25,15 @@ async function main() {
       process.exit(1)
     }
     throw error
+  }
+  if (cluster.isPrimary) {
+    const { lockDataDir, prepareDataDir } = await import('./data-dir.ts')
+    const { warning } = prepareDataDir(config.dataDir)
+    if (warning && ['trace', 'debug', 'info', 'warn'].includes(config.logLevel)) {
+      console.log(JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, dataDir: config.dataDir, msg: warning }))
+    }
+    // PostgreSQL instances share their store by design; DATA_DIR then holds only .eml files (docs/decisions/009).
+    if (!config.databaseUrl) lockDataDir(config.dataDir)
   }
   // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
   // otherwise carry for nothing).
@@ -60,6 +73,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error)
+  // A DATA_DIR the owner must fix is one line naming it, not a stack trace.
+  console.error(error?.name === 'DataDirError' ? `domain-lander: ${error.message}` : error)
   process.exit(1)
 })

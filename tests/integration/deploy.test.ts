@@ -95,13 +95,19 @@ test("the image's start command and health check work outside Docker", async () 
   }
 })
 
-test('the systemd unit starts the server with the project Node, reloads with SIGHUP and stops with SIGTERM', () => {
-  const unit = read('domain-lander.service')
+/** The unit's Key=Value lines (each key appears once in it). */
+function unitSettings(unit: string) {
   const settings = new Map<string, string>()
   for (const line of unit.split('\n')) {
     const match = /^(\w+)=(.*)$/.exec(line)
     if (match) settings.set(match[1]!, match[2]!)
   }
+  return settings
+}
+
+test('the systemd unit starts the server with the project Node, reloads with SIGHUP and stops with SIGTERM', () => {
+  const unit = read('domain-lander.service')
+  const settings = unitSettings(unit)
   expect(unit).toMatch(/^\[Unit\]$/m)
   expect(unit).toMatch(/^\[Service\]$/m)
   expect(unit).toMatch(/^\[Install\]$/m)
@@ -116,4 +122,13 @@ test('the systemd unit starts the server with the project Node, reloads with SIG
   expect(settings.get('KillSignal')).toBe('SIGTERM')
   expect(settings.get('User')).not.toBe('root')
   expect(settings.get('Environment')).toContain('DATA_DIR=/var/lib/domain-lander')
+})
+
+test('the systemd unit and the image keep DATA_DIR to the service user: 0700, and 0600 for every file in it', () => {
+  const settings = unitSettings(read('domain-lander.service'))
+  expect(settings.get('StateDirectory')).toBe('domain-lander')
+  expect(settings.get('StateDirectoryMode')).toBe('0700')
+  expect(settings.get('UMask')).toBe('0077')
+  // A named volume starts with the mode of the image's directory.
+  expect(read('Dockerfile')).toMatch(/^RUN mkdir -p \/data .*&& chmod 700 \/data$/m)
 })

@@ -1,5 +1,5 @@
 // /healthz and /readyz, for a load balancer and a monitor.
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { onPostgres, queryStore } from '../helpers/postgres.ts'
 import { startApp, type TestApp } from '../helpers/app.ts'
 import { submitInquiry } from '../helpers/contact.ts'
@@ -48,4 +48,36 @@ test('readyz reports the backlog while the mail server is down, and 503 once mai
   expect(body.status).toBe('unavailable')
   expect(body.outbox.pending).toBe(1)
   expect(body.outbox.mailFailingForSeconds).toBeGreaterThan(3600)
+})
+
+test('readyz writes to the store at most once a second, however often it is asked', async () => {
+  app = await startApp()
+  const probes = vi.spyOn(app.app.store, 'checkWritable')
+  const started = Date.now()
+  for (let i = 0; i < 20; i++) expect((await fetch(`${app.url}/readyz`)).status).toBe(200)
+  const secondsBegun = Math.floor((Date.now() - started) / 1000) + 1
+  expect(probes.mock.calls.length).toBeGreaterThanOrEqual(1)
+  expect(probes.mock.calls.length).toBeLessThanOrEqual(secondsBegun)
+  // A second later it writes again: the answer does not stay "ok" from a store that stopped taking writes.
+  const before = probes.mock.calls.length
+  await expect
+    .poll(async () => (await fetch(`${app!.url}/readyz`), probes.mock.calls.length), { interval: 100, timeout: 5000 })
+    .toBeGreaterThan(before)
+})
+
+test('readyz shows the outbox to a client on this machine only: the socket decides, not X-Forwarded-For, and a request a local proxy forwarded is a visitor\'s', async () => {
+  app = await startApp({ TRUST_PROXY: 'true' })
+  const local = await app.app.inject({ url: '/readyz' })
+  expect(local.json()).toHaveProperty('outbox.pending', 0)
+  const remote = await app.app.inject({ url: '/readyz', remoteAddress: '203.0.113.9', headers: { 'x-forwarded-for': '127.0.0.1' } })
+  expect(remote.statusCode).toBe(200)
+  expect(remote.json()).toEqual({ status: 'ok' })
+  const throughLocalProxy = await fetch(`${app.url}/readyz`, { headers: { 'x-forwarded-for': '203.0.113.9' } })
+  expect(await throughLocalProxy.json()).toEqual({ status: 'ok' })
+})
+
+test('with READYZ_DETAILS=true readyz shows the outbox to every client', async () => {
+  app = await startApp({ READYZ_DETAILS: 'true' })
+  const remote = await app.app.inject({ url: '/readyz', remoteAddress: '203.0.113.9' })
+  expect(remote.json()).toMatchObject({ status: 'ok', store: 'writable', outbox: { pending: 0, failed: 0 } })
 })

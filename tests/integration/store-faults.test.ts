@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startApp, type TestApp } from '../helpers/app.ts'
 import { expectError, submitInquiry } from '../helpers/contact.ts'
+import { startServerProcess } from '../helpers/server.ts'
 
 let app: TestApp | undefined
 afterEach(async () => {
@@ -46,6 +47,27 @@ test('a locked database gets 503 with Retry-After, and the inquiry is taken once
   expect(countInquiries(file)).toBe(0)
   expect((await submit(app.url, 'nach der Sperre')).status).toBe(200)
   expect(countInquiries(file)).toBe(1)
+})
+
+test('a database deleted under the running server gets 503 on POST and /readyz, and one error in the log', async () => {
+  const server = await startServerProcess()
+  try {
+    expect((await submit(server.url, 'vor dem Löschen')).status).toBe(200)
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(server.dataDir, `domain-lander.sqlite${suffix}`), { force: true })
+    // Written into a file no one will open again, these would be gone at the next start.
+    await expectUnavailable(await submit(server.url, 'nach dem Löschen'))
+    await expectUnavailable(await submit(server.url, 'noch einmal'))
+    const ready = await fetch(`${server.url}/readyz`)
+    expect(ready.status).toBe(503)
+    expect(await ready.json()).toMatchObject({ status: 'unavailable', store: 'not writable' })
+    const lost = server.output.filter((line) => line.includes('STORE LOST')).map((line) => JSON.parse(line) as { level: number; msg: string })
+    expect(lost).toHaveLength(1)
+    expect(lost[0]!.level).toBe(50)
+    expect(lost[0]!.msg).toContain(path.join(server.dataDir, 'domain-lander.sqlite'))
+  } finally {
+    await server.stop()
+    server.cleanup()
+  }
 })
 
 const isRoot = process.getuid?.() === 0

@@ -1,42 +1,67 @@
 // Liveness and readiness for a load balancer or a monitor.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { RETRY } from '../mail/outbox.ts'
 import type { Store } from '../store/types.ts'
 
 /** Mail that has been failing this long makes /readyz answer 503 (and the outbox log an error). */
 export const MAIL_FAILING_ALARM_MS = RETRY.alarmAfterMs
 
-export default async function healthRoutes(app: FastifyInstance, deps: { store: Store }) {
+/** /readyz writes to the store at most this often; calls in between get the last result. */
+export const WRITE_PROBE_MS = 1000
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
+
+export default async function healthRoutes(app: FastifyInstance, deps: { store: Store; readyzDetails: boolean }) {
   const noStore = { 'cache-control': 'no-store' }
 
   // Process up and answering: nothing else is checked, so a busy disk never gets a healthy process restarted.
   app.get('/healthz', async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }))
 
-  app.get('/readyz', async (_request, reply) => {
-    const now = Date.now()
-    let writable = true
-    try {
-      await deps.store.checkWritable(now)
-    } catch (error) {
-      writable = false
-      reply.log.warn({ err: error }, 'readyz: store not writable')
+  // A monitor polling fast (or anyone on the internet) must not turn readiness into a write load on the store.
+  let probe: { at: number; writable: Promise<boolean> } | undefined
+  const storeWritable = (now: number) => {
+    if (!probe || now - probe.at >= WRITE_PROBE_MS || now < probe.at) {
+      const writable = deps.store.checkWritable(now).then(
+        () => true,
+        (error: unknown) => {
+          app.log.warn({ err: error }, 'readyz: store not writable')
+          return false
+        },
+      )
+      probe = { at: now, writable }
     }
+    return probe.writable
+  }
+
+  // The outbox's figures are for the owner: a monitor on this machine, or everyone with READYZ_DETAILS. The socket's
+  // address decides, never X-Forwarded-For; and a proxy on this machine connects from loopback too, so a request
+  // it forwarded (it says so in a header) is a visitor's.
+  const showDetails = (request: FastifyRequest) => {
+    if (deps.readyzDetails) return true
+    const { headers } = request
+    const forwarded = headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined
+    return !forwarded && LOOPBACK.test(request.socket.remoteAddress ?? '')
+  }
+
+  app.get('/readyz', async (request, reply) => {
+    const now = Date.now()
+    const writable = await storeWritable(now)
     const outbox = await deps.store.outboxHealth().catch(() => null)
     const failingForMs = outbox?.failingSince != null ? now - outbox.failingSince : 0
     const mailFailing = failingForMs > MAIL_FAILING_ALARM_MS
     const ready = writable && outbox !== null && !mailFailing && !app.draining
-    return reply
-      .code(ready ? 200 : 503)
-      .headers(noStore)
-      .send({
-        status: app.draining ? 'shutting down' : ready ? 'ok' : 'unavailable',
-        store: writable ? 'writable' : 'not writable',
-        outbox: outbox && {
-          pending: outbox.pending,
-          failed: outbox.failed,
-          oldestPendingAgeSeconds: outbox.oldestPendingAt === null ? null : Math.round((now - outbox.oldestPendingAt) / 1000),
-          mailFailingForSeconds: Math.round(failingForMs / 1000),
-        },
-      })
+    const status = app.draining ? 'shutting down' : ready ? 'ok' : 'unavailable'
+    reply.code(ready ? 200 : 503).headers(noStore)
+    if (!showDetails(request)) return reply.send({ status })
+    return reply.send({
+      status,
+      store: writable ? 'writable' : 'not writable',
+      outbox: outbox && {
+        pending: outbox.pending,
+        failed: outbox.failed,
+        oldestPendingAgeSeconds: outbox.oldestPendingAt === null ? null : Math.round((now - outbox.oldestPendingAt) / 1000),
+        mailFailingForSeconds: Math.round(failingForMs / 1000),
+      },
+    })
   })
 }

@@ -2,7 +2,7 @@
 // SQLite file in DATA_DIR. PostgreSQL's modules (and `pg`) are loaded only when asked for.
 import path from 'node:path'
 import type { RateLimits } from './rate-limit-common.ts'
-import { createSqliteStore } from './sqlite.ts'
+import { createSqliteStore, type SqliteStoreOptions } from './sqlite.ts'
 import { sqliteRateLimitStore } from './sqlite-rate-limit.ts'
 import type { Store } from './types.ts'
 
@@ -13,9 +13,10 @@ export interface StoreConfig {
 
 export const sqliteFileOf = (config: StoreConfig) => path.join(config.dataDir, 'domain-lander.sqlite')
 
-export async function openStore(config: StoreConfig): Promise<Store> {
+/** options.log: where the SQLite store reports a database file deleted under it (PostgreSQL has no such file). */
+export async function openStore(config: StoreConfig, options: SqliteStoreOptions = {}): Promise<Store> {
   if (config.databaseUrl) return (await import('./postgres.ts')).createPostgresStore(config.databaseUrl)
-  return createSqliteStore(sqliteFileOf(config))
+  return createSqliteStore(sqliteFileOf(config), options)
 }
 
 export async function openRateLimitStore(config: StoreConfig, secret: string): Promise<RateLimits> {

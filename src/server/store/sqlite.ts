@@ -2,6 +2,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite'
+import { DataDirError, describeFsError } from '../data-dir.ts'
 import { migrate } from './migrations.ts'
 import { OUTBOX_HEALTH_SQL, inquiryValues, messageIdFor, toInquiry, toOutboxItem, type InquiryRow, type LeasedRow } from './rows.ts'
 import { guarded, isTransientError, transaction } from './sqlite-common.ts'
@@ -9,9 +10,7 @@ import { sqliteInbox } from './sqlite-inbox.ts'
 import { StoreUnavailableError, type MailPlan, type NewInquiry, type SaveResult, type Store } from './types.ts'
 
 export function openSqlite(file: string): DatabaseSync {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const db = new DatabaseSync(file, { timeout: 2000 })
-  db.exec('PRAGMA journal_mode = WAL')
+  const db = openPrivately(file)
   // FULL: a 200 is only sent after the inquiry is on disk, even across a power loss. See docs/decisions/003.
   db.exec('PRAGMA synchronous = FULL')
   db.exec('PRAGMA foreign_keys = ON')
@@ -19,8 +18,40 @@ export function openSqlite(file: string): DatabaseSync {
   return db
 }
 
-export function createSqliteStore(file: string): Store {
+/**
+ * Opens the file in WAL mode, creating it 0600 first: SQLite gives its -wal and -shm files the database file's
+ * mode, so all three stay private whatever the process's umask. Failing to open names the file and what is missing.
+ */
+function openPrivately(file: string): DatabaseSync {
+  const need = `read and write permission on ${file} and on ${path.dirname(file)}`
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    fs.closeSync(fs.openSync(file, 'wx', 0o600))
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException
+    if (e.code !== 'EEXIST') throw new DataDirError(describeFsError(`the database ${file} cannot be created`, e, need))
+  }
+  try {
+    const db = new DatabaseSync(file, { timeout: 2000 })
+    db.exec('PRAGMA journal_mode = WAL')
+    return db
+  } catch (error) {
+    const e = error as { errcode?: number; message: string }
+    // CANTOPEN, READONLY, PERM: SQLite does not say which file or what is missing.
+    if (![14, 8, 3].includes((e.errcode ?? 0) & 0xff)) throw error
+    const who = process.getuid ? `user ${process.getuid()}` : 'this user'
+    throw new DataDirError(`the database ${file} cannot be opened (${e.message}): the server runs as ${who}, which needs ${need}`)
+  }
+}
+
+export interface SqliteStoreOptions {
+  /** Where to say, once and loudly, that the database file is gone. */
+  log?: { error(details: object, message: string): void }
+}
+
+export function createSqliteStore(file: string, options: SqliteStoreOptions = {}): Store {
   const db = openSqlite(file)
+  const checkFile = watchFile(file, options)
   const q = {
     insertInquiry: db.prepare(
       `INSERT INTO inquiries (token, content_hash, domain, name, email, message, spam_reason, offer_eur, below_minimum, created_at)
@@ -87,6 +118,7 @@ export function createSqliteStore(file: string): Store {
     const batch = pendingSaves.splice(0)
     const outcomes: ({ result: SaveResult } | { error: unknown })[] = []
     try {
+      checkFile()
       guarded(() =>
         transaction(db, () => {
           for (const { inquiry, mail } of batch) {
@@ -159,6 +191,7 @@ export function createSqliteStore(file: string): Store {
       return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
     },
     async checkWritable(now) {
+      checkFile()
       guarded(() => q.touch.run(String(now)))
     },
     async outboxHealth() {
@@ -169,5 +202,33 @@ export function createSqliteStore(file: string): Store {
     async close() {
       if (db.isOpen) db.close()
     },
+  }
+}
+
+/**
+ * A database file deleted (or replaced) under a running server still takes writes, into an inode no one will ever
+ * open again: every inquiry "stored" after that is lost at the next start. Compare the open file with the path
+ * (one stat per write batch, microseconds against the commit's fsync) and refuse writes from then on. Mail already
+ * queued is still sent: its inquiries were confirmed and the mail is now their only copy.
+ */
+function watchFile(file: string, { log }: SqliteStoreOptions): () => void {
+  const identity = fs.statSync(file, { bigint: true })
+  let lost = false
+  return () => {
+    if (!lost) {
+      try {
+        const now = fs.statSync(file, { bigint: true })
+        lost = now.ino !== identity.ino || now.dev !== identity.dev
+      } catch (error) {
+        lost = ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')
+      }
+      if (lost) {
+        log?.error(
+          { file },
+          `STORE LOST: the database ${file} was deleted or replaced while the server was running; nothing more is accepted (503). Restore it from a backup, or restart to begin a new one (everything stored since it was deleted is gone)`,
+        )
+      }
+    }
+    if (lost) throw new StoreUnavailableError(`the database ${file} was deleted or replaced while the server was running`)
   }
 }

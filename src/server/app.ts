@@ -21,6 +21,7 @@ import { addSecurityHeaders } from './security-headers.ts'
 import { createSiteResolver } from './site.ts'
 import { leaseOwnerOf } from './cluster-lease.ts'
 import { fastifyTrustProxy } from './client-address.ts'
+import { trackConnections, type ConnectionTracker } from './connections.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
 import type { Store } from './store/types.ts'
 
@@ -58,13 +59,23 @@ export const requestSerializers = {
   }),
 }
 
+/**
+ * The longest a request may take to arrive (head and body). Shorter than SHUTDOWN_GRACE_MS less DRAIN_MS, so that
+ * a request that was accepted before the shutdown has run out before the process would be killed.
+ */
+export const REQUEST_TIMEOUT_MS = 10_000
+
+const connectionTrackers = new WeakMap<FastifyInstance, ConnectionTracker>()
+
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: BODY_LIMIT,
-    requestTimeout: 30_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Node checks both timeouts only every connectionsCheckingInterval (30 s unless told): check every second.
+    http: { headersTimeout: REQUEST_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
     // Requests Node's HTTP parser refuses (control characters in headers, oversized headers) never reach a route;
     // they get the same error body as everything else.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
@@ -76,6 +87,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       )
     },
   })
+
+  connectionTrackers.set(app, trackConnections(app.server))
 
   const store = await openStore(config, { log: app.log.child({ component: 'store' }) })
   const secret =
@@ -94,7 +107,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const renderer = createPageRenderer(options.clientDir)
   const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }))
   const sites = createSiteResolver(config, domains)
-  const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }))
+  const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   app.decorate('draining', false)
   app.decorate('store', store)
   app.decorate('outbox', outbox)
@@ -161,13 +174,26 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
 /** How long a shutting-down server keeps accepting, telling every client to close its connection. */
 export const DRAIN_MS = 1000
 
+/** How long a shutdown may take before the process is ended anyway (exit code 1). */
+export const SHUTDOWN_GRACE_MS = 20_000
+
 /**
  * Graceful shutdown: first drain (readiness fails, every answer closes its keep-alive connection, so no client
- * sends a request into a socket that is about to close), then stop listening, finish the requests in flight and
- * the mail being sent, and close the store.
+ * sends a request into a socket that is about to close), then stop listening, end the connections that are not
+ * being answered (idle, or holding half a request), finish the requests in flight and the mail being sent, and
+ * close the store.
  */
 export async function shutdown(app: FastifyInstance, drainMs = DRAIN_MS): Promise<void> {
   app.draining = true
   await new Promise((resolve) => setTimeout(resolve, drainMs))
-  await app.close()
+  const closed = app.close()
+  // Again until closed: a connection the kernel accepted while the server stopped listening arrives late.
+  const connections = connectionTrackers.get(app)
+  connections?.closeUnanswered()
+  const sweep = setInterval(() => connections?.closeUnanswered(), 100)
+  try {
+    await closed
+  } finally {
+    clearInterval(sweep)
+  }
 }

@@ -32,7 +32,12 @@ export async function runPrimary(config: Config): Promise<void> {
   log(`starting ${config.workers} workers`, { workers: config.workers })
   for (let i = 0; i < config.workers; i++) fork()
 
-  process.on('SIGHUP', () => Object.values(cluster.workers ?? {}).forEach((worker) => worker?.process.kill('SIGHUP')))
+  // Only to workers that listen: one still starting has no SIGHUP handler yet (the signal would end it), and reads
+  // the domains file as it starts anyway. (main.ts keeps SIGHUP from ending this process before this point.)
+  const listening = new Set<Worker>()
+  cluster.on('listening', (worker) => listening.add(worker))
+  cluster.on('exit', (worker) => listening.delete(worker))
+  process.on('SIGHUP', () => listening.forEach((worker) => worker.process.kill('SIGHUP')))
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return
     stopping = true

@@ -3,6 +3,12 @@ import { fileURLToPath } from 'node:url'
 import cluster from 'node:cluster'
 import module from 'node:module'
 
+// SIGHUP means "reload the domains file" here (systemd's ExecReload sends it); the domains registry, or the
+// cluster primary, answers it once it exists. Until then, and after it is gone, a hangup must not end the process
+// (the default action, exit 129, which Restart=on-failure does not restart). Nothing is lost by ignoring one that
+// early: the domains file is read at start.
+process.on('SIGHUP', () => {})
+
 // Every file the server creates (database, WAL, mail, secret) is for its own user only, also when DATA_DIR
 // already exists with mode 0755. Cluster workers inherit it.
 process.umask(0o077)
@@ -38,7 +44,7 @@ async function main() {
   // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
   // otherwise carry for nothing).
   if (config.workers > 1 && cluster.isPrimary) return (await import('./cluster.ts')).runPrimary(config)
-  const [{ buildApp, shutdown }, { leaseOwnerOf }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
+  const [{ buildApp, shutdown, SHUTDOWN_GRACE_MS }, { leaseOwnerOf }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
     import('./app.ts'),
     import('./cluster-lease.ts'),
     import('./store/index.ts'),
@@ -51,7 +57,7 @@ async function main() {
   // SIGHUP is not a shutdown here: it reloads the domains file. A cluster worker leaves SIGINT (Ctrl-C reaches the
   // whole process group) to its primary, which stops the workers with SIGTERM, one signal each.
   if (cluster.isWorker) process.on('SIGINT', () => {})
-  closeWithGrace({ delay: 20_000, skip: cluster.isWorker ? ['SIGHUP', 'SIGINT'] : ['SIGHUP'] }, async ({ signal, err }) => {
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, skip: cluster.isWorker ? ['SIGHUP', 'SIGINT'] : ['SIGHUP'] }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing because of an error')
     else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
     await shutdown(app)

@@ -25,7 +25,8 @@ export interface ServerProcess {
   cleanup(): void
 }
 
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+/** `onSpawn` sees the process at once, before it is ready (to signal it while it starts). */
+export async function startServerProcess(env: Record<string, string> = {}, options: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<ServerProcess> {
   const ownDataDir = !env.DATA_DIR
   const dataDir = env.DATA_DIR ?? tempDataDir()
   const child = spawn(process.execPath, [MAIN], {
@@ -43,6 +44,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  options.onSpawn?.(child)
   const output: string[] = []
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
   for (const stream of [child.stdout!, child.stderr!]) {

@@ -1,6 +1,5 @@
 // kill -9 in the middle of a burst of submissions, again and again: every inquiry that got a 200 survives in the
 // store and is delivered at least once; the database stays intact. `npm run crash` runs more rounds.
-import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { onPostgres, queryStore } from '../helpers/postgres.ts'
 import { tempDataDir } from '../helpers/app.ts'
@@ -13,9 +12,10 @@ const BURST = 24
 let smtp: SmtpSink | undefined
 afterAll(async () => smtp?.close())
 
-async function submitOne(url: string, round: number, i: number): Promise<string | null> {
+async function submitOne(url: string, round: number, i: number, onAnswer: () => void): Promise<string | null> {
   try {
     const response = await submitInquiry(url, { name58fnlsd: `Runde ${round}`, themail3h6: `r${round}n${i}@example.de`, message: `Nachricht ${i} aus Runde ${round}` })
+    onAnswer()
     return response.status === 200 ? String(response.sent.token) : null
   } catch {
     return null // the process died under this request: no 200, no promise made
@@ -30,9 +30,14 @@ test(`${ROUNDS} crashes (kill -9) during bursts lose no inquiry that was answere
   let killedWhileBusy = 0
   for (let round = 0; round < ROUNDS; round++) {
     const server = await startServerProcess(env)
-    const burst = Array.from({ length: BURST }, (_, i) => submitOne(server.url, round, i))
-    // Kill somewhere inside the burst: after a few answers, while others are in flight.
-    await new Promise((resolve) => setTimeout(resolve, 20 + ((round * 37) % 120)))
+    // Kill somewhere inside the burst: on its k-th answer, while the others are in flight. (On the answer, not
+    // after a fixed time: on a fast or idle machine a whole burst is answered within any fixed time.)
+    const killAt = 1 + (round % 8)
+    let answers = 0
+    let kthAnswer!: () => void
+    const answered = new Promise<void>((resolve) => (kthAnswer = resolve))
+    const burst = Array.from({ length: BURST }, (_, i) => submitOne(server.url, round, i, () => ++answers === killAt && kthAnswer()))
+    await Promise.race([answered, Promise.all(burst)])
     const exit = await server.kill()
     expect(exit).toBe('SIGKILL')
     const tokens = await Promise.all(burst)

@@ -1,8 +1,8 @@
 // SIGTERM under load: requests in flight are answered (or told 503), the mail being sent is finished, exit code 0.
-import path from 'node:path'
+import net from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { onPostgres, queryStore } from '../helpers/postgres.ts'
-import { VISITOR, postContact } from '../helpers/contact.ts'
+import { queryStore } from '../helpers/postgres.ts'
+import { VISITOR, fetchForm, postContact } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
@@ -20,7 +20,8 @@ type Outcome = { kind: 'answer'; status: number; token?: string } | { kind: 'no 
 // After the drain the server stops listening: new connections are refused, and a connection that the kernel had
 // accepted but the server had not yet read a request from is reset. Neither carries an answer, so a client knows
 // nothing was confirmed (the form says "Senden fehlgeschlagen" and a retry with the same token is idempotent).
-const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET'])
+// A connection that has not sent a whole request when the drain ends is closed by the server ("other side closed").
+const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'])
 
 async function attempt(url: string, i: number): Promise<Outcome[]> {
   const outcomes: Outcome[] = []
@@ -52,16 +53,19 @@ test('SIGTERM during load answers every request in flight, finishes the mail bei
 
   // Load from 20 clients, each going on until the server is gone (or 20 s have passed).
   const deadline = Date.now() + 20_000
+  let answered = 0
   const clients = Array.from({ length: 20 }, async (_, c) => {
     const all: Outcome[] = []
     for (let i = 0; Date.now() < deadline; i++) {
       const outcomes = await attempt(url, 1000 * (c + 1) + i)
       all.push(...outcomes)
+      answered += outcomes.filter((o) => o.kind === 'answer').length
       if (outcomes.some((o) => o.kind === 'no connection')) break
     }
     return all
   })
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  // The load is under way: stop once it has got its first answers.
+  await expect.poll(() => answered, { interval: 10 }).toBeGreaterThanOrEqual(20)
   expect(await server.stop()).toBe(0)
   const outcomes = (await Promise.all(clients)).flat()
 
@@ -83,3 +87,40 @@ test('SIGTERM during load answers every request in flight, finishes the mail bei
   const log = server.output.join('\n')
   expect(log).toContain('shutting down')
 }, 60_000)
+
+test('SIGTERM with 200 half-open connections and 20 posts in flight stores every post answered 200 and exits 0 within 5 s', async () => {
+  server = await startServerProcess()
+  const { url, port, dataDir } = server
+  // Half a request each, and then nothing: each holds a connection that Node counts as busy.
+  const halfOpen = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write('POST /api/contact HTTP/1.1\r\nHost: example.de\r\nContent-Le', () => resolve(socket)))
+        socket.on('error', reject)
+      }),
+    ),
+  )
+  const closedByServer = halfOpen.map((socket) => new Promise((resolve) => socket.on('close', resolve).on('error', () => {})))
+  const forms = await Promise.all(Array.from({ length: 20 }, () => fetchForm(url)))
+
+  const posts = forms.map(async ({ token, hash }, i) => {
+    try {
+      const response = await postContact(url, { ...VISITOR, themail3h6: `h${i}@example.de`, message: `Halb offen ${i}`, token, hash })
+      await response.arrayBuffer()
+      return { status: response.status, token }
+    } catch {
+      return { status: 0, token } // no answer: nothing was promised
+    }
+  })
+  const stopping = Date.now()
+  const exitCode = await server.stop()
+  const took = Date.now() - stopping
+  expect({ exitCode, withinFiveSeconds: took < 5000 }).toEqual({ exitCode: 0, withinFiveSeconds: true })
+  await Promise.all(closedByServer)
+
+  const answers = await Promise.all(posts)
+  expect(answers.filter((answer) => ![0, 200, 503].includes(answer.status))).toEqual([])
+  const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
+  expect(answers.filter((answer) => answer.status === 200 && !stored.has(answer.token))).toEqual([])
+  console.log(`shutdown with 200 half-open connections: exit 0 after ${took} ms, posts answered: ${JSON.stringify(answers.map((a) => a.status))}`)
+}, 40_000)

@@ -1,0 +1,77 @@
+// SIGHUP means "reload the domains file"; it must never end the server, also not while it is starting (systemd's
+// `systemctl reload` right after `start`). Node's own start-up, before the first line of the server's code, cannot
+// catch a signal; from that line on, SIGHUP is caught, before the configuration, the app or the workers exist.
+import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import { afterEach, describe, expect, test } from 'vitest'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+
+let server: ServerProcess | undefined
+afterEach(async () => {
+  await server?.kill()
+  server?.cleanup()
+  server = undefined
+})
+
+/** Whether the process has a handler for `signal` (SigCgt in /proc), and what it has done so far. */
+function snapshot(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  const caught = BigInt(`0x${/SigCgt:\s+([0-9a-f]+)/.exec(status)![1]}`)
+  const catches = (signal: number) => (caught & (1n << BigInt(signal - 1))) !== 0n
+  const files = fs.readdirSync(`/proc/${pid}/fd`).map((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/${pid}/fd/${fd}`)
+    } catch {
+      return '' // closed meanwhile
+    }
+  })
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
+  return { hangup: catches(1), storeOpen: files.some((file) => file.endsWith('domain-lander.sqlite')), workers: children ? children.split(' ').length : 0 }
+}
+
+/**
+ * Watches the starting process until it catches SIGHUP, then sends SIGHUP at each of `delays` (ms after that
+ * moment); `sent` resolves after the last one. `seen` lists every look at the process, until the handler was there,
+ * that found the store open or a worker forked without the handler: none, when the handler comes first. (Looks
+ * come every millisecond or later on a busy machine, so a busy machine may miss such a moment, never invent one.)
+ */
+function hangUpWhileStarting(child: ChildProcess, delays: number[]) {
+  let sent!: Promise<unknown>
+  const tooLate: ReturnType<typeof snapshot>[] = []
+  const seen = new Promise<typeof tooLate>((resolve, reject) => {
+    const watch = setInterval(() => {
+      try {
+        const now = snapshot(child.pid!)
+        if (!now.hangup) {
+          if (now.storeOpen || now.workers > 0) tooLate.push(now)
+          return
+        }
+        clearInterval(watch)
+        sent = Promise.all(delays.map((delay) => new Promise((done) => setTimeout(() => done(child.kill('SIGHUP')), delay))))
+        resolve(tooLate)
+      } catch (error) {
+        clearInterval(watch)
+        reject(error as Error) // the process is gone
+      }
+    }, 1)
+  })
+  return { seen, sent: () => sent }
+}
+
+const DELAYS = [0, 50, 100, 200]
+
+describe.each<{ mode: string; env: Record<string, string> }>([
+  { mode: 'one process', env: {} },
+  { mode: 'a cluster of two workers', env: { WORKERS: '2' } },
+])('SIGHUP while $mode starts', ({ env }) => {
+  test(`is caught before the store is opened or a worker forked, and SIGHUP at ${DELAYS.join(', ')} ms after that leaves the server up`, async () => {
+    let hangUps: ReturnType<typeof hangUpWhileStarting> | undefined
+    server = await startServerProcess(env, { onSpawn: (child) => (hangUps = hangUpWhileStarting(child, DELAYS)) })
+    expect(await hangUps!.seen).toEqual([])
+    expect(await hangUps!.sent()).toEqual(DELAYS.map(() => true))
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect(await server.stop()).toBe(0)
+    // A worker still starting has no handler yet: the primary must not pass SIGHUP on to it.
+    expect(server.output.join('\n')).not.toContain('worker died')
+  })
+})

@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config'
 // touch the store (browser, deploy, fuzzing the parser) run once.
 const STORE_TESTS = [
   'src/server/store/{store,postgres}.test.ts',
-  'tests/integration/{abuse,cli,cluster,contact-api,crash,data-dir,domains,health,instances,logs,mail-delivery,memory,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
+  'tests/integration/{abuse,cli,cluster,contact-api,crash,data-dir,domains,health,hosts,instances,logs,mail-delivery,memory,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
 ]
 const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{instances,store-faults-postgres}.test.ts']
 

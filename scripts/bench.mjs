@@ -224,6 +224,7 @@ try {
       MIN_FILL_SECONDS: '0',
       LOG_LEVEL: 'warn',
       WORKERS: String(workers),
+      // The load goes to 127.0.0.1, which shows the page only as a local preview.
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   })

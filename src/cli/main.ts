@@ -4,8 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../server/config.ts'
-import { displayDomain } from '../server/mail/compose.ts'
-import { parseHost } from '../server/host.ts'
+import { displayHost, parseHost } from '../server/host.ts'
 import { dayOf } from '../server/page-views.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
@@ -92,7 +91,7 @@ function inquiryJson(i: InquiryListing) {
   return {
     id: i.id,
     time: new Date(i.createdAt).toISOString(),
-    domain: displayDomain(i.domain),
+    domain: displayHost(i.domain),
     name: i.name,
     email: i.email,
     message: i.message,
@@ -115,7 +114,7 @@ async function run(command: string | undefined, args: string[], values: Values, 
       return print(
         table(
           ['ID', 'Time', 'Domain', 'Name', 'E-Mail', 'Kind', 'Mail', 'Message'],
-          rows.map((i) => [i.id, time(i.createdAt), displayDomain(i.domain), i.name, i.email, kindOf(i), i.mailStatus ?? '-', i.message]),
+          rows.map((i) => [i.id, time(i.createdAt), displayHost(i.domain), i.name, i.email, kindOf(i), i.mailStatus ?? '-', i.message]),
         ),
       )
     }
@@ -129,7 +128,7 @@ async function run(command: string | undefined, args: string[], values: Values, 
       const facts: [string, string][] = [
         ['ID', String(inquiry.id)],
         ['Time', time(inquiry.createdAt)],
-        ['Domain', displayDomain(inquiry.domain)],
+        ['Domain', displayHost(inquiry.domain)],
         ['Name', inquiry.name],
         ['E-Mail', inquiry.email],
         ...(inquiry.offerEur !== null ? [['Offer', `${inquiry.offerEur}${inquiry.belowMinimum ? ' (below minimum)' : ''}`] as [string, string]] : []),
@@ -166,12 +165,12 @@ async function run(command: string | undefined, args: string[], values: Values, 
       const status = values.status as OutboxStatus | undefined
       if (status && !['pending', 'failed', 'sent'].includes(status)) throw new UsageError('--status is pending, failed or sent')
       const rows = await store.listOutbox(status)
-      if (values.json) return json(rows.map((r) => ({ ...r, domain: displayDomain(r.domain), createdAt: new Date(r.createdAt).toISOString() })))
+      if (values.json) return json(rows.map((r) => ({ ...r, domain: displayHost(r.domain), createdAt: new Date(r.createdAt).toISOString() })))
       if (rows.length === 0) return print(status ? `No ${status} mail.` : 'The outbox is empty.')
       return print(
         table(
           ['Inquiry', 'Domain', 'Status', 'Attempts', 'Next attempt', 'To', 'Last error'],
-          rows.map((r) => [r.inquiryId, displayDomain(r.domain), r.status, r.attempts, r.status === 'pending' ? time(r.nextAttemptAt) : '', r.mailTo ?? 'MAIL_TO', r.lastError]),
+          rows.map((r) => [r.inquiryId, displayHost(r.domain), r.status, r.attempts, r.status === 'pending' ? time(r.nextAttemptAt) : '', r.mailTo ?? 'MAIL_TO', r.lastError]),
           60,
         ),
       )
@@ -184,9 +183,9 @@ async function run(command: string | undefined, args: string[], values: Values, 
       const days = positiveInt(values.days, 'days') ?? 30
       const sinceDay = dayOf(Date.now() - (days - 1) * 24 * 60 * 60 * 1000)
       const rows = await store.dailyStats({ domain: domainOption(values.domain), sinceDay })
-      if (values.json) return json(rows.map((r) => ({ ...r, domain: displayDomain(r.domain) })))
+      if (values.json) return json(rows.map((r) => ({ ...r, domain: displayHost(r.domain) })))
       if (rows.length === 0) return print('No page views or inquiries in that time.')
-      return print(table(['Day', 'Domain', 'Views', 'Inquiries', 'Spam'], rows.map((r) => [r.day, displayDomain(r.domain), r.views, r.inquiries, r.spam])))
+      return print(table(['Day', 'Domain', 'Views', 'Inquiries', 'Spam'], rows.map((r) => [r.day, displayHost(r.domain), r.views, r.inquiries, r.spam])))
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given')

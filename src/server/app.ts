@@ -19,6 +19,7 @@ import pageRoutes, { sendNotice } from './routes/page.ts'
 import { loadOrCreateSecret } from './secret.ts'
 import { addSecurityHeaders } from './security-headers.ts'
 import { createSiteResolver } from './site.ts'
+import { createTlsApprovals } from './tls-approvals.ts'
 import { leaseOwnerOf } from './cluster-lease.ts'
 import { fastifyTrustProxy } from './client-address.ts'
 import { trackConnections, type ConnectionTracker } from './connections.ts'
@@ -144,7 +145,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     },
   })
   await app.register(healthRoutes, { store, readyzDetails: config.readyzDetails })
-  const pageDeps = { secret, renderer, sites, pageViews }
+  const tls = createTlsApprovals({ sites, store, dailyLimit: config.tlsWildcardDailyLimit, log: app.log.child({ component: 'tls-check' }) })
+  const pageDeps = { secret, renderer, sites, pageViews, tls }
   await app.register(pageRoutes, pageDeps)
   await app.register(contactRoutes, { ...pageDeps, config, store, outbox, rateLimits })
 

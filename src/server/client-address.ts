@@ -30,3 +30,18 @@ export function clientKeyOf(ipv6Prefix: number): (request: FastifyRequest) => st
     }
   }
 }
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
+
+/** Whether the connection comes from this machine: the socket's address decides, never X-Forwarded-For. */
+export const connectsFromThisMachine = (request: FastifyRequest): boolean => LOOPBACK.test(request.socket.remoteAddress ?? '')
+
+/**
+ * Whether a request comes straight from this machine: a proxy on this machine connects from loopback too, so a
+ * request it forwarded (it says so in a header) does not.
+ */
+export function isDirectFromThisMachine(request: FastifyRequest): boolean {
+  const { headers } = request
+  const forwarded = headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined
+  return !forwarded && connectsFromThisMachine(request)
+}

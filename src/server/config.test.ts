@@ -24,6 +24,8 @@ describe('configuration', () => {
       mailLeaseMs: 120_000,
       allowAnyTls: false,
       readyzDetails: false,
+      tlsWildcardDailyLimit: 20,
+      localPreview: true,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
     })
   })
@@ -110,6 +112,9 @@ describe('configuration', () => {
     ['MAIL_TO', { SMTP_URL: 'smtp://mail.example.de:587' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://db.example.de/lander' }],
     ['MAIL_LEASE_SECONDS', { MAIL_LEASE_SECONDS: '0' }],
+    ['TLS_WILDCARD_DAILY_LIMIT', { TLS_WILDCARD_DAILY_LIMIT: 'viele' }],
+    ['TLS_WILDCARD_DAILY_LIMIT', { TLS_WILDCARD_DAILY_LIMIT: '-1' }],
+    ['LOCAL_PREVIEW', { LOCAL_PREVIEW: 'vielleicht' }],
   ])('a wrong %s stops start-up with a message naming it', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `))

@@ -93,6 +93,13 @@ export const configSchema = z
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     ALLOW_ANY_TLS: flag.default(false),
     READYZ_DETAILS: flag.default(false),
+    TLS_WILDCARD_DAILY_LIMIT: z.coerce
+      .number({ error: 'must be a whole number from 0 to 1000' })
+      .int('must be a whole number from 0 to 1000')
+      .min(0, 'must be a whole number from 0 to 1000')
+      .max(1000, 'must be a whole number from 0 to 1000')
+      .default(20),
+    LOCAL_PREVIEW: flag.default(true),
     IMPRINT_URL: httpUrl.optional(),
     PRIVACY_URL: httpUrl.optional(),
     IMPRINT_FILE: z.string().min(1).optional(),
@@ -124,6 +131,8 @@ export const configSchema = z
       mailLeaseMs: env.MAIL_LEASE_SECONDS * 1000,
       allowAnyTls: env.ALLOW_ANY_TLS,
       readyzDetails: env.READYZ_DETAILS,
+      tlsWildcardDailyLimit: env.TLS_WILDCARD_DAILY_LIMIT,
+      localPreview: env.LOCAL_PREVIEW,
       legal: {
         imprintUrl: env.IMPRINT_URL,
         privacyUrl: env.PRIVACY_URL,

@@ -2,10 +2,11 @@
 // and the legal links of its footer. Page, contact API, legal pages and the TLS check all ask here.
 import fs from 'node:fs'
 import type { FastifyRequest } from 'fastify'
+import { connectsFromThisMachine } from './client-address.ts'
 import type { Config } from './config.ts'
 import type { DomainRegistry } from './domains/registry.ts'
 import { resolveDomain, type DomainSettings, type DomainsFile } from './domains/settings.ts'
-import { parseHost, type PageHost } from './host.ts'
+import { isDomainName, parseHost, type PageHost } from './host.ts'
 
 export interface Site {
   host: PageHost
@@ -20,10 +21,13 @@ export type SiteLookup =
   | { kind: 'invalid' }
   | { kind: 'unknown'; answer: 'neutral' | 'not-found' }
 
+/** What the TLS check may answer for a name: yes, no, or yes within the daily limit of its wildcard entry. */
+export type CertificateRule = { kind: 'approve' } | { kind: 'refuse' } | { kind: 'limited'; wildcard: string; name: string }
+
 export interface SiteResolver {
   lookup(request: FastifyRequest): SiteLookup
-  /** For the TLS check: does this server show a page for `name`? */
-  serves(name: string): boolean
+  /** For the TLS check: may this server get a certificate for `name`? */
+  certificateRule(name: string): CertificateRule
   legalText(kind: 'imprint' | 'privacy', site: Site): string | undefined
 }
 
@@ -32,6 +36,35 @@ function withoutWww(host: PageHost): PageHost {
   if (!host.ascii.startsWith('www.') || host.ascii.split('.').length < 3) return host
   return { ascii: host.ascii.slice(4), display: host.display.replace(/^www\./, '') }
 }
+
+/**
+ * Names that show the page when the connection comes from this machine (LOCAL_PREVIEW, on by default), so that
+ * `npm start` and a browser on the same machine show the page. They never get a certificate (/tls-check).
+ */
+const LOCAL_NAMES = new Set(['localhost', '127.0.0.1'])
+
+/**
+ * Where the www redirect goes: the bare host, the port of the Host header, and the path and query of the request
+ * target. Of an absolute-form target (GET http://other.example/x HTTP/1.1) only the path is used.
+ */
+function redirectLocation(request: FastifyRequest, host: PageHost): string {
+  const protocol = request.protocol === 'https' ? 'https' : 'http'
+  const port = /:(\d+)$/.exec(request.headers.host ?? '')?.[1]
+  return `${protocol}://${host.ascii}${port ? `:${port}` : ''}${pathOf(request.url)}`
+}
+
+function pathOf(target: string): string {
+  if (target.startsWith('/')) return target
+  try {
+    const url = new URL(target)
+    return `${url.pathname}${url.search}`
+  } catch {
+    return '/'
+  }
+}
+
+const APPROVE = { kind: 'approve' } as const
+const REFUSE = { kind: 'refuse' } as const
 
 export function createSiteResolver(config: Config, domains: DomainRegistry): SiteResolver {
   // Legal texts from files named in the environment are read once; the domains file's texts reload with it.
@@ -55,23 +88,31 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
     lookup(request) {
       const parsed = parseHost(request.headers.host)
       if (!parsed) return { kind: 'invalid' }
-      const host = withoutWww(parsed)
       const file = domains.current()
+      // An address or a single label is nobody's domain: it gets what unknown hosts get, but never the page.
+      const preview = config.localPreview && LOCAL_NAMES.has(parsed.ascii) && connectsFromThisMachine(request)
+      if (!isDomainName(parsed.ascii) && !preview) {
+        return { kind: 'unknown', answer: file.unknownHosts === 'not-found' ? 'not-found' : 'neutral' }
+      }
+      const host = withoutWww(parsed)
       const resolved = resolveDomain(file, host.ascii)
       if (!resolved) return { kind: 'unknown', answer: file.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
-      if (host !== parsed && file.www === 'redirect' && request.method === 'GET') {
-        const port = /:(\d+)$/.exec(request.headers.host ?? '')?.[1]
-        return { kind: 'redirect', location: `${request.protocol}://${host.ascii}${port ? `:${port}` : ''}${request.url}` }
+      // HEAD answers like GET (RFC 9110, 9.3.2).
+      if (host !== parsed && file.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
+        return { kind: 'redirect', location: redirectLocation(request, host) }
       }
       return { kind: 'site', site: { host, settings: resolved.settings, file, legal: legalLinks(resolved.settings, file) } }
     },
-    serves(name) {
+    certificateRule(name) {
       const parsed = parseHost(name)
-      if (!parsed) return false
-      const host = withoutWww(parsed)
-      if (!domains.fromFile) return config.allowAnyTls
-      const resolved = resolveDomain(domains.current(), host.ascii)
-      return resolved !== null && (resolved.known || config.allowAnyTls)
+      // An address or a single label is nobody's domain: a certificate for one could only serve an attacker.
+      if (!parsed || !isDomainName(parsed.ascii)) return REFUSE
+      if (!domains.fromFile) return config.allowAnyTls ? APPROVE : REFUSE
+      const resolved = resolveDomain(domains.current(), withoutWww(parsed).ascii)
+      if (!resolved) return REFUSE
+      if (config.allowAnyTls) return APPROVE
+      if (!resolved.known) return REFUSE
+      return resolved.wildcard ? { kind: 'limited', wildcard: resolved.wildcard, name: parsed.ascii } : APPROVE
     },
     legalText,
   }

@@ -1,5 +1,6 @@
 // Building and sending contact submissions the way the page does.
 import http from 'node:http'
+import net from 'node:net'
 import { expect } from 'vitest'
 
 export const VISITOR = {
@@ -72,4 +73,32 @@ export async function expectError(response: Response, status: number, message?: 
   expect(typeof body.error).toBe('string')
   if (message) expect(body.error).toBe(message)
   return body as { error: string; fields?: Record<string, string> }
+}
+
+export interface RawHttpResponse {
+  status: number
+  /** Header names lower-cased; the last value of a repeated header. */
+  headers: Record<string, string>
+  body: string
+}
+
+/**
+ * Writes `head` (request line and headers, without the blank line) to a socket as it is, with Connection: close,
+ * and reads the answer: for requests no HTTP client sends (absolute-form targets, any Host header).
+ */
+export function rawRequest(port: number, head: string): Promise<RawHttpResponse> {
+  return new Promise((resolve, reject) => {
+    // Written, not ended: Node's server drops a request still being answered when the client half-closes.
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(`${head}\r\nConnection: close\r\n\r\n`, 'latin1'))
+    let raw = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (raw += chunk))
+    socket.on('error', reject)
+    socket.on('end', () => {
+      const end = raw.indexOf('\r\n\r\n')
+      const [statusLine = '', ...lines] = raw.slice(0, end).split('\r\n')
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body: raw.slice(end + 4) })
+    })
+  })
 }

@@ -137,14 +137,15 @@ describe('hostile Host headers', () => {
     expect(JSON.parse(body)).toEqual({ error: 'Ungültige Anfrage.' })
   })
 
-  test('unicode and IP literal hosts are shown normalised, never raw', async () => {
+  test('a unicode host is shown normalised, never raw; an IP literal host gets the neutral page, which does not show it', async () => {
     app = await startApp()
     const unicode = await rawGet(app.port, 'MÜNCHEN.de:8080')
     expect(unicode.status).toBe(200)
     expect(unicode.body).toContain('<h1 class="domain">münchen.de</h1>')
     const ip = await rawGet(app.port, '192.0.2.1')
     expect(ip.status).toBe(200)
-    expect(ip.body).toContain('<h1 class="domain">192.0.2.1</h1>')
+    expect(ip.body).toContain('Diese Domain ist hier nicht verfügbar.')
+    expect(ip.body).not.toContain('192.0.2.1')
   })
 
   test('random Host headers never get a 5xx, and a refused one is never shown', async () => {

@@ -1,22 +1,20 @@
 // One server, many domains: the domains file decides what each host gets, where its inquiries go and which hosts
 // may have a certificate.
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startApp, type TestApp } from '../helpers/app.ts'
 import { VISITOR, expectError, fetchForm, getPage, postContact, requestAs } from '../helpers/contact.ts'
+import { removeTestFiles, writeTestFile as domainsFile } from '../helpers/domains.ts'
 import { startServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
 let app: TestApp | undefined
 let smtp: SmtpSink | undefined
-const dirs: string[] = []
 afterEach(async () => {
   await app?.close()
   await smtp?.close()
   app = smtp = undefined
-  dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true }))
+  removeTestFiles()
 })
 
 const DOMAINS = `
@@ -42,14 +40,6 @@ domains:
     listed: false
 `
 
-function domainsFile(text: string, name = 'domains.yaml') {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-domains-'))
-  dirs.push(dir)
-  const file = path.join(dir, name)
-  fs.writeFileSync(file, text)
-  return file
-}
-
 async function withDomains(text = DOMAINS, env: Record<string, string> = {}) {
   smtp = await startSmtpSink()
   app = await startApp({ DOMAINS_FILE: domainsFile(text), SMTP_URL: smtp.url, ...env })
@@ -73,10 +63,10 @@ describe('pages', () => {
     expect(html).toContain('Mindestangebot: 1.500\u00a0€')
   })
 
-  test('a wildcard entry covers subdomains; unknown and unlisted hosts get 404', async () => {
+  test('a wildcard entry covers names one label below it; deeper names, unknown and unlisted hosts get 404', async () => {
     await withDomains()
     expect((await getPage(app!.url, 'shop.parked.de')).status).toBe(200)
-    for (const host of ['other.de', 'old.de', 'parked.de']) {
+    for (const host of ['other.de', 'old.de', 'parked.de', 'a.shop.parked.de', 'a.b.c.d.e.f.parked.de']) {
       const page = await getPage(app!.url, host)
       expect(page.status).toBe(404)
       expect(page.html).not.toContain('<form')
@@ -206,6 +196,8 @@ describe('TLS check for on-demand certificates', () => {
     expect(await check('www.example.de')).toBe(200)
     expect(await check('xn--mnchen-3ya.de')).toBe(200)
     expect(await check('shop.parked.de')).toBe(200)
+    expect(await check('a.shop.parked.de')).toBe(404)
+    expect(await check('parked.de')).toBe(404)
     expect(await check('old.de')).toBe(404)
     expect(await check('other.de')).toBe(404)
     expect(await check('bad name')).toBe(404)

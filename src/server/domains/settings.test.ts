@@ -26,9 +26,15 @@ describe('the domains file', () => {
     })
   })
 
-  test('a wildcard covers subdomains, the most specific entry wins, and the bare name is not covered', () => {
-    expect(resolveDomain(file, 'a.b.parked.de')?.settings.description).toBe('Subdomains')
-    expect(resolveDomain(file, 'deep.sub.parked.de')?.settings.price).toBe(1)
+  test('a wildcard covers exactly one label; an exact entry wins; the bare name and deeper names are not covered', () => {
+    expect(resolveDomain(file, 'shop.parked.de')).toEqual({
+      known: true,
+      wildcard: '*.parked.de',
+      settings: { currency: 'EUR', mailTo: 'verkauf@example.org', description: 'Subdomains' },
+    })
+    expect(resolveDomain(file, 'deep.sub.parked.de')).toEqual({ known: true, settings: expect.objectContaining({ price: 1 }) })
+    expect(resolveDomain(file, 'a.b.parked.de')).toBeNull()
+    expect(resolveDomain(file, 'a.b.c.d.e.f.parked.de')).toBeNull()
     expect(resolveDomain(file, 'parked.de')).toBeNull()
   })
 

@@ -71,18 +71,23 @@ export interface ResolvedDomain {
   settings: DomainSettings
   /** Whether the host was found in the file (false: an unknown host shown because unknownHosts is "page"). */
   known: boolean
+  /** The wildcard entry that covers the host ("*.example.de"), when no exact entry does. */
+  wildcard?: string
 }
 
-/** Exact entries first, then the closest wildcard; unlisted entries hide the domain. */
+/**
+ * The exact entry, else the wildcard one level up; unlisted entries hide the domain. A wildcard covers exactly one
+ * label, as in a certificate (RFC 6125, 6.4.3): *.example.de is shop.example.de, never a.b.example.de.
+ */
 export function resolveDomain(file: DomainsFile, ascii: string): ResolvedDomain | null {
-  let entry = file.domains[ascii]
-  if (!entry) {
-    const labels = ascii.split('.')
-    for (let i = 1; i < labels.length && !entry; i++) entry = file.domains[`*.${labels.slice(i).join('.')}`]
-  }
+  const exact = file.domains[ascii]
+  const dot = ascii.indexOf('.')
+  const wildcard = exact || dot < 0 ? undefined : `*.${ascii.slice(dot + 1)}`
+  const entry = exact ?? (wildcard === undefined ? undefined : file.domains[wildcard])
   if (!entry) return file.unknownHosts === 'page' ? { settings: file.default, known: false } : null
   const settings = { ...file.default, ...entry }
-  return settings.listed === false ? null : { settings, known: true }
+  if (settings.listed === false) return null
+  return exact ? { settings, known: true } : { settings, known: true, wildcard: wildcard! }
 }
 
 /** "4.900 €": German grouping, no cents for whole amounts. */

@@ -1,8 +1,8 @@
 // Turns a stored inquiry into the mail the owner receives. nodemailer does the MIME formatting and header encoding;
 // here we only make sure that no value the visitor typed can become a header of its own.
 import type { SendMailOptions } from 'nodemailer'
-import tr46 from 'tr46'
 import { formatPrice } from '../domains/settings.ts'
+import { displayHost } from '../host.ts'
 import type { StoredInquiry } from '../store/types.ts'
 
 export interface MailAddresses {
@@ -33,13 +33,8 @@ function replyToOf(name: string, address: string): SendMailOptions['replyTo'] {
   return name && !LOOKS_LIKE_ADDRESS.test(name) ? { name, address } : address
 }
 
-export function displayDomain(ascii: string): string {
-  const { domain, error } = tr46.toUnicode(ascii)
-  return error ? ascii : domain
-}
-
 export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, addresses: MailAddresses): SendMailOptions {
-  const domain = displayDomain(inquiry.domain)
+  const domain = displayHost(inquiry.domain)
   const name = headerSafe(inquiry.name)
   const email = headerSafe(inquiry.email)
   const time = `${berlinTime.format(new Date(inquiry.createdAt))} (Europe/Berlin)`

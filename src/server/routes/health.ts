@@ -1,5 +1,6 @@
 // Liveness and readiness for a load balancer or a monitor.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { isDirectFromThisMachine } from '../client-address.ts'
 import { RETRY } from '../mail/outbox.ts'
 import type { Store } from '../store/types.ts'
 
@@ -9,7 +10,6 @@ export const MAIL_FAILING_ALARM_MS = RETRY.alarmAfterMs
 /** /readyz writes to the store at most this often; calls in between get the last result. */
 export const WRITE_PROBE_MS = 1000
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
 
 export default async function healthRoutes(app: FastifyInstance, deps: { store: Store; readyzDetails: boolean }) {
   const noStore = { 'cache-control': 'no-store' }
@@ -33,15 +33,8 @@ export default async function healthRoutes(app: FastifyInstance, deps: { store: 
     return probe.writable
   }
 
-  // The outbox's figures are for the owner: a monitor on this machine, or everyone with READYZ_DETAILS. The socket's
-  // address decides, never X-Forwarded-For; and a proxy on this machine connects from loopback too, so a request
-  // it forwarded (it says so in a header) is a visitor's.
-  const showDetails = (request: FastifyRequest) => {
-    if (deps.readyzDetails) return true
-    const { headers } = request
-    const forwarded = headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined
-    return !forwarded && LOOPBACK.test(request.socket.remoteAddress ?? '')
-  }
+  // The outbox's figures are for the owner: a monitor on this machine, or everyone with READYZ_DETAILS.
+  const showDetails = (request: FastifyRequest) => deps.readyzDetails || isDirectFromThisMachine(request)
 
   app.get('/readyz', async (request, reply) => {
     const now = Date.now()

@@ -6,6 +6,7 @@ import { acceptsGzip } from '../gzip-splice.ts'
 import type { PageViewCounter } from '../page-views.ts'
 import type { PageRenderer } from '../render.ts'
 import type { Site, SiteResolver } from '../site.ts'
+import type { TlsApprovals } from '../tls-approvals.ts'
 import { issueToken } from '../token.ts'
 
 export interface PageDeps {
@@ -13,6 +14,7 @@ export interface PageDeps {
   renderer: PageRenderer
   sites: SiteResolver
   pageViews: PageViewCounter
+  tls: TlsApprovals
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -93,7 +95,7 @@ export default async function pageRoutes(app: FastifyInstance, deps: PageDeps) {
 
   // Caddy's on-demand TLS asks here before it requests a certificate: only for domains this server sells.
   app.get<{ Querystring: { domain?: string } }>('/tls-check', async (request, reply) => {
-    const allowed = typeof request.query.domain === 'string' && deps.sites.serves(request.query.domain)
+    const allowed = typeof request.query.domain === 'string' && (await deps.tls.approve(request.query.domain))
     return reply.code(allowed ? 200 : 404).header('cache-control', 'no-store').send(allowed ? 'ok' : 'unknown domain')
   })
 }

@@ -45,6 +45,14 @@ const MIGRATIONS: string[] = [
   // Several processes on one file: a worker leases the mail it is sending, so no other sends it at the same time.
   `ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
    ALTER TABLE outbox ADD COLUMN lease_until INTEGER;`,
+  // Names a wildcard entry let through /tls-check, by the day they were first approved (for the daily limit).
+  `CREATE TABLE tls_names (
+     wildcard TEXT NOT NULL,
+     name TEXT NOT NULL,
+     day TEXT NOT NULL,
+     PRIMARY KEY (wildcard, name)
+   ) WITHOUT ROWID;
+   CREATE INDEX tls_names_day ON tls_names (wildcard, day);`,
 ]
 
 export function migrate(db: DatabaseSync): void {

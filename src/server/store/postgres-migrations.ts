@@ -51,6 +51,13 @@ const MIGRATIONS: string[] = [
      expires BIGINT NOT NULL,
      PRIMARY KEY (scope, key)
    );`,
+  `CREATE TABLE tls_names (
+     wildcard TEXT NOT NULL,
+     name TEXT NOT NULL,
+     day TEXT NOT NULL,
+     PRIMARY KEY (wildcard, name)
+   );
+   CREATE INDEX tls_names_day ON tls_names (wildcard, day);`,
 ]
 
 /** Any fixed number: the advisory lock that keeps two instances starting at once from migrating together. */

@@ -5,6 +5,7 @@ import type pg from 'pg'
 import { createPool, guardedPg, transactionPg } from './postgres-common.ts'
 import { migratePostgres } from './postgres-migrations.ts'
 import { postgresInbox } from './postgres-inbox.ts'
+import { postgresTlsNames } from './postgres-tls-names.ts'
 import { OUTBOX_HEALTH_SQL, inquiryValues, messageIdFor, toInquiry, toOutboxItem, type InquiryRow, type LeasedRow } from './rows.ts'
 import type { SaveResult, Store } from './types.ts'
 
@@ -125,6 +126,7 @@ export async function createPostgresStore(databaseUrl: string): Promise<Store> {
       return (await query<{ value: string }>(`SELECT value FROM meta WHERE key = 'contact-secret'`))[0]!.value
     },
     ...postgresInbox(pool, query),
+    ...postgresTlsNames(pool, query),
     async close() {
       await pool.end()
     },

@@ -7,6 +7,7 @@ import { migrate } from './migrations.ts'
 import { OUTBOX_HEALTH_SQL, inquiryValues, messageIdFor, toInquiry, toOutboxItem, type InquiryRow, type LeasedRow } from './rows.ts'
 import { guarded, isTransientError, transaction } from './sqlite-common.ts'
 import { sqliteInbox } from './sqlite-inbox.ts'
+import { sqliteTlsNames } from './sqlite-tls-names.ts'
 import { StoreUnavailableError, type MailPlan, type NewInquiry, type SaveResult, type Store } from './types.ts'
 
 export function openSqlite(file: string): DatabaseSync {
@@ -199,6 +200,7 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
       return { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at, failingSince: row.failing_since }
     },
     ...sqliteInbox(db),
+    ...sqliteTlsNames(db),
     async close() {
       if (db.isOpen) db.close()
     },

@@ -191,3 +191,20 @@ test('a quota taken from by many at once, in two processes, stops at its maximum
   expect((await a!.take('203.0.113.7', 5, 60_000)).status).toBe('full')
   expect((await a!.take('198.51.100.1', 5, 60_000)).status).toBe('taken')
 })
+
+test('names under a wildcard are approved up to the daily limit by every process together, each name counted once', async () => {
+  const config = await storeConfig()
+  const [a, b] = [await open(config), await open(config)]
+  const ask = (store: Store, name: string, day = '2026-11-02') => store.approveWildcardName({ wildcard: '*.parked.de', name, day, limit: 5 })
+  // 20 different names asked at once through two processes, each twice: 5 approved, and asked again they still are.
+  const names = Array.from({ length: 20 }, (_, i) => `n${i}.parked.de`)
+  const answers = await Promise.all(names.flatMap((name, i) => [ask(i % 2 ? a : b, name), ask(i % 2 ? b : a, name)]))
+  const approved = names.filter((_, i) => answers[2 * i])
+  expect(approved).toHaveLength(5)
+  expect(names.every((_, i) => answers[2 * i] === answers[2 * i + 1])).toBe(true)
+  for (const name of approved) expect(await ask(b, name, '2026-11-03')).toBe(true)
+  expect(await ask(a, names.find((name) => !approved.includes(name))!)).toBe(false)
+  // A new day has a new limit; other wildcards have their own.
+  expect(await ask(a, 'new.parked.de', '2026-11-03')).toBe(true)
+  expect(await a.approveWildcardName({ wildcard: '*.other.de', name: 'x.other.de', day: '2026-11-02', limit: 5 })).toBe(true)
+})

@@ -120,6 +120,13 @@ export interface Store {
   requeueFailed(now: number): Promise<number>
   dailyStats(filter: { domain?: string; sinceDay?: string }): Promise<DailyStats[]>
   /**
+   * For a name only a wildcard entry covers (Caddy's on-demand TLS asks before it requests a certificate): true
+   * when the name was approved before, or when fewer than `limit` names under `wildcard` were approved on `day`
+   * (UTC, YYYY-MM-DD); then it is recorded as approved. Approved names stay approved, so renewals pass. Atomic
+   * across every process on the store.
+   */
+  approveWildcardName(request: { wildcard: string; name: string; day: string; limit: number }): Promise<boolean>
+  /**
    * A store shared by several hosts keeps the form-token secret itself: the first instance stores `candidate`,
    * every instance gets the stored one. (SQLite's secret is a file in DATA_DIR instead.)
    */

@@ -104,7 +104,7 @@ function sentBytes(url, host) {
   })
 }
 
-const CHROMIUM_RUNS = 5
+const CHROMIUM_RUNS = 9
 /**
  * In Chromium: the URLs the first load fetches (before any interaction) and the ones turning to the form adds, with
  * the bytes each is sent as; and, with the CPU slowed down 4x, the time from focusing the form's first field to the

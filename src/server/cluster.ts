@@ -43,7 +43,14 @@ export async function runPrimary(config: Config): Promise<void> {
     stopping = true
     log('stopping workers', { signal })
     const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined)
-    const exits = workers.map((worker) => new Promise<number>((resolve) => worker.once('exit', (code) => resolve(code ?? 1))))
+    // A worker still starting has no SIGTERM handler yet and ends by the signal: nothing was in flight there, so
+    // that is a clean stop too.
+    const exits = workers.map((worker) => {
+      const started = listening.has(worker)
+      return new Promise<number>((resolve) =>
+        worker.once('exit', (code, signal) => resolve(code ?? (!started && signal === 'SIGTERM' ? 0 : 1))),
+      )
+    })
     workers.forEach((worker) => worker.process.kill('SIGTERM'))
     void Promise.all(exits).then((codes) => process.exit(codes.every((code) => code === 0) ? 0 : 1))
   }

@@ -70,7 +70,8 @@ describe.each<{ mode: string; env: Record<string, string> }>([
     expect(await hangUps!.seen).toEqual([])
     expect(await hangUps!.sent()).toEqual(DELAYS.map(() => true))
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
-    expect(await server.stop()).toBe(0)
+    const code = await server.stop()
+    expect(code, server.output.join('\n')).toBe(0)
     // A worker still starting has no handler yet: the primary must not pass SIGHUP on to it.
     expect(server.output.join('\n')).not.toContain('worker died')
   })

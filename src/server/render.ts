@@ -37,8 +37,8 @@ const escapeHtml = (value: string) =>
 
 /**
  * The text parts of a page as views of one buffer of its own (Buffer.alloc never takes from the shared pool): small
- * Buffer.from() calls are cut from 8 KiB pool slabs, and a cached part would keep its whole slab alive, which made
- * 2000 cached pages take 27 MiB instead of 11 (docs/decisions/011).
+ * Buffer.from() calls are cut from 8 KiB pool slabs, and a cached part would keep its whole slab alive, about twice
+ * the memory of the page itself (measured in docs/decisions/011).
  */
 function encodeParts(pieces: string[]): (Buffer | string)[] {
   const text = pieces.filter((piece) => !SLOTS.test(piece)).join('')

@@ -1,7 +1,7 @@
 // The security headers of every answer (docs/decisions/006): a Content-Security-Policy with per-request nonces, and
 // the fixed headers helmet's defaults would send. Everything but the two nonces is computed once, at start-up:
-// @fastify/helmet built and parsed its whole configuration again for every request, a sixth of the CPU time of
-// GET / and a fifth of the memory it allocated (docs/decisions/011).
+// @fastify/helmet built and parsed its whole configuration again for every request, a large part of the CPU time
+// and memory of GET / (measured in docs/decisions/011).
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 

@@ -1,4 +1,4 @@
-// The form token and its hash. The seed joined a fixed secret with the token and hashed it; we use an HMAC
+// The form token and its hash. The original form joined a fixed secret with the token and hashed it; we use an HMAC
 // (SHA-256) keyed with the secret, and sign the time the page was served and its host along with the token, so the
 // server can tell a form's age and fill time without storing anything per page view.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'

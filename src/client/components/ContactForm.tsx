@@ -98,7 +98,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
         body: JSON.stringify(payload),
       })
       const body: unknown = await response.json().catch(() => null)
-      // Success only on a 200 with the server's confirmation; the seed's form showed success without looking.
+      // Success only on a 200 with the server's confirmation; the original form showed success without looking.
       if (response.status === 200 && isSuccess(body)) {
         form.reset()
         setValues(EMPTY)

@@ -1,4 +1,4 @@
-// POST /api/contact (and /api/sendMail, the seed's second name for it): validate, verify the token, store the
+// POST /api/contact (and /api/sendMail, the original product's second name for it): validate, verify the token, store the
 // inquiry durably, answer. Mail is sent later by the outbox worker, never inside the request.
 import { createHash } from 'node:crypto'
 import formbody from '@fastify/formbody'

@@ -1,8 +1,12 @@
 // `npm start`: build if the build is missing or stale, then run the production server. This process becomes the
 // server (execve: same PID, signals reach it directly), started with the server's Node flags and environment.
 import { pathToFileURL } from 'node:url'
-import { build } from './build-lib.mjs'
-import { SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS } from './server-lib.mjs'
+import { requireNode24 } from './node-version.mjs'
+
+// Before anything that needs Node 24 is loaded (the build, the bundle), and `node scripts/start.mjs` names the Node
+// found first on PATH, which may be the system's.
+requireNode24('npm start')
+const [{ build }, { SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS }] = await Promise.all([import('./build-lib.mjs'), import('./server-lib.mjs')])
 
 await build()
 if (process.execve) {

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 // The only script of the first load, inline in the page (vite.config.ts). The page works without script: React and
 // the form's script (entry-client.tsx) are fetched when the visitor turns to the form, not before
 // (docs/decisions/013). A "Senden" pressed before they have arrived is held and sent again once the form is
@@ -5,8 +6,9 @@
 // Sent by the form once React has hydrated it (ContactForm.tsx). Written out in both places on purpose: a module
 // shared with entry-client.tsx would become a chunk the inline loader imports.
 const HYDRATED_EVENT = 'lander:hydrated'
-// The built entry-client.tsx: the build puts its file name here (vite.config.ts).
-const CLIENT_ENTRY = '__LANDER_CLIENT_ENTRY__'
+// The built entry-client.tsx: the build puts its file name here (vite.config.ts). `npm run dev` serves the source
+// (the build drops this branch: DEV is false there).
+const CLIENT_ENTRY = import.meta.env.DEV ? '/entry-client.tsx' : '__LANDER_CLIENT_ENTRY__'
 
 const form = document.querySelector<HTMLFormElement>('form.contact')
 if (form) {

@@ -10,7 +10,9 @@ import type { Config } from './config.ts'
 import { sendFailure } from './errors.ts'
 import { createOutboxWorker, type OutboxWorker } from './mail/outbox.ts'
 import { createMailTransport, type MailTransport, type SmtpTimeouts } from './mail/transport.ts'
-import { createPageRenderer } from './render.ts'
+import { createDevPageRenderer, createPageRenderer } from './render.ts'
+import { logStream } from './logger.ts'
+import type { ViteDev } from './vite-dev.ts'
 import contactRoutes, { BODY_LIMIT } from './routes/contact.ts'
 import { createDomainRegistry } from './domains/registry.ts'
 import { createPageViewCounter } from './page-views.ts'
@@ -39,6 +41,8 @@ export interface AppOptions {
    * running, so leases are left to run out (MAIL_LEASE_SECONDS).
    */
   clusterWorker?: { leaseOwner: string }
+  /** `npm run dev`: the page and its scripts come from the sources through Vite (vite-dev.ts), not from clientDir. */
+  dev?: ViteDev
 }
 
 declare module 'fastify' {
@@ -71,7 +75,7 @@ const connectionTrackers = new WeakMap<FastifyInstance, ConnectionTracker>()
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers },
+    logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers, stream: await logStream(config) },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -105,7 +109,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     addresses: { from: config.mailFrom, to: config.mailTo },
     log: app.log.child({ component: 'outbox' }),
   })
-  const renderer = createPageRenderer(options.clientDir)
+  const devRenderer = options.dev && (await createDevPageRenderer(options.dev.vite))
+  const renderer = devRenderer || createPageRenderer(options.clientDir)
   const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }))
   const sites = createSiteResolver(config, domains)
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
@@ -131,7 +136,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const rateLimits = await openRateLimitStore(config, secret)
   await app.register(rateLimit, { global: false, store: rateLimits.Store as never })
 
-  await app.register(fastifyStatic, {
+  if (options.dev && devRenderer) (await import('./vite-dev.ts')).serveFromVite(app, options.dev, devRenderer)
+  else await app.register(fastifyStatic, {
     root: options.clientDir,
     prefix: '/',
     index: false,

@@ -4,11 +4,11 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Config } from './config.ts'
 import { leaseOwnerOf } from './cluster-lease.ts'
+import { createLogger } from './logger.ts'
 import { openStore } from './store/index.ts'
 
 export async function runPrimary(config: Config): Promise<void> {
-  const log = (message: string, extra: Record<string, unknown> = {}) =>
-    console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, component: 'cluster', ...extra, msg: message }))
+  const log = await createLogger(config, { component: 'cluster' })
   const releaseLeases = async (owner?: string) => {
     const store = await openStore(config)
     try {
@@ -26,10 +26,10 @@ export async function runPrimary(config: Config): Promise<void> {
   cluster.on('exit', (worker: Worker, code, signal) => {
     const pid = worker.process.pid!
     if (stopping) return
-    log('worker died, starting another', { worker: pid, code, signal })
+    log.warn({ worker: pid, code, signal }, 'worker died, starting another')
     void releaseLeases(leaseOwnerOf(pid)).finally(fork)
   })
-  log(`starting ${config.workers} workers`, { workers: config.workers })
+  log.info({ workers: config.workers }, `starting ${config.workers} workers`)
   for (let i = 0; i < config.workers; i++) fork()
 
   // Only to workers that listen: one still starting has no SIGHUP handler yet (the signal would end it), and reads
@@ -41,7 +41,7 @@ export async function runPrimary(config: Config): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return
     stopping = true
-    log('stopping workers', { signal })
+    log.info({ signal }, 'stopping workers')
     const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined)
     // A worker still starting has no SIGTERM handler yet and ends by the signal: nothing was in flight there, so
     // that is a clean stop too.

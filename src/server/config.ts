@@ -83,6 +83,8 @@ export const configSchema = z
       .max(128, { error: IPV6_PREFIX_ERROR })
       .default(64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Unset: readable lines on a terminal, JSON lines otherwise (src/server/logger.ts).
+    LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json (one JSON object a line) or pretty (readable lines)' }).optional(),
     WORKERS: z
       .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'must be a whole number from 1 to 64, or auto' })
       .default(1),
@@ -125,6 +127,7 @@ export const configSchema = z
       trustProxy: env.TRUST_PROXY,
       rateLimitIpv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       logLevel: env.LOG_LEVEL,
+      logFormat: env.LOG_FORMAT,
       workers: env.WORKERS === 'auto' ? os.availableParallelism() : env.WORKERS,
       domainsFile: env.DOMAINS_FILE && path.resolve(env.DOMAINS_FILE),
       databaseUrl: env.DATABASE_URL,

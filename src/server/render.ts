@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
+import type { ViteDevServer } from 'vite'
 import type { PageProps } from '../client/page-props.ts'
-import { TEXT, renderApp, renderHead, renderProps } from '../client/entry-server.tsx'
+import * as entryServer from '../client/entry-server.tsx'
 import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
 
 /** A page as sent: gzip-compressed when the client accepts it. */
@@ -53,7 +54,41 @@ export function createPageRenderer(clientDir: string): PageRenderer {
   if (!fs.existsSync(file)) {
     throw new Error(`${file} is missing: run "npm run build" first (npm start does it for you).`)
   }
-  const template = fs.readFileSync(file, 'utf8').replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
+  return rendererFrom(fs.readFileSync(file, 'utf8'), entryServer)
+}
+
+/** A renderer whose page is read anew before each request (`refresh`, called by vite-dev.ts). */
+export interface DevPageRenderer extends PageRenderer {
+  refresh(url: string): Promise<void>
+}
+
+/**
+ * `npm run dev`: the page from the sources through Vite, rendered anew for every request (no cache), so an edit to
+ * index.html or a component shows on the next load without a build. Vite adds its HMR client and React's refresh
+ * to the page, and loads entry-server.tsx afresh once a file it imports has changed.
+ */
+export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPageRenderer> {
+  const clientDir = vite.config.root
+  let current: PageRenderer | undefined
+  const renderer = (): PageRenderer => current!
+  const refresh = async (url: string) => {
+    const html = await vite.transformIndexHtml(url, fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8'))
+    current = rendererFrom(html, (await vite.ssrLoadModule(path.join(clientDir, 'entry-server.tsx'))) as typeof entryServer)
+  }
+  await refresh('/')
+  return {
+    refresh,
+    get styleSources() {
+      return renderer().styleSources
+    },
+    page: (...args) => renderer().page(...args),
+    notice: (...args) => renderer().notice(...args),
+    legal: (...args) => renderer().legal(...args),
+  }
+}
+
+function rendererFrom(html: string, { TEXT, renderApp, renderHead, renderProps }: typeof entryServer): PageRenderer {
+  const template = html.replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
   // The build puts the style sheet into the page (vite.config.ts); the CSP allows that element, and only it.
   const styleSources = [...template.matchAll(/<style>([^<]*)<\/style>/g)].map(
     ([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`,

@@ -1,0 +1,101 @@
+// Starts the server: parse the configuration, build the app, listen, and shut down cleanly on SIGTERM/SIGINT.
+// main.ts runs it for `npm start`; scripts/dev.mjs runs it with Vite's dev server for `npm run dev`.
+import cluster from 'node:cluster'
+import module from 'node:module'
+import type { ViteDev } from './vite-dev.ts'
+
+export interface ServeOptions {
+  /** The built client (index.html and assets). */
+  clientDir: string
+  /** `npm run dev`: the client comes from the sources through Vite; one process, whatever WORKERS says. */
+  dev?: ViteDev
+}
+
+export async function serve(options: ServeOptions): Promise<void> {
+  const { loadConfig } = await import('./config.ts')
+  const config = loadConfig()
+  if (cluster.isPrimary) {
+    const { lockDataDir, prepareDataDir } = await import('./data-dir.ts')
+    const { warning } = prepareDataDir(config.dataDir)
+    if (warning) (await (await import('./logger.ts')).createLogger(config)).warn({ dataDir: config.dataDir }, warning)
+    // PostgreSQL instances share their store by design; DATA_DIR then holds only .eml files (docs/decisions/009).
+    if (!config.databaseUrl) lockDataDir(config.dataDir)
+  }
+  // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
+  // otherwise carry for nothing).
+  if (config.workers > 1 && cluster.isPrimary && !options.dev) return (await import('./cluster.ts')).runPrimary(config)
+  const [{ buildApp, shutdown, DRAIN_MS, SHUTDOWN_GRACE_MS }, { leaseOwnerOf }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
+    import('./app.ts'),
+    import('./cluster-lease.ts'),
+    import('./store/index.ts'),
+    import('close-with-grace'),
+  ])
+  const app = await buildApp(config, {
+    clientDir: options.clientDir,
+    ...(options.dev && { dev: options.dev }),
+    ...(cluster.isWorker && { clusterWorker: { leaseOwner: leaseOwnerOf(process.pid) } }),
+  })
+
+  // SIGHUP is not a shutdown here: it reloads the domains file. A cluster worker leaves SIGINT (Ctrl-C reaches the
+  // whole process group) to its primary, which stops the workers with SIGTERM, one signal each.
+  if (cluster.isWorker) process.on('SIGINT', () => {})
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, skip: cluster.isWorker ? ['SIGHUP', 'SIGINT'] : ['SIGHUP'] }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'closing because of an error')
+    else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
+    // No load balancer waits on a dev server: a restart after an edit need not drain.
+    await shutdown(app, options.dev ? 0 : DRAIN_MS)
+  })
+
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    throw explainListenError(error)
+  })
+  // Written now rather than at exit, so that a server that is killed still leaves the cache for the next start.
+  module.flushCompileCache()
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const shownHost = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host
+  app.log.info(
+    { url: `http://${shownHost}:${port}/`, dataDir: config.dataDir, store: describeStore(config), mail: app.mailTransport.description, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
+    `domain-lander is ready: open http://${shownHost}:${port}/ (mail goes to ${app.mailTransport.description})`,
+  )
+  if (!config.smtpUrl) {
+    app.log.warn(`SMTP_URL is not set: every inquiry is written as an .eml file to ${config.dataDir}/mail instead of being mailed`)
+  }
+}
+
+/** Thrown at start-up for a cause the owner fixes (a setting, a file, a directory): their own messages say how. */
+const OWNER_FIXES = new Set(['ConfigError', 'DataDirError', 'DomainsFileError', 'ListenError'])
+
+/** PORT or HOST that the server cannot listen on. */
+class ListenError extends Error {
+  override name = 'ListenError'
+}
+
+/** What the owner changes when listening failed, or the error itself when the cause is not a setting. */
+function explainListenError(error: unknown): unknown {
+  const e = error as Partial<NodeJS.ErrnoException> & { address?: string; port?: number; hostname?: string }
+  // Node's error names the port and address (or host name) the server was told to use.
+  switch (e?.code) {
+    case 'EADDRINUSE':
+      return new ListenError(`PORT ${e.port} is already in use on ${e.address}: stop the program that listens there, or set PORT to a free port`)
+    case 'EACCES':
+      return new ListenError(`PORT ${e.port}: permission denied: only root may listen on ports below 1024; set PORT to 1024 or above (e.g. 3000) and forward the low port to it`)
+    case 'EADDRNOTAVAIL':
+      return new ListenError(`HOST ${e.address} is not an address of this machine: set HOST to one of its addresses, or to 0.0.0.0 for all of them`)
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ListenError(`HOST ${e.hostname} is not a known host name: set HOST to an address of this machine, or to 0.0.0.0 for all of them`)
+    default:
+      return error
+  }
+}
+
+/**
+ * A start the owner can fix ends with its message alone (a configuration error's few lines); a stack trace is for
+ * bugs. Exit code 1 either way. Names, not classes: the bundle renames classes but keeps each error's `name`.
+ */
+export function exitOnStartupError(error: unknown): never {
+  const name = (error as Error | undefined)?.name ?? ''
+  console.error(OWNER_FIXES.has(name) ? `domain-lander: ${(error as Error).message}` : error)
+  process.exit(1)
+}

@@ -252,7 +252,14 @@ try {
   results.post = await load(`${url}/api/contact`, {
     method: 'POST',
     headers: { host: HOST, 'content-type': 'application/json' },
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...fields, ...issueToken(SECRET, HOST) }) }) }],
+    requests: [
+      {
+        setupRequest: (request) => {
+          const { token, signedIssueTime } = issueToken(SECRET, HOST)
+          return { ...request, body: JSON.stringify({ ...fields, token, hash: signedIssueTime }) }
+        },
+      },
+    ],
   })
   results.rssAfterLoadMiB = +rssMiB(server.pid).toFixed(1)
 

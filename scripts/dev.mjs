@@ -13,6 +13,8 @@ requireNode24('npm run dev')
 const [{ createServer }, { root }, { freePort }] = await Promise.all([import('vite'), import('./build-lib.mjs'), import('./server-lib.mjs')])
 // Vite serves the project's files to whoever can reach it: by default only to this machine.
 process.env.HOST ||= '127.0.0.1'
+// Development, whatever the shell says: with NODE_ENV=production React's plugin leaves out fast refresh.
+process.env.NODE_ENV = 'development'
 process.umask(0o077)
 
 const vite = await createServer({

@@ -7,11 +7,14 @@ import { ensureTool } from './system-tools.mjs'
 
 await build()
 const filters = process.argv.slice(2)
-// A full run checks types first; a run filtered to some files (while working on them) goes straight to them.
-const typecheck = filters.length ? { status: 0 } : spawnSync('npm', ['run', '--silent', 'typecheck'], { stdio: 'inherit', cwd: root })
-if (typecheck.status !== 0) {
-  console.error('typecheck failed')
-  process.exit(typecheck.status ?? 1)
+// A full run checks types and lint (ESLint, knip) first; a run filtered to some files (while working on them) goes
+// straight to them.
+for (const script of filters.length ? [] : ['typecheck', 'lint']) {
+  const result = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', cwd: root })
+  if (result.status !== 0) {
+    console.error(`${script} failed`)
+    process.exit(result.status ?? 1)
+  }
 }
 const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy'), POSTGRES_PATH: ensureTool('postgres') }
 const results = path.join(root, '.vitest-results.json')

@@ -25,6 +25,12 @@ test('client and shared code never import server code or Node built-ins', () => 
   expect(offenders).toEqual([])
 })
 
+test('HTML is escaped by one function, shared by the page, the notices and the mail', () => {
+  const srcDir = path.resolve(clientDir, '..')
+  const escapers = sourceFiles(srcDir).filter((file) => fs.readFileSync(file, 'utf8').includes("'&amp;'"))
+  expect(escapers.map((file) => path.relative(srcDir, file))).toEqual([path.join('shared', 'html.ts')])
+})
+
 const root = path.resolve(import.meta.dirname, '..')
 const built = (dir: string, pattern: RegExp) =>
   fs.readdirSync(path.join(root, dir)).filter((name) => pattern.test(name)).map((name) => fs.readFileSync(path.join(root, dir, name), 'utf8'))

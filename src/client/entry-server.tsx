@@ -1,10 +1,8 @@
 import { renderToString } from 'react-dom/server'
 import { TEXT } from '../shared/texts.ts'
+import { escapeHtml } from '../shared/html.ts'
 import { LandingPage } from './components/LandingPage.tsx'
 import { PROPS_ELEMENT_ID, type PageProps } from './page-props.ts'
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 export function renderApp(props: PageProps): string {
   return renderToString(<LandingPage {...props} />)

@@ -5,6 +5,10 @@ export interface PageProps {
   /** The domain as people read it (Unicode). */
   host: string
   token: string
+  /**
+   * The token's signed issue time (server/token.ts). Named `hash` in the browser, as the form field and the API
+   * field are: the original form's name for what it sent beside the token.
+   */
   hash: string
   /** From the domains file: the asking price (formatted, e.g. "4.900 €") and a short description. */
   listing?: { price?: string; description?: string }

@@ -1,5 +1,4 @@
 // Builds the application: store, mail outbox, routes. It never listens; main.ts does (and tests do, on port 0).
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import rateLimit from '@fastify/rate-limit'
@@ -8,8 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import { TEXT } from '../shared/texts.ts'
 import type { Config } from './config.ts'
 import { sendFailure } from './errors.ts'
-import { createOutboxWorker, type OutboxWorker } from './mail/outbox.ts'
-import { createMailTransport, type MailTransport, type SmtpTimeouts } from './mail/transport.ts'
+import { createOutboxWorker } from './mail/outbox.ts'
+import { createMailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createDevPageRenderer, createPageRenderer } from './render.ts'
 import { logStream } from './logger.ts'
 import type { ViteDev } from './vite-dev.ts'
@@ -18,7 +17,6 @@ import { createDomainRegistry } from './domains/registry.ts'
 import { createPageViewCounter } from './page-views.ts'
 import healthRoutes from './routes/health.ts'
 import pageRoutes, { sendNotice } from './routes/page.ts'
-import { loadOrCreateSecret } from './secret.ts'
 import { addSecurityHeaders } from './security-headers.ts'
 import { createSiteResolver } from './site.ts'
 import { createTlsApprovals } from './tls-approvals.ts'
@@ -26,7 +24,6 @@ import { leaseOwnerOf } from './cluster-lease.ts'
 import { fastifyTrustProxy } from './client-address.ts'
 import { trackConnections, type ConnectionTracker } from './connections.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
-import type { Store } from './store/types.ts'
 
 export interface AppOptions {
   /** The built client (index.html and assets). */
@@ -35,12 +32,10 @@ export interface AppOptions {
   /** Shorter SMTP timeouts, for tests that wait for them to fire. */
   smtpTimeouts?: Partial<SmtpTimeouts>
   /**
-   * Set for a worker process of a cluster: names its mail leases, and leaves the other workers' leases alone
-   * (the primary process ends the leases of a worker that died). Alone on a SQLite file, a server ends every lease
-   * at start: any lease in the file is left over from its own previous run. On PostgreSQL other instances may be
-   * running, so leases are left to run out (MAIL_LEASE_SECONDS).
+   * Set in a worker process of a cluster: its primary ended the leases left over from a previous run before it
+   * forked the workers (and ends those of a worker that died), so a worker leaves the other workers' leases alone.
    */
-  clusterWorker?: { leaseOwner: string }
+  clusterWorker?: boolean
   /** `npm run dev`: the page and its scripts come from the sources through Vite (vite-dev.ts), not from clientDir. */
   dev?: ViteDev
 }
@@ -49,14 +44,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set once shutdown began: answers say "Connection: close" and /readyz says 503. */
     draining: boolean
-    store: Store
-    outbox: OutboxWorker
-    mailTransport: MailTransport
   }
 }
 
 /** Request logs without the client's address or query string: we keep no more personal data than we need. */
-export const requestSerializers = {
+const requestSerializers = {
   req: (req: FastifyRequest) => ({
     method: req.method,
     url: req.url.split('?')[0] ?? '/',
@@ -68,7 +60,7 @@ export const requestSerializers = {
  * The longest a request may take to arrive (head and body). Shorter than SHUTDOWN_GRACE_MS less DRAIN_MS, so that
  * a request that was accepted before the shutdown has run out before the process would be killed.
  */
-export const REQUEST_TIMEOUT_MS = 10_000
+const REQUEST_TIMEOUT_MS = 10_000
 
 const connectionTrackers = new WeakMap<FastifyInstance, ConnectionTracker>()
 
@@ -96,13 +88,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   connectionTrackers.set(app, trackConnections(app.server))
 
   const store = await openStore(config, { log: app.log.child({ component: 'store' }) })
-  const secret =
-    config.contactSecret ??
-    (store.sharedSecret ? await store.sharedSecret(randomBytes(32).toString('base64url')) : loadOrCreateSecret(config.dataDir, undefined))
-  const mailTransport = createMailTransport(config.smtpUrl, path.join(config.dataDir, 'mail'), options.smtpTimeouts)
-  if (!options.clusterWorker && !config.databaseUrl) await store.releaseLeases()
+  const secret = config.contactSecret ?? (await store.secret())
+  const mailTransport = createMailTransport(config, options.smtpTimeouts)
+  if (!options.clusterWorker) await store.releaseLeftoverLeases()
   const outbox = createOutboxWorker({
-    owner: options.clusterWorker?.leaseOwner ?? leaseOwnerOf(process.pid),
+    owner: leaseOwnerOf(process.pid),
     leaseMs: config.mailLeaseMs,
     store,
     transport: mailTransport,
@@ -115,9 +105,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const sites = createSiteResolver(config, domains)
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   app.decorate('draining', false)
-  app.decorate('store', store)
-  app.decorate('outbox', outbox)
-  app.decorate('mailTransport', mailTransport)
 
   addSecurityHeaders(app, {
     defaultSrc: ["'self'"],
@@ -180,7 +167,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
 }
 
 /** How long a shutting-down server keeps accepting, telling every client to close its connection. */
-export const DRAIN_MS = 1000
+const DRAIN_MS = 1000
 
 /** How long a shutdown may take before the process is ended anyway (exit code 1). */
 export const SHUTDOWN_GRACE_MS = 20_000

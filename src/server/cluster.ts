@@ -6,20 +6,20 @@ import type { Config } from './config.ts'
 import { leaseOwnerOf } from './cluster-lease.ts'
 import { createLogger } from './logger.ts'
 import { openStore } from './store/index.ts'
+import type { Store } from './store/types.ts'
 
 export async function runPrimary(config: Config): Promise<void> {
   const log = await createLogger(config, { component: 'cluster' })
-  const releaseLeases = async (owner?: string) => {
+  const withStore = async (use: (store: Store) => Promise<void>) => {
     const store = await openStore(config)
     try {
-      await store.releaseLeases(owner)
+      await use(store)
     } finally {
       await store.close()
     }
   }
-  // Leases left in the SQLite file from a previous run belong to processes that are gone. (A PostgreSQL database
-  // may have other instances' leases in it: those are left to run out.)
-  if (!config.databaseUrl) await releaseLeases()
+  // Before any worker claims mail: the workers leave each other's leases alone.
+  await withStore((store) => store.releaseLeftoverLeases())
 
   let stopping = false
   const fork = () => cluster.fork()
@@ -27,7 +27,7 @@ export async function runPrimary(config: Config): Promise<void> {
     const pid = worker.process.pid!
     if (stopping) return
     log.warn({ worker: pid, code, signal }, 'worker died, starting another')
-    void releaseLeases(leaseOwnerOf(pid)).finally(fork)
+    void withStore((store) => store.releaseLeases(leaseOwnerOf(pid))).finally(fork)
   })
   log.info({ workers: config.workers }, `starting ${config.workers} workers`)
   for (let i = 0; i < config.workers; i++) fork()

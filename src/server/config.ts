@@ -62,7 +62,7 @@ const IPV6_PREFIX_ERROR = 'must be a whole number from 32 to 128 (how many leadi
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
 
-export const configSchema = z
+const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),

@@ -26,8 +26,8 @@ function fakeLog() {
 }
 
 const registry = (domains: Record<string, object | null>): DomainRegistry => {
-  const file = domainsFileSchema.parse({ domains })
-  return { current: () => file, fromFile: true, reload: () => true, close: () => {} }
+  const domainsConfig = domainsFileSchema.parse({ domains })
+  return { current: () => domainsConfig, fromFile: true, reload: () => true, close: () => {} }
 }
 
 const DAY = Date.UTC(2026, 10, 22, 12)

@@ -6,10 +6,11 @@ import zlib from 'node:zlib'
 import type { ViteDevServer } from 'vite'
 import type { PageProps } from '../client/page-props.ts'
 import * as entryServer from '../client/entry-server.tsx'
+import { escapeHtml } from '../shared/html.ts'
 import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
 
 /** A page as sent: gzip-compressed when the client accepts it. */
-export interface RenderedPage {
+interface RenderedPage {
   body: string | Buffer
   encoding?: 'gzip'
 }
@@ -32,9 +33,6 @@ const TOKEN = '%%FORM_TOKEN%%'
 const HASH = '%%FORM_HASH%%'
 const SLOTS = /(%%CSP_NONCE%%|%%FORM_TOKEN%%|%%FORM_HASH%%)/
 const CACHE_SIZE = 2000
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /**
  * The text parts of a page as views of one buffer of its own (Buffer.alloc never takes from the shared pool): small

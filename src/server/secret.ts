@@ -3,11 +3,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /**
- * The secret that signs form tokens. If the owner did not set CONTACT_SECRET, one is generated on the first start
- * and kept in DATA_DIR, so forms already open in a browser stay valid across restarts.
+ * The SQLite store's secret (Store.secret): generated on the first start and kept in DATA_DIR, so forms already
+ * open in a browser stay valid across restarts.
  */
-export function loadOrCreateSecret(dataDir: string, configured: string | undefined): string {
-  if (configured) return configured
+export function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'contact-secret')
   try {
     fs.writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 })

@@ -1,14 +1,14 @@
-// The security headers of every answer (docs/decisions/006): a Content-Security-Policy with per-request nonces, and
-// the fixed headers helmet's defaults would send. Everything but the two nonces is computed once, at start-up:
-// @fastify/helmet built and parsed its whole configuration again for every request, a large part of the CPU time
-// and memory of GET / (measured in docs/decisions/011).
+// The security headers of every answer (docs/decisions/006): a Content-Security-Policy with a per-request nonce for
+// the page's scripts, and the fixed headers helmet's defaults would send. Everything but the nonce is computed once,
+// at start-up: @fastify/helmet built and parsed its whole configuration again for every request, a large part of the
+// CPU time and memory of GET / (measured in docs/decisions/011).
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** This answer's CSP nonces: `script` goes on the page's script elements. */
-    cspNonce: { script: string; style: string }
+    /** This answer's CSP nonce: it goes on the page's script elements. */
+    cspNonce: string
   }
 }
 
@@ -31,35 +31,28 @@ const FIXED_HEADERS: [string, string][] = [
   ['X-XSS-Protection', '0'],
 ]
 
-const SCRIPT_NONCE = '\0script\0'
-const STYLE_NONCE = '\0style\0'
+const NONCE = '\0nonce\0'
 
-/** The policy as one header value, with a fresh nonce added to `script-src` and `style-src` of every answer. */
-export function cspTemplate(directives: CspDirectives): (nonce: { script: string; style: string }) => string {
-  const withNonces: CspDirectives = {
-    ...directives,
-    scriptSrc: [...(directives.scriptSrc ?? []), `'nonce-${SCRIPT_NONCE}'`],
-    styleSrc: [...(directives.styleSrc ?? []), `'nonce-${STYLE_NONCE}'`],
-  }
-  const policy = Object.entries(withNonces)
+/**
+ * The policy as one header value, with a fresh nonce added to `script-src` of every answer. Styles need none: the
+ * page's one inline style sheet is allowed by its hash (render.ts), which the caller puts into `styleSrc`.
+ */
+export function cspTemplate(directives: CspDirectives): (nonce: string) => string {
+  const withNonce: CspDirectives = { ...directives, scriptSrc: [...(directives.scriptSrc ?? []), `'nonce-${NONCE}'`] }
+  const policy = Object.entries(withNonce)
     .map(([name, values]) => [name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), ...values].join(' '))
     .join(';')
-  // Cut at the two nonces once; per answer the parts are only joined.
-  const parts = policy.split(/(\0script\0|\0style\0)/)
-  return (nonce) => {
-    let value = ''
-    for (const part of parts) value += part === SCRIPT_NONCE ? nonce.script : part === STYLE_NONCE ? nonce.style : part
-    return value
-  }
+  // Cut at the nonce once; per answer the parts are only joined.
+  const [before, after] = policy.split(NONCE) as [string, string]
+  return (nonce) => before + nonce + after
 }
 
 /** Adds the headers to every answer (also 404s, errors and static files) and `reply.cspNonce` for the page. */
 export function addSecurityHeaders(app: FastifyInstance, directives: CspDirectives): void {
   const csp = cspTemplate(directives)
-  app.decorateReply('cspNonce', null as never)
+  app.decorateReply('cspNonce', '')
   app.addHook('onRequest', (_request, reply, done) => {
-    const random = randomBytes(32).toString('hex')
-    const nonce = { script: random.slice(0, 32), style: random.slice(32) }
+    const nonce = randomBytes(16).toString('hex')
     reply.cspNonce = nonce
     const raw = reply.raw
     raw.setHeader('Content-Security-Policy', csp(nonce))

@@ -24,16 +24,16 @@ export async function serve(options: ServeOptions): Promise<void> {
   // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
   // otherwise carry for nothing).
   if (config.workers > 1 && cluster.isPrimary && !options.dev) return (await import('./cluster.ts')).runPrimary(config)
-  const [{ buildApp, shutdown, DRAIN_MS, SHUTDOWN_GRACE_MS }, { leaseOwnerOf }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
+  const [{ buildApp, shutdown, SHUTDOWN_GRACE_MS }, { describeMailTransport }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
     import('./app.ts'),
-    import('./cluster-lease.ts'),
+    import('./mail/transport.ts'),
     import('./store/index.ts'),
     import('close-with-grace'),
   ])
   const app = await buildApp(config, {
     clientDir: options.clientDir,
     ...(options.dev && { dev: options.dev }),
-    ...(cluster.isWorker && { clusterWorker: { leaseOwner: leaseOwnerOf(process.pid) } }),
+    clusterWorker: cluster.isWorker,
   })
 
   // SIGHUP is not a shutdown here: it reloads the domains file. A cluster worker leaves SIGINT (Ctrl-C reaches the
@@ -43,7 +43,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (err) app.log.error({ err }, 'closing because of an error')
     else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
     // No load balancer waits on a dev server: a restart after an edit need not drain.
-    await shutdown(app, options.dev ? 0 : DRAIN_MS)
+    await shutdown(app, options.dev ? 0 : undefined)
   })
 
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
@@ -51,12 +51,13 @@ export async function serve(options: ServeOptions): Promise<void> {
   })
   // Written now rather than at exit, so that a server that is killed still leaves the cache for the next start.
   module.flushCompileCache()
+  const mail = describeMailTransport(config)
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const shownHost = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host
   app.log.info(
-    { url: `http://${shownHost}:${port}/`, dataDir: config.dataDir, store: describeStore(config), mail: app.mailTransport.description, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
-    `domain-lander is ready: open http://${shownHost}:${port}/ (mail goes to ${app.mailTransport.description})`,
+    { url: `http://${shownHost}:${port}/`, dataDir: config.dataDir, store: describeStore(config), mail, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
+    `domain-lander is ready: open http://${shownHost}:${port}/ (mail goes to ${mail})`,
   )
   if (!config.smtpUrl) {
     app.log.warn(`SMTP_URL is not set: every inquiry is written as an .eml file to ${config.dataDir}/mail instead of being mailed`)

@@ -5,24 +5,25 @@ import type { FastifyRequest } from 'fastify'
 import { connectsFromThisMachine } from './client-address.ts'
 import type { Config } from './config.ts'
 import type { DomainRegistry } from './domains/registry.ts'
-import { resolveDomain, type DomainSettings, type DomainsFile } from './domains/settings.ts'
+import { resolveDomain, type DomainSettings, type DomainsConfig } from './domains/settings.ts'
 import { isDomainName, parseHost, type PageHost } from './host.ts'
 
 export interface Site {
   host: PageHost
   settings: DomainSettings
-  file: DomainsFile
+  /** The domains configuration in force when the request came (what the domains file says for every host). */
+  domainsConfig: DomainsConfig
   legal: { imprintHref?: string; privacyHref?: string }
 }
 
-export type SiteLookup =
+type SiteLookup =
   | { kind: 'site'; site: Site }
   | { kind: 'redirect'; location: string }
   | { kind: 'invalid' }
   | { kind: 'unknown'; answer: 'neutral' | 'not-found' }
 
 /** What the TLS check may answer for a name: yes, no, or yes within the daily limit of its wildcard entry. */
-export type CertificateRule = { kind: 'approve' } | { kind: 'refuse' } | { kind: 'limited'; wildcard: string; name: string }
+type CertificateRule = { kind: 'approve' } | { kind: 'refuse' } | { kind: 'limited'; wildcard: string; name: string }
 
 export interface SiteResolver {
   lookup(request: FastifyRequest): SiteLookup
@@ -71,16 +72,18 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
   const fileText = (file: string | undefined) => (file ? fs.readFileSync(file, 'utf8') : undefined)
   const envTexts = { imprint: fileText(config.legal.imprintFile), privacy: fileText(config.legal.privacyFile) }
 
-  function legalText(kind: 'imprint' | 'privacy', site: Pick<Site, 'file'>) {
-    const fromFile = kind === 'imprint' ? site.file.legal.imprintText : site.file.legal.privacyText
+  function legalText(kind: 'imprint' | 'privacy', site: Pick<Site, 'domainsConfig'>) {
+    const { legal } = site.domainsConfig
+    const fromFile = kind === 'imprint' ? legal.imprintText : legal.privacyText
     return fromFile ?? envTexts[kind]
   }
 
-  function legalLinks(settings: DomainSettings, file: DomainsFile): Site['legal'] {
+  function legalLinks(settings: DomainSettings, domainsConfig: DomainsConfig): Site['legal'] {
+    const { legal } = domainsConfig
     const imprintHref =
-      settings.imprintUrl ?? file.legal.imprintUrl ?? config.legal.imprintUrl ?? (legalText('imprint', { file }) ? '/impressum' : undefined)
+      settings.imprintUrl ?? legal.imprintUrl ?? config.legal.imprintUrl ?? (legalText('imprint', { domainsConfig }) ? '/impressum' : undefined)
     const privacyHref =
-      settings.privacyUrl ?? file.legal.privacyUrl ?? config.legal.privacyUrl ?? (legalText('privacy', { file }) ? '/datenschutz' : undefined)
+      settings.privacyUrl ?? legal.privacyUrl ?? config.legal.privacyUrl ?? (legalText('privacy', { domainsConfig }) ? '/datenschutz' : undefined)
     return { ...(imprintHref && { imprintHref }), ...(privacyHref && { privacyHref }) }
   }
 
@@ -88,20 +91,20 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
     lookup(request) {
       const parsed = parseHost(request.headers.host)
       if (!parsed) return { kind: 'invalid' }
-      const file = domains.current()
+      const domainsConfig = domains.current()
       // An address or a single label is nobody's domain: it gets what unknown hosts get, but never the page.
       const preview = config.localPreview && LOCAL_NAMES.has(parsed.ascii) && connectsFromThisMachine(request)
       if (!isDomainName(parsed.ascii) && !preview) {
-        return { kind: 'unknown', answer: file.unknownHosts === 'not-found' ? 'not-found' : 'neutral' }
+        return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'not-found' ? 'not-found' : 'neutral' }
       }
       const host = withoutWww(parsed)
-      const resolved = resolveDomain(file, host.ascii)
-      if (!resolved) return { kind: 'unknown', answer: file.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
+      const resolved = resolveDomain(domainsConfig, host.ascii)
+      if (!resolved) return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
       // HEAD answers like GET (RFC 9110, 9.3.2).
-      if (host !== parsed && file.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (host !== parsed && domainsConfig.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
         return { kind: 'redirect', location: redirectLocation(request, host) }
       }
-      return { kind: 'site', site: { host, settings: resolved.settings, file, legal: legalLinks(resolved.settings, file) } }
+      return { kind: 'site', site: { host, settings: resolved.settings, domainsConfig, legal: legalLinks(resolved.settings, domainsConfig) } }
     },
     certificateRule(name) {
       const parsed = parseHost(name)

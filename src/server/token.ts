@@ -1,6 +1,7 @@
-// The form token and its hash. The original form joined a fixed secret with the token and hashed it; we use an HMAC
-// (SHA-256) keyed with the secret, and sign the time the page was served and its host along with the token, so the
-// server can tell a form's age and fill time without storing anything per page view.
+// The form token and its signed issue time. The original form sent the token with a "hash" (a fixed secret joined
+// with the token, hashed); we send, in the same field `hash`, the time the page was served and an HMAC (SHA-256,
+// keyed with the secret) of token, host and that time, so the server can tell a form's age and fill time without
+// storing anything per page view.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { LIMIT } from '../shared/contact.ts'
 
@@ -22,27 +23,27 @@ export function createToken(): string {
   return token
 }
 
-function mac(secret: string, token: string, host: string, issuedAt: number): string {
+function issuedAtMac(secret: string, token: string, host: string, issuedAt: number): string {
   return createHmac('sha256', secret).update(`${token}\n${host}\n${issuedAt}`).digest('base64url')
 }
 
-/** hash = "<issued at, ms, base 36>.<HMAC>" */
+/** The signed issue time: "<issued at, ms, base 36>.<HMAC of token, host and issued at>". */
 export function signToken(secret: string, token: string, host: string, issuedAt: number): string {
-  return `${issuedAt.toString(36)}.${mac(secret, token, host, issuedAt)}`
+  return `${issuedAt.toString(36)}.${issuedAtMac(secret, token, host, issuedAt)}`
 }
 
 export function issueToken(secret: string, host: string, now = Date.now()) {
   const token = createToken()
-  return { token, hash: signToken(secret, token, host, now), issuedAt: now }
+  return { token, signedIssueTime: signToken(secret, token, host, now), issuedAt: now }
 }
 
 export type TokenCheck = { status: 'valid'; issuedAt: number } | { status: 'invalid' } | { status: 'expired' }
 
-export function verifyToken(secret: string, token: string, host: string, hash: string, now = Date.now()): TokenCheck {
-  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(hash)
+export function verifyToken(secret: string, token: string, host: string, signedIssueTime: string, now = Date.now()): TokenCheck {
+  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(signedIssueTime)
   if (!match) return { status: 'invalid' }
   const issuedAt = Number.parseInt(match[1]!, 36)
-  const expected = Buffer.from(mac(secret, token, host, issuedAt))
+  const expected = Buffer.from(issuedAtMac(secret, token, host, issuedAt))
   const given = Buffer.from(match[2]!)
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { status: 'invalid' }
   if (issuedAt > now + CLOCK_SKEW_MS) return { status: 'invalid' }

@@ -63,7 +63,7 @@ const isBlank = (value: string) => INVISIBLE.test(value)
 
 const required = (hint: string) => z.string(hint).check(z.trim(), z.refine((v) => !isBlank(v), hint))
 
-export const contactSchema = z.object({
+const contactSchema = z.object({
   [FIELD.name]: required(TEXT.hintName).check(
     z.maxLength(LIMIT.name, TEXT.hintNameLong),
     z.refine((v) => !LINE_BREAKING.test(v), TEXT.hintNameLine),

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApp, type AppOptions } from '../../src/server/app.ts'
 import { loadConfig, type Config } from '../../src/server/config.ts'
+import { openStore } from '../../src/server/store/index.ts'
+import type { Store } from '../../src/server/store/types.ts'
 import { storeEnv } from './postgres.ts'
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../dist/client')
@@ -17,6 +19,8 @@ export interface TestApp {
   url: string
   port: number
   dataDir: string
+  /** The app's store, opened a second time (as another process would): for looking at what the app stored. */
+  store(): Promise<Store>
   close(): Promise<void>
 }
 
@@ -43,17 +47,18 @@ export async function startApp(
   const app = await buildApp(config, { clientDir: CLIENT_DIR, ...options })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const port = (app.server.address() as AddressInfo).port
+  let store: Promise<Store> | undefined
   return {
     app,
     config,
     url: `http://127.0.0.1:${port}`,
     port,
     dataDir,
+    store: () => (store ??= openStore(config)),
     async close() {
       await app.close()
+      await (await store)?.close()
       if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
-
-export { fetchForm } from './contact.ts'

@@ -18,7 +18,7 @@ declare module 'vitest' {
 }
 
 /** Where Debian puts the server's programs (they are not on PATH). */
-export function postgresBinDir(): string | undefined {
+function postgresBinDir(): string | undefined {
   if (process.env.POSTGRES_PATH) return path.dirname(process.env.POSTGRES_PATH)
   const root = '/usr/lib/postgresql'
   if (!fs.existsSync(root)) return undefined

@@ -182,6 +182,8 @@ describe('headers and pages', () => {
     const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1]
     expect(nonce).toBeTruthy()
     expect(csp).not.toContain('unsafe-inline')
+    // The page's inline style sheet is allowed by its hash; no element carries a style nonce, so none is sent.
+    expect(/style-src ([^;]*)/.exec(csp)?.[1]).toMatch(/^'self' 'sha256-[A-Za-z0-9+/]+={0,2}'$/)
     expect(csp).toContain("frame-ancestors 'none'")
     const html = await page.text()
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((match) => match[1]!)

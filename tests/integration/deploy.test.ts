@@ -53,8 +53,8 @@ test('the compose file runs the lander behind Caddy, with the data directory on 
 })
 
 test('the example domains file is a valid domains file', () => {
-  const file = readDomainsFile(deploy('domains.example.yaml'))
-  expect(Object.keys(file.domains)).toContain('example.de')
+  const domainsConfig = readDomainsFile(deploy('domains.example.yaml'))
+  expect(Object.keys(domainsConfig.domains)).toContain('example.de')
 })
 
 test('the Dockerfile builds in stages and runs as a non-root user on Node 24', () => {

@@ -123,7 +123,7 @@ describe('inquiries', () => {
     // The offer below the minimum is never queued (its mail status below is null), so no second mail can follow.
     expect(smtp!.messages).toHaveLength(1)
     expect(mail!.parsed.text).toContain('Angebot: 1.500\u00a0€')
-    const stored = await app!.app.store.listInquiries({})
+    const stored = await (await app!.store()).listInquiries({})
     expect(stored.map((i) => [i.message, i.offerEur, i.belowMinimum, i.mailStatus])).toEqual([
       ['genug', 1500, false, expect.any(String)],
       ['zu wenig', 1000, true, null],

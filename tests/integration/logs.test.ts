@@ -1,7 +1,6 @@
 // What the server writes to its log: structured lines, nothing the visitor wrote, and a loud line when mail fails.
-import path from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import { onPostgres, queryStore } from '../helpers/postgres.ts'
+import { queryStore } from '../helpers/postgres.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 

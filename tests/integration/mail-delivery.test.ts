@@ -100,24 +100,26 @@ describe('the mail to the owner', () => {
 describe('mail goes out once', () => {
   test('a repeated submission (same token, same content) is mailed once', async () => {
     await startWithSink()
+    const store = await app!.store()
     const sent = await send({ message: 'einmal' })
     const again = await fetch(`${app!.url}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) })
     expect(again.status).toBe(200)
     await send({ message: 'danach' })
     const mails = await smtp!.waitFor(2)
     // Nothing is left to send once both queued mails are sent: a third mail could not come later.
-    await expect.poll(async () => (await app!.app.store.listOutbox()).map((row) => row.status)).toEqual(['sent', 'sent'])
+    await expect.poll(async () => (await store.listOutbox()).map((row) => row.status)).toEqual(['sent', 'sent'])
     expect(mails.map((mail) => mail.parsed.text?.match(/einmal|danach/)?.[0])).toEqual(['einmal', 'danach'])
   })
 
   test('spam is never mailed, while the genuine inquiry after it is', async () => {
     await startWithSink()
+    const store = await app!.store()
     await send({ name58fnlsdbee: 'Bot', message: 'spam 1' })
     await send({ themail3h6bee: undefined, message: 'spam 2' })
     await send({ message: 'echt' })
     await smtp!.waitFor(1)
     // Spam is never queued: one mail in the outbox, and it is sent.
-    await expect.poll(async () => (await app!.app.store.listOutbox()).map((row) => row.status)).toEqual(['sent'])
+    await expect.poll(async () => (await store.listOutbox()).map((row) => row.status)).toEqual(['sent'])
     expect(smtp!.messages.map((mail) => mail.parsed.text?.includes('echt'))).toEqual([true])
   })
 })
@@ -128,41 +130,44 @@ describe('when the mail server fails', () => {
     const port = probe.port
     await probe.close()
     app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` })
+    const store = await app.store()
     for (const message of ['eins', 'zwei', 'drei']) await send({ message })
-    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.attempts, { timeout: 10_000 }).toBeGreaterThan(0)
-    expect((await app!.app.store.outboxStatus(1))?.status).toBe('pending')
+    await expect.poll(async () => (await store.outboxStatus(1))?.attempts, { timeout: 10_000 }).toBeGreaterThan(0)
+    expect((await store.outboxStatus(1))?.status).toBe('pending')
     smtp = await startSmtpSink({ port })
     const mails = await smtp.waitFor(3, 30_000)
     expect(mails.map((mail) => mail.parsed.text?.match(/eins|zwei|drei/)?.[0]).sort()).toEqual(['drei', 'eins', 'zwei'])
-    for (const id of [1, 2, 3]) await expect.poll(async () => (await app!.app.store.outboxStatus(id))?.status).toBe('sent')
+    for (const id of [1, 2, 3]) await expect.poll(async () => (await store.outboxStatus(id))?.status).toBe('sent')
   }, 60_000)
 
   test('a temporary rejection (451) is retried until the server takes the mail', async () => {
     await startWithSink('tempfail')
+    const store = await app!.store()
     await send()
-    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.attempts ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(2)
-    expect(await app!.app.store.outboxStatus(1)).toMatchObject({ status: 'pending', lastError: expect.stringContaining('451') })
+    await expect.poll(async () => (await store.outboxStatus(1))?.attempts ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(2)
+    expect(await store.outboxStatus(1)).toMatchObject({ status: 'pending', lastError: expect.stringContaining('451') })
     smtp!.mode = 'ok'
     await smtp!.waitFor(1, 30_000)
-    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.status).toBe('sent')
+    await expect.poll(async () => (await store.outboxStatus(1))?.status).toBe('sent')
   }, 60_000)
 
   test('a permanent rejection (550) marks the mail failed at once and it is not tried again', async () => {
     await startWithSink('permfail')
+    const store = await app!.store()
     await send()
-    await expect.poll(async () => (await app!.app.store.outboxStatus(1))?.status, { timeout: 10_000 }).toBe('failed')
-    const failed = await app!.app.store.outboxStatus(1)
+    await expect.poll(async () => (await store.outboxStatus(1))?.status, { timeout: 10_000 }).toBe('failed')
+    const failed = await store.outboxStatus(1)
     expect(failed).toMatchObject({ attempts: 1, lastError: expect.stringContaining('550') })
     smtp!.mode = 'ok'
     // Once a later inquiry is mailed, the outbox has been through its queue since: the failed one was not in it.
     await send({ message: 'danach' })
     const [later] = await smtp!.waitFor(1)
-    await expect.poll(async () => (await app!.app.store.outboxStatus(2))?.status).toBe('sent')
+    await expect.poll(async () => (await store.outboxStatus(2))?.status).toBe('sent')
     expect(smtp!.messages).toEqual([later])
     expect(later!.parsed.text).toContain('danach')
-    expect(await app!.app.store.outboxStatus(1)).toEqual(failed)
+    expect(await store.outboxStatus(1)).toEqual(failed)
     // The inquiry itself is kept.
-    expect((await app!.app.store.getInquiry(1))?.message).toBe('Was kostet die Domain?')
+    expect((await store.getInquiry(1))?.message).toBe('Was kostet die Domain?')
   }, 30_000)
 })
 

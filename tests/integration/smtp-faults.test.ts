@@ -38,7 +38,7 @@ test('a server that never greets times out, the worker goes on to the next mail,
   app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${mute.port}` }, { smtpTimeouts: { greetingTimeout: 300, connectionTimeout: 300 } })
   await submit(app.url, 'erste')
   await submit(app.url, 'zweite')
-  const store = app.app.store
+  const store = await app.store()
   // Both mails were tried (each attempt ended by the greeting timeout) and wait for their retry.
   await expect
     .poll(async () => [(await store.outboxStatus(1))?.attempts ?? 0, (await store.outboxStatus(2))?.attempts ?? 0].every((n) => n >= 1), { timeout: 10_000 })

@@ -5,11 +5,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import { createRequire } from 'node:module'
-import { domainsFileSchema, type DomainsFile } from './settings.ts'
+import { domainsFileSchema, type DomainsConfig } from './settings.ts'
 
 export interface DomainRegistry {
   /** The domains file in force; without DOMAINS_FILE, the defaults (every host gets the page). */
-  current(): DomainsFile
+  current(): DomainsConfig
   /** Whether a DOMAINS_FILE is configured. */
   readonly fromFile: boolean
   reload(): boolean
@@ -18,11 +18,11 @@ export interface DomainRegistry {
 
 const require = createRequire(import.meta.url)
 
-export class DomainsFileError extends Error {
+class DomainsFileError extends Error {
   override name = 'DomainsFileError'
 }
 
-export function readDomainsFile(file: string): DomainsFile {
+export function readDomainsFile(file: string): DomainsConfig {
   let raw: unknown
   try {
     const text = fs.readFileSync(file, 'utf8')

@@ -10,7 +10,7 @@ const httpUrl = z.url({ protocol: /^https?$/ })
 const mailbox = z.string().refine(isValidEmail, 'must be exactly one plain e-mail address such as verkauf@example.org (no name, no list, no line break)')
 const euros = z.number().int().nonnegative().max(1_000_000_000)
 
-export const domainSettingsSchema = z
+const domainSettingsSchema = z
   .object({
     /** Asking price in whole units of the currency. */
     price: euros.optional(),
@@ -64,7 +64,8 @@ export const domainsFileSchema = z
   })
   .strict()
 
-export type DomainsFile = z.output<typeof domainsFileSchema>
+/** The whole domains configuration: the parsed domains file, or its defaults when there is none. */
+export type DomainsConfig = z.output<typeof domainsFileSchema>
 
 /** Settings for a host the server shows; null for a host it does not. */
 export interface ResolvedDomain {
@@ -79,13 +80,13 @@ export interface ResolvedDomain {
  * The exact entry, else the wildcard one level up; unlisted entries hide the domain. A wildcard covers exactly one
  * label, as in a certificate (RFC 6125, 6.4.3): *.example.de is shop.example.de, never a.b.example.de.
  */
-export function resolveDomain(file: DomainsFile, ascii: string): ResolvedDomain | null {
-  const exact = file.domains[ascii]
+export function resolveDomain(domainsConfig: DomainsConfig, ascii: string): ResolvedDomain | null {
+  const exact = domainsConfig.domains[ascii]
   const dot = ascii.indexOf('.')
   const wildcard = exact || dot < 0 ? undefined : `*.${ascii.slice(dot + 1)}`
-  const entry = exact ?? (wildcard === undefined ? undefined : file.domains[wildcard])
-  if (!entry) return file.unknownHosts === 'page' ? { settings: file.default, known: false } : null
-  const settings = { ...file.default, ...entry }
+  const entry = exact ?? (wildcard === undefined ? undefined : domainsConfig.domains[wildcard])
+  if (!entry) return domainsConfig.unknownHosts === 'page' ? { settings: domainsConfig.default, known: false } : null
+  const settings = { ...domainsConfig.default, ...entry }
   if (settings.listed === false) return null
   return exact ? { settings, known: true } : { settings, known: true, wildcard: wildcard! }
 }

@@ -4,6 +4,7 @@ import type { SendMailOptions } from 'nodemailer'
 import { formatPrice } from '../domains/settings.ts'
 import { displayHost } from '../host.ts'
 import type { StoredInquiry } from '../store/types.ts'
+import { escapeHtml } from '../../shared/html.ts'
 
 export interface MailAddresses {
   from: string
@@ -14,9 +15,6 @@ export interface MailAddresses {
 // refuses them in name and e-mail; this is the second lock on the same door.
 const HEADER_UNSAFE = /[\p{Cc}\u2028\u2029\u0085]/gu
 export const headerSafe = (value: string) => value.replace(HEADER_UNSAFE, ' ').trim()
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 const berlinTime = new Intl.DateTimeFormat('de-DE', {
   timeZone: 'Europe/Berlin',

@@ -52,7 +52,6 @@ test('a batch that takes longer than half its lease is given back and claimed an
     store: watched,
     // Each mail takes 400 ms of the (simulated) clock; the lease is 1 s.
     transport: {
-      description: 'test',
       async send(message) {
         const inquiryId = Number(/inquiry-(\d+)-/.exec(String(message.messageId))?.[1])
         sentWithLeaseAge.push(clock - claimedAt.get(inquiryId)!)
@@ -62,6 +61,7 @@ test('a batch that takes longer than half its lease is given back and claimed an
     },
     addresses: { from: 'lander@example.org', to: 'owner@example.org' },
     log: silent,
+    owner: 'this-process',
     leaseMs: 1000,
     now: () => clock,
   })

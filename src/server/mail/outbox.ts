@@ -1,7 +1,6 @@
 // The outbox worker: mail is never sent inside a request. It is stored with the inquiry and sent from here,
 // retried with backoff on temporary failures, until it is delivered or clearly undeliverable.
 import type { FastifyBaseLogger } from 'fastify'
-import { leaseOwnerOf } from '../cluster-lease.ts'
 import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, type MailAddresses } from './compose.ts'
 import type { MailTransport } from './transport.ts'
@@ -13,8 +12,6 @@ export const RETRY = {
   giveUpAfterMs: 5 * 24 * 60 * 60_000,
   /** Failing longer than this is an alarm: logged as an error, and /readyz answers 503. */
   alarmAfterMs: 60 * 60_000,
-  /** How long a claimed mail is this worker's alone: longer than the SMTP timeouts of one attempt together. */
-  leaseMs: 2 * 60_000,
   /** Even with nothing due, look at the store this often (another process may have added mail). */
   pollMs: 5_000,
 }
@@ -48,14 +45,16 @@ export function createOutboxWorker(options: {
   transport: MailTransport
   addresses: MailAddresses
   log: FastifyBaseLogger
-  /** Names this worker's leases in the store: unique per process. */
-  owner?: string
-  /** How long a claimed mail stays this worker's (RETRY.leaseMs unless configured). */
-  leaseMs?: number
+  /** Names this worker's leases in the store: unique per process (leaseOwnerOf). */
+  owner: string
+  /**
+   * How long a claimed mail is this worker's alone (MAIL_LEASE_SECONDS): longer than the SMTP timeouts of one
+   * attempt together.
+   */
+  leaseMs: number
   now?: () => number
 }): OutboxWorker {
-  const { store, transport, addresses, log } = options
-  const owner = options.owner ?? leaseOwnerOf(process.pid)
+  const { store, transport, addresses, log, owner, leaseMs } = options
   const now = options.now ?? Date.now
   let running = false
   let timer: NodeJS.Timeout | undefined
@@ -91,7 +90,6 @@ export function createOutboxWorker(options: {
   }
 
   async function runPass() {
-    const leaseMs = options.leaseMs ?? RETRY.leaseMs
     do {
       again = false
       const leaseEnd = now() + leaseMs

@@ -5,14 +5,12 @@ import path from 'node:path'
 import type { SendMailOptions, Transporter } from 'nodemailer'
 
 export interface MailTransport {
-  /** Where mail goes, for the start-up log (no credentials). */
-  readonly description: string
   send(message: SendMailOptions, fileName: string): Promise<void>
   close(): void
 }
 
 // Explicit timeouts: a server that accepts the connection and never answers must not hold the outbox forever.
-export const SMTP_TIMEOUTS = {
+const SMTP_TIMEOUTS = {
   connectionTimeout: 10_000,
   greetingTimeout: 10_000,
   socketTimeout: 30_000,
@@ -31,29 +29,39 @@ function lazily(create: (nodemailer: (typeof import('nodemailer'))['default']) =
   }
 }
 
-export function createMailTransport(
-  smtpUrl: string | undefined,
-  mailDir: string,
-  timeouts: Partial<SmtpTimeouts> = {},
-): MailTransport {
+export interface MailConfig {
+  smtpUrl?: string | undefined
+  dataDir: string
+}
+
+/** Without SMTP_URL, mail is written here as .eml files. */
+const mailDirOf = (config: MailConfig) => path.join(config.dataDir, 'mail')
+
+/** Where mail goes, for the start-up log: never the SMTP credentials. */
+export function describeMailTransport(config: MailConfig): string {
+  if (!config.smtpUrl) return `files in ${mailDirOf(config)}`
+  const url = new URL(config.smtpUrl)
+  return `SMTP ${url.protocol}//${url.host}`
+}
+
+export function createMailTransport(config: MailConfig, timeouts: Partial<SmtpTimeouts> = {}): MailTransport {
+  const { smtpUrl } = config
   if (smtpUrl) {
-    const url = new URL(smtpUrl)
     // nodemailer reads host, port, TLS and credentials from the URL; the options object adds the timeouts. A pooled
     // connection is reused for the next mail, which is far cheaper than a new one per mail (docs/decisions/004).
     const transporter = lazily((nodemailer) =>
       nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 1, ...SMTP_TIMEOUTS, ...timeouts }),
     )
     return {
-      description: `SMTP ${url.protocol}//${url.host}`,
       async send(message) {
         await (await transporter.get()).sendMail(message)
       },
       close: transporter.close,
     }
   }
+  const mailDir = mailDirOf(config)
   const transporter = lazily((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }))
   return {
-    description: `files in ${mailDir}`,
     async send(message, fileName) {
       const info = await (await transporter.get()).sendMail(message)
       await fs.mkdir(mailDir, { recursive: true })

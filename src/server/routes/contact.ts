@@ -24,11 +24,11 @@ import type { MailPlan, Store } from '../store/types.ts'
 import { issueToken, verifyToken } from '../token.ts'
 import { sendPage, type PageDeps } from './page.ts'
 
-export const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
+const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024
 const HOUR_MS = 60 * 60 * 1000
 /** All POSTs of a client address per hour, as a multiple of the accepted-submission limit. */
-export const POST_LIMIT_FACTOR = 10
+const POST_LIMIT_FACTOR = 10
 
 export interface ContactDeps extends PageDeps {
   config: Config
@@ -48,7 +48,7 @@ const isFormPost = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')
 
 /** The reason a submission is spam, or null. A missing decoy means the form was not the one we served. */
-export function spamReason(data: ContactPayload, issuedAt: number, now: number, minFillSeconds: number): string | null {
+function spamReason(data: ContactPayload, issuedAt: number, now: number, minFillSeconds: number): string | null {
   const nameDecoy = data[FIELD.nameDecoy]
   const emailDecoy = data[FIELD.emailDecoy]
   if (nameDecoy === undefined || emailDecoy === undefined) return 'decoy-missing'
@@ -133,7 +133,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const offer = offerOf(site, data)
     // Spam is never mailed; an offer below the minimum only if the domains file says so.
     const mail: MailPlan =
-      spam === null && (!offer.belowMinimum || site.file.mailLowOffers)
+      spam === null && (!offer.belowMinimum || site.domainsConfig.mailLowOffers)
         ? { queue: true, mailTo: site.settings.mailTo ?? null }
         : { queue: false }
     const result = await store.saveInquiry({
@@ -179,7 +179,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     }
     if (isFormPost(request)) return reply.code(303).header('cache-control', 'no-store').redirect('/?gesendet=1', 303)
     const next = issueToken(secret, site.host.ascii)
-    const body: ContactSuccess = { ok: true, token: next.token, hash: next.hash }
+    const body: ContactSuccess = { ok: true, token: next.token, hash: next.signedIssueTime }
     return reply.code(200).header('cache-control', 'no-store').send(body)
   }
 

@@ -5,10 +5,10 @@ import { RETRY } from '../mail/outbox.ts'
 import type { Store } from '../store/types.ts'
 
 /** Mail that has been failing this long makes /readyz answer 503 (and the outbox log an error). */
-export const MAIL_FAILING_ALARM_MS = RETRY.alarmAfterMs
+const MAIL_FAILING_ALARM_MS = RETRY.alarmAfterMs
 
 /** /readyz writes to the store at most this often; calls in between get the last result. */
-export const WRITE_PROBE_MS = 1000
+const WRITE_PROBE_MS = 1000
 
 
 export default async function healthRoutes(app: FastifyInstance, deps: { store: Store; readyzDetails: boolean }) {

@@ -28,7 +28,7 @@ export function sendNotice(reply: FastifyReply, renderer: PageRenderer, statusCo
 }
 
 /** What the page shows for a site besides the form: price, description, offer field and footer links. */
-export function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal'> {
+function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal'> {
   const { price, currency = 'EUR', description, minOffer } = site.settings
   const listing = {
     ...(price !== undefined && { price: formatPrice(price, currency) }),
@@ -64,10 +64,10 @@ export function sendPage(
       return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
   }
   const { site } = lookup
-  const { token, hash } = issueToken(deps.secret, site.host.ascii)
-  const props: PageProps = { host: site.host.display, token, hash, ...siteProps(site), ...extra }
+  const { token, signedIssueTime } = issueToken(deps.secret, site.host.ascii)
+  const props: PageProps = { host: site.host.display, token, hash: signedIssueTime, ...siteProps(site), ...extra }
   if (statusCode === 200 && request.method === 'GET') deps.pageViews.count(site.host.ascii)
-  const page = deps.renderer.page(props, reply.cspNonce.script, acceptsGzip(request.headers['accept-encoding']))
+  const page = deps.renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']))
   if (page.encoding) reply.header('content-encoding', page.encoding)
   // Every page carries a fresh single-use token, so no cache may keep it.
   return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding').send(page.body)

@@ -14,7 +14,7 @@ export const pgTypes = {
  * Errors that mean "not now" rather than "never": the server is unreachable or restarting, out of disk or
  * connections, or a transaction lost a conflict. The client is told to retry (503), never "ok".
  */
-export function isTransientPgError(error: unknown): boolean {
+function isTransientPgError(error: unknown): boolean {
   const e = error as { code?: string; message?: string }
   const code = e?.code ?? ''
   if (/^(08|53|57P|40)/.test(code) || code === '25006') return true

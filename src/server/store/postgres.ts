@@ -1,6 +1,7 @@
 // The store for several server instances: PostgreSQL through node-postgres (DATABASE_URL). Same tables, same
 // columns and the same schema steps as the SQLite store; mail is claimed with FOR UPDATE SKIP LOCKED, so two
 // instances never lease the same mail. Loaded only when DATABASE_URL is set: SQLite users never load `pg`.
+import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
 import { createPool, guardedPg, transactionPg } from './postgres-common.ts'
 import { migratePostgres } from './postgres-migrations.ts'
@@ -62,8 +63,10 @@ export async function createPostgresStore(databaseUrl: string): Promise<Store> {
       return rows.map(toOutboxItem)
     },
     async releaseLeases(owner) {
-      if (owner === undefined) await query('UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL')
-      else await query('UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [owner])
+      await query('UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [owner])
+    },
+    async releaseLeftoverLeases() {
+      // Other instances may be sending right now: their leases are not ours to end. A dead one's run out.
     },
     async nextDueAt() {
       const rows = await query<{ at: number | null }>(
@@ -119,9 +122,10 @@ export async function createPostgresStore(databaseUrl: string): Promise<Store> {
       )[0]!
       return { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at, failingSince: row.failing_since }
     },
-    async sharedSecret(candidate) {
+    async secret() {
       // Every instance on this database must sign and check form tokens with the same secret: the first one to
-      // start stores its candidate, the others take that one.
+      // ask stores its candidate, the others take that one.
+      const candidate = randomBytes(32).toString('base64url')
       await query(`INSERT INTO meta (key, value) VALUES ('contact-secret', $1) ON CONFLICT (key) DO NOTHING`, [candidate])
       return (await query<{ value: string }>(`SELECT value FROM meta WHERE key = 'contact-secret'`))[0]!.value
     },

@@ -3,19 +3,19 @@
 // keyed hashes instead of client addresses.
 import { createHmac } from 'node:crypto'
 
-export interface Counter {
+interface Counter {
   current: number
   ttl: number
 }
 type Callback = (error: Error | null, result: Counter) => void
 
-export interface RateLimitStore {
+interface RateLimitStore {
   incr(key: string, callback: Callback, timeWindow: number): void
   read(key: string, callback: Callback, timeWindow: number): void
   child(routeOptions: ChildOptions): RateLimitStore
 }
 
-export interface RateLimitStoreClass {
+interface RateLimitStoreClass {
   new (options: unknown): RateLimitStore
 }
 
@@ -48,7 +48,7 @@ export interface CounterBackend {
 /** One counted use of a quota, to be given back when the request it was taken for created nothing. */
 export type Taken = { status: 'taken'; giveBack(): Promise<void> } | { status: 'full'; retryAfterMs: number }
 
-export interface Quota {
+interface Quota {
   take(clientKey: string, max: number, windowMs: number): Promise<Taken>
 }
 

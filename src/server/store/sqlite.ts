@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite'
 import { DataDirError, describeFsError } from '../data-dir.ts'
+import { loadOrCreateSecret } from '../secret.ts'
 import { migrate } from './migrations.ts'
 import { OUTBOX_HEALTH_SQL, inquiryValues, messageIdFor, toInquiry, toOutboxItem, type InquiryRow, type LeasedRow } from './rows.ts'
 import { guarded, isTransientError, transaction } from './sqlite-common.ts'
@@ -10,7 +11,7 @@ import { sqliteInbox } from './sqlite-inbox.ts'
 import { sqliteTlsNames } from './sqlite-tls-names.ts'
 import { StoreUnavailableError, type MailPlan, type NewInquiry, type SaveResult, type Store } from './types.ts'
 
-export function openSqlite(file: string): DatabaseSync {
+function openSqlite(file: string): DatabaseSync {
   const db = openPrivately(file)
   // FULL: a 200 is only sent after the inquiry is on disk, even across a power loss. See docs/decisions/003.
   db.exec('PRAGMA synchronous = FULL')
@@ -165,7 +166,10 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
       return rows.map(toOutboxItem)
     },
     async releaseLeases(owner) {
-      guarded(() => (owner === undefined ? q.releaseAll.run() : q.releaseOwner.run(owner)))
+      guarded(() => q.releaseOwner.run(owner))
+    },
+    async releaseLeftoverLeases() {
+      guarded(() => q.releaseAll.run())
     },
     async nextDueAt() {
       return (q.nextDue.get() as { at: number | null }).at
@@ -198,6 +202,9 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
     async outboxHealth() {
       const row = q.health.get() as { pending: number; failed: number; oldest_pending_at: number | null; failing_since: number | null }
       return { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at, failingSince: row.failing_since }
+    },
+    async secret() {
+      return loadOrCreateSecret(path.dirname(file))
     },
     ...sqliteInbox(db),
     ...sqliteTlsNames(db),

@@ -98,6 +98,29 @@ test('a lease that ran out, or whose owner is gone, lets another process send th
   expect(await store.claimDueMail(t0 + 5_001, 10, 'third', 5_000)).toHaveLength(1)
 })
 
+test('leases left over from a previous run end at start where the store can tell: all on SQLite, none on PostgreSQL', async () => {
+  const config = await storeConfig()
+  const store = await open(config)
+  await store.saveInquiry(inquiry(), queue)
+  const now = Date.now() + 1000
+  expect(await store.claimDueMail(now, 10, 'previous-run', 60_000)).toHaveLength(1)
+  await store.releaseLeftoverLeases()
+  // PostgreSQL may be shared with instances that are running: their leases are left to run out.
+  expect(await store.claimDueMail(now, 10, 'this-run', 60_000)).toHaveLength(config.databaseUrl ? 0 : 1)
+})
+
+test('every process on a store gets the same secret: the first one to ask creates it', async () => {
+  const config = await storeConfig()
+  const [a, b] = [await open(config), await open(config)]
+  const [first, second] = await Promise.all([a.secret(), b.secret()])
+  expect(first).toMatch(/^[A-Za-z0-9_-]{32,}$/)
+  expect(second).toBe(first)
+  const later = await open(config)
+  expect(await later.secret()).toBe(first)
+  // Another store has another secret.
+  expect(await (await open(await storeConfig())).secret()).not.toBe(first)
+})
+
 test('sent, retried and failed mail is recorded, and failed mail can be queued again with a new Message-ID', async () => {
   const store = await open(await storeConfig())
   const ids: number[] = []

@@ -78,7 +78,7 @@ export interface OutboxItem {
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed'
 
-export interface OutboxHealth {
+interface OutboxHealth {
   pending: number
   failed: number
   /** When the oldest pending mail was created, or null. */
@@ -95,8 +95,15 @@ export interface Store {
    * gets it meanwhile. Marking it sent, retried or failed ends the lease.
    */
   claimDueMail(now: number, limit: number, owner: string, leaseMs: number): Promise<OutboxItem[]>
-  /** Ends the leases of `owner` (a process that is gone), or all leases when no owner is named. */
-  releaseLeases(owner?: string): Promise<void>
+  /** Ends the leases of `owner` (a process that is gone, or one giving back what it will not send in time). */
+  releaseLeases(owner: string): Promise<void>
+  /**
+   * Called once as this host starts, before any of its processes claims mail (by a single server, or by a cluster's
+   * primary): ends the leases a previous run left behind, where the store can tell which those are. SQLite: all of
+   * them (only this host's processes use the file, and DATA_DIR is locked, so every lease in it is left over).
+   * PostgreSQL: none (other instances may be running; a dead one's leases run out after MAIL_LEASE_SECONDS).
+   */
+  releaseLeftoverLeases(): Promise<void>
   /** When the next pending mail is due (or its lease ends), or null if none is pending. */
   nextDueAt(): Promise<number | null>
   markSent(id: number, now: number): Promise<void>
@@ -127,10 +134,10 @@ export interface Store {
    */
   approveWildcardName(request: { wildcard: string; name: string; day: string; limit: number }): Promise<boolean>
   /**
-   * A store shared by several hosts keeps the form-token secret itself: the first instance stores `candidate`,
-   * every instance gets the stored one. (SQLite's secret is a file in DATA_DIR instead.)
+   * The secret that signs form tokens and keys the rate-limit counters, the same for every process on this store:
+   * created by the first one that asks. SQLite keeps it in a file in DATA_DIR, PostgreSQL in the database.
    */
-  sharedSecret?(candidate: string): Promise<string>
+  secret(): Promise<string>
   close(): Promise<void>
 }
 

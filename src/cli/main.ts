@@ -95,14 +95,15 @@ function inquiryJson(i: InquiryListing) {
     name: i.name,
     email: i.email,
     message: i.message,
-    offer: i.offerEur,
+    offer: i.offer?.amount ?? null,
+    currency: i.offer?.currency ?? null,
     belowMinimum: i.belowMinimum,
     spam: i.spamReason,
     mail: i.mailStatus,
   }
 }
 
-const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'offer', 'belowMinimum', 'spam', 'mail'] as const
+const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'offer', 'currency', 'belowMinimum', 'spam', 'mail'] as const
 
 async function run(command: string | undefined, args: string[], values: Values, store: Store, print: (text: string) => void) {
   const json = (value: unknown) => print(jsonText(value))
@@ -131,7 +132,7 @@ async function run(command: string | undefined, args: string[], values: Values, 
         ['Domain', displayHost(inquiry.domain)],
         ['Name', inquiry.name],
         ['E-Mail', inquiry.email],
-        ...(inquiry.offerEur !== null ? [['Offer', `${inquiry.offerEur}${inquiry.belowMinimum ? ' (below minimum)' : ''}`] as [string, string]] : []),
+        ...(inquiry.offer !== null ? [['Offer', `${inquiry.offer.amount} ${inquiry.offer.currency}${inquiry.belowMinimum ? ' (below minimum)' : ''}`] as [string, string]] : []),
         ['Kind', kindOf(inquiry)],
         ['Mail', inquiry.mailStatus ?? '-'],
       ]

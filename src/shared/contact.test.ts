@@ -129,13 +129,32 @@ describe('offers', () => {
     ['  ', null],
   ])('%j is read as %s', (typed, amount) => expect(parseOffer(typed)).toBe(amount))
 
-  test.each(['4,5', 'viel', '-100', '49.00', '1e6', '12.34.56', '99999999999'])('%j is not an offer', (typed) => {
+  test.each(['4,5', 'viel', '-100', '49.50', '1e6', '12.34.56', '99999999999', '1.500.00', '1,500,00', '$1.500 USD'])('%j is not an offer', (typed) => {
     expect(parseOffer(typed)).toBe('invalid')
+  })
+
+  test.each([
+    ['$1,500', 1500],
+    ['990 USD', 990],
+    ['990 $', 990],
+    ['1500USD', 1500],
+    ['1.500,00 $', 1500],
+    ['1,500.00', 1500],
+    ['49.00', 49],
+    ['usd 1500', 1500],
+  ])('%j is read as %s dollars on a USD domain', (typed, amount) => expect(parseOffer(typed, 'USD')).toBe(amount))
+
+  test.each(['990 €', '990 EUR', '£990', '990 CHF'])('%j is not an offer on a USD domain', (typed) => {
+    expect(parseOffer(typed, 'USD')).toBe('invalid')
+  })
+
+  test.each([['4.900 €', 4900], ['4900 EUR', 4900], ['4900', 4900]])('%j is read as %s euros on a EUR domain', (typed, amount) => {
+    expect(parseOffer(typed, 'EUR')).toBe(amount)
   })
 
   test('an offer the form cannot read is a field error with a hint', () => {
     expect(checkContact({ ...valid, offer: 'viel' })).toMatchObject({
-      fieldErrors: { offer: 'Bitte geben Sie Ihr Angebot als ganzen Betrag in Euro ein, zum Beispiel 4.900.' },
+      fieldErrors: { offer: 'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.' },
     })
   })
 })

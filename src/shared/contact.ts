@@ -80,16 +80,34 @@ const contactSchema = z.object({
 
 export type ContactPayload = z.infer<typeof contactSchema>
 
+/** How a currency is written next to an amount: its code and its symbols ("USD", "$", "US$"), upper case. */
+function marksOf(currency: string): string[] {
+  const symbol = (locale: string, currencyDisplay: 'symbol' | 'narrowSymbol') =>
+    new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay }).formatToParts(1).find((part) => part.type === 'currency')?.value ?? ''
+  return [currency, ...['de-DE', 'en-US'].flatMap((locale) => [symbol(locale, 'symbol'), symbol(locale, 'narrowSymbol')])].map((mark) => mark.toUpperCase())
+}
+
+// An amount with a currency mark before or after it; whole units grouped in thousands by "." or "," (German or
+// English), optionally followed by zero cents with the other separator.
+const OFFER = /^([\p{L}\p{Sc}]{0,4})(\d{1,3}(?:([.,])\d{3})(?:\3\d{3})*|\d{1,10})(?:([.,])0{1,2})?([\p{L}\p{Sc}]{0,4})$/u
+
 /**
- * An offer as people type it: "4900", "4.900", "4 900 €", "4900,00". Whole currency units; '' is no offer.
- * Returns 'invalid' for anything else (cents other than ,00 included: offers are in whole euros).
+ * An offer as people type it: "4900", "4.900", "4 900 €", "4900,00", "$1,500", "1,500.00 USD". Whole currency
+ * units; '' is no offer. Returns 'invalid' for anything else (cents other than zero included: offers are in whole
+ * units). With `currency` (the domain's), a currency mark must be that currency's code or symbol; without it (the
+ * form's first check, which does not know the domain), any code or symbol passes.
  */
-export function parseOffer(value: string): number | null | 'invalid' {
-  const compact = value.replace(/[\s\u00a0€]|EUR/gi, '')
+export function parseOffer(value: string, currency?: string): number | null | 'invalid' {
+  const compact = value.replace(/[\s\u00a0\u202f]/g, '')
   if (compact === '') return null
-  const match = /^(\d{1,3}(?:\.\d{3})+|\d{1,10})(?:,0{1,2})?$/.exec(compact)
+  const match = OFFER.exec(compact)
   if (!match) return 'invalid'
-  const amount = Number(match[1]!.replaceAll('.', ''))
+  const [, before = '', digits = '', thousands, decimal, after = ''] = match
+  if (before && after) return 'invalid'
+  if (thousands && decimal === thousands) return 'invalid'
+  const mark = (before || after).toUpperCase()
+  if (mark && !(currency ? marksOf(currency).includes(mark) : /^[A-Z]{3}$|\p{Sc}/u.test(mark))) return 'invalid'
+  const amount = Number(thousands ? digits.replaceAll(thousands, '') : digits)
   return amount <= 1_000_000_000 ? amount : 'invalid'
 }
 

@@ -19,7 +19,7 @@ export const TEXT = {
   hintEmail: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
   hintMessage: 'Bitte geben Sie eine Nachricht ein.',
   hintMessageLong: 'Die Nachricht darf höchstens 5.000 Zeichen lang sein.',
-  hintOffer: 'Bitte geben Sie Ihr Angebot als ganzen Betrag in Euro ein, zum Beispiel 4.900.',
+  hintOffer: 'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.',
   labelOffer: (currency: string) => `Angebot in ${currency} (optional)`,
   offerMinimum: (minimum: string) => `Mindestangebot: ${minimum}`,
   price: (price: string) => `Preis: ${price}`,

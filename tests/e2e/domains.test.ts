@@ -97,6 +97,6 @@ test('an offer that is not an amount gets a hint at the field and nothing is sen
   page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
   await fillAndSend(page, 'viel', 'Text')
   await expect.poll(() => page.getByRole('status').textContent()).toBe('Fehler. Bitte füllen Sie alle Felder aus.')
-  expect(await page.getByText('Bitte geben Sie Ihr Angebot als ganzen Betrag in Euro ein').isVisible()).toBe(true)
+  expect(await page.getByText('Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein').isVisible()).toBe(true)
   expect(posts).toEqual([])
 })

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
+import { runCli } from '../helpers/cli.ts'
 import { VISITOR, fetchForm, requestAs } from '../helpers/contact.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
@@ -16,13 +17,7 @@ let dataDir: string
 let cliStoreEnv: Record<string, string> = {}
 
 /** Runs `domain-lander ...args` as a user would, against the test's DATA_DIR. */
-function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/domain-lander.mjs'), ...args], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...cliStoreEnv },
-    encoding: 'utf8',
-  })
-  return { code: run.status, out: run.stdout, err: run.stderr }
-}
+const cli = (...args: string[]) => runCli(dataDir, cliStoreEnv, ...args)
 
 async function inquire(host: string, fields: Record<string, string>) {
   const { token, hash } = await fetchForm(app.url, host)
@@ -95,14 +90,14 @@ describe('export', () => {
   test('CSV starts with a BOM and a header, quotes every text cell, and defuses formulas', () => {
     const { out } = cli('export', '--format', 'csv', '--genuine')
     const lines = out.split('\r\n')
-    expect(lines[0]).toBe('\ufeff"id","time","domain","name","email","message","offer","belowMinimum","spam","mail"')
+    expect(lines[0]).toBe('\ufeff"id","time","domain","name","email","message","offer","currency","belowMinimum","spam","mail"')
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`)
     expect(lines[2]).toContain(',"Erste Anfrage",')
   })
 
   test('--sep ";" writes CSV for German spreadsheets; another separator is a mistake', () => {
     const lines = cli('export', '--sep', ';', '--genuine').out.split('\r\n')
-    expect(lines[0]).toBe('\ufeff"id";"time";"domain";"name";"email";"message";"offer";"belowMinimum";"spam";"mail"')
+    expect(lines[0]).toBe('\ufeff"id";"time";"domain";"name";"email";"message";"offer";"currency";"belowMinimum";"spam";"mail"')
     expect(lines[2]).toMatch(/^1;"[^"]+";"example\.de";"Erika";/)
     expect(cli('export', '--sep', '|')).toMatchObject({ code: 2, err: expect.stringContaining('--sep is "," or ";"') })
     expect(cli('export', '--format', 'json', '--sep', ';')).toMatchObject({ code: 2, err: expect.stringContaining('--sep applies to --format csv only') })

@@ -3,8 +3,10 @@
 import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startApp, type TestApp } from '../helpers/app.ts'
+import { runCli } from '../helpers/cli.ts'
 import { VISITOR, expectError, fetchForm, getPage, postContact, requestAs } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile as domainsFile } from '../helpers/domains.ts'
+import { storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
@@ -124,7 +126,7 @@ describe('inquiries', () => {
     expect(smtp!.messages).toHaveLength(1)
     expect(mail!.parsed.text).toContain('Angebot: 1.500\u00a0€')
     const stored = await (await app!.store()).listInquiries({})
-    expect(stored.map((i) => [i.message, i.offerEur, i.belowMinimum, i.mailStatus])).toEqual([
+    expect(stored.map((i) => [i.message, i.offer?.amount, i.belowMinimum, i.mailStatus])).toEqual([
       ['genug', 1500, false, expect.any(String)],
       ['zu wenig', 1000, true, null],
     ])
@@ -142,6 +144,26 @@ describe('inquiries', () => {
     const response = await inquire('example.de', { offer: 'viel Geld' })
     expect(response.status).toBe(400)
     expect(JSON.parse(response.html).fields).toHaveProperty('offer')
+  })
+
+  test('a USD domain takes offers in dollars, stores and mails them as dollars, and the CLI exports them as USD', async () => {
+    await withDomains(`default:\n  mailTo: verkauf@example.org\ndomains:\n  example.com:\n    currency: USD\n    minOffer: 1000\n`)
+    expect((await getPage(app!.url, 'example.com')).html).toContain('Angebot in USD')
+    expect((await inquire('example.com', { offer: '$1,500', message: 'In Dollar' })).status).toBe(200)
+    // An amount in another currency is not silently taken for dollars.
+    const euros = await inquire('example.com', { offer: '990 €', message: 'In Euro' })
+    expect(euros.status).toBe(400)
+    expect(JSON.parse(euros.html).fields).toHaveProperty('offer')
+    const [mail] = await smtp!.waitFor(1)
+    expect(mail!.parsed.text).toContain('Angebot: 1.500\u00a0$')
+    expect(mail!.parsed.text).not.toContain('€')
+    const [stored] = await (await app!.store()).listInquiries({})
+    expect(stored!.offer).toEqual({ amount: 1500, currency: 'USD' })
+    const env = await storeEnv(app!.dataDir)
+    const exported = JSON.parse(runCli(app!.dataDir, env, 'export', '--format', 'json').out)
+    expect(exported).toEqual([expect.objectContaining({ message: 'In Dollar', offer: 1500, currency: 'USD' })])
+    expect(runCli(app!.dataDir, env, 'export').out).toMatch(/"In Dollar",1500,"USD",/)
+    expect(runCli(app!.dataDir, env, 'show', String(stored!.id)).out).toMatch(/Offer:\s+1500 USD/)
   })
 
   test('posts for hosts this server does not sell get 404', async () => {

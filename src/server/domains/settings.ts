@@ -8,15 +8,15 @@ const httpUrl = z.url({ protocol: /^https?$/ })
 // Exactly one plain address, by the rule the visitor's address must pass: nodemailer reads a comma, a group, a
 // display name or a line separator (U+2028) as further recipients, and they would get every inquiry.
 const mailbox = z.string().refine(isValidEmail, 'must be exactly one plain e-mail address such as verkauf@example.org (no name, no list, no line break)')
-const euros = z.number().int().nonnegative().max(1_000_000_000)
+const wholeAmount = z.number().int().nonnegative().max(1_000_000_000)
 
 const domainSettingsSchema = z
   .object({
     /** Asking price in whole units of the currency. */
-    price: euros.optional(),
+    price: wholeAmount.optional(),
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').optional(),
     /** With a minimum offer the form asks for an offer; lower offers are stored but not mailed as leads. */
-    minOffer: euros.optional(),
+    minOffer: wholeAmount.optional(),
     /** Overrides MAIL_TO for this domain. */
     mailTo: mailbox.optional(),
     description: z.string().max(500).optional(),

@@ -11,7 +11,7 @@ const inquiry: StoredInquiry = {
   email: 'erika@example.de',
   message: 'Was kostet die Domain? <b>fett</b> & mehr',
   spamReason: null,
-  offerEur: null,
+  offer: null,
   belowMinimum: false,
   createdAt: Date.UTC(2026, 10, 23, 9, 30, 0),
 }
@@ -51,7 +51,7 @@ describe('the owner mail', () => {
 
   test('names the offer, and says when it is below the minimum', () => {
     expect(mail.text).not.toContain('Angebot')
-    const offered = composeInquiryMail({ ...inquiry, offerEur: 4900, belowMinimum: true }, '<id@x>', addresses)
+    const offered = composeInquiryMail({ ...inquiry, offer: { amount: 4900, currency: 'EUR' }, belowMinimum: true }, '<id@x>', addresses)
     expect(offered.text).toContain('Angebot: 4.900\u00a0€ (unter dem Mindestangebot)')
   })
 

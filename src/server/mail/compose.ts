@@ -40,8 +40,8 @@ export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, ad
     ['Domain', domain],
     ['Name', name],
     ['E-Mail', email],
-    ...(inquiry.offerEur !== null
-      ? [['Angebot', `${formatPrice(inquiry.offerEur)}${inquiry.belowMinimum ? ' (unter dem Mindestangebot)' : ''}`] as [string, string]]
+    ...(inquiry.offer !== null
+      ? [['Angebot', `${formatPrice(inquiry.offer.amount, inquiry.offer.currency)}${inquiry.belowMinimum ? ' (unter dem Mindestangebot)' : ''}`] as [string, string]]
       : []),
     ['Zeit', time],
   ]

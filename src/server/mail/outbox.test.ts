@@ -27,7 +27,7 @@ test('only SMTP 5xx replies are permanent', () => {
 
 test('a batch that takes longer than half its lease is given back and claimed anew, so no mail is sent on an expired lease', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'))
-  const store = createSqliteStore(path.join(dir, 'store.sqlite'))
+  const store = await createSqliteStore(path.join(dir, 'store.sqlite'))
   let clock = Date.now()
   const claimedAt = new Map<number, number>()
   let claims = 0
@@ -42,7 +42,7 @@ test('a batch that takes longer than half its lease is given back and claimed an
   }
   for (let i = 0; i < 6; i++) {
     await store.saveInquiry(
-      { token: `token${i}`.padEnd(15, 'x'), contentHash: `h${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, spamReason: null, offerEur: null, belowMinimum: false, createdAt: clock - 1000 },
+      { token: `token${i}`.padEnd(15, 'x'), contentHash: `h${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, spamReason: null, offer: null, belowMinimum: false, createdAt: clock - 1000 },
       { queue: true, mailTo: null },
     )
   }

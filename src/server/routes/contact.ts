@@ -20,7 +20,7 @@ import type { PageHost } from '../host.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
 import type { Site } from '../site.ts'
 import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
-import type { MailPlan, Store } from '../store/types.ts'
+import type { MailPlan, Offer, Store } from '../store/types.ts'
 import { issueToken, verifyToken } from '../token.ts'
 import { sendPage, type PageDeps } from './page.ts'
 
@@ -81,12 +81,17 @@ function visibleValues(body: unknown): Partial<Record<VisibleField, string>> {
   return Object.fromEntries(VISIBLE_FIELDS.map((key) => [key, typeof source[key] === 'string' ? (source[key] as string) : '']))
 }
 
-/** The offer, if this domain asks for one, and whether it is below the minimum. */
-function offerOf(site: Site, data: ContactPayload): { offerEur: number | null; belowMinimum: boolean } {
+/**
+ * The offer in the domain's currency, if this domain asks for one, and whether it is below the minimum; 'invalid'
+ * when it is written in another currency.
+ */
+function offerOf(site: Site, data: ContactPayload): { offer: Offer | null; belowMinimum: boolean } | 'invalid' {
   const minimum = site.settings.minOffer
-  const offer = minimum === undefined ? null : parseOffer(data[FIELD.offer] ?? '')
-  const offerEur = typeof offer === 'number' ? offer : null
-  return { offerEur, belowMinimum: offerEur !== null && minimum !== undefined && offerEur < minimum }
+  if (minimum === undefined) return { offer: null, belowMinimum: false }
+  const currency = site.settings.currency ?? 'EUR'
+  const amount = parseOffer(data[FIELD.offer] ?? '', currency)
+  if (amount === 'invalid') return 'invalid'
+  return amount === null ? { offer: null, belowMinimum: false } : { offer: { amount, currency }, belowMinimum: amount < minimum }
 }
 
 export default async function contactRoutes(app: FastifyInstance, deps: ContactDeps) {
@@ -120,6 +125,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     if (lookup.kind !== 'site') throw new HttpError(404, TEXT.unavailableDomain)
     const check = checkContact(request.body)
     if (check.status === 'invalid') throw new HttpError(400, TEXT.invalid, check.fieldErrors)
+    if (offerOf(lookup.site, check.data) === 'invalid') throw new HttpError(400, TEXT.invalid, { [FIELD.offer]: TEXT.hintOffer })
     const token = verifyToken(secret, check.data[FIELD.token], lookup.site.host.ascii, check.data[FIELD.hash])
     if (token.status !== 'valid') throw new HttpError(403, TEXT.tokenInvalid)
     return { data: check.data, site: lookup.site, issuedAt: token.issuedAt }
@@ -130,7 +136,8 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const { host } = site
     const now = Date.now()
     const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
-    const offer = offerOf(site, data)
+    // Checked when the submission was read: never 'invalid' here.
+    const offer = offerOf(site, data) as Exclude<ReturnType<typeof offerOf>, 'invalid'>
     // Spam is never mailed; an offer below the minimum only if the domains file says so.
     const mail: MailPlan =
       spam === null && (!offer.belowMinimum || site.domainsConfig.mailLowOffers)

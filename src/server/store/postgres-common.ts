@@ -36,20 +36,8 @@ export function createPool(databaseUrl: string, max = 10): pg.Pool {
   // An idle connection that breaks (the database restarted) must not crash the process: the pool drops it and
   // the next query opens a new one.
   pool.on('error', () => {})
+  // The same for a connection that breaks while it is checked out (the query layer holds one per query or
+  // transaction): the query on it fails and says so; the event alone would crash the process.
+  pool.on('connect', (client) => client.on('error', () => {}))
   return pool
-}
-
-export async function transactionPg<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
-    const result = await work(client)
-    await client.query('COMMIT')
-    return result
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw error
-  } finally {
-    client.release()
-  }
 }

@@ -1,5 +1,4 @@
 // Write helpers shared by the SQLite store's parts.
-import type { DatabaseSync } from 'node:sqlite'
 import { StoreUnavailableError } from './types.ts'
 
 // SQLite result codes that mean "not now" rather than "never": BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN.
@@ -20,14 +19,12 @@ export function guarded<T>(work: () => T): T {
   }
 }
 
-export function transaction<T>(db: DatabaseSync, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE')
+/** The same for work through the query layer. */
+export async function guardedAsync<T>(work: () => Promise<T>): Promise<T> {
   try {
-    const result = work()
-    db.exec('COMMIT')
-    return result
+    return await work()
   } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK')
+    if (isTransientError(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
     throw error
   }
 }

@@ -1,24 +1,16 @@
 // The embedded default store: one SQLite file in DATA_DIR, through Node's built-in node:sqlite.
 import fs from 'node:fs'
 import path from 'node:path'
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite'
+import { DatabaseSync } from 'node:sqlite'
+import { CompiledQuery, Kysely, sql, type Transaction } from 'kysely'
 import { DataDirError, describeFsError } from '../data-dir.ts'
 import { loadOrCreateSecret } from '../secret.ts'
-import { migrate } from './migrations.ts'
-import { OUTBOX_HEALTH_SQL, inquiryValues, messageIdFor, toInquiry, toOutboxItem, type InquiryRow, type LeasedRow } from './rows.ts'
-import { guarded, isTransientError, transaction } from './sqlite-common.ts'
-import { sqliteInbox } from './sqlite-inbox.ts'
-import { sqliteTlsNames } from './sqlite-tls-names.ts'
-import { StoreUnavailableError, type MailPlan, type NewInquiry, type SaveResult, type Store } from './types.ts'
-
-function openSqlite(file: string): DatabaseSync {
-  const db = openPrivately(file)
-  // FULL: a 200 is only sent after the inquiry is on disk, even across a power loss. See docs/decisions/003.
-  db.exec('PRAGMA synchronous = FULL')
-  db.exec('PRAGMA foreign_keys = ON')
-  migrate(db)
-  return db
-}
+import { migrateToLatest } from './migrate.ts'
+import { NodeSqliteDialect } from './node-sqlite-dialect.ts'
+import type { Database } from './schema.ts'
+import { guardedAsync, isTransientError } from './sqlite-common.ts'
+import { createStore } from './store.ts'
+import { StoreUnavailableError, type SaveResult, type Store } from './types.ts'
 
 /**
  * Opens the file in WAL mode, creating it 0600 first: SQLite gives its -wal and -shm files the database file's
@@ -51,87 +43,45 @@ export interface SqliteStoreOptions {
   log?: { error(details: object, message: string): void }
 }
 
-export function createSqliteStore(file: string, options: SqliteStoreOptions = {}): Store {
-  const db = openSqlite(file)
-  const checkFile = watchFile(file, options)
-  const q = {
-    insertInquiry: db.prepare(
-      `INSERT INTO inquiries (token, content_hash, domain, name, email, message, spam_reason, offer_eur, below_minimum, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token) DO NOTHING RETURNING id`,
-    ),
-    byToken: db.prepare('SELECT id, content_hash FROM inquiries WHERE token = ?'),
-    insertOutbox: db.prepare(
-      `INSERT INTO outbox (inquiry_id, message_id, status, attempts, next_attempt_at, created_at, mail_to)
-       VALUES (?, ?, 'pending', 0, ?, ?, ?)`,
-    ),
-    claim: db.prepare(
-      `UPDATE outbox SET lease_owner = ?, lease_until = ?
-       WHERE id IN (SELECT id FROM outbox
-                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-                    ORDER BY next_attempt_at, id LIMIT ?)
-       RETURNING id`,
-    ),
-    leased: db.prepare(
-      `SELECT o.id AS outbox_id, o.message_id, o.attempts, o.created_at AS outbox_created_at, o.mail_to, i.*
-       FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id
-       WHERE o.lease_owner = ? AND o.status = 'pending' ORDER BY o.next_attempt_at, o.id`,
-    ),
-    releaseAll: db.prepare(`UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL`),
-    releaseOwner: db.prepare(`UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?`),
-    nextDue: db.prepare(
-      `SELECT MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS at
-       FROM outbox WHERE status = 'pending'`,
-    ),
-    sent: db.prepare(
-      `UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_owner = NULL, lease_until = NULL
-       WHERE id = ?`,
-    ),
-    retry: db.prepare(
-      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`,
-    ),
-    failed: db.prepare(
-      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, failed_at = ?, lease_owner = NULL, lease_until = NULL
-       WHERE id = ?`,
-    ),
-    inquiry: db.prepare('SELECT * FROM inquiries WHERE id = ?'),
-    inquiryByToken: db.prepare('SELECT * FROM inquiries WHERE token = ?'),
-    outboxOf: db.prepare('SELECT status, attempts, last_error FROM outbox WHERE inquiry_id = ?'),
-    touch: db.prepare(`INSERT INTO meta (key, value) VALUES ('ready-check', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
-    health: db.prepare(OUTBOX_HEALTH_SQL),
-  }
+// A savepoint per inquiry in the group commit: one that fails does not take the others with it.
+const SAVEPOINT = CompiledQuery.raw('SAVEPOINT inquiry')
+const RELEASE = CompiledQuery.raw('RELEASE inquiry')
+const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO inquiry')
 
-  function saveOne(inquiry: NewInquiry, mail: MailPlan): SaveResult {
-    const inserted = q.insertInquiry.get(...(inquiryValues(inquiry) as SQLInputValue[])) as { id: number } | undefined
-    if (!inserted) {
-      const existing = q.byToken.get(inquiry.token) as { id: number; content_hash: string }
-      return existing.content_hash === inquiry.contentHash ? { status: 'duplicate', id: existing.id } : { status: 'conflict' }
-    }
-    if (mail.queue) {
-      const messageId = messageIdFor({ id: inserted.id, token: inquiry.token, domain: inquiry.domain })
-      q.insertOutbox.run(inserted.id, messageId, inquiry.createdAt, inquiry.createdAt, mail.mailTo)
-    }
-    return { status: 'created', id: inserted.id }
+/** Opens (creating and migrating it if need be) the SQLite store in `file`. */
+export async function createSqliteStore(file: string, options: SqliteStoreOptions = {}): Promise<Store> {
+  const sqlite = openPrivately(file)
+  // FULL: a 200 is only sent after the inquiry is on disk, even across a power loss. See docs/decisions/003.
+  sqlite.exec('PRAGMA synchronous = FULL')
+  sqlite.exec('PRAGMA foreign_keys = ON')
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(sqlite, file) })
+  try {
+    await guardedAsync(() => migrateToLatest(db as Kysely<unknown>, 'sqlite'))
+  } catch (error) {
+    await db.destroy()
+    throw error
   }
+  const checkFile = watchFile(file, options)
 
   // Group commit: the inquiries that arrive while the event loop is busy are written in one transaction, with one
   // fsync for all of them. Each is still answered only after that commit, so a 200 still means "on disk".
-  const pendingSaves: { inquiry: NewInquiry; mail: MailPlan; resolve(result: SaveResult): void; reject(error: unknown): void }[] = []
-  function commitPendingSaves() {
+  type Save = (trx: Transaction<Database>) => Promise<SaveResult>
+  const pendingSaves: { save: Save; resolve(result: SaveResult): void; reject(error: unknown): void }[] = []
+  async function commitPendingSaves() {
     const batch = pendingSaves.splice(0)
     const outcomes: ({ result: SaveResult } | { error: unknown })[] = []
     try {
       checkFile()
-      guarded(() =>
-        transaction(db, () => {
-          for (const { inquiry, mail } of batch) {
-            // A savepoint per inquiry: one that fails does not take the others with it.
-            db.exec('SAVEPOINT inquiry')
+      await guardedAsync(() =>
+        db.transaction().execute(async (trx) => {
+          for (const { save } of batch) {
+            await trx.executeQuery(SAVEPOINT)
             try {
-              outcomes.push({ result: saveOne(inquiry, mail) })
-              db.exec('RELEASE inquiry')
+              outcomes.push({ result: await save(trx) })
+              await trx.executeQuery(RELEASE)
             } catch (error) {
-              db.exec('ROLLBACK TO inquiry')
-              db.exec('RELEASE inquiry')
+              await trx.executeQuery(ROLLBACK_TO)
+              await trx.executeQuery(RELEASE)
               outcomes.push({ error })
             }
           }
@@ -149,68 +99,25 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
     })
   }
 
-  return {
-    saveInquiry(inquiry, mail) {
+  const { releaseAllLeases, ...shared } = createStore(db, {
+    name: 'sqlite',
+    guard: guardedAsync,
+    saveInquiry(save) {
       return new Promise<SaveResult>((resolve, reject) => {
-        pendingSaves.push({ inquiry, mail, resolve, reject })
-        if (pendingSaves.length === 1) setImmediate(commitPendingSaves)
+        pendingSaves.push({ save, resolve, reject })
+        if (pendingSaves.length === 1) setImmediate(() => void commitPendingSaves())
       })
     },
-    async claimDueMail(now, limit, owner, leaseMs) {
-      const rows = guarded(() =>
-        transaction(db, () => {
-          const claimed = q.claim.all(owner, now + leaseMs, now, now, limit)
-          return claimed.length === 0 ? [] : q.leased.all(owner)
-        }),
-      ) as unknown as LeasedRow[]
-      return rows.map(toOutboxItem)
-    },
-    async releaseLeases(owner) {
-      guarded(() => q.releaseOwner.run(owner))
-    },
-    async releaseLeftoverLeases() {
-      guarded(() => q.releaseAll.run())
-    },
-    async nextDueAt() {
-      return (q.nextDue.get() as { at: number | null }).at
-    },
-    async markSent(id, now) {
-      guarded(() => q.sent.run(now, id))
-    },
-    async markRetry(id, nextAttemptAt, error) {
-      guarded(() => q.retry.run(nextAttemptAt, error.slice(0, 1000), id))
-    },
-    async markFailed(id, error, now) {
-      guarded(() => q.failed.run(error.slice(0, 1000), now, id))
-    },
-    async getInquiry(id) {
-      const row = q.inquiry.get(id) as InquiryRow | undefined
-      return row ? toInquiry(row) : null
-    },
-    async findInquiry(token) {
-      const row = q.inquiryByToken.get(token) as InquiryRow | undefined
-      return row ? toInquiry(row) : null
-    },
-    async outboxStatus(inquiryId) {
-      const row = q.outboxOf.get(inquiryId) as { status: 'pending' | 'sent' | 'failed'; attempts: number; last_error: string | null } | undefined
-      return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
-    },
-    async checkWritable(now) {
-      checkFile()
-      guarded(() => q.touch.run(String(now)))
-    },
-    async outboxHealth() {
-      const row = q.health.get() as { pending: number; failed: number; oldest_pending_at: number | null; failing_since: number | null }
-      return { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at, failingSince: row.failing_since }
-    },
-    async secret() {
-      return loadOrCreateSecret(path.dirname(file))
-    },
-    ...sqliteInbox(db),
-    ...sqliteTlsNames(db),
-    async close() {
-      if (db.isOpen) db.close()
-    },
+    beforeWrite: checkFile,
+    utcDay: (column) => sql<string>`strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`,
+    close: () => db.destroy(),
+  })
+  return {
+    ...shared,
+    // Only this server (or its cluster) uses the file (data-dir.ts locks it): any lease in it is left over from a
+    // run that has ended.
+    releaseLeftoverLeases: releaseAllLeases,
+    secret: async () => loadOrCreateSecret(path.dirname(file)),
   }
 }
 

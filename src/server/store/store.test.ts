@@ -4,8 +4,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
-import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
-import { openRateLimitStore, openStore, type StoreConfig } from './index.ts'
+import { databaseUrlFor, queryStore } from '../../../tests/helpers/postgres.ts'
+import { openRateLimitStore, openStore, sqliteFileOf, type StoreConfig } from './index.ts'
+import { POSTGRES_MIGRATIONS } from './migrations-postgres.ts'
+import { SQLITE_MIGRATIONS } from './migrations-sqlite.ts'
 import type { NewInquiry, Store } from './types.ts'
 
 const cleanups: (() => unknown)[] = []
@@ -37,7 +39,7 @@ function inquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
     email: 'erika@example.de',
     message: `Nachricht ${counter}`,
     spamReason: null,
-    offerEur: null,
+    offer: null,
     belowMinimum: false,
     createdAt: Date.now() - 60_000,
     ...overrides,
@@ -47,7 +49,7 @@ const queue = { queue: true, mailTo: null } as const
 
 test('an inquiry is stored with its mail; the same token again is a duplicate, with other content a conflict', async () => {
   const store = await open(await storeConfig())
-  const first = inquiry({ offerEur: 5000, belowMinimum: true })
+  const first = inquiry({ offer: { amount: 5000, currency: 'EUR' }, belowMinimum: true })
   const saved = await store.saveInquiry(first, queue)
   expect(saved).toEqual({ status: 'created', id: expect.any(Number) })
   const id = (saved as { id: number }).id
@@ -178,6 +180,32 @@ test('a second start on the same data finds it, and the schema is not migrated t
   const [a, b] = await Promise.all([open(config), open(config)])
   expect((await a.getInquiry(saved.id))?.id).toBe(saved.id)
   expect((await b.getInquiry(saved.id))?.id).toBe(saved.id)
+})
+
+test('a store made before the query layer is taken over as it is: its offers become euro offers, nothing runs twice', async () => {
+  const config = await storeConfig()
+  // The schema steps as the program before Kysely's Migrator ran them, and the version it recorded.
+  const postgres = config.databaseUrl !== undefined
+  const steps = (postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS).slice(0, postgres ? 6 : 5)
+  if (!postgres) fs.closeSync(fs.openSync(sqliteFileOf(config), 'w', 0o600))
+  for (const statement of steps.join(';').split(';')) if (statement.trim()) await queryStore(config.dataDir, statement)
+  if (postgres) await queryStore(config.dataDir, 'CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (6)')
+  else await queryStore(config.dataDir, 'PRAGMA user_version = 5')
+  await queryStore(
+    config.dataDir,
+    `INSERT INTO inquiries (token, content_hash, domain, name, email, message, offer_eur, below_minimum, created_at)
+     VALUES ('oldtoken0000000', 'h', 'example.de', 'Erika', 'erika@example.de', 'Alt', 4900, 0, 1)`,
+  )
+  const [a, b] = await Promise.all([open(config), open(config)])
+  expect(await a.findInquiry('oldtoken0000000')).toMatchObject({ offer: { amount: 4900, currency: 'EUR' }, message: 'Alt' })
+  expect((await b.saveInquiry(inquiry({ offer: { amount: 10, currency: 'USD' } }), queue)).status).toBe('created')
+  const recorded = await queryStore<{ name: string }>(config.dataDir, 'SELECT name FROM kysely_migration ORDER BY name')
+  expect(recorded.map((row) => row.name)).toHaveLength(steps.length + 1)
+  // The old version marker moves on too, so that the program before refuses the newer schema instead of using it.
+  const version = postgres
+    ? (await queryStore<{ version: number }>(config.dataDir, 'SELECT version FROM schema_version'))[0]!.version
+    : (await queryStore<{ user_version: number }>(config.dataDir, 'PRAGMA user_version'))[0]!.user_version
+  expect(version).toBe(steps.length + 1)
 })
 
 test('rate-limit counters are shared by every process on the store', async () => {

@@ -1,5 +1,11 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
 
+export interface Offer {
+  amount: number
+  /** ISO 4217 code, the domain's currency when the offer was made. */
+  currency: string
+}
+
 export interface NewInquiry {
   /** The form token: single use, and the idempotency key of a submission. */
   token: string
@@ -12,8 +18,8 @@ export interface NewInquiry {
   message: string
   /** Why the submission was recognised as spam, or null for a genuine inquiry. */
   spamReason: string | null
-  /** The visitor's offer in whole currency units, if the form asked for one. */
-  offerEur: number | null
+  /** The visitor's offer, in whole units of the domain's currency, if the form asked for one. */
+  offer: Offer | null
   /** The offer is below the domain's minimum: kept, but not a lead. */
   belowMinimum: boolean
   createdAt: number
@@ -78,7 +84,7 @@ export interface OutboxItem {
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed'
 
-interface OutboxHealth {
+export interface OutboxHealth {
   pending: number
   failed: number
   /** When the oldest pending mail was created, or null. */

@@ -1,8 +1,7 @@
-import type { DatabaseSync } from 'node:sqlite'
-
-// Each entry moves the schema one version on; PRAGMA user_version records how far a file has come.
-// Never edit an entry that has shipped: add a new one.
-const MIGRATIONS: string[] = [
+// The SQLite schema steps, one entry per version, run by Kysely's Migrator (migrate.ts). Files made before it
+// counted these steps in PRAGMA user_version, which is still kept up to date. Never edit an entry that has
+// shipped: add a new one.
+export const SQLITE_MIGRATIONS: string[] = [
   `CREATE TABLE inquiries (
      id INTEGER PRIMARY KEY,
      token TEXT NOT NULL UNIQUE,
@@ -53,22 +52,8 @@ const MIGRATIONS: string[] = [
      PRIMARY KEY (wildcard, name)
    ) WITHOUT ROWID;
    CREATE INDEX tls_names_day ON tls_names (wildcard, day);`,
+  // Offers are in the domain's currency; every offer made before was in euros.
+  `ALTER TABLE inquiries RENAME COLUMN offer_eur TO offer_amount;
+   ALTER TABLE inquiries ADD COLUMN offer_currency TEXT;
+   UPDATE inquiries SET offer_currency = 'EUR' WHERE offer_amount IS NOT NULL;`,
 ]
-
-export function migrate(db: DatabaseSync): void {
-  const { user_version: current } = db.prepare('PRAGMA user_version').get() as { user_version: number }
-  if (current > MIGRATIONS.length) {
-    throw new Error(`The database is of schema version ${current}, newer than this program (${MIGRATIONS.length}).`)
-  }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.exec('BEGIN IMMEDIATE')
-    try {
-      db.exec(MIGRATIONS[version]!)
-      db.exec(`PRAGMA user_version = ${version + 1}`)
-      db.exec('COMMIT')
-    } catch (error) {
-      db.exec('ROLLBACK')
-      throw error
-    }
-  }
-}

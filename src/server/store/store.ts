@@ -1,0 +1,365 @@
+// The store, once for both databases, through Kysely's typed query builder. What really differs between SQLite
+// and PostgreSQL comes in as a `DialectSpecifics` (sqlite.ts, postgres.ts): how errors map to "try again", how
+// inquiries are committed (group commit or one transaction each), the UTC-day expression, and the locks.
+import { sql, type Expression, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely'
+import type { DialectName } from './migrate.ts'
+import { inquirySaver, messageIdFor } from './save-inquiry.ts'
+import type { Database } from './schema.ts'
+import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, SaveResult, Store, StoredInquiry } from './types.ts'
+
+type Db = Kysely<Database>
+
+export interface DialectSpecifics {
+  name: DialectName
+  /** Turns a "not now" failure of the database into StoreUnavailableError (503 + Retry-After). */
+  guard<T>(work: () => Promise<T>): Promise<T>
+  /** Stores one inquiry durably; SQLite gathers the ones that arrive together into one commit. */
+  saveInquiry(save: (trx: Transaction<Database>) => Promise<SaveResult>): Promise<SaveResult>
+  /** Called before a write that must not land in a database file that is gone (SQLite). */
+  beforeWrite?(): void
+  /** The UTC day (YYYY-MM-DD) of an epoch-milliseconds column. */
+  utcDay(column: Expression<number>): RawBuilder<string>
+  /** Makes approvals under one wildcard take turns across processes (SQLite: BEGIN IMMEDIATE already does). */
+  lockWildcard?(trx: Transaction<Database>, wildcard: string): Promise<void>
+  close(): Promise<void>
+}
+
+const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
+  id: row.id,
+  token: row.token,
+  contentHash: row.content_hash,
+  domain: row.domain,
+  name: row.name,
+  email: row.email,
+  message: row.message,
+  spamReason: row.spam_reason,
+  offer: row.offer_amount === null ? null : { amount: row.offer_amount, currency: row.offer_currency ?? 'EUR' },
+  belowMinimum: row.below_minimum === 1,
+  createdAt: row.created_at,
+})
+
+const noLease = { lease_owner: null, lease_until: null } as const
+
+/** Multi-row inserts stay far below both databases' limits on bound parameters. */
+const PAGE_VIEW_CHUNK = 1000
+
+/**
+ * What both databases share: everything but the secret and what a start does with leases left over, which depend
+ * on whether other processes may be using the store (sqlite.ts, postgres.ts).
+ */
+export type SharedStore = Omit<Store, 'secret' | 'releaseLeftoverLeases'> & {
+  /** Ends every lease: for a store only this process (or its cluster) uses. */
+  releaseAllLeases(): Promise<void>
+}
+
+export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
+  const { guard } = dialect
+  const postgres = dialect.name === 'postgres'
+  const write = <T>(work: () => Promise<T>) =>
+    guard(() => {
+      dialect.beforeWrite?.()
+      return work()
+    })
+
+  const saveOne = inquirySaver(db)
+  const release = (owner: string | undefined) =>
+    guard(() =>
+      db
+        .updateTable('outbox')
+        .set(noLease)
+        .$if(owner === undefined, (qb) => qb.where('lease_owner', 'is not', null))
+        .$if(owner !== undefined, (qb) => qb.where('lease_owner', '=', owner!))
+        .execute(),
+    )
+  const store: SharedStore = {
+    saveInquiry(inquiry, mail) {
+      return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail))
+    },
+    async claimDueMail(now, limit, owner, leaseMs) {
+      return guard(async () => {
+        const claimed = await db
+          .updateTable('outbox')
+          .set({ lease_owner: owner, lease_until: now + leaseMs })
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('outbox')
+              .select('id')
+              .where('status', '=', 'pending')
+              .where('next_attempt_at', '<=', now)
+              .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+              .orderBy('next_attempt_at')
+              .orderBy('id')
+              .limit(limit)
+              // Rows another instance is claiming at this moment are passed over, not waited for (SQLite's
+              // writers take turns on the file instead).
+              .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
+          )
+          .returning('id')
+          .execute()
+        if (claimed.length === 0) return []
+        const rows = await db
+          .selectFrom('outbox as o')
+          .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
+          .selectAll('i')
+          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to'])
+          .where('o.id', 'in', claimed.map((row) => row.id))
+          .orderBy('o.next_attempt_at')
+          .orderBy('o.id')
+          .execute()
+        return rows.map(
+          (row): OutboxItem => ({
+            id: row.outbox_id,
+            messageId: row.message_id,
+            mailTo: row.mail_to,
+            attempts: row.attempts,
+            createdAt: row.outbox_created_at,
+            inquiry: toInquiry(row),
+          }),
+        )
+      })
+    },
+    async releaseLeases(owner) {
+      await release(owner)
+    },
+    async releaseAllLeases() {
+      await release(undefined)
+    },
+    async nextDueAt() {
+      const row = await guard(() =>
+        db
+          .selectFrom('outbox')
+          .select(sql<number | null>`MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END)`.as('at'))
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow(),
+      )
+      return row.at
+    },
+    async markSent(id, now) {
+      await guard(() =>
+        db
+          .updateTable('outbox')
+          .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), last_error: null, ...noLease }))
+          .where('id', '=', id)
+          .execute(),
+      )
+    },
+    async markRetry(id, nextAttemptAt, error) {
+      await guard(() =>
+        db
+          .updateTable('outbox')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAttemptAt, last_error: error.slice(0, 1000), ...noLease }))
+          .where('id', '=', id)
+          .execute(),
+      )
+    },
+    async markFailed(id, error, now) {
+      await guard(() =>
+        db
+          .updateTable('outbox')
+          .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: error.slice(0, 1000), failed_at: now, ...noLease }))
+          .where('id', '=', id)
+          .execute(),
+      )
+    },
+    async getInquiry(id) {
+      const row = await guard(() => db.selectFrom('inquiries').selectAll().where('id', '=', id).executeTakeFirst())
+      return row ? toInquiry(row) : null
+    },
+    async findInquiry(token) {
+      const row = await guard(() => db.selectFrom('inquiries').selectAll().where('token', '=', token).executeTakeFirst())
+      return row ? toInquiry(row) : null
+    },
+    async outboxStatus(inquiryId) {
+      const row = await guard(() =>
+        db.selectFrom('outbox').select(['status', 'attempts', 'last_error']).where('inquiry_id', '=', inquiryId).executeTakeFirst(),
+      )
+      return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
+    },
+    async checkWritable(now) {
+      await write(() =>
+        db
+          .insertInto('meta')
+          .values({ key: 'ready-check', value: String(now) })
+          .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
+          .execute(),
+      )
+    },
+    async outboxHealth() {
+      const row = await guard(() =>
+        db
+          .selectFrom('outbox')
+          .select((eb) => [
+            eb.fn.countAll<number>().filterWhere('status', '=', 'pending').as('pending'),
+            eb.fn.countAll<number>().filterWhere('status', '=', 'failed').as('failed'),
+            eb.fn.min('created_at').filterWhere('status', '=', 'pending').as('oldest_pending_at'),
+            eb.fn
+              .min('created_at')
+              .filterWhere((eb) => eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)]))
+              .as('failing_since'),
+          ])
+          .executeTakeFirstOrThrow(),
+      )
+      const health: OutboxHealth = { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at, failingSince: row.failing_since }
+      return health
+    },
+    async addPageViews(rows) {
+      if (rows.length === 0) return
+      await write(() =>
+        db.transaction().execute(async (trx) => {
+          for (let start = 0; start < rows.length; start += PAGE_VIEW_CHUNK) {
+            await trx
+              .insertInto('page_views')
+              .values(rows.slice(start, start + PAGE_VIEW_CHUNK))
+              .onConflict((oc) => oc.columns(['domain', 'day']).doUpdateSet((eb) => ({ views: eb('page_views.views', '+', eb.ref('excluded.views')) })))
+              .execute()
+          }
+        }),
+      )
+    },
+    async listInquiries(filter) {
+      const rows = await guard(() =>
+        db
+          .selectFrom('inquiries as i')
+          .leftJoin('outbox as o', 'o.inquiry_id', 'i.id')
+          .selectAll('i')
+          .select('o.status as mail_status')
+          .$if(Boolean(filter.domain), (qb) => qb.where('i.domain', '=', filter.domain!))
+          .$if(filter.since !== undefined, (qb) => qb.where('i.created_at', '>=', filter.since!))
+          .$if(filter.until !== undefined, (qb) => qb.where('i.created_at', '<', filter.until!))
+          .$if(filter.spam !== undefined, (qb) => qb.where('i.spam_reason', filter.spam ? 'is not' : 'is', null))
+          .orderBy('i.created_at', 'desc')
+          .orderBy('i.id', 'desc')
+          .$if(filter.limit !== undefined, (qb) => qb.limit(filter.limit!))
+          .execute(),
+      )
+      return rows.map((row): InquiryListing => ({ ...toInquiry(row), mailStatus: row.mail_status }))
+    },
+    async listOutbox(status) {
+      const rows = await guard(() =>
+        db
+          .selectFrom('outbox as o')
+          .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
+          .select(['o.inquiry_id', 'i.domain', 'o.status', 'o.attempts', 'o.next_attempt_at', 'o.last_error', 'o.created_at', 'o.mail_to'])
+          .$if(status !== undefined, (qb) => qb.where('o.status', '=', status!))
+          .orderBy('o.created_at')
+          .execute(),
+      )
+      return rows.map(
+        (row): OutboxListing => ({
+          inquiryId: row.inquiry_id,
+          domain: row.domain,
+          status: row.status,
+          attempts: row.attempts,
+          nextAttemptAt: row.next_attempt_at,
+          lastError: row.last_error,
+          createdAt: row.created_at,
+          mailTo: row.mail_to,
+        }),
+      )
+    },
+    async requeueMail(inquiryId, now, mailTo = null) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const inquiry = await trx.selectFrom('inquiries').select(['id', 'token', 'domain']).where('id', '=', inquiryId).executeTakeFirst()
+          if (!inquiry) return false
+          const previous = await trx
+            .selectFrom('outbox')
+            .select('resends')
+            .where('inquiry_id', '=', inquiryId)
+            .$if(postgres, (qb) => qb.forUpdate())
+            .executeTakeFirst()
+          const messageId = messageIdFor(inquiry, (previous?.resends ?? 0) + 1)
+          await trx
+            .insertInto('outbox')
+            .values({ inquiry_id: inquiryId, message_id: messageId, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, mail_to: mailTo, resends: 1 })
+            .onConflict((oc) =>
+              oc.column('inquiry_id').doUpdateSet((eb) => ({
+                status: 'pending',
+                next_attempt_at: eb.ref('excluded.next_attempt_at'),
+                created_at: eb.ref('excluded.created_at'),
+                attempts: 0,
+                last_error: null,
+                message_id: eb.ref('excluded.message_id'),
+                mail_to: eb.fn.coalesce('excluded.mail_to', 'outbox.mail_to'),
+                resends: eb('outbox.resends', '+', 1),
+                ...noLease,
+              })),
+            )
+            .execute()
+          return true
+        }),
+      )
+    },
+    async requeueFailed(now) {
+      const rows = await guard(() => db.selectFrom('outbox').select('inquiry_id').where('status', '=', 'failed').execute())
+      for (const row of rows) await store.requeueMail(row.inquiry_id, now)
+      return rows.length
+    },
+    async dailyStats(filter) {
+      const rows = await guard(() =>
+        db
+          .with('inquiries_by_day', (db) =>
+            db
+              .selectFrom('inquiries')
+              .select((eb) => [
+                'domain',
+                dialect.utcDay(eb.ref('created_at')).as('day'),
+                eb.fn.countAll<number>().filterWhere('spam_reason', 'is', null).as('inquiries'),
+                eb.fn.countAll<number>().filterWhere('spam_reason', 'is not', null).as('spam'),
+              ])
+              .groupBy(['domain', 'day']),
+          )
+          .with('keys', (db) =>
+            db.selectFrom('page_views').select(['domain', 'day']).union(db.selectFrom('inquiries_by_day').select(['domain', 'day'])),
+          )
+          .selectFrom('keys as k')
+          .leftJoin('page_views as v', (join) => join.onRef('v.domain', '=', 'k.domain').onRef('v.day', '=', 'k.day'))
+          .leftJoin('inquiries_by_day as i', (join) => join.onRef('i.domain', '=', 'k.domain').onRef('i.day', '=', 'k.day'))
+          .select((eb) => [
+            'k.domain',
+            'k.day',
+            eb.fn.coalesce('v.views', sql<number>`0`).as('views'),
+            eb.fn.coalesce('i.inquiries', sql<number>`0`).as('inquiries'),
+            eb.fn.coalesce('i.spam', sql<number>`0`).as('spam'),
+          ])
+          .$if(filter.domain !== undefined, (qb) => qb.where('k.domain', '=', filter.domain!))
+          .$if(filter.sinceDay !== undefined, (qb) => qb.where('k.day', '>=', filter.sinceDay!))
+          .orderBy('k.day')
+          .orderBy('k.domain')
+          .execute(),
+      )
+      return rows.map((row): DailyStats => ({ domain: row.domain, day: row.day, views: Number(row.views), inquiries: Number(row.inquiries), spam: Number(row.spam) }))
+    },
+    async approveWildcardName({ wildcard, name, day, limit }) {
+      const known = async (q: Db | Transaction<Database>) =>
+        (await q.selectFrom('tls_names').select('name').where('wildcard', '=', wildcard).where('name', '=', name).executeTakeFirst()) !== undefined
+      const full = async (q: Db | Transaction<Database>) =>
+        (
+          await q
+            .selectFrom('tls_names')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('wildcard', '=', wildcard)
+            .where('day', '=', day)
+            .executeTakeFirstOrThrow()
+        ).count >= limit
+      return guard(async () => {
+        // Known names and a spent limit are answered without a lock or a transaction: a flood of asks never
+        // takes one.
+        if (await known(db)) return true
+        // Read again when full: another process may have approved this very name between the two reads.
+        if (await full(db)) return known(db)
+        // Two processes approving names under one wildcard at once would both see room for one more: they take
+        // turns, and check again under the lock.
+        return db.transaction().execute(async (trx) => {
+          await dialect.lockWildcard?.(trx, wildcard)
+          if (await known(trx)) return true
+          if (await full(trx)) return false
+          await trx.insertInto('tls_names').values({ wildcard, name, day }).execute()
+          return true
+        })
+      })
+    },
+    close: () => dialect.close(),
+  }
+  return store
+}

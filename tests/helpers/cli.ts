@@ -1,0 +1,14 @@
+// The owner's CLI run as a user would: a process of its own, against a DATA_DIR (and the test's store).
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+/** Runs `domain-lander ...args` with only PATH, DATA_DIR and `env` set. */
+export function runCli(dataDir: string, env: Record<string, string>, ...args: string[]) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/domain-lander.mjs'), ...args], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env },
+    encoding: 'utf8',
+  })
+  return { code: run.status, out: run.stdout, err: run.stderr }
+}

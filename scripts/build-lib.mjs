@@ -47,9 +47,18 @@ export async function build({ force = false } = {}) {
   const configFile = path.join(root, 'vite.config.ts')
   const logLevel = process.env.CI ? 'warn' : 'info'
   console.log('Building domain-lander (client and server) ...')
-  await viteBuild({ configFile, root: undefined, logLevel, mode: 'production' })
-  precompress(path.join(root, 'dist', 'client'))
-  await viteBuild({ configFile, logLevel, mode: 'production', build: { ssr: 'src/server/main.ts' } })
+  // Vite takes React's development or production build from NODE_ENV when it is set, whatever the mode: a shell
+  // with NODE_ENV=development (or vitest's "test") would ship React's development build to every visitor.
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  try {
+    await viteBuild({ configFile, root: undefined, logLevel, mode: 'production' })
+    precompress(path.join(root, 'dist', 'client'))
+    await viteBuild({ configFile, logLevel, mode: 'production', build: { ssr: 'src/server/main.ts' } })
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  }
   fs.writeFileSync(stamp, new Date().toISOString())
   return true
 }

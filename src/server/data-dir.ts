@@ -9,7 +9,7 @@ export class DataDirError extends Error {
   override name = 'DataDirError'
 }
 
-const whoAmI = () => (process.getuid ? `user ${process.getuid()}` : 'this user')
+export const whoAmI = () => (process.getuid ? `user ${process.getuid()}` : 'this user')
 
 /** What the server needs of a path, in the owner's words, from the error the file system gave. */
 export function describeFsError(target: string, error: NodeJS.ErrnoException, need: string): string {

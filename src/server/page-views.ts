@@ -6,6 +6,7 @@
 // and at most MAX_NAMES_PER_DAY names a day per process; everything beyond counts as OTHER_NAMES.
 import type { FastifyBaseLogger } from 'fastify'
 import type { DomainRegistry } from './domains/registry.ts'
+import { resolveDomain } from './domains/settings.ts'
 import type { Store } from './store/types.ts'
 
 export interface PageViewCounter {
@@ -28,16 +29,10 @@ export const MAX_PENDING = 2 * (MAX_NAMES_PER_DAY + 1)
 /** UTC day of a time, YYYY-MM-DD. */
 export const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10)
 
-/** The entry of the domains file that shows `ascii`: itself, or the closest wildcard (as resolveDomain finds it). */
+/** The entry of the domains file that shows `ascii`: itself, or its wildcard; none for a host it does not list. */
 function listedName(domains: DomainRegistry, ascii: string): string | undefined {
-  const listed = domains.current().domains
-  if (Object.hasOwn(listed, ascii)) return ascii
-  const labels = ascii.split('.')
-  for (let i = 1; i < labels.length; i++) {
-    const wildcard = `*.${labels.slice(i).join('.')}`
-    if (Object.hasOwn(listed, wildcard)) return wildcard
-  }
-  return undefined
+  const resolved = resolveDomain(domains.current(), ascii)
+  return resolved?.known ? (resolved.wildcard ?? ascii) : undefined
 }
 
 export function createPageViewCounter(

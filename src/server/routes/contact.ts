@@ -41,6 +41,7 @@ interface Submission {
   data: ContactPayload
   site: Site
   issuedAt: number
+  offer: { offer: Offer | null; belowMinimum: boolean }
 }
 
 /** A form posted natively by a browser without JavaScript: it gets a page back, not JSON. */
@@ -125,19 +126,18 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     if (lookup.kind !== 'site') throw new HttpError(404, TEXT.unavailableDomain)
     const check = checkContact(request.body)
     if (check.status === 'invalid') throw new HttpError(400, TEXT.invalid, check.fieldErrors)
-    if (offerOf(lookup.site, check.data) === 'invalid') throw new HttpError(400, TEXT.invalid, { [FIELD.offer]: TEXT.hintOffer })
+    const offer = offerOf(lookup.site, check.data)
+    if (offer === 'invalid') throw new HttpError(400, TEXT.invalid, { [FIELD.offer]: TEXT.hintOffer })
     const token = verifyToken(secret, check.data[FIELD.token], lookup.site.host.ascii, check.data[FIELD.hash])
     if (token.status !== 'valid') throw new HttpError(403, TEXT.tokenInvalid)
-    return { data: check.data, site: lookup.site, issuedAt: token.issuedAt }
+    return { data: check.data, site: lookup.site, issuedAt: token.issuedAt, offer }
   }
 
   /** Stores the inquiry (queueing its mail) and says whether it is new: a repeated submission is not. */
-  async function storeSubmission(request: FastifyRequest, { data, site, issuedAt }: Submission, digest: string): Promise<boolean> {
+  async function storeSubmission(request: FastifyRequest, { data, site, issuedAt, offer }: Submission, digest: string): Promise<boolean> {
     const { host } = site
     const now = Date.now()
     const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
-    // Checked when the submission was read: never 'invalid' here.
-    const offer = offerOf(site, data) as Exclude<ReturnType<typeof offerOf>, 'invalid'>
     // Spam is never mailed; an offer below the minimum only if the domains file says so.
     const mail: MailPlan =
       spam === null && (!offer.belowMinimum || site.domainsConfig.mailLowOffers)

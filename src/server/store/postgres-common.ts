@@ -1,6 +1,6 @@
 // Connections, transactions and error mapping shared by the PostgreSQL store's parts.
 import pg from 'pg'
-import { StoreUnavailableError } from './types.ts'
+import { guardBy } from './types.ts'
 
 // Epoch milliseconds and counts are BIGINT in PostgreSQL; node-postgres hands those over as strings unless told
 // otherwise. Every such value here is far below 2^53.
@@ -22,14 +22,7 @@ function isTransientPgError(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e?.message ?? '')
 }
 
-export async function guardedPg<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (isTransientPgError(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
-    throw error
-  }
-}
+export const guardedPg = guardBy(isTransientPgError).async
 
 export function createPool(databaseUrl: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max, types: pgTypes, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000 })

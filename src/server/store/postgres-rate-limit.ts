@@ -10,20 +10,23 @@ export function postgresRateLimitStore(databaseUrl: string, secret: string): Rat
   // A lost connection or an exhausted pool means "try again" (503), as for the inquiries.
   const query = <R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params: unknown[]) =>
     guardedPg(() => pool.query<R>(sql, params))
+  // One count up, a new window when the old one has run out; `onlyIf` may leave the row alone (no row returned).
+  const upsert = (onlyIf: string) =>
+    `INSERT INTO rate_limit_counters AS c (scope, key, count, expires) VALUES ($1, $2, 1, $3::bigint + $4::bigint)
+     ON CONFLICT (scope, key) DO UPDATE SET
+       count = CASE WHEN c.expires <= $3 THEN 1 ELSE c.count + 1 END,
+       expires = CASE WHEN c.expires <= $3 THEN $3::bigint + $4::bigint ELSE c.expires END
+     ${onlyIf}
+     RETURNING count, expires`
+  const INCR = upsert('')
+  const TAKE = upsert('WHERE c.expires <= $3 OR c.count < $5')
   let calls = 0
   return createRateLimits(
     {
       async incr(scope, key, now, window) {
         // Now and then, forget counters whose window has run out.
         if (++calls % 1000 === 0) void pool.query('DELETE FROM rate_limit_counters WHERE expires <= $1', [now]).catch(() => {})
-        const { rows } = await query<{ count: number; expires: number }>(
-          `INSERT INTO rate_limit_counters AS c (scope, key, count, expires) VALUES ($1, $2, 1, $3::bigint + $4::bigint)
-           ON CONFLICT (scope, key) DO UPDATE SET
-             count = CASE WHEN c.expires <= $3 THEN 1 ELSE c.count + 1 END,
-             expires = CASE WHEN c.expires <= $3 THEN $3::bigint + $4::bigint ELSE c.expires END
-           RETURNING count, expires`,
-          [scope, key, now, window],
-        )
+        const { rows } = await query<{ count: number; expires: number }>(INCR, [scope, key, now, window])
         return rows[0]!
       },
       async read(scope, key, now) {
@@ -36,15 +39,7 @@ export function postgresRateLimitStore(databaseUrl: string, secret: string): Rat
       async take(scope, key, now, window, max) {
         // ON CONFLICT locks the row and evaluates the WHERE on its latest version: concurrent takes on one
         // counter queue up, and one that finds it full gets no row back.
-        const { rows } = await query<{ count: number; expires: number }>(
-          `INSERT INTO rate_limit_counters AS c (scope, key, count, expires) VALUES ($1, $2, 1, $3::bigint + $4::bigint)
-           ON CONFLICT (scope, key) DO UPDATE SET
-             count = CASE WHEN c.expires <= $3 THEN 1 ELSE c.count + 1 END,
-             expires = CASE WHEN c.expires <= $3 THEN $3::bigint + $4::bigint ELSE c.expires END
-           WHERE c.expires <= $3 OR c.count < $5
-           RETURNING count, expires`,
-          [scope, key, now, window, max],
-        )
+        const { rows } = await query<{ count: number; expires: number }>(TAKE, [scope, key, now, window, max])
         return rows[0]
       },
       async giveBack(scope, key, expires) {

@@ -1,5 +1,5 @@
 // Write helpers shared by the SQLite store's parts.
-import { StoreUnavailableError } from './types.ts'
+import { guardBy } from './types.ts'
 
 // SQLite result codes that mean "not now" rather than "never": BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN.
 const TRANSIENT_CODES = [5, 6, 8, 10, 13, 14]
@@ -9,23 +9,8 @@ export function isTransientError(error: unknown): boolean {
   return e?.code === 'ERR_SQLITE_ERROR' && TRANSIENT_CODES.includes((e.errcode ?? 0) & 0xff)
 }
 
+const guard = guardBy(isTransientError)
 /** Runs a write; a transient SQLite failure becomes StoreUnavailableError (503 + Retry-After for the client). */
-export function guarded<T>(work: () => T): T {
-  try {
-    return work()
-  } catch (error) {
-    if (isTransientError(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
-    throw error
-  }
-}
-
+export const guarded = guard.sync
 /** The same for work through the query layer. */
-export async function guardedAsync<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (isTransientError(error)) throw new StoreUnavailableError((error as Error).message, { cause: error })
-    throw error
-  }
-}
-
+export const guardedAsync = guard.async

@@ -17,25 +17,21 @@ export function sqliteRateLimitStore(dataDir: string, secret: string): RateLimit
   db.exec(`CREATE TABLE IF NOT EXISTS counters (
     scope TEXT NOT NULL, key TEXT NOT NULL, count INTEGER NOT NULL, window_start INTEGER NOT NULL, expires INTEGER NOT NULL,
     PRIMARY KEY (scope, key)) WITHOUT ROWID`)
-  const incr = db.prepare(
-    `INSERT INTO counters (scope, key, count, window_start, expires) VALUES (:scope, :key, 1, :now, :now + :window)
-     ON CONFLICT (scope, key) DO UPDATE SET
-       count = CASE WHEN expires <= :now THEN 1 ELSE count + 1 END,
-       window_start = CASE WHEN expires <= :now THEN :now ELSE window_start END,
-       expires = CASE WHEN expires <= :now THEN :now + :window ELSE expires END
-     RETURNING count, expires`,
-  )
-  // The upsert's WHERE leaves a full counter alone and returns no row: check and count are one write, which
-  // SQLite serialises across every process on the file.
-  const take = db.prepare(
-    `INSERT INTO counters (scope, key, count, window_start, expires) VALUES (:scope, :key, 1, :now, :now + :window)
-     ON CONFLICT (scope, key) DO UPDATE SET
-       count = CASE WHEN expires <= :now THEN 1 ELSE count + 1 END,
-       window_start = CASE WHEN expires <= :now THEN :now ELSE window_start END,
-       expires = CASE WHEN expires <= :now THEN :now + :window ELSE expires END
-     WHERE expires <= :now OR count < :max
-     RETURNING count, expires`,
-  )
+  // One count up, a new window when the old one has run out.
+  const upsert = (onlyIf: string) =>
+    db.prepare(
+      `INSERT INTO counters (scope, key, count, window_start, expires) VALUES (:scope, :key, 1, :now, :now + :window)
+       ON CONFLICT (scope, key) DO UPDATE SET
+         count = CASE WHEN expires <= :now THEN 1 ELSE count + 1 END,
+         window_start = CASE WHEN expires <= :now THEN :now ELSE window_start END,
+         expires = CASE WHEN expires <= :now THEN :now + :window ELSE expires END
+       ${onlyIf}
+       RETURNING count, expires`,
+    )
+  const incr = upsert('')
+  // The WHERE leaves a full counter alone and returns no row: check and count are one write, which SQLite
+  // serialises across every process on the file.
+  const take = upsert('WHERE expires <= :now OR count < :max')
   const giveBack = db.prepare('UPDATE counters SET count = count - 1 WHERE scope = ? AND key = ? AND expires = ? AND count > 0')
   const read = db.prepare('SELECT count, expires FROM counters WHERE scope = ? AND key = ? AND expires > ?')
   const purge = db.prepare('DELETE FROM counters WHERE expires <= ?')

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { CompiledQuery, Kysely, sql, type Transaction } from 'kysely'
-import { DataDirError, describeFsError } from '../data-dir.ts'
+import { DataDirError, describeFsError, whoAmI } from '../data-dir.ts'
 import { loadOrCreateSecret } from '../secret.ts'
 import { migrateToLatest } from './migrate.ts'
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts'
@@ -33,8 +33,7 @@ function openPrivately(file: string): DatabaseSync {
     const e = error as { errcode?: number; message: string }
     // CANTOPEN, READONLY, PERM: SQLite does not say which file or what is missing.
     if (![14, 8, 3].includes((e.errcode ?? 0) & 0xff)) throw error
-    const who = process.getuid ? `user ${process.getuid()}` : 'this user'
-    throw new DataDirError(`the database ${file} cannot be opened (${e.message}): the server runs as ${who}, which needs ${need}`)
+    throw new DataDirError(`the database ${file} cannot be opened (${e.message}): the server runs as ${whoAmI()}, which needs ${need}`)
   }
 }
 

@@ -151,3 +151,25 @@ export interface Store {
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError'
 }
+
+/** Wraps work so that a failure `isTransient` calls "not now" becomes StoreUnavailableError (503 + Retry-After). */
+export function guardBy(isTransient: (error: unknown) => boolean) {
+  const unavailable = (error: unknown) =>
+    isTransient(error) ? new StoreUnavailableError((error as Error).message, { cause: error }) : error
+  return {
+    sync<T>(work: () => T): T {
+      try {
+        return work()
+      } catch (error) {
+        throw unavailable(error)
+      }
+    },
+    async async<T>(work: () => Promise<T>): Promise<T> {
+      try {
+        return await work()
+      } catch (error) {
+        throw unavailable(error)
+      }
+    },
+  }
+}

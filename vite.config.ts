@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from 'vite'
  * Makes the built index.html the whole first load:
  * - the style sheet (1.2 KB gzip) goes into it as a <style> element, so the browser paints with the HTML alone
  *   instead of waiting for a second, render-blocking request; the server's Content-Security-Policy allows exactly
- *   that element by its hash (src/server/render.ts);
+ *   that element by its hash (src/server/page/render.ts);
  * - the loader (src/client/loader.ts, under 1 KB) goes into it as an inline module script: React and the form's
  *   script, a second entry of this build, are fetched only when the visitor turns to the form (docs/decisions/013).
  *   The loader names that entry by a placeholder, replaced here by the built file's name: a dynamic import that Vite

@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core'
 import { SMTPServer } from 'smtp-server'
 import { build, root } from './build-lib.mjs'
 import { freePort, SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS } from './server-lib.mjs'
-import { issueToken } from '../src/server/token.ts'
+import { issueToken } from '../src/server/contact/token.ts'
 
 const args = process.argv.slice(2)
 const asJson = args.includes('--json')

@@ -6,7 +6,7 @@ export interface PageProps {
   host: string
   token: string
   /**
-   * The token's signed issue time (server/token.ts). Named `hash` in the browser, as the form field and the API
+   * The token's signed issue time (server/contact/token.ts). Named `hash` in the browser, as the form field and the API
    * field are: the original form's name for what it sent beside the token.
    */
   hash: string

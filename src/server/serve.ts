@@ -23,7 +23,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
   // otherwise carry for nothing).
-  if (config.workers > 1 && cluster.isPrimary && !options.dev) return (await import('./cluster.ts')).runPrimary(config)
+  if (config.workers > 1 && cluster.isPrimary && !options.dev) return (await import('./cluster/primary.ts')).runPrimary(config)
   const [{ buildApp, shutdown, SHUTDOWN_GRACE_MS }, { describeMailTransport }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
     import('./app.ts'),
     import('./mail/transport.ts'),

@@ -2,7 +2,7 @@
 // page is rendered from the sources for every request. `npm start` never loads this module.
 import type { FastifyInstance } from 'fastify'
 import type { ViteDevServer } from 'vite'
-import type { DevPageRenderer } from './render.ts'
+import type { DevPageRenderer } from './page/render.ts'
 
 export interface ViteDev {
   vite: ViteDevServer

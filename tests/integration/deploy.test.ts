@@ -5,7 +5,7 @@ import path from 'node:path'
 import { expect, test } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-lib.mjs'
-import { readDomainsFile } from '../../src/server/domains/registry.ts'
+import { readDomainsFile } from '../../src/server/sites/registry.ts'
 import { tempDataDir } from '../helpers/app.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')

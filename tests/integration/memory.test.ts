@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import net from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { MAX_NAMES_PER_DAY, OTHER_NAMES } from '../../src/server/page-views.ts'
+import { MAX_NAMES_PER_DAY, OTHER_NAMES } from '../../src/server/page/page-views.ts'
 import { queryStore } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 

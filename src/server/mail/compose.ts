@@ -1,8 +1,8 @@
 // Turns a stored inquiry into the mail the owner receives. nodemailer does the MIME formatting and header encoding;
 // here we only make sure that no value the visitor typed can become a header of its own.
 import type { SendMailOptions } from 'nodemailer'
-import { formatPrice } from '../domains/settings.ts'
-import { displayHost } from '../host.ts'
+import { formatPrice } from '../sites/settings.ts'
+import { displayHost } from '../sites/host.ts'
 import type { StoredInquiry } from '../store/types.ts'
 import { escapeHtml } from '../../shared/html.ts'
 

@@ -2,11 +2,11 @@
 // The primary serves nothing itself; it ends the mail leases of a worker that died, starts a new one, passes
 // SIGHUP on, and on SIGTERM/SIGINT stops every worker gracefully before it exits.
 import cluster, { type Worker } from 'node:cluster'
-import type { Config } from './config.ts'
-import { leaseOwnerOf } from './cluster-lease.ts'
-import { createLogger } from './logger.ts'
-import { openStore } from './store/index.ts'
-import type { Store } from './store/types.ts'
+import type { Config } from '../config.ts'
+import { leaseOwnerOf } from './lease.ts'
+import { createLogger } from '../logger.ts'
+import { openStore } from '../store/index.ts'
+import type { Store } from '../store/types.ts'
 
 export async function runPrimary(config: Config): Promise<void> {
   const log = await createLogger(config, { component: 'cluster' })

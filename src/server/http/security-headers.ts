@@ -35,7 +35,7 @@ const NONCE = '\0nonce\0'
 
 /**
  * The policy as one header value, with a fresh nonce added to `script-src` of every answer. Styles need none: the
- * page's one inline style sheet is allowed by its hash (render.ts), which the caller puts into `styleSrc`.
+ * page's one inline style sheet is allowed by its hash (page/render.ts), which the caller puts into `styleSrc`.
  */
 export function cspTemplate(directives: CspDirectives): (nonce: string) => string {
   const withNonce: CspDirectives = { ...directives, scriptSrc: [...(directives.scriptSrc ?? []), `'nonce-${NONCE}'`] }

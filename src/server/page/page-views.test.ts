@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { expect, test, vi } from 'vitest'
-import type { DomainRegistry } from './domains/registry.ts'
-import { domainsFileSchema } from './domains/settings.ts'
+import type { DomainRegistry } from '../sites/registry.ts'
+import { domainsFileSchema } from '../sites/settings.ts'
 import { createPageViewCounter, MAX_NAMES_PER_DAY, MAX_PENDING, OTHER_NAMES } from './page-views.ts'
-import type { Store } from './store/types.ts'
+import type { Store } from '../store/types.ts'
 
 type Row = { domain: string; day: string; views: number }
 

@@ -2,9 +2,9 @@
 // CA's limits (Let's Encrypt: 50 per registered domain per week), so a wildcard entry must not let anybody who
 // invents subdomains use them up: names it covers are approved up to a number of new names per day.
 import type { FastifyBaseLogger } from 'fastify'
-import { dayOf } from './page-views.ts'
-import type { SiteResolver } from './site.ts'
-import type { Store } from './store/types.ts'
+import { dayOf } from '../page/page-views.ts'
+import type { SiteResolver } from './resolver.ts'
+import type { Store } from '../store/types.ts'
 
 export interface TlsApprovals {
   approve(name: string): Promise<boolean>

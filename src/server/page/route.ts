@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { TEXT } from '../../shared/texts.ts'
 import type { PageProps } from '../../client/page-props.ts'
-import { formatPrice } from '../domains/settings.ts'
-import { acceptsGzip } from '../gzip-splice.ts'
-import type { PageViewCounter } from '../page-views.ts'
-import type { PageRenderer } from '../render.ts'
-import type { Site, SiteResolver } from '../site.ts'
-import type { TlsApprovals } from '../tls-approvals.ts'
-import { issueToken } from '../token.ts'
+import { formatPrice } from '../sites/settings.ts'
+import { acceptsGzip } from './gzip-splice.ts'
+import type { PageViewCounter } from './page-views.ts'
+import type { PageRenderer } from './render.ts'
+import type { Site, SiteResolver } from '../sites/resolver.ts'
+import type { TlsApprovals } from '../sites/tls-check.ts'
+import { issueToken } from '../contact/token.ts'
 
 export interface PageDeps {
   secret: string

@@ -3,7 +3,7 @@
 // keyed with the secret) of token, host and that time, so the server can tell a form's age and fill time without
 // storing anything per page view.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { LIMIT } from '../shared/contact.ts'
+import { LIMIT } from '../../shared/contact.ts'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 

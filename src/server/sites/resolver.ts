@@ -2,10 +2,10 @@
 // and the legal links of its footer. Page, contact API, legal pages and the TLS check all ask here.
 import fs from 'node:fs'
 import type { FastifyRequest } from 'fastify'
-import { connectsFromThisMachine } from './client-address.ts'
-import type { Config } from './config.ts'
-import type { DomainRegistry } from './domains/registry.ts'
-import { resolveDomain, type DomainSettings, type DomainsConfig } from './domains/settings.ts'
+import { connectsFromThisMachine } from '../http/client-address.ts'
+import type { Config } from '../config.ts'
+import type { DomainRegistry } from './registry.ts'
+import { resolveDomain, type DomainSettings, type DomainsConfig } from './settings.ts'
 import { isDomainName, parseHost, type PageHost } from './host.ts'
 
 export interface Site {

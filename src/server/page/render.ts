@@ -4,9 +4,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { ViteDevServer } from 'vite'
-import type { PageProps } from '../client/page-props.ts'
-import * as entryServer from '../client/entry-server.tsx'
-import { escapeHtml } from '../shared/html.ts'
+import type { PageProps } from '../../client/page-props.ts'
+import * as entryServer from '../../client/entry-server.tsx'
+import { escapeHtml } from '../../shared/html.ts'
 import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
 
 /** A page as sent: gzip-compressed when the client accepts it. */

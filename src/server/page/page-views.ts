@@ -5,9 +5,9 @@
 // domains file only the names it lists (a name shown through a wildcard entry counts as that entry, "*.example.de"),
 // and at most MAX_NAMES_PER_DAY names a day per process; everything beyond counts as OTHER_NAMES.
 import type { FastifyBaseLogger } from 'fastify'
-import type { DomainRegistry } from './domains/registry.ts'
-import { resolveDomain } from './domains/settings.ts'
-import type { Store } from './store/types.ts'
+import type { DomainRegistry } from '../sites/registry.ts'
+import { resolveDomain } from '../sites/settings.ts'
+import type { Store } from '../store/types.ts'
 
 export interface PageViewCounter {
   count(domain: string): void

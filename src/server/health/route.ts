@@ -1,6 +1,6 @@
 // Liveness and readiness for a load balancer or a monitor.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { isDirectFromThisMachine } from '../client-address.ts'
+import { isDirectFromThisMachine } from '../http/client-address.ts'
 import { RETRY } from '../mail/outbox.ts'
 import type { Store } from '../store/types.ts'
 

@@ -2,7 +2,7 @@
 // under in the rate limits.
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyRequest, FastifyServerOptions } from 'fastify'
-import type { Config } from './config.ts'
+import type { Config } from '../config.ts'
 
 /**
  * Fastify's `trustProxy` for TRUST_PROXY. A hop count becomes a function: Fastify's own number form trusts no

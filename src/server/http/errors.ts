@@ -1,9 +1,9 @@
 // One error shape for the whole API: { error: "<German sentence>" } (plus "fields" for field errors).
 // The message of any 5xx is hidden; bad input never gets a 5xx.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import type { ApiError, FieldErrors } from '../shared/contact.ts'
-import { TEXT } from '../shared/texts.ts'
-import { StoreUnavailableError } from './store/types.ts'
+import type { ApiError, FieldErrors } from '../../shared/contact.ts'
+import { TEXT } from '../../shared/texts.ts'
+import { StoreUnavailableError } from '../store/types.ts'
 
 export class HttpError extends Error {
   override name = 'HttpError'

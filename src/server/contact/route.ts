@@ -13,16 +13,16 @@ import {
   type VisibleField,
 } from '../../shared/contact.ts'
 import { TEXT } from '../../shared/texts.ts'
-import { clientKeyOf } from '../client-address.ts'
+import { clientKeyOf } from '../http/client-address.ts'
 import type { Config } from '../config.ts'
-import { HttpError, sendFailure, toFailure } from '../errors.ts'
-import type { PageHost } from '../host.ts'
+import { HttpError, sendFailure, toFailure } from '../http/errors.ts'
+import type { PageHost } from '../sites/host.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
-import type { Site } from '../site.ts'
+import type { Site } from '../sites/resolver.ts'
 import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
 import type { MailPlan, Offer, Store } from '../store/types.ts'
-import { issueToken, verifyToken } from '../token.ts'
-import { sendPage, type PageDeps } from './page.ts'
+import { issueToken, verifyToken } from './token.ts'
+import { sendPage, type PageDeps } from '../page/route.ts'
 
 const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024

@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { describe, expect, test } from 'vitest'
 import { clientKeyOf, fastifyTrustProxy } from './client-address.ts'
-import { loadConfig } from './config.ts'
+import { loadConfig } from '../config.ts'
 
 /** What request.ip and the rate-limit key become for a request from `remoteAddress` with `forwardedFor`. */
 async function seenAs(TRUST_PROXY: string, remoteAddress: string, forwardedFor?: string, RATE_LIMIT_IPV6_PREFIX?: string) {

@@ -16,10 +16,11 @@ import contactRoutes, { BODY_LIMIT } from './contact/route.ts'
 import { createDomainRegistry } from './sites/registry.ts'
 import { createPageViewCounter } from './page/page-views.ts'
 import healthRoutes from './health/route.ts'
-import pageRoutes, { sendNotice } from './page/route.ts'
+import pageRoutes from './page/route.ts'
+import { createPageView } from './page/view.ts'
 import { addSecurityHeaders } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
-import { createTlsApprovals } from './sites/tls-check.ts'
+import tlsCheckRoutes, { createTlsApprovals } from './sites/tls-check.ts'
 import { leaseOwnerOf } from './cluster/lease.ts'
 import { fastifyTrustProxy } from './http/client-address.ts'
 import { trackConnections, type ConnectionTracker } from './http/connections.ts'
@@ -139,9 +140,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   })
   await app.register(healthRoutes, { store, readyzDetails: config.readyzDetails })
   const tls = createTlsApprovals({ sites, store, dailyLimit: config.tlsWildcardDailyLimit, log: app.log.child({ component: 'tls-check' }) })
-  const pageDeps = { secret, renderer, sites, pageViews, tls }
-  await app.register(pageRoutes, pageDeps)
-  await app.register(contactRoutes, { ...pageDeps, config, store, outbox, rateLimits })
+  const view = createPageView({ secret, renderer, sites, pageViews })
+  await app.register(tlsCheckRoutes, { tls })
+  await app.register(pageRoutes, { view, sites })
+  await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
 
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
   app.setNotFoundHandler((request, reply) => {
@@ -149,7 +151,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     if (url.startsWith('/api/')) {
       return reply.code(404).type('application/json; charset=utf-8').send({ error: TEXT.notFound })
     }
-    return sendNotice(reply, renderer, 404, TEXT.notFoundTitle, TEXT.notFound)
+    return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.notFound)
   })
 
   app.addHook('onSend', async (_request, reply) => {

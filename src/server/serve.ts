@@ -15,11 +15,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   const { loadConfig } = await import('./config.ts')
   const config = loadConfig()
   if (cluster.isPrimary) {
-    const { lockDataDir, prepareDataDir } = await import('./data-dir.ts')
+    const [{ prepareDataDir }, { claimStore }] = await Promise.all([import('./data-dir.ts'), import('./store/index.ts')])
     const { warning } = prepareDataDir(config.dataDir)
     if (warning) (await (await import('./logger.ts')).createLogger(config)).warn({ dataDir: config.dataDir }, warning)
-    // PostgreSQL instances share their store by design; DATA_DIR then holds only .eml files (docs/decisions/009).
-    if (!config.databaseUrl) lockDataDir(config.dataDir)
+    claimStore(config)
   }
   // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
   // otherwise carry for nothing).

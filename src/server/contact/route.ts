@@ -18,11 +18,12 @@ import type { Config } from '../config.ts'
 import { HttpError, sendFailure, toFailure } from '../http/errors.ts'
 import type { PageHost } from '../sites/host.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
-import type { Site } from '../sites/resolver.ts'
+import type { Site, SiteResolver } from '../sites/resolver.ts'
 import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
 import type { MailPlan, Offer, Store } from '../store/types.ts'
+import { isCrossSite, spamReason } from './spam.ts'
 import { issueToken, verifyToken } from './token.ts'
-import { sendPage, type PageDeps } from '../page/route.ts'
+import type { PageView } from '../page/view.ts'
 
 const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024
@@ -30,7 +31,10 @@ const HOUR_MS = 60 * 60 * 1000
 /** All POSTs of a client address per hour, as a multiple of the accepted-submission limit. */
 const POST_LIMIT_FACTOR = 10
 
-export interface ContactDeps extends PageDeps {
+export interface ContactDeps {
+  secret: string
+  sites: SiteResolver
+  view: PageView
   config: Config
   store: Store
   outbox: OutboxWorker
@@ -48,33 +52,10 @@ interface Submission {
 const isFormPost = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')
 
-/** The reason a submission is spam, or null. A missing decoy means the form was not the one we served. */
-function spamReason(data: ContactPayload, issuedAt: number, now: number, minFillSeconds: number): string | null {
-  const nameDecoy = data[FIELD.nameDecoy]
-  const emailDecoy = data[FIELD.emailDecoy]
-  if (nameDecoy === undefined || emailDecoy === undefined) return 'decoy-missing'
-  if (nameDecoy !== '' || emailDecoy !== '') return 'decoy-filled'
-  if (now - issuedAt < minFillSeconds * 1000) return 'too-fast'
-  return null
-}
-
 function contentHash(host: PageHost, data: ContactPayload): string {
   return createHash('sha256')
     .update(JSON.stringify([host.ascii, data[FIELD.name], data[FIELD.email], data[FIELD.message], data[FIELD.offer] ?? '']))
     .digest('base64url')
-}
-
-/** Origin or Sec-Fetch-Site that say another site sent this: no other site may post here on a visitor's behalf. */
-function isCrossSite(request: FastifyRequest): boolean {
-  const fetchSite = request.headers['sec-fetch-site']
-  if (fetchSite === 'cross-site' || fetchSite === 'same-site') return true
-  const origin = request.headers.origin
-  if (origin === undefined) return false
-  try {
-    return new URL(origin).host.toLowerCase() !== (request.headers.host ?? '').toLowerCase()
-  } catch {
-    return true // "null" or garbage: an opaque origin is not ours
-  }
 }
 
 function visibleValues(body: unknown): Partial<Record<VisibleField, string>> {
@@ -111,7 +92,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const failure = toFailure(error)
     reply.headers(failure.headers)
     const invalid = failure.statusCode === 400 && failure.body.fields
-    return sendPage(request, reply, deps, failure.statusCode, {
+    return deps.view.page(request, reply, failure.statusCode, {
       outcome: invalid
         ? { status: 'invalid', message: failure.body.error, fieldErrors: failure.body.fields }
         : { status: 'failed', message: failure.body.error },
@@ -120,7 +101,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   })
 
   function checkSubmission(request: FastifyRequest): Submission {
-    if (isCrossSite(request)) throw new HttpError(403, TEXT.crossSite)
+    if (isCrossSite(request.headers)) throw new HttpError(403, TEXT.crossSite)
     const lookup = deps.sites.lookup(request)
     if (lookup.kind === 'invalid') throw new HttpError(400, TEXT.badHost)
     if (lookup.kind !== 'site') throw new HttpError(404, TEXT.unavailableDomain)

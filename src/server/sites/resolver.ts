@@ -87,24 +87,33 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
     return { ...(imprintHref && { imprintHref }), ...(privacyHref && { privacyHref }) }
   }
 
+  function lookupOnce(request: FastifyRequest): SiteLookup {
+    const parsed = parseHost(request.headers.host)
+    if (!parsed) return { kind: 'invalid' }
+    const domainsConfig = domains.current()
+    // An address or a single label is nobody's domain: it gets what unknown hosts get, but never the page.
+    const preview = config.localPreview && LOCAL_NAMES.has(parsed.ascii) && connectsFromThisMachine(request)
+    if (!isDomainName(parsed.ascii) && !preview) {
+      return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'not-found' ? 'not-found' : 'neutral' }
+    }
+    const host = withoutWww(parsed)
+    const resolved = resolveDomain(domainsConfig, host.ascii)
+    if (!resolved) return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
+    // HEAD answers like GET (RFC 9110, 9.3.2).
+    if (host !== parsed && domainsConfig.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
+      return { kind: 'redirect', location: redirectLocation(request, host) }
+    }
+    return { kind: 'site', site: { host, settings: resolved.settings, domainsConfig, legal: legalLinks(resolved.settings, domainsConfig) } }
+  }
+
+  // A request is looked up once, whoever asks: the contact route, then its error handler answering with the page,
+  // see the same site, even if the domains file reloaded in between.
+  const looked = new WeakMap<FastifyRequest, SiteLookup>()
   return {
     lookup(request) {
-      const parsed = parseHost(request.headers.host)
-      if (!parsed) return { kind: 'invalid' }
-      const domainsConfig = domains.current()
-      // An address or a single label is nobody's domain: it gets what unknown hosts get, but never the page.
-      const preview = config.localPreview && LOCAL_NAMES.has(parsed.ascii) && connectsFromThisMachine(request)
-      if (!isDomainName(parsed.ascii) && !preview) {
-        return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'not-found' ? 'not-found' : 'neutral' }
-      }
-      const host = withoutWww(parsed)
-      const resolved = resolveDomain(domainsConfig, host.ascii)
-      if (!resolved) return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
-      // HEAD answers like GET (RFC 9110, 9.3.2).
-      if (host !== parsed && domainsConfig.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
-        return { kind: 'redirect', location: redirectLocation(request, host) }
-      }
-      return { kind: 'site', site: { host, settings: resolved.settings, domainsConfig, legal: legalLinks(resolved.settings, domainsConfig) } }
+      let lookup = looked.get(request)
+      if (!lookup) looked.set(request, (lookup = lookupOnce(request)))
+      return lookup
     },
     certificateRule(name) {
       const parsed = parseHost(name)

@@ -1,7 +1,7 @@
 // Caddy's on-demand TLS asks GET /tls-check before it requests a certificate. Every certificate counts against the
 // CA's limits (Let's Encrypt: 50 per registered domain per week), so a wildcard entry must not let anybody who
 // invents subdomains use them up: names it covers are approved up to a number of new names per day.
-import type { FastifyBaseLogger } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { dayOf } from '../page/page-views.ts'
 import type { SiteResolver } from './resolver.ts'
 import type { Store } from '../store/types.ts'
@@ -40,4 +40,11 @@ export function createTlsApprovals(deps: {
       return approved
     },
   }
+}
+
+export default async function tlsCheckRoutes(app: FastifyInstance, deps: { tls: TlsApprovals }) {
+  app.get<{ Querystring: { domain?: string } }>('/tls-check', async (request, reply) => {
+    const allowed = typeof request.query.domain === 'string' && (await deps.tls.approve(request.query.domain))
+    return reply.code(allowed ? 200 : 404).header('cache-control', 'no-store').send(allowed ? 'ok' : 'unknown domain')
+  })
 }

@@ -1,6 +1,7 @@
 // Picks the store: PostgreSQL when DATABASE_URL is set (several instances on one database), else the embedded
 // SQLite file in DATA_DIR. PostgreSQL's modules (and `pg`) are loaded only when asked for.
 import path from 'node:path'
+import { lockDataDir } from '../data-dir.ts'
 import type { RateLimits } from './rate-limit-common.ts'
 import { createSqliteStore, type SqliteStoreOptions } from './sqlite.ts'
 import { sqliteRateLimitStore } from './sqlite-rate-limit.ts'
@@ -12,6 +13,15 @@ export interface StoreConfig {
 }
 
 export const sqliteFileOf = (config: StoreConfig) => path.join(config.dataDir, 'domain-lander.sqlite')
+
+/**
+ * Run once per server at start (the primary of a cluster): the embedded store belongs to one server, so a second one
+ * started on the same DATA_DIR stops with a message. PostgreSQL instances share their store by design; DATA_DIR then
+ * holds only .eml files (docs/decisions/009).
+ */
+export function claimStore(config: StoreConfig): void {
+  if (!config.databaseUrl) lockDataDir(config.dataDir)
+}
 
 /** options.log: where the SQLite store reports a database file deleted under it (PostgreSQL has no such file). */
 export async function openStore(config: StoreConfig, options: SqliteStoreOptions = {}): Promise<Store> {

@@ -1,0 +1,79 @@
+// What every HTML answer of the public site is made of: the landing page for the request's site (with a fresh
+// token and, after a form sent without script, its outcome), or a notice. The page route, the contact route's
+// answers to forms sent without script and the 404 handler all answer through here.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { PageProps } from '../../client/page-props.ts'
+import { TEXT } from '../../shared/texts.ts'
+import { issueToken } from '../contact/token.ts'
+import type { Site, SiteResolver } from '../sites/resolver.ts'
+import { formatPrice } from '../sites/settings.ts'
+import { acceptsGzip } from './gzip-splice.ts'
+import type { PageViewCounter } from './page-views.ts'
+import type { PageRenderer } from './render.ts'
+
+export interface PageView {
+  /**
+   * Answers with the page for the request's host: the landing page with a fresh token, or a redirect, or the
+   * neutral or 404 answer for hosts this server does not sell. `extra` carries the outcome of a form sent without
+   * script.
+   */
+  page(request: FastifyRequest, reply: FastifyReply, statusCode?: number, extra?: Pick<PageProps, 'outcome' | 'values'>): FastifyReply
+  notice(reply: FastifyReply, statusCode: number, title: string, text: string): FastifyReply
+  legal(reply: FastifyReply, title: string, text: string): FastifyReply
+}
+
+const HTML = 'text/html; charset=utf-8'
+
+/** What the page shows for a site besides the form: price, description, offer field and footer links. */
+function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal'> {
+  const { price, currency = 'EUR', description, minOffer } = site.settings
+  const listing = {
+    ...(price !== undefined && { price: formatPrice(price, currency) }),
+    ...(description && { description }),
+  }
+  return {
+    ...(Object.keys(listing).length > 0 && { listing }),
+    ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency) } }),
+    ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
+  }
+}
+
+export function createPageView(deps: { secret: string; renderer: PageRenderer; sites: SiteResolver; pageViews: PageViewCounter }): PageView {
+  const { secret, renderer, sites, pageViews } = deps
+
+  function notice(reply: FastifyReply, statusCode: number, title: string, text: string) {
+    return reply
+      .code(statusCode)
+      .type(HTML)
+      .header('cache-control', 'no-store')
+      .send(renderer.notice(title, text, statusCode === 404 ? { href: '/', label: TEXT.backHome } : undefined))
+  }
+
+  return {
+    page(request, reply, statusCode = 200, extra = {}) {
+      const lookup = sites.lookup(request)
+      switch (lookup.kind) {
+        case 'invalid':
+          return notice(reply, 400, TEXT.badRequest, TEXT.badHost)
+        case 'unknown':
+          return lookup.answer === 'neutral'
+            ? notice(reply, 200, TEXT.unavailableDomain, TEXT.unavailableDomain)
+            : notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
+        case 'redirect':
+          return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
+      }
+      const { site } = lookup
+      const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
+      const props: PageProps = { host: site.host.display, token, hash: signedIssueTime, ...siteProps(site), ...extra }
+      if (statusCode === 200 && request.method === 'GET') pageViews.count(site.host.ascii)
+      const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']))
+      if (page.encoding) reply.header('content-encoding', page.encoding)
+      // Every page carries a fresh single-use token, so no cache may keep it.
+      return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding').send(page.body)
+    },
+    notice,
+    legal(reply, title, text) {
+      return reply.code(200).type(HTML).header('cache-control', 'no-cache').send(renderer.legal(title, text))
+    },
+  }
+}

@@ -18,11 +18,11 @@ export default tseslint.config(
   },
   {
     // Tests look for control characters on purpose (what the owner's terminal must never get).
-    files: ['tests/**', '**/*.test.ts'],
+    files: ['tests/**', '**/*.test.{ts,tsx}'],
     rules: { 'no-control-regex': 'off' },
   },
   {
-    files: ['src/client/**/*.{ts,tsx}'],
+    files: ['src/client/**/*.{ts,tsx}', 'src/console/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

@@ -51,9 +51,32 @@ const CLIENT_ENTRY = '__LANDER_CLIENT_ENTRY__'
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-// Two builds from one config: the browser bundle (root src/client, with index.html) and the server (SSR) bundle.
-export default defineConfig(({ isSsrBuild }) =>
-  isSsrBuild
+/** The mode of the console's browser build; scripts/build-lib.mjs passes it by name. */
+const CONSOLE_MODE = 'console'
+
+// Three builds from one config: the public page's browser bundle (root src/client, with index.html), the console's
+// browser bundle (mode "console": root src/console, served only on the admin port, so it never lands in
+// dist/client) and the server (SSR) bundle, which renders both.
+export default defineConfig(({ isSsrBuild, mode }) =>
+  mode === CONSOLE_MODE && !isSsrBuild
+    ? {
+        root: 'src/console',
+        plugins: [react()],
+        publicDir: false,
+        build: {
+          outDir: '../../dist/console',
+          emptyOutDir: true,
+          target: 'es2022',
+          rolldownOptions: {
+            input: 'src/console/index.html',
+            // Named apart from the public page's assets: a console file is recognisable wherever it turns up.
+            output: { entryFileNames: 'assets/console-[hash].js', assetFileNames: 'assets/console-[hash][extname]' },
+          },
+          // The console is one entry without further chunks: nothing to preload.
+          modulePreload: false,
+        },
+      }
+    : isSsrBuild
     ? {
         plugins: [react()],
         publicDir: false,

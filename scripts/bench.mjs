@@ -3,6 +3,7 @@
 // installed, nginx serving the same page as a static file as the reference; in Chromium, what the first load fetches
 // and how long the form takes to hydrate from the visitor's first focus. `--json` for JSON,
 // `--duration N` for N seconds per load measurement (default 10). Traffic goes to 127.0.0.1 only.
+// `--console`: the owner's console on a seeded store instead (scripts/bench-console.mjs).
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -186,126 +187,132 @@ http { access_log off; client_body_temp_path ${dir}/body; proxy_temp_path ${dir}
   }
 }
 
-await build()
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-'))
-let mails = 0
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, _session, callback) {
-    stream.resume()
-    stream.on('end', () => {
-      mails++
-      callback()
-    })
-  },
-})
-const results = { workers }
-let server
-try {
-  await new Promise((resolve, reject) => sink.once('error', reject).listen(0, '127.0.0.1', resolve))
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const started = Date.now()
-  // Started the way `npm start` and the deployments start it: same Node flags and environment.
-  server = start(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
-    env: {
-      ...process.env,
-      ...SERVER_ENV,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: tmp,
-      SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
-      MAIL_TO: 'owner@example.org',
-      MAIL_FROM: 'lander@example.org',
-      CONTACT_SECRET: SECRET,
-      CONTACT_RATE_LIMIT: '0',
-      MIN_FILL_SECONDS: '0',
-      LOG_LEVEL: 'warn',
-      WORKERS: String(workers),
-      // The load goes to 127.0.0.1, which shows the page only as a local preview.
+/** GET / and POST /api/contact against nginx, page weight, memory and the browser figures: the bench without --console. */
+async function benchPublicPage() {
+  await build()
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-'))
+  let mails = 0
+  const sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.resume()
+      stream.on('end', () => {
+        mails++
+        callback()
+      })
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
   })
-  await untilOk(`${url}/`, Date.now() + 20_000, server)
-  results.coldStartMs = Date.now() - started
-  await sleep(500)
-  results.rssIdleMiB = +rssMiB(server.pid).toFixed(1)
-  const html = await (await fetch(`${url}/`, { headers: { host: HOST } })).text()
-  results.pageWeight = pageWeight(html)
-
-  log(`GET / for ${duration} s at ${CONNECTIONS} connections (after a 2 s warm-up) ...`)
-  await load(`${url}/`, { duration: 2 })
-  results.get = await load(`${url}/`, {})
-
-  log(`GET / with Accept-Encoding: gzip for ${duration} s ...`)
-  await load(`${url}/`, { duration: 2, headers: { host: HOST, 'accept-encoding': 'gzip' } })
-  results.getGzip = await load(`${url}/`, { headers: { host: HOST, 'accept-encoding': 'gzip' } })
-  results.getGzip.bodyBytes = (await sentBytes(`${url}/`, HOST)).bytes
-
-  log('Chromium: first load, and focus to hydrated form with the CPU slowed down 4x ...')
-  results.browser = await browserFigures(port)
-
-  log(`POST /api/contact for ${duration} s, a fresh token per request ...`)
-  const fields = { name58fnlsd: 'Bench', name58fnlsdbee: '', themail3h6: 'bench@example.de', themail3h6bee: '', message: 'Benchmark' }
-  results.post = await load(`${url}/api/contact`, {
-    method: 'POST',
-    headers: { host: HOST, 'content-type': 'application/json' },
-    requests: [
-      {
-        setupRequest: (request) => {
-          const { token, signedIssueTime } = issueToken(SECRET, HOST)
-          return { ...request, body: JSON.stringify({ ...fields, token, hash: signedIssueTime }) }
-        },
+  const results = { workers }
+  let server
+  try {
+    await new Promise((resolve, reject) => sink.once('error', reject).listen(0, '127.0.0.1', resolve))
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    const started = Date.now()
+    // Started the way `npm start` and the deployments start it: same Node flags and environment.
+    server = start(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
+      env: {
+        ...process.env,
+        ...SERVER_ENV,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: tmp,
+        SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
+        MAIL_TO: 'owner@example.org',
+        MAIL_FROM: 'lander@example.org',
+        CONTACT_SECRET: SECRET,
+        CONTACT_RATE_LIMIT: '0',
+        MIN_FILL_SECONDS: '0',
+        LOG_LEVEL: 'warn',
+        WORKERS: String(workers),
+        // The load goes to 127.0.0.1, which shows the page only as a local preview.
       },
-    ],
-  })
-  results.rssAfterLoadMiB = +rssMiB(server.pid).toFixed(1)
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    await untilOk(`${url}/`, Date.now() + 20_000, server)
+    results.coldStartMs = Date.now() - started
+    await sleep(500)
+    results.rssIdleMiB = +rssMiB(server.pid).toFixed(1)
+    const html = await (await fetch(`${url}/`, { headers: { host: HOST } })).text()
+    results.pageWeight = pageWeight(html)
 
-  log('nginx reference (static file, one worker) ...')
-  const nginx = await nginxReference(html)
-  results.nginx = nginx ?? 'nginx not installed (apt-get install nginx): no reference ratio'
-  if (nginx) results.getVsNginx = +(results.get.requestsPerSecond / nginx.requestsPerSecond).toFixed(3)
-} finally {
-  if (server) await stop(server)
-  await new Promise((resolve) => sink.close(resolve))
-  // A 200 must mean a stored inquiry: count the rows, after the server has let go of the file.
-  const file = path.join(tmp, 'domain-lander.sqlite')
-  if (results.post && fs.existsSync(file)) {
-    const db = new DatabaseSync(file, { readOnly: true })
-    results.post.stored = db.prepare('SELECT count(*) AS n FROM inquiries WHERE spam_reason IS NULL').get().n
-    db.close()
+    log(`GET / for ${duration} s at ${CONNECTIONS} connections (after a 2 s warm-up) ...`)
+    await load(`${url}/`, { duration: 2 })
+    results.get = await load(`${url}/`, {})
+
+    log(`GET / with Accept-Encoding: gzip for ${duration} s ...`)
+    await load(`${url}/`, { duration: 2, headers: { host: HOST, 'accept-encoding': 'gzip' } })
+    results.getGzip = await load(`${url}/`, { headers: { host: HOST, 'accept-encoding': 'gzip' } })
+    results.getGzip.bodyBytes = (await sentBytes(`${url}/`, HOST)).bytes
+
+    log('Chromium: first load, and focus to hydrated form with the CPU slowed down 4x ...')
+    results.browser = await browserFigures(port)
+
+    log(`POST /api/contact for ${duration} s, a fresh token per request ...`)
+    const fields = { name58fnlsd: 'Bench', name58fnlsdbee: '', themail3h6: 'bench@example.de', themail3h6bee: '', message: 'Benchmark' }
+    results.post = await load(`${url}/api/contact`, {
+      method: 'POST',
+      headers: { host: HOST, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const { token, signedIssueTime } = issueToken(SECRET, HOST)
+            return { ...request, body: JSON.stringify({ ...fields, token, hash: signedIssueTime }) }
+          },
+        },
+      ],
+    })
+    results.rssAfterLoadMiB = +rssMiB(server.pid).toFixed(1)
+
+    log('nginx reference (static file, one worker) ...')
+    const nginx = await nginxReference(html)
+    results.nginx = nginx ?? 'nginx not installed (apt-get install nginx): no reference ratio'
+    if (nginx) results.getVsNginx = +(results.get.requestsPerSecond / nginx.requestsPerSecond).toFixed(3)
+  } finally {
+    if (server) await stop(server)
+    await new Promise((resolve) => sink.close(resolve))
+    // A 200 must mean a stored inquiry: count the rows, after the server has let go of the file.
+    const file = path.join(tmp, 'domain-lander.sqlite')
+    if (results.post && fs.existsSync(file)) {
+      const db = new DatabaseSync(file, { readOnly: true })
+      results.post.stored = db.prepare('SELECT count(*) AS n FROM inquiries WHERE spam_reason IS NULL').get().n
+      db.close()
+    }
+    fs.rmSync(tmp, { recursive: true, force: true })
   }
-  fs.rmSync(tmp, { recursive: true, force: true })
-}
-results.mailsDeliveredDuringRun = mails
+  results.mailsDeliveredDuringRun = mails
 
-if (asJson) {
-  console.log(JSON.stringify(results, null, 2))
-} else {
-  const w = results.pageWeight
-  const row = (r, ratePerSecond) => ({ 'req/s': ratePerSecond, 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms, 'not 200': r.notOk })
-  console.table({
-    'GET /': row(results.get, results.get.requestsPerSecond),
-    'GET / gzip': row(results.getGzip, results.getGzip.requestsPerSecond),
-    'POST /api/contact (200s/s)': row(results.post, results.post.okPerSecond),
-    ...(typeof results.nginx === 'object' ? { 'nginx static GET / (reference)': row(results.nginx, results.nginx.requestsPerSecond) } : {}),
-  })
-  const codes = (r) => Object.entries(r.statusCodes).map(([code, n]) => `${n}×${code}`).join(', ') || 'none'
-  console.log(`POST answers: ${codes(results.post)}; errors ${results.post.errors}, timeouts ${results.post.timeouts}; stored ${results.post.stored}; mails delivered ${mails}`)
-  if (results.get.notOk) console.log(`GET answers: ${codes(results.get)}; errors ${results.get.errors}, timeouts ${results.get.timeouts}`)
-  console.log(typeof results.nginx === 'object' ? `GET / vs nginx: ${results.getVsNginx}` : results.nginx)
-  console.log(`server processes: ${workers === 1 ? '1' : `${workers} workers and a primary`}`)
-  console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
-  const kb = (k) => `${w[k].rawKB} KB raw / ${w[k].gzipKB} KB gzip`
-  console.log(`page weight (computed): HTML ${kb('html')}; CSS ${kb('css')}; JS ${kb('js')}; total ${kb('total')}`)
-  console.log(`GET / gzip: body ${results.getGzip.bodyBytes} bytes as sent`)
-  const b = results.browser
-  if (typeof b === 'object') {
-    const files = (part) => part.files.map((f) => `${f.path} ${(f.bytes / 1024).toFixed(1)} KB ${f.encoding}`).join(', ')
-    console.log(`first load (before any interaction): ${b.firstLoad.totalKB} KB sent: ${files(b.firstLoad)}`)
-    console.log(`after the first focus on the form: ${b.afterFirstInteraction.totalKB} KB: ${files(b.afterFirstInteraction)}; total ${b.totalKB} KB`)
-    console.log(`focus to hydrated form, CPU 4x slower: median ${b.focusToHydratedMs.median} ms (runs ${b.focusToHydratedMs.runs.join(', ')} ms)`)
-  } else console.log(b)
+  if (asJson) {
+    console.log(JSON.stringify(results, null, 2))
+  } else {
+    const w = results.pageWeight
+    const row = (r, ratePerSecond) => ({ 'req/s': ratePerSecond, 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms, 'not 200': r.notOk })
+    console.table({
+      'GET /': row(results.get, results.get.requestsPerSecond),
+      'GET / gzip': row(results.getGzip, results.getGzip.requestsPerSecond),
+      'POST /api/contact (200s/s)': row(results.post, results.post.okPerSecond),
+      ...(typeof results.nginx === 'object' ? { 'nginx static GET / (reference)': row(results.nginx, results.nginx.requestsPerSecond) } : {}),
+    })
+    const codes = (r) => Object.entries(r.statusCodes).map(([code, n]) => `${n}×${code}`).join(', ') || 'none'
+    console.log(`POST answers: ${codes(results.post)}; errors ${results.post.errors}, timeouts ${results.post.timeouts}; stored ${results.post.stored}; mails delivered ${mails}`)
+    if (results.get.notOk) console.log(`GET answers: ${codes(results.get)}; errors ${results.get.errors}, timeouts ${results.get.timeouts}`)
+    console.log(typeof results.nginx === 'object' ? `GET / vs nginx: ${results.getVsNginx}` : results.nginx)
+    console.log(`server processes: ${workers === 1 ? '1' : `${workers} workers and a primary`}`)
+    console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
+    const kb = (k) => `${w[k].rawKB} KB raw / ${w[k].gzipKB} KB gzip`
+    console.log(`page weight (computed): HTML ${kb('html')}; CSS ${kb('css')}; JS ${kb('js')}; total ${kb('total')}`)
+    console.log(`GET / gzip: body ${results.getGzip.bodyBytes} bytes as sent`)
+    const b = results.browser
+    if (typeof b === 'object') {
+      const files = (part) => part.files.map((f) => `${f.path} ${(f.bytes / 1024).toFixed(1)} KB ${f.encoding}`).join(', ')
+      console.log(`first load (before any interaction): ${b.firstLoad.totalKB} KB sent: ${files(b.firstLoad)}`)
+      console.log(`after the first focus on the form: ${b.afterFirstInteraction.totalKB} KB: ${files(b.afterFirstInteraction)}; total ${b.totalKB} KB`)
+      console.log(`focus to hydrated form, CPU 4x slower: median ${b.focusToHydratedMs.median} ms (runs ${b.focusToHydratedMs.runs.join(', ')} ms)`)
+    } else console.log(b)
+  }
 }
+
+if (args.includes('--console')) await (await import('./bench-console.mjs')).benchConsole(args)
+else await benchPublicPage()

@@ -1,5 +1,5 @@
-// Shared by `npm start`, `npm test` and `npm run build`: build the client and the server bundle, or skip when the
-// build is newer than every source file.
+// Shared by `npm start`, `npm test` and `npm run build`: build the public page, the console and the server bundle, or
+// skip when the build is newer than every source file (everything under src/, the console too).
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,7 +46,7 @@ export async function build({ force = false } = {}) {
   const { build: viteBuild } = await import('vite')
   const configFile = path.join(root, 'vite.config.ts')
   const logLevel = process.env.CI ? 'warn' : 'info'
-  console.log('Building domain-lander (client and server) ...')
+  console.log('Building domain-lander (public page, console and server) ...')
   // Vite takes React's development or production build from NODE_ENV when it is set, whatever the mode: a shell
   // with NODE_ENV=development (or vitest's "test") would ship React's development build to every visitor.
   const nodeEnv = process.env.NODE_ENV
@@ -54,6 +54,9 @@ export async function build({ force = false } = {}) {
   try {
     await viteBuild({ configFile, root: undefined, logLevel, mode: 'production' })
     precompress(path.join(root, 'dist', 'client'))
+    // The console (src/console), a build of its own: dist/client is the public port's and must not hold it.
+    await viteBuild({ configFile, root: undefined, logLevel, mode: 'console' })
+    precompress(path.join(root, 'dist', 'console'))
     await viteBuild({ configFile, logLevel, mode: 'production', build: { ssr: 'src/server/main.ts' } })
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV

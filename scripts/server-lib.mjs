@@ -25,7 +25,7 @@ export const freePort = () =>
 /** Starts dist/server/main.js on 127.0.0.1:port with `env`; resolves once /healthz answers. */
 export async function startServer(port, env) {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
-    env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const exited = new Promise((resolve) => child.once('exit', resolve))

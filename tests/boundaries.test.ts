@@ -27,7 +27,8 @@ test('client and shared code never import server code or Node built-ins', () => 
 
 test('HTML is escaped by one function, shared by the page, the notices and the mail', () => {
   const srcDir = path.resolve(clientDir, '..')
-  const escapers = sourceFiles(srcDir).filter((file) => fs.readFileSync(file, 'utf8').includes("'&amp;'"))
+  // Tests hold payloads such as '&amp;' on purpose; the product's code is what must escape in one place.
+  const escapers = sourceFiles(srcDir).filter((file) => !/\.test\.tsx?$/.test(file) && fs.readFileSync(file, 'utf8').includes("'&amp;'"))
   expect(escapers.map((file) => path.relative(srcDir, file))).toEqual([path.join('shared', 'html.ts')])
 })
 

@@ -9,8 +9,11 @@ import { dayOf } from '../server/page/page-views.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
 import { isValidEmail } from '../shared/contact.ts'
-import { jsonText, visible } from './escape.ts'
-import { CSV_SEPARATORS, csv, table, time, type CsvSeparator } from './format.ts'
+import { CSV_SEPARATORS, type CsvSeparator } from '../server/export/csv.ts'
+import { jsonText, visible } from '../server/export/escape.ts'
+import { exportText, inquiryJson } from '../server/export/inquiries.ts'
+import { table, time } from './format.ts'
+import { PasswordError, readNewPassword, savePassword } from './set-password.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
@@ -22,6 +25,7 @@ Commands:
   outbox   [--status pending|failed|sent]
   retry    queue every failed mail again
   stats    [--domain D] [--days N]  page views and inquiries per domain and day (UTC), default 30 days
+  set-password [--stdin]           the console's password (asked twice, or one line from stdin); ends every session
 Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
@@ -45,6 +49,7 @@ const OPTIONS = {
   status: { type: 'string' },
   days: { type: 'string' },
   json: { type: 'boolean' },
+  stdin: { type: 'boolean' },
   'data-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -87,24 +92,6 @@ function filterFrom(values: Values): InquiryFilter {
 
 const kindOf = (i: InquiryListing) => (i.spamReason ? `spam (${i.spamReason})` : i.belowMinimum ? 'below minimum' : 'inquiry')
 
-function inquiryJson(i: InquiryListing) {
-  return {
-    id: i.id,
-    time: new Date(i.createdAt).toISOString(),
-    domain: displayHost(i.domain),
-    name: i.name,
-    email: i.email,
-    message: i.message,
-    offer: i.offer?.amount ?? null,
-    currency: i.offer?.currency ?? null,
-    belowMinimum: i.belowMinimum,
-    spam: i.spamReason,
-    mail: i.mailStatus,
-  }
-}
-
-const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'offer', 'currency', 'belowMinimum', 'spam', 'mail'] as const
-
 async function run(command: string | undefined, args: string[], values: Values, store: Store, print: (text: string) => void) {
   const json = (value: unknown) => print(jsonText(value))
   switch (command) {
@@ -146,11 +133,8 @@ async function run(command: string | undefined, args: string[], values: Values, 
       const separator = values.sep ?? ','
       if (!(CSV_SEPARATORS as readonly string[]).includes(separator)) throw new UsageError(`--sep is "," or ";", not "${separator}"`)
       if (values.sep !== undefined && format !== 'csv') throw new UsageError('--sep applies to --format csv only')
-      const rows = (await store.listInquiries(filterFrom(values))).map(inquiryJson)
-      const text =
-        format === 'json'
-          ? `${jsonText(rows)}\n`
-          : csv([...EXPORT_HEADERS], rows.map((r) => EXPORT_HEADERS.map((h) => r[h])), separator as CsvSeparator)
+      const rows = await store.listInquiries(filterFrom(values))
+      const text = exportText(rows, format, separator as CsvSeparator)
       if (!values.out) return print(text)
       fs.writeFileSync(path.resolve(values.out), text, { mode: 0o600 })
       return print(`${rows.length} inquiries written to ${values.out}`)
@@ -214,6 +198,15 @@ export async function main(argv: string[], print = printLine, printError = (text
   let store: Store | undefined
   try {
     const config = loadConfig({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
+    if (command === 'set-password') {
+      const password = await readNewPassword(values.stdin === true)
+      // The password may come first, before the server ever started: then this makes the store.
+      if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+      store = await openStore(config)
+      await savePassword(store, password)
+      print('The console password is set; every session signed in before has ended.')
+      return 0
+    }
     const file = sqliteFileOf(config)
     if (!config.databaseUrl && !fs.existsSync(file)) {
       throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)
@@ -222,6 +215,10 @@ export async function main(argv: string[], print = printLine, printError = (text
     await run(command, args, values, store, print)
     return 0
   } catch (error) {
+    if (error instanceof PasswordError) {
+      printError(`domain-lander: ${error.message}`)
+      return 1
+    }
     if (error instanceof UsageError || error instanceof ConfigError) {
       printError(`domain-lander: ${visible(error.message, { keepLineBreaks: true })}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`)
       return 2

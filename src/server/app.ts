@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import { TEXT } from '../shared/texts.ts'
 import type { Config } from './config.ts'
-import { sendFailure } from './http/errors.ts'
+import { answerClientError, sendFailure } from './http/errors.ts'
 import { createOutboxWorker } from './mail/outbox.ts'
 import { createMailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createDevPageRenderer, createPageRenderer } from './page/render.ts'
@@ -25,6 +25,7 @@ import { leaseOwnerOf } from './cluster/lease.ts'
 import { fastifyTrustProxy } from './http/client-address.ts'
 import { trackConnections, type ConnectionTracker } from './http/connections.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
+import { buildAdminApp } from './admin/app.ts'
 
 export interface AppOptions {
   /** The built client (index.html and assets). */
@@ -39,12 +40,16 @@ export interface AppOptions {
   clusterWorker?: boolean
   /** `npm run dev`: the page and its scripts come from the sources through Vite (vite-dev.ts), not from clientDir. */
   dev?: ViteDev
+  /** The console's build (dist/console); by default beside clientDir. */
+  consoleDir?: string
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Set once shutdown began: answers say "Connection: close" and /readyz says 503. */
     draining: boolean
+    /** The owner's console (ADMIN_PORT), or null when it is off. It closes with this app; serve.ts makes it listen. */
+    admin: FastifyInstance | null
   }
 }
 
@@ -74,16 +79,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     requestTimeout: REQUEST_TIMEOUT_MS,
     // Node checks both timeouts only every connectionsCheckingInterval (30 s unless told): check every second.
     http: { headersTimeout: REQUEST_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
-    // Requests Node's HTTP parser refuses (control characters in headers, oversized headers) never reach a route;
-    // they get the same error body as everything else.
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
-      if (!socket.writable) return socket.destroy()
-      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'
-      const body = JSON.stringify({ error: TEXT.badRequest })
-      socket.end(
-        `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      )
-    },
+    clientErrorHandler: answerClientError,
   })
 
   connectionTrackers.set(app, trackConnections(app.server))
@@ -154,11 +150,28 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.notFound)
   })
 
+  // Its own Fastify instance: no hook, route or static file of the console can ever answer on the public port.
+  const admin =
+    config.adminPort === null
+      ? null
+      : await buildAdminApp(config, {
+          config,
+          store,
+          outbox,
+          domains,
+          rateLimits,
+          log: app.log.child({ component: 'console' }),
+          consoleDir: options.consoleDir ?? path.join(path.dirname(path.resolve(options.clientDir)), 'console'),
+        })
+  app.decorate('admin', admin)
+
   app.addHook('onSend', async (_request, reply) => {
     if (app.draining) reply.header('connection', 'close')
   })
   app.addHook('onReady', async () => outbox.start())
   app.addHook('onClose', async () => {
+    // First: its requests in flight still need the store.
+    await admin?.close()
     domains.close()
     await pageViews.close()
     await outbox.stop()

@@ -8,6 +8,8 @@ describe('configuration', () => {
     expect(loadConfig({})).toEqual({
       port: 3000,
       host: '0.0.0.0',
+      adminPort: 3001,
+      adminHost: '127.0.0.1',
       dataDir: path.resolve('data'),
       smtpUrl: undefined,
       mailTo: 'owner@localhost',
@@ -89,6 +91,12 @@ describe('configuration', () => {
     expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '56' }).rateLimitIpv6Prefix).toBe(56)
   })
 
+  test('the console listens on 127.0.0.1:3001 unless told otherwise; ADMIN_PORT=off switches it off', () => {
+    expect(loadConfig({})).toMatchObject({ adminPort: 3001, adminHost: '127.0.0.1' })
+    expect(loadConfig({ ADMIN_PORT: 'off' }).adminPort).toBeNull()
+    expect(loadConfig({ ADMIN_PORT: '0', ADMIN_HOST: '::1' })).toMatchObject({ adminPort: 0, adminHost: '::1' })
+  })
+
   test('an empty variable counts as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '' })).toMatchObject({ port: 3000, smtpUrl: undefined })
   })
@@ -96,6 +104,8 @@ describe('configuration', () => {
   test.each([
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
+    ['ADMIN_PORT', { ADMIN_PORT: 'on' }],
+    ['ADMIN_PORT', { ADMIN_PORT: '70000' }],
     ['SMTP_URL', { SMTP_URL: 'http://mail.example.de', MAIL_TO: 'a@example.de' }],
     ['CONTACT_RATE_LIMIT', { CONTACT_RATE_LIMIT: '-1' }],
     ['MIN_FILL_SECONDS', { MIN_FILL_SECONDS: 'soon' }],

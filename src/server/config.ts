@@ -66,6 +66,11 @@ const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
+    // The owner's console listens apart from the public page; `off` switches it off.
+    ADMIN_PORT: z
+      .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'must be a port number from 0 to 65535, or off' })
+      .default(3001),
+    ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('./data'),
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@mail.example.de:465' })
@@ -117,6 +122,9 @@ const configSchema = z
     return {
       port: env.PORT,
       host: env.HOST,
+      /** Null: no console. */
+      adminPort: env.ADMIN_PORT === 'off' ? null : env.ADMIN_PORT,
+      adminHost: env.ADMIN_HOST,
       dataDir: path.resolve(env.DATA_DIR),
       smtpUrl: env.SMTP_URL,
       mailTo,

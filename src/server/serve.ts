@@ -46,17 +46,23 @@ export async function serve(options: ServeOptions): Promise<void> {
   })
 
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
-    throw explainListenError(error)
+    throw explainListenError(error, PUBLIC_LISTENER)
+  })
+  // After the public port: a worker of a cluster shares this one as it shares that one.
+  await app.admin?.listen({ port: config.adminPort!, host: config.adminHost }).catch((error: unknown) => {
+    throw explainListenError(error, ADMIN_LISTENER)
   })
   // Written now rather than at exit, so that a server that is killed still leaves the cache for the next start.
   module.flushCompileCache()
   const mail = describeMailTransport(config)
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
-  const shownHost = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host
+  const url = `http://${shownHost(config.host)}:${port}/`
+  const consoleAddress = app.admin?.server.address()
+  const consoleUrl = typeof consoleAddress === 'object' && consoleAddress ? `http://${shownHost(config.adminHost)}:${consoleAddress.port}/` : 'off'
   app.log.info(
-    { url: `http://${shownHost}:${port}/`, dataDir: config.dataDir, store: describeStore(config), mail, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
-    `domain-lander is ready: open http://${shownHost}:${port}/ (mail goes to ${mail})`,
+    { url, console: consoleUrl, dataDir: config.dataDir, store: describeStore(config), mail, mailTo: config.smtpUrl ? 'configured' : config.mailTo },
+    `domain-lander is ready: open ${url} (mail goes to ${mail}); ${consoleUrl === 'off' ? 'the console is off (ADMIN_PORT=off)' : `console: ${consoleUrl}`}`,
   )
   if (!config.smtpUrl) {
     app.log.warn(`SMTP_URL is not set: every inquiry is written as an .eml file to ${config.dataDir}/mail instead of being mailed`)
@@ -66,28 +72,44 @@ export async function serve(options: ServeOptions): Promise<void> {
 /** Thrown at start-up for a cause the owner fixes (a setting, a file, a directory): their own messages say how. */
 const OWNER_FIXES = new Set(['ConfigError', 'DataDirError', 'DomainsFileError', 'ListenError'])
 
-/** PORT or HOST that the server cannot listen on. */
+/** PORT or HOST (ADMIN_PORT or ADMIN_HOST) that the server cannot listen on. */
 class ListenError extends Error {
   override name = 'ListenError'
 }
 
+/** The variables that name a listener's port and address, and what the owner may set them to. */
+interface Listener {
+  port: string
+  host: string
+  example: number
+  anyHost: string
+}
+const PUBLIC_LISTENER: Listener = { port: 'PORT', host: 'HOST', example: 3000, anyHost: ', or to 0.0.0.0 for all of them' }
+const ADMIN_LISTENER: Listener = { port: 'ADMIN_PORT', host: 'ADMIN_HOST', example: 3001, anyHost: ' (127.0.0.1 keeps the console to this machine)' }
+
 /** What the owner changes when listening failed, or the error itself when the cause is not a setting. */
-function explainListenError(error: unknown): unknown {
+function explainListenError(error: unknown, { port, host, example, anyHost }: Listener): unknown {
   const e = error as Partial<NodeJS.ErrnoException> & { address?: string; port?: number; hostname?: string }
   // Node's error names the port and address (or host name) the server was told to use.
   switch (e?.code) {
     case 'EADDRINUSE':
-      return new ListenError(`PORT ${e.port} is already in use on ${e.address}: stop the program that listens there, or set PORT to a free port`)
+      return new ListenError(`${port} ${e.port} is already in use on ${e.address}: stop the program that listens there, or set ${port} to a free port`)
     case 'EACCES':
-      return new ListenError(`PORT ${e.port}: permission denied: only root may listen on ports below 1024; set PORT to 1024 or above (e.g. 3000) and forward the low port to it`)
+      return new ListenError(`${port} ${e.port}: permission denied: only root may listen on ports below 1024; set ${port} to 1024 or above (e.g. ${example}) and forward the low port to it`)
     case 'EADDRNOTAVAIL':
-      return new ListenError(`HOST ${e.address} is not an address of this machine: set HOST to one of its addresses, or to 0.0.0.0 for all of them`)
+      return new ListenError(`${host} ${e.address} is not an address of this machine: set ${host} to one of its addresses${anyHost}`)
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ListenError(`HOST ${e.hostname} is not a known host name: set HOST to an address of this machine, or to 0.0.0.0 for all of them`)
+      return new ListenError(`${host} ${e.hostname} is not a known host name: set ${host} to an address of this machine${anyHost}`)
     default:
       return error
   }
+}
+
+/** A host as a browser takes it in a URL: "localhost" for every address, IPv6 in brackets. */
+function shownHost(host: string): string {
+  if (['0.0.0.0', '::'].includes(host)) return 'localhost'
+  return host.includes(':') ? `[${host}]` : host
 }
 
 /**

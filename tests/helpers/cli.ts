@@ -6,9 +6,15 @@ const ROOT = path.resolve(import.meta.dirname, '../..')
 
 /** Runs `domain-lander ...args` with only PATH, DATA_DIR and `env` set. */
 export function runCli(dataDir: string, env: Record<string, string>, ...args: string[]) {
+  return runCliWithInput(dataDir, env, '', ...args)
+}
+
+/** The same, with `input` on standard input (not a terminal). */
+export function runCliWithInput(dataDir: string, env: Record<string, string>, input: string, ...args: string[]) {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/domain-lander.mjs'), ...args], {
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env },
     encoding: 'utf8',
+    input,
   })
   return { code: run.status, out: run.stdout, err: run.stderr }
 }

@@ -11,6 +11,8 @@ const MAIN = path.resolve(import.meta.dirname, '../../dist/server/main.js')
 export interface ServerProcess {
   url: string
   port: number
+  /** The console (ADMIN_PORT; any free port unless the test sets one), or null when ADMIN_PORT=off. */
+  adminUrl: string | null
   dataDir: string
   child: ChildProcess
   /** Every line the process wrote to stdout and stderr. */
@@ -34,6 +36,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
       PORT: '0',
+      ADMIN_PORT: '0',
       MIN_FILL_SECONDS: '0',
       CONTACT_RATE_LIMIT: '0',
       MAIL_TO: 'owner@example.org',
@@ -50,15 +53,14 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   for (const stream of [child.stdout!, child.stderr!]) {
     readline.createInterface({ input: stream }).on('line', (line) => output.push(line))
   }
-  const url = await new Promise<string>((resolve, reject) => {
+  const ready = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 20_000)
     const poll = setInterval(() => {
       for (const line of output) {
-        const found = /"url":"(http:\/\/[^"]+)\/"/.exec(line)
-        if (found) {
+        if (/"url":"http:\/\//.test(line)) {
           clearInterval(poll)
           clearTimeout(timer)
-          resolve(found[1]!.replace('localhost', '127.0.0.1'))
+          resolve(line)
           return
         }
       }
@@ -69,6 +71,9 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       reject(new Error(`server exited (${code}) before it was ready:\n${output.join('\n')}`))
     })
   })
+  const urlIn = (field: string) => new RegExp(`"${field}":"(http://[^"]+)/"`).exec(ready)?.[1]?.replace('localhost', '127.0.0.1') ?? null
+  const url = urlIn('url')!
+  const adminUrl = urlIn('console')
   const port = Number(new URL(url).port)
   const signal = (name: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(name)
@@ -77,6 +82,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   return {
     url,
     port,
+    adminUrl,
     dataDir,
     child,
     output,

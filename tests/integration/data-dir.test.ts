@@ -156,7 +156,7 @@ test('a DATA_DIR the server may not write to stops it with one line naming the p
   fs.chmodSync(dataDir, asRoot ? 0o755 : 0o555)
   const uid = asRoot ? 65534 : process.getuid!()
   const run = spawnSync(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', NODE_DISABLE_COMPILE_CACHE: '1', ...(await storeEnv(dataDir)), DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_DISABLE_COMPILE_CACHE: '1', ...(await storeEnv(dataDir)), DATA_DIR: dataDir },
     encoding: 'utf8',
     timeout: 20_000,
     ...(asRoot && { uid, gid: 65534 }),

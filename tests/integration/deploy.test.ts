@@ -35,6 +35,34 @@ test('Caddy accepts the Caddyfile for several instances: least busy instance tha
   expect(proxy.load_balancing.selection_policy.policy).toBe('least_conn')
 })
 
+test("Caddy accepts the console's Caddyfile: TLS on the owner's host name, a proxy to the console on 127.0.0.1:3001", () => {
+  const caddy = process.env.CADDY_PATH ?? '/usr/bin/caddy'
+  const adapt = (file: string) =>
+    spawnSync(caddy, ['adapt', '--config', file, '--adapter', 'caddyfile'], {
+      encoding: 'utf8',
+      env: { ...process.env, CONSOLE_HOST: 'konsole.example.de' },
+    })
+  const run = adapt(deploy('Caddyfile.console'))
+  expect(run.status, run.stderr).toBe(0)
+  const server = JSON.parse(run.stdout).apps.http.servers.srv0
+  expect(server.listen).toEqual([':443'])
+  expect(server.routes[0].match).toEqual([{ host: ['konsole.example.de'] }])
+  expect(JSON.stringify(server.routes[0].handle)).toContain('"upstreams":[{"dial":"127.0.0.1:3001"}]')
+
+  // Pasted into the main Caddyfile, as its comment says, the named site is served beside the catch-all.
+  const dir = tempDataDir()
+  try {
+    const combined = path.join(dir, 'Caddyfile')
+    fs.writeFileSync(combined, `${read('Caddyfile')}\n${read('Caddyfile.console')}`)
+    const both = adapt(combined)
+    expect(both.status, both.stderr).toBe(0)
+    expect(both.stdout).toContain('"host":["konsole.example.de"]')
+    expect(both.stdout).toContain('"dial":"127.0.0.1:3001"')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('the compose file runs the lander behind Caddy, with the data directory on a volume', () => {
   const compose = parseYaml(read('compose.yaml'))
   expect(Object.keys(compose.services).sort()).toEqual(['caddy', 'lander'])
@@ -79,7 +107,7 @@ test("the image's start command and health check work outside Docker", async () 
   // `node` on the PATH is the project's Node 24 here, as it is in the image.
   const child = spawn(command!, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, ...imageEnv, HOST: '127.0.0.1', PORT: '3000', DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH, ...imageEnv, HOST: '127.0.0.1', PORT: '3000', ADMIN_PORT: '0', DATA_DIR: dataDir },
     stdio: 'ignore',
   })
   try {

@@ -20,7 +20,7 @@ describe('npm run dev', () => {
     // Its own process group: npm, the shell, node --watch and the server are ended together.
     const child = spawn('npm', ['run', '--silent', 'dev'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_FORMAT: 'json', MIN_FILL_SECONDS: '0' },
+      env: { ...process.env, PORT: String(port), ADMIN_PORT: '0', DATA_DIR: dataDir, LOG_FORMAT: 'json', MIN_FILL_SECONDS: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })

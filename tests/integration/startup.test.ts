@@ -42,6 +42,7 @@ test.each([
   ['SMTP_URL', { SMTP_URL: 'http://mail.example.de' }],
   ['MAIL_TO', { SMTP_URL: 'smtp://mail.example.de:587', MAIL_TO: '' }],
   ['CONTACT_RATE_LIMIT', { CONTACT_RATE_LIMIT: 'viele' }],
+  ['ADMIN_PORT', { ADMIN_PORT: 'an' }],
 ])('a wrong %s stops the server with a message naming it', async (variable, env) => {
   await expect(startServerProcess(env)).rejects.toThrow(new RegExp(`exited \\(1\\)[\\s\\S]*Invalid configuration:\\n  ${variable}: `))
 })
@@ -64,6 +65,32 @@ async function refusal(env: Record<string, string>): Promise<string> {
   if (!found) throw error
   return found[1]!
 }
+
+test('the start-up log says where the console is', async () => {
+  const server = await startServerProcess({})
+  try {
+    expect(server.adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(server.output.join('\n')).toContain(`domain-lander is ready: open ${server.url}/ (mail goes to files in ${server.dataDir}/mail); console: ${server.adminUrl}/`)
+  } finally {
+    expect(await server.stop()).toBe(0)
+    server.cleanup()
+  }
+})
+
+test('an ADMIN_PORT that another program listens on stops the server with one line naming ADMIN_PORT', async () => {
+  const other = net.createServer()
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  const { port } = other.address() as net.AddressInfo
+  try {
+    // The public port listened first: its log line comes before.
+    const output = (await refusal({ ADMIN_PORT: String(port) })).split('\n')
+    expect(output.filter((line) => !line.startsWith('{"level":30,'))).toEqual([
+      `domain-lander: ADMIN_PORT ${port} is already in use on 127.0.0.1: stop the program that listens there, or set ADMIN_PORT to a free port`,
+    ])
+  } finally {
+    other.close()
+  }
+})
 
 test('a broken domains file stops the server with its message alone, without a stack trace', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lander-domains-'))
@@ -107,7 +134,7 @@ test('on a terminal the server writes readable lines unless LOG_FORMAT=json', as
   const run = (env: Record<string, string>) => {
     const dataDir = tempDataDir()
     const child = spawn(ON_A_TERMINAL, ['-qec', `exec "${process.execPath}" "${MAIN}"`, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ...env },
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', DATA_DIR: dataDir, ...env },
       stdio: ['pipe', 'pipe', 'inherit'],
       detached: true,
     })

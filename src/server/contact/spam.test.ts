@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FIELD, type ContactPayload } from '../../shared/contact.ts'
-import { isCrossSite, spamReason } from './spam.ts'
+import { spamReason } from './spam.ts'
 
 const filled = (decoys: Partial<Record<typeof FIELD.nameDecoy | typeof FIELD.emailDecoy, string | undefined>>) =>
   ({ [FIELD.name]: 'Erika', [FIELD.email]: 'erika@example.org', [FIELD.message]: 'Hallo', [FIELD.nameDecoy]: '', [FIELD.emailDecoy]: '', ...decoys }) as ContactPayload
@@ -17,21 +17,5 @@ describe('spam rules', () => {
   })
   it('marks a form sent faster than a person fills it', () => {
     expect(spamReason(filled({}), 0, 2_999, 3)).toBe('too-fast')
-  })
-})
-
-describe('the cross-site check', () => {
-  it('lets a same-origin post and a client that sends neither header through', () => {
-    expect(isCrossSite({ host: 'example.de', origin: 'https://example.de', 'sec-fetch-site': 'same-origin' })).toBe(false)
-    expect(isCrossSite({ host: 'example.de' })).toBe(false)
-  })
-  it('refuses what the browser says came from another site, or from a sibling subdomain', () => {
-    expect(isCrossSite({ host: 'example.de', 'sec-fetch-site': 'cross-site' })).toBe(true)
-    expect(isCrossSite({ host: 'example.de', 'sec-fetch-site': 'same-site' })).toBe(true)
-  })
-  it('refuses an Origin of another host, an opaque one and garbage', () => {
-    expect(isCrossSite({ host: 'example.de', origin: 'https://evil.example' })).toBe(true)
-    expect(isCrossSite({ host: 'example.de', origin: 'null' })).toBe(true)
-    expect(isCrossSite({ host: 'example.de', origin: '::' })).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 // One error shape for the whole API: { error: "<German sentence>" } (plus "fields" for field errors).
 // The message of any 5xx is hidden; bad input never gets a 5xx.
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiError, FieldErrors } from '../../shared/contact.ts'
 import { TEXT } from '../../shared/texts.ts'
@@ -60,4 +61,17 @@ export function sendFailure(request: FastifyRequest, reply: FastifyReply, error:
     request.log.warn({ err: error }, 'store unavailable, client told to retry')
   }
   return reply.code(failure.statusCode).headers(failure.headers).type('application/json; charset=utf-8').send(failure.body)
+}
+
+/**
+ * Requests Node's HTTP parser refuses (control characters in headers, oversized headers) never reach a route; they
+ * get the same error body as everything else.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy()
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'
+  const body = JSON.stringify({ error: TEXT.badRequest })
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }

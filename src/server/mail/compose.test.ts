@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { StoredInquiry } from '../store/types.ts'
-import { composeInquiryMail, headerSafe } from './compose.ts'
+import { composeInquiryMail, composeReplyMail, headerSafe } from './compose.ts'
 
 const inquiry: StoredInquiry = {
   id: 7,
@@ -67,5 +67,35 @@ describe('the owner mail', () => {
     const hostile = composeInquiryMail({ ...inquiry, name: 'Erika\r\nBcc: x@example.org', email: 'a@b.de\nCc: y@example.org' }, '<id@x>', addresses)
     expect(JSON.stringify(hostile.replyTo)).not.toMatch(/[\r\n]/)
     expect(headerSafe('a\r\nb\u2028c\u0085d\u0000e')).toBe('a  b c d e')
+  })
+})
+
+describe('the owner\'s reply to the visitor', () => {
+  const inquiryMessageId = '<inquiry-7-abcdefghijklmno@xn--mnchen-3ya.de>'
+  const mail = composeReplyMail(
+    { ...inquiry, message: 'Zeile 1\nZeile 2' },
+    { body: 'Guten Tag,\nder Preis ist 5.000 €.', replyTo: 'sales@example.org', inquiryMessageId },
+    '<reply-3-abcdefghijklmno@xn--mnchen-3ya.de>',
+    { ...addresses, visitor: 'erika@example.de' },
+  )
+
+  test('goes from MAIL_FROM to the visitor, answered to the domain\'s recipient, as "Re: Anfrage zu {domain}"', () => {
+    expect(mail).toMatchObject({ from: addresses.from, to: 'erika@example.de', replyTo: 'sales@example.org', subject: 'Re: Anfrage zu münchen.de' })
+  })
+
+  test('is threaded under the mail the owner got about the inquiry', () => {
+    expect(mail.inReplyTo).toBe(inquiryMessageId)
+    expect(mail.references).toEqual([inquiryMessageId])
+    expect(mail.messageId).toBe('<reply-3-abcdefghijklmno@xn--mnchen-3ya.de>')
+  })
+
+  test('is plain text: the reply, then the visitor\'s message quoted', () => {
+    expect(mail.html).toBeUndefined()
+    expect(mail.text).toMatch(/^Guten Tag,\nder Preis ist 5\.000 €\.\n\n.* schrieben Sie zu münchen\.de:\n> Zeile 1\n> Zeile 2$/)
+  })
+
+  test('without a domain recipient it is answered to MAIL_TO', () => {
+    const plain = composeReplyMail(inquiry, { body: 'x', replyTo: null, inquiryMessageId }, '<r@x>', { ...addresses, visitor: 'erika@example.de' })
+    expect(plain.replyTo).toBe(addresses.to)
   })
 })

@@ -73,3 +73,28 @@ export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, ad
     headers: { 'Auto-Submitted': 'auto-generated' },
   }
 }
+
+/**
+ * The owner's reply to the visitor, sent from the console: from MAIL_FROM, answered to the owner, threaded under the
+ * mail the owner got about the inquiry. The visitor's own message is quoted below, as mail clients do.
+ */
+export function composeReplyMail(
+  inquiry: StoredInquiry,
+  reply: { body: string; replyTo: string | null; inquiryMessageId: string },
+  messageId: string,
+  addresses: MailAddresses & { visitor: string },
+): SendMailOptions {
+  const domain = displayHost(inquiry.domain)
+  const quoted = inquiry.message.split(/\r?\n/).map((line) => `> ${line}`).join('\n')
+  const text = [reply.body, '', `${berlinTime.format(new Date(inquiry.createdAt))} schrieben Sie zu ${domain}:`, quoted].join('\n')
+  return {
+    from: addresses.from,
+    to: headerSafe(addresses.visitor),
+    replyTo: headerSafe(reply.replyTo ?? addresses.to),
+    subject: `Re: Anfrage zu ${domain}`,
+    messageId,
+    inReplyTo: reply.inquiryMessageId,
+    references: [reply.inquiryMessageId],
+    text,
+  }
+}

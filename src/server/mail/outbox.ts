@@ -2,7 +2,7 @@
 // retried with backoff on temporary failures, until it is delivered or clearly undeliverable.
 import type { FastifyBaseLogger } from 'fastify'
 import type { OutboxItem, Store } from '../store/types.ts'
-import { composeInquiryMail, type MailAddresses } from './compose.ts'
+import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
 import type { MailTransport } from './transport.ts'
 
 export const RETRY = {
@@ -62,11 +62,13 @@ export function createOutboxWorker(options: {
   let again = false
 
   async function deliver(item: OutboxItem) {
-    const message = composeInquiryMail(item.inquiry, item.messageId, { ...addresses, to: item.mailTo ?? addresses.to })
+    const message = item.reply
+      ? composeReplyMail(item.inquiry, item.reply, item.messageId, { ...addresses, visitor: item.mailTo ?? item.inquiry.email })
+      : composeInquiryMail(item.inquiry, item.messageId, { ...addresses, to: item.mailTo ?? addresses.to })
     try {
-      await transport.send(message, `inquiry-${item.inquiry.id}.eml`)
+      await transport.send(message, item.reply ? `reply-${item.reply.id}.eml` : `inquiry-${item.inquiry.id}.eml`)
       await store.markSent(item.id, now())
-      log.info({ inquiry: item.inquiry.id, attempts: item.attempts + 1 }, 'inquiry mailed')
+      log.info({ inquiry: item.inquiry.id, reply: item.reply?.id, attempts: item.attempts + 1 }, item.reply ? 'reply mailed' : 'inquiry mailed')
     } catch (error) {
       const reason = describe(error)
       const attempts = item.attempts + 1

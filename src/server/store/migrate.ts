@@ -16,14 +16,32 @@ const stepsOf = (dialect: DialectName) => (dialect === 'sqlite' ? SQLITE_MIGRATI
 /** Names sort in the order the steps were written, which is the order the Migrator runs them in. */
 const nameOf = (index: number) => `${String(index + 1).padStart(4, '0')}`
 
+/**
+ * node:sqlite prepares one statement at a time. No step has a semicolon inside a literal; a trigger's body has
+ * them, and runs to its END.
+ */
+function statementsOf(text: string): string[] {
+  const statements: string[] = []
+  let current = ''
+  for (const part of text.split(';')) {
+    current += part
+    if (/^\s*CREATE\s+TRIGGER\b/i.test(current) && !/\bEND\s*$/i.test(current)) {
+      current += ';'
+      continue
+    }
+    if (current.trim()) statements.push(current)
+    current = ''
+  }
+  return statements
+}
+
 function migrationsOf(dialect: DialectName): Record<string, Migration> {
   return Object.fromEntries(
     stepsOf(dialect).map((text, index) => [
       nameOf(index),
       {
         async up(db: Kysely<unknown>) {
-          // node:sqlite prepares one statement at a time; no step has a semicolon inside a literal.
-          for (const statement of text.split(';')) if (statement.trim()) await sql.raw(statement).execute(db)
+          for (const statement of statementsOf(text)) await sql.raw(statement).execute(db)
         },
       },
     ]),

@@ -56,4 +56,60 @@ export const SQLITE_MIGRATIONS: string[] = [
   `ALTER TABLE inquiries RENAME COLUMN offer_eur TO offer_amount;
    ALTER TABLE inquiries ADD COLUMN offer_currency TEXT;
    UPDATE inquiries SET offer_currency = 'EUR' WHERE offer_amount IS NOT NULL;`,
+  // The owner's console: an inquiry's state, free-text search, replies to the visitor (mail of their own in the outbox,
+  // which therefore holds one mail per inquiry and one per reply) and sign-in sessions. The search index also holds
+  // the domain, so that a search within one domain is one lookup in it rather than a walk over either. SQLite cannot drop a UNIQUE
+  // constraint: the outbox is rebuilt.
+  `ALTER TABLE inquiries ADD COLUMN status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'answered', 'archived', 'spam'));
+   UPDATE inquiries SET status = 'spam' WHERE spam_reason IS NOT NULL;
+   CREATE INDEX inquiries_status_created ON inquiries (status, created_at);
+   CREATE INDEX inquiries_domain_status_created ON inquiries (domain, status, created_at);
+   CREATE VIRTUAL TABLE inquiries_fts USING fts5(
+     name, email, message, domain, content = 'inquiries', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+   );
+   INSERT INTO inquiries_fts (inquiries_fts) VALUES ('rebuild');
+   CREATE TRIGGER inquiries_fts_insert AFTER INSERT ON inquiries BEGIN
+     INSERT INTO inquiries_fts (rowid, name, email, message, domain) VALUES (new.id, new.name, new.email, new.message, new.domain);
+   END;
+   CREATE TRIGGER inquiries_fts_delete AFTER DELETE ON inquiries BEGIN
+     INSERT INTO inquiries_fts (inquiries_fts, rowid, name, email, message, domain) VALUES ('delete', old.id, old.name, old.email, old.message, old.domain);
+   END;
+   CREATE TABLE replies (
+     id INTEGER PRIMARY KEY,
+     inquiry_id INTEGER NOT NULL REFERENCES inquiries (id),
+     body TEXT NOT NULL,
+     reply_to TEXT,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX replies_inquiry ON replies (inquiry_id);
+   CREATE TABLE outbox_rebuilt (
+     id INTEGER PRIMARY KEY,
+     inquiry_id INTEGER NOT NULL REFERENCES inquiries (id),
+     reply_id INTEGER REFERENCES replies (id),
+     message_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     failed_at INTEGER,
+     mail_to TEXT,
+     resends INTEGER NOT NULL DEFAULT 0,
+     lease_owner TEXT,
+     lease_until INTEGER
+   );
+   INSERT INTO outbox_rebuilt (id, inquiry_id, message_id, status, attempts, next_attempt_at, last_error, created_at, sent_at, failed_at, mail_to, resends, lease_owner, lease_until)
+     SELECT id, inquiry_id, message_id, status, attempts, next_attempt_at, last_error, created_at, sent_at, failed_at, mail_to, resends, lease_owner, lease_until FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_rebuilt RENAME TO outbox;
+   CREATE UNIQUE INDEX outbox_inquiry_mail ON outbox (inquiry_id) WHERE reply_id IS NULL;
+   CREATE UNIQUE INDEX outbox_reply_mail ON outbox (reply_id);
+   CREATE INDEX outbox_inquiry ON outbox (inquiry_id);
+   CREATE INDEX outbox_pending_due ON outbox (next_attempt_at) WHERE status = 'pending';
+   CREATE TABLE sessions (
+     id_hash TEXT PRIMARY KEY,
+     created_at INTEGER NOT NULL,
+     last_seen_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ]

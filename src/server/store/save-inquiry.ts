@@ -26,7 +26,7 @@ function precompiled<Name extends string, Row>(names: readonly Name[], build: (v
 
 /** Stores the inquiry and its outbox entry; the same token again is a duplicate, or a conflict with other content. */
 export function inquirySaver(db: Kysely<Database>) {
-  const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at'] as const
+  const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status'] as const
   const insertInquiry = precompiled(inquiryColumns, (value) =>
     db
       .insertInto('inquiries')
@@ -42,6 +42,7 @@ export function inquirySaver(db: Kysely<Database>) {
         offer_currency: value('offer_currency'),
         below_minimum: value('below_minimum'),
         created_at: value('created_at'),
+        status: value('status'),
       })
       .onConflict((oc) => oc.column('token').doNothing())
       .returning('id'),
@@ -74,6 +75,7 @@ export function inquirySaver(db: Kysely<Database>) {
           offer_currency: inquiry.offer?.currency ?? null,
           below_minimum: inquiry.belowMinimum ? 1 : 0,
           created_at: inquiry.createdAt,
+          status: inquiry.spamReason === null ? 'new' : 'spam',
         }),
       )
     ).rows[0]

@@ -1,7 +1,7 @@
 // The tables as the query layer sees them, the same in both databases (PostgreSQL's BIGINT columns are read as
 // numbers: see postgres.ts). Generated columns are `Generated`, so inserts need not name them.
 import type { Generated } from 'kysely'
-import type { OutboxStatus } from './types.ts'
+import type { InquiryStatus, OutboxStatus } from './types.ts'
 
 export interface Database {
   inquiries: {
@@ -18,10 +18,13 @@ export interface Database {
     /** 0 or 1: SQLite has no boolean. */
     below_minimum: number
     created_at: number
+    status: Generated<InquiryStatus>
   }
   outbox: {
     id: Generated<number>
     inquiry_id: number
+    /** The reply this mail carries to the visitor; null for the mail about the inquiry to the owner. */
+    reply_id: number | null
     message_id: string
     status: OutboxStatus
     attempts: Generated<number>
@@ -35,6 +38,10 @@ export interface Database {
     lease_owner: string | null
     lease_until: number | null
   }
+  /** SQLite only: the FTS5 index of name, e-mail and message (PostgreSQL keeps it in inquiries.search). */
+  inquiries_fts: { rowid: number }
+  replies: { id: Generated<number>; inquiry_id: number; body: string; reply_to: string | null; created_at: number }
+  sessions: { id_hash: string; created_at: number; last_seen_at: number }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }
   tls_names: { wildcard: string; name: string; day: string }

@@ -1,11 +1,13 @@
 // The store, once for both databases, through Kysely's typed query builder. What really differs between SQLite
 // and PostgreSQL comes in as a `DialectSpecifics` (sqlite.ts, postgres.ts): how errors map to "try again", how
 // inquiries are committed (group commit or one transaction each), the UTC-day expression, and the locks.
-import { sql, type Expression, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely'
+import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import type { DialectName } from './migrate.ts'
+import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
+import { sessionStore } from './sessions.ts'
 import type { Database } from './schema.ts'
-import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, SaveResult, Store, StoredInquiry } from './types.ts'
+import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, SaveResult, Store } from './types.ts'
 
 type Db = Kysely<Database>
 
@@ -23,20 +25,6 @@ export interface DialectSpecifics {
   lockWildcard?(trx: Transaction<Database>, wildcard: string): Promise<void>
   close(): Promise<void>
 }
-
-const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
-  id: row.id,
-  token: row.token,
-  contentHash: row.content_hash,
-  domain: row.domain,
-  name: row.name,
-  email: row.email,
-  message: row.message,
-  spamReason: row.spam_reason,
-  offer: row.offer_amount === null ? null : { amount: row.offer_amount, currency: row.offer_currency ?? 'EUR' },
-  belowMinimum: row.below_minimum === 1,
-  createdAt: row.created_at,
-})
 
 const noLease = { lease_owner: null, lease_until: null } as const
 
@@ -72,6 +60,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
         .execute(),
     )
   const store: SharedStore = {
+    ...consoleStore(db, dialect),
+    ...sessionStore(db, dialect),
     saveInquiry(inquiry, mail) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail))
     },
@@ -100,22 +90,43 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
         const rows = await db
           .selectFrom('outbox as o')
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
-          .selectAll('i')
+          .leftJoin('replies as r', 'r.id', 'o.reply_id')
+          .select(INQUIRY_COLUMNS)
           .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to'])
+          .select(['r.id as reply_id', 'r.body as reply_body', 'r.reply_to'])
+          // A reply refers to the mail the owner got about the inquiry (In-Reply-To), whatever became of it.
+          .select((eb) =>
+            eb
+              .selectFrom('outbox as first')
+              .select('first.message_id')
+              .whereRef('first.inquiry_id', '=', 'o.inquiry_id')
+              .where('first.reply_id', 'is', null)
+              .as('inquiry_message_id'),
+          )
           .where('o.id', 'in', claimed.map((row) => row.id))
           .orderBy('o.next_attempt_at')
           .orderBy('o.id')
           .execute()
-        return rows.map(
-          (row): OutboxItem => ({
+        return rows.map((row): OutboxItem => {
+          const inquiry = toInquiry(row)
+          return {
             id: row.outbox_id,
             messageId: row.message_id,
             mailTo: row.mail_to,
             attempts: row.attempts,
             createdAt: row.outbox_created_at,
-            inquiry: toInquiry(row),
-          }),
-        )
+            inquiry,
+            reply:
+              row.reply_id === null
+                ? null
+                : {
+                    id: row.reply_id,
+                    body: row.reply_body ?? '',
+                    replyTo: row.reply_to,
+                    inquiryMessageId: row.inquiry_message_id ?? messageIdFor(inquiry),
+                  },
+          }
+        })
       })
     },
     async releaseLeases(owner) {
@@ -162,16 +173,21 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       )
     },
     async getInquiry(id) {
-      const row = await guard(() => db.selectFrom('inquiries').selectAll().where('id', '=', id).executeTakeFirst())
+      const row = await guard(() => db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', '=', id).executeTakeFirst())
       return row ? toInquiry(row) : null
     },
     async findInquiry(token) {
-      const row = await guard(() => db.selectFrom('inquiries').selectAll().where('token', '=', token).executeTakeFirst())
+      const row = await guard(() => db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.token', '=', token).executeTakeFirst())
       return row ? toInquiry(row) : null
     },
     async outboxStatus(inquiryId) {
       const row = await guard(() =>
-        db.selectFrom('outbox').select(['status', 'attempts', 'last_error']).where('inquiry_id', '=', inquiryId).executeTakeFirst(),
+        db
+          .selectFrom('outbox')
+          .select(['status', 'attempts', 'last_error'])
+          .where('inquiry_id', '=', inquiryId)
+          .where('reply_id', 'is', null)
+          .executeTakeFirst(),
       )
       return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
     },
@@ -220,8 +236,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       const rows = await guard(() =>
         db
           .selectFrom('inquiries as i')
-          .leftJoin('outbox as o', 'o.inquiry_id', 'i.id')
-          .selectAll('i')
+          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+          .select(INQUIRY_COLUMNS)
           .select('o.status as mail_status')
           .$if(Boolean(filter.domain), (qb) => qb.where('i.domain', '=', filter.domain!))
           .$if(filter.since !== undefined, (qb) => qb.where('i.created_at', '>=', filter.since!))
@@ -266,6 +282,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             .selectFrom('outbox')
             .select('resends')
             .where('inquiry_id', '=', inquiryId)
+            .where('reply_id', 'is', null)
             .$if(postgres, (qb) => qb.forUpdate())
             .executeTakeFirst()
           const messageId = messageIdFor(inquiry, (previous?.resends ?? 0) + 1)
@@ -273,17 +290,20 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             .insertInto('outbox')
             .values({ inquiry_id: inquiryId, message_id: messageId, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, mail_to: mailTo, resends: 1 })
             .onConflict((oc) =>
-              oc.column('inquiry_id').doUpdateSet((eb) => ({
-                status: 'pending',
-                next_attempt_at: eb.ref('excluded.next_attempt_at'),
-                created_at: eb.ref('excluded.created_at'),
-                attempts: 0,
-                last_error: null,
-                message_id: eb.ref('excluded.message_id'),
-                mail_to: eb.fn.coalesce('excluded.mail_to', 'outbox.mail_to'),
-                resends: eb('outbox.resends', '+', 1),
-                ...noLease,
-              })),
+              oc
+                .column('inquiry_id')
+                .where('reply_id', 'is', null)
+                .doUpdateSet((eb) => ({
+                  status: 'pending',
+                  next_attempt_at: eb.ref('excluded.next_attempt_at'),
+                  created_at: eb.ref('excluded.created_at'),
+                  attempts: 0,
+                  last_error: null,
+                  message_id: eb.ref('excluded.message_id'),
+                  mail_to: eb.fn.coalesce('excluded.mail_to', 'outbox.mail_to'),
+                  resends: eb('outbox.resends', '+', 1),
+                  ...noLease,
+                })),
             )
             .execute()
           return true
@@ -291,9 +311,10 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       )
     },
     async requeueFailed(now) {
-      const rows = await guard(() => db.selectFrom('outbox').select('inquiry_id').where('status', '=', 'failed').execute())
-      for (const row of rows) await store.requeueMail(row.inquiry_id, now)
-      return rows.length
+      const rows = await guard(() => db.selectFrom('outbox').select('id').where('status', '=', 'failed').execute())
+      let queued = 0
+      for (const row of rows) if (await store.resendMail(row.id, now)) queued++
+      return queued
     },
     async dailyStats(filter) {
       const rows = await guard(() =>

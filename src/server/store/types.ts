@@ -1,4 +1,7 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
+import type { InquiryStatus } from '../../shared/console-api.ts'
+
+export type { InquiryStatus }
 
 export interface Offer {
   amount: number
@@ -58,6 +61,64 @@ export interface OutboxListing {
   mailTo: string | null
 }
 
+/** The console's inbox: newest first, keyset-paginated by (createdAt, id). */
+export interface ConsoleFilter {
+  domain?: string
+  status?: InquiryStatus
+  /** Epoch milliseconds, inclusive. */
+  since?: number
+  /** Epoch milliseconds, exclusive. */
+  until?: number
+  /** Words that must all occur in name, e-mail or message, as words or the start of one. */
+  words?: string[]
+  /** Only inquiries older than this one (the last row of the previous page). */
+  before?: { createdAt: number; id: number }
+  limit: number
+}
+
+export interface ConsoleInquiry extends StoredInquiry {
+  status: InquiryStatus
+  /** The owner's mail about the inquiry, or null when none was queued. */
+  mailStatus: OutboxStatus | null
+}
+
+export interface MailRow {
+  /** The outbox entry. */
+  id: number
+  status: OutboxStatus
+  attempts: number
+  lastError: string | null
+  messageId: string
+}
+
+export interface InquiryThread {
+  inquiry: ConsoleInquiry
+  ownerMail: MailRow | null
+  replies: { id: number; body: string; createdAt: number; mail: MailRow | null }[]
+}
+
+interface NewReply {
+  inquiryId: number
+  body: string
+  /** The visitor's address, where the reply goes. */
+  to: string
+  /** Where the visitor's answer goes: the domain's mailTo or MAIL_TO. */
+  replyTo: string
+  createdAt: number
+}
+
+export interface MailListing {
+  id: number
+  inquiryId: number
+  replyId: number | null
+  domain: string
+  status: OutboxStatus
+  attempts: number
+  lastError: string | null
+  createdAt: number
+  nextAttemptAt: number
+}
+
 export interface DailyStats {
   domain: string
   /** UTC day, YYYY-MM-DD. */
@@ -75,6 +136,8 @@ export type SaveResult =
 export interface OutboxItem {
   id: number
   messageId: string
+  /** A reply of the owner to the visitor, or null for the mail about the inquiry to the owner. */
+  reply: { id: number; body: string; replyTo: string | null; inquiryMessageId: string } | null
   /** Recipient for this mail, or null for MAIL_TO. */
   mailTo: string | null
   attempts: number
@@ -139,6 +202,39 @@ export interface Store {
    * across every process on the store.
    */
   approveWildcardName(request: { wildcard: string; name: string; day: string; limit: number }): Promise<boolean>
+  // The owner's console:
+  consoleInquiries(filter: ConsoleFilter): Promise<ConsoleInquiry[]>
+  /** Every domain with at least one inquiry (ASCII), sorted. */
+  inquiryDomains(): Promise<string[]>
+  inquiryThread(id: number): Promise<InquiryThread | null>
+  /** Stores the reply, queues its mail to the visitor and marks the inquiry answered; null when there is no such inquiry. */
+  addReply(reply: NewReply): Promise<number | null>
+  /** Archives the inquiry, or brings it back (as answered when it has replies, else new). */
+  setArchived(id: number, archived: boolean): Promise<boolean>
+  /** Marks the inquiry as spam (reason "owner"); its mail, if still pending, is not sent. */
+  markSpam(id: number): Promise<boolean>
+  /** Marks a spam inquiry as genuine and queues its mail to the owner (to `mailTo`, or MAIL_TO when null). */
+  markNotSpam(id: number, mailTo: string | null, now: number): Promise<boolean>
+  /** Erases the inquiry with its replies and every mail about it (GDPR Art. 17). */
+  deleteInquiry(id: number): Promise<boolean>
+  /** Outbox entries in these states, oldest first. */
+  listMail(statuses: OutboxStatus[]): Promise<MailListing[]>
+  /** Queues one outbox entry again, due now; false when there is none or it is being sent. */
+  resendMail(outboxId: number, now: number): Promise<boolean>
+  /** Every genuine offer since `since` (epoch ms). */
+  offersSince(since: number): Promise<{ domain: string; amount: number; currency: string }[]>
+  // Sign-in:
+  /** The owner's password hash, or null when none is set. */
+  ownerPassword(): Promise<string | null>
+  /** Sets the owner's password hash and ends every session. */
+  setOwnerPassword(hash: string, now: number): Promise<void>
+  createSession(idHash: string, now: number): Promise<void>
+  /**
+   * True when the session exists, was used within `idleMs` and began within `maxMs`; it then counts as used now.
+   * An expired session is removed.
+   */
+  useSession(idHash: string, now: number, idleMs: number, maxMs: number): Promise<boolean>
+  deleteSession(idHash: string): Promise<void>
   /**
    * The secret that signs form tokens and keys the rate-limit counters, the same for every process on this store:
    * created by the first one that asks. SQLite keeps it in a file in DATA_DIR, PostgreSQL in the database.

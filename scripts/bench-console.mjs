@@ -1,0 +1,211 @@
+// `npm run bench -- --console`: the owner's console on a seeded store (a million inquiries unless --inquiries N):
+// p50/p99 of the inbox's first page, each filter, the next page, free-text search and an inquiry's page, requested
+// one at a time from the admin port of the built server, against the issue's p99 <= 50 ms; and the console's JS
+// size. SQLite by default; PostgreSQL with --postgres (a throw-away server, seeded each run) or when DATABASE_URL is
+// set (seeded once, then reused). The SQLite seed is kept in the temporary directory and reused for the same size.
+// --runs N requests per query (default 200), --json for JSON. scripts/bench-console-sql.mjs measures the same
+// queries as raw SQL.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import zlib from 'node:zlib'
+import pg from 'pg'
+import { SMTPServer } from 'smtp-server'
+import { CONSOLE_HEADER } from '../src/shared/console-api.ts'
+import { startPostgresServer } from '../tests/helpers/postgres.ts'
+import { build, root } from './build-lib.mjs'
+import { seedInfoOf, seedStore } from './seed.mjs'
+import { freePort, startServer } from './server-lib.mjs'
+
+const TARGET_MS = 50
+const PASSWORD = 'bench-console-password-0123'
+const day = 86_400_000
+
+/**
+ * Signs in as the owner and returns the Cookie header for the console's API. The password is set before the server
+ * starts, with the CLI as an owner would (`set-password --stdin`).
+ */
+function setPassword(storeEnv) {
+  const result = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'set-password', '--stdin'], {
+    input: `${PASSWORD}\n`,
+    env: { ...process.env, ...storeEnv },
+    encoding: 'utf8',
+  })
+  if (result.status !== 0) throw new Error(`set-password failed: ${(result.stderr || result.stdout).trim().split('\n')[0]}`)
+}
+async function signIn(adminUrl) {
+  const response = await fetch(`${adminUrl}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CONSOLE_HEADER]: '1', origin: adminUrl },
+    body: JSON.stringify({ password: PASSWORD }),
+  })
+  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  if (!response.ok || !cookie) throw new Error(`POST /api/session answered ${response.status} ${cookie ? '' : 'without a cookie'}`)
+  return cookie
+}
+
+/** Picks filters of realistic selectivity from the seeded rows: the biggest and the smallest domain, the newest day. */
+async function dataOf(storeEnv) {
+  const sql = {
+    domains: 'SELECT domain, count(*) AS n FROM inquiries GROUP BY domain ORDER BY n DESC',
+    newest: 'SELECT max(created_at) AS t FROM inquiries',
+    answered: `SELECT id FROM inquiries WHERE status = 'answered' ORDER BY created_at DESC LIMIT 1 OFFSET 1000`,
+  }
+  let rows
+  if (storeEnv.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: storeEnv.DATABASE_URL })
+    await client.connect()
+    rows = Object.fromEntries(await Promise.all(Object.entries(sql).map(async ([k, q]) => [k, (await client.query(q)).rows])))
+    await client.end()
+  } else {
+    const db = new DatabaseSync(path.join(storeEnv.DATA_DIR, 'domain-lander.sqlite'), { readOnly: true })
+    rows = Object.fromEntries(Object.entries(sql).map(([k, q]) => [k, db.prepare(q).all()]))
+    db.close()
+  }
+  const berlinDay = (t) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(t)
+  const newest = Number(rows.newest[0].t)
+  return {
+    bigDomain: rows.domains[0].domain,
+    smallDomain: rows.domains.at(-1).domain,
+    lastWeek: { since: berlinDay(newest - 6 * day), until: berlinDay(newest) },
+    monthAgo: { since: berlinDay(newest - 200 * day), until: berlinDay(newest - 170 * day) },
+    inquiryId: Number(rows.answered[0].id),
+  }
+}
+
+/** `runs` requests one after another (after 3 unmeasured ones): p50 and p99 of the time to the whole body. */
+async function measure(url, cookie, runs) {
+  const once = async () => {
+    const started = performance.now()
+    const response = await fetch(url, { headers: { cookie } })
+    const body = await response.text()
+    if (!response.ok) throw new Error(`${new URL(url).pathname}${new URL(url).search} answered ${response.status}: ${body.slice(0, 200)}`)
+    return { ms: performance.now() - started, body }
+  }
+  for (let i = 0; i < 3; i++) await once()
+  const samples = []
+  for (let i = 0; i < runs; i++) samples.push((await once()).ms)
+  samples.sort((a, b) => a - b)
+  const at = (q) => +samples[Math.ceil(q * samples.length) - 1].toFixed(1)
+  return { p50Ms: at(0.5), p99Ms: at(0.99), runs }
+}
+
+async function measureQueries(adminUrl, cookie, data, runs, log) {
+  const inbox = (query) => `${adminUrl}/api/inbox?${new URLSearchParams(query)}`
+  const first = JSON.parse(await (await fetch(inbox({}), { headers: { cookie } })).text())
+  const queries = {
+    'first inbox page': inbox({}),
+    'next page (cursor)': inbox({ cursor: first.next }),
+    'domain, most inquiries': inbox({ domain: data.bigDomain }),
+    'domain, fewest inquiries': inbox({ domain: data.smallDomain }),
+    'status Neu': inbox({ status: 'new' }),
+    'status Spam': inbox({ status: 'spam' }),
+    'last 7 days': inbox(data.lastWeek),
+    'a month half a year ago': inbox(data.monthAgo),
+    'search: rare word': inbox({ q: 'Zeppelinwerft' }),
+    'search: common word': inbox({ q: 'Interesse' }),
+    'search: a name': inbox({ q: 'Schneider' }),
+    'search: a word start': inbox({ q: 'Schn*' }),
+    'search: common word + small domain': inbox({ q: 'Interesse', domain: data.smallDomain }),
+    "an inquiry's page": `${adminUrl}/api/inquiries/${data.inquiryId}`,
+  }
+  const results = {}
+  for (const [name, url] of Object.entries(queries)) {
+    log(`  ${name} ...`)
+    results[name] = await measure(url, cookie, runs)
+  }
+  return results
+}
+
+/** The console's scripts as shipped (dist/console/assets), gzip level 9. */
+function consoleScriptSize() {
+  const assets = path.join(root, 'dist/console/assets')
+  if (!fs.existsSync(assets)) return 'dist/console/assets is absent (the console is not built yet): no size'
+  const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => fs.readFileSync(path.join(assets, name)))
+  const kb = (bytes) => +(bytes / 1024).toFixed(1)
+  return { files: scripts.length, rawKB: kb(scripts.reduce((s, b) => s + b.length, 0)), gzipKB: kb(scripts.reduce((s, b) => s + zlib.gzipSync(b, { level: 9 }).length, 0)) }
+}
+
+/** Seeds the store unless it already holds a seed of this size. */
+async function ensureSeeded(storeEnv, inquiries, log) {
+  const info = await seedInfoOf({ dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL })
+  if (info?.inquiries === inquiries) return log(`reusing the seeded store (${inquiries.toLocaleString('en')} inquiries, seeded ${new Date(info.seededAt).toISOString()})`)
+  if (info && storeEnv.DATABASE_URL) throw new Error(`DATABASE_URL holds a seed of ${info.inquiries} inquiries, not ${inquiries}: use an empty database`)
+  if (!storeEnv.DATABASE_URL) fs.rmSync(storeEnv.DATA_DIR, { recursive: true, force: true })
+  await seedStore({ inquiries, dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL, log })
+}
+
+async function benchStore(label, storeEnv, { inquiries, runs, log }) {
+  await ensureSeeded(storeEnv, inquiries, log)
+  const data = await dataOf(storeEnv)
+  try {
+    setPassword(storeEnv)
+  } catch (error) {
+    return `${label}: ${error.message}: no HTTP figures (scripts/bench-console-sql.mjs measures the queries as SQL)`
+  }
+  const sink = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], logger: false, onData: (stream, _s, done) => stream.resume().on('end', () => done()) })
+  await new Promise((resolve, reject) => sink.once('error', reject).listen(0, '127.0.0.1', resolve))
+  const adminPort = await freePort()
+  let server
+  try {
+    server = await startServer(await freePort(), {
+      ...storeEnv,
+      ADMIN_PORT: String(adminPort),
+      ADMIN_HOST: '127.0.0.1',
+      DOMAINS_FILE: path.join(storeEnv.DATA_DIR, 'domains.yaml'),
+      SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
+      MAIL_TO: 'owner@example.org',
+      MAIL_FROM: 'lander@example.org',
+    })
+    const adminUrl = `http://127.0.0.1:${adminPort}`
+    log(`${label}: signing in and measuring ${runs} requests per query ...`)
+    return await measureQueries(adminUrl, await signIn(adminUrl), data, runs, log)
+  } catch (error) {
+    return `${label}: ${error.message}: no HTTP figures`
+  } finally {
+    await server?.stop()
+    await new Promise((resolve) => sink.close(resolve))
+  }
+}
+
+export async function benchConsole(args) {
+  const asJson = args.includes('--json')
+  const value = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
+  const inquiries = value('--inquiries', 1_000_000)
+  const runs = value('--runs', 200)
+  const log = (line) => asJson || console.error(line)
+  await build()
+  const results = { inquiries, consoleScripts: consoleScriptSize() }
+  const dataDir = path.join(os.tmpdir(), `domain-lander-bench-console-${inquiries}`)
+  results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir }, { inquiries, runs, log })
+  if (process.env.DATABASE_URL) {
+    const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
+    results.postgres = await benchStore('PostgreSQL', { DATA_DIR: pgDir, DATABASE_URL: process.env.DATABASE_URL }, { inquiries, runs, log })
+    fs.rmSync(pgDir, { recursive: true, force: true })
+  } else if (args.includes('--postgres')) {
+    log('PostgreSQL: starting a throw-away server (it is seeded afresh) ...')
+    const server = await startPostgresServer()
+    const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
+    try {
+      results.postgres = await benchStore('PostgreSQL', { DATA_DIR: pgDir, DATABASE_URL: server.adminUrl }, { inquiries, runs, log })
+    } finally {
+      await server.stop()
+      fs.rmSync(pgDir, { recursive: true, force: true })
+    }
+  }
+  if (asJson) return console.log(JSON.stringify(results, null, 2))
+  for (const store of ['sqlite', 'postgres']) {
+    const r = results[store]
+    if (r === undefined) continue
+    if (typeof r === 'string') {
+      console.log(r)
+      continue
+    }
+    console.log(`${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${inquiries.toLocaleString('en')} inquiries:`)
+    console.table(Object.fromEntries(Object.entries(r).map(([name, m]) => [name, { 'p50 ms': m.p50Ms, 'p99 ms': m.p99Ms, [`p99 <= ${TARGET_MS} ms`]: m.p99Ms <= TARGET_MS ? 'yes' : 'NO' }])))
+  }
+  const js = results.consoleScripts
+  console.log(typeof js === 'string' ? js : `console JS: ${js.files} files, ${js.rawKB} KB raw / ${js.gzipKB} KB gzip (target <= 120 KB gzip)`)
+}

@@ -1,0 +1,58 @@
+// The console: one component per page, chosen by the state the server rendered.
+import { useEffect } from 'react'
+import type { ConsoleState } from '../shared/console-api.ts'
+import { Layout } from './Layout.tsx'
+import { Inbox } from './pages/Inbox.tsx'
+import { InquiryPage } from './pages/Inquiry.tsx'
+import { NotFound } from './pages/NotFound.tsx'
+import { Outbox } from './pages/Outbox.tsx'
+import { OverviewPage } from './pages/Overview.tsx'
+import { Setup } from './pages/Setup.tsx'
+import { SignIn } from './pages/SignIn.tsx'
+
+export interface AppProps {
+  state: ConsoleState
+  /** The server's clock when it rendered the page (ms). */
+  now: number
+}
+
+export function ConsoleApp({ state, now }: AppProps) {
+  // Says that the page answers to the keyboard and its buttons now (the browser tests wait for it).
+  useEffect(() => document.documentElement.setAttribute('data-hydrated', ''), [])
+  return <Page state={state} now={now} />
+}
+
+function Page({ state, now }: AppProps) {
+  switch (state.page) {
+    case 'setup':
+      return <Setup />
+    case 'signin':
+      return <SignIn error={state.error} />
+    case 'inbox':
+      return (
+        <Layout current="inbox">
+          <Inbox query={state.query} data={state.data} now={now} />
+        </Layout>
+      )
+    case 'inquiry':
+      return (
+        <Layout current="inbox">
+          <InquiryPage initial={state.data} />
+        </Layout>
+      )
+    case 'outbox':
+      return (
+        <Layout current="outbox">
+          <Outbox initial={state.data} />
+        </Layout>
+      )
+    case 'overview':
+      return (
+        <Layout current="overview">
+          <OverviewPage data={state.data} />
+        </Layout>
+      )
+    case 'not-found':
+      return <NotFound />
+  }
+}

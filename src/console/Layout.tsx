@@ -1,0 +1,49 @@
+// The frame of every signed-in page: the top navigation and "Abmelden".
+import { useState, type ReactNode } from 'react'
+import { CONSOLE_PATHS } from '../shared/console-api.ts'
+import { callApi, go } from './api.ts'
+import { ErrorText } from './ErrorText.tsx'
+
+type Section = 'inbox' | 'outbox' | 'overview'
+
+const LINKS: { section: Section; href: string; label: string }[] = [
+  { section: 'inbox', href: CONSOLE_PATHS.inbox, label: 'Posteingang' },
+  { section: 'outbox', href: CONSOLE_PATHS.outbox, label: 'Postausgang' },
+  { section: 'overview', href: CONSOLE_PATHS.overview, label: 'Übersicht' },
+]
+
+export function Layout({ current, children }: { current: Section; children: ReactNode }) {
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function signOut() {
+    setBusy(true)
+    const result = await callApi('DELETE', '/api/session')
+    if (result.status === 'success') return go(CONSOLE_PATHS.signin)
+    setBusy(false)
+    setError(result.error)
+  }
+
+  return (
+    <>
+      <header className="topbar">
+        <nav aria-label="Konsole" className="nav">
+          <ul>
+            {LINKS.map((link) => (
+              <li key={link.section}>
+                <a href={link.href} aria-current={link.section === current ? 'page' : undefined}>
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" className="button secondary" onClick={signOut} disabled={busy}>
+          Abmelden
+        </button>
+      </header>
+      {error && <ErrorText>{error}</ErrorText>}
+      <main className="main">{children}</main>
+    </>
+  )
+}

@@ -1,0 +1,188 @@
+// One inquiry: the whole message as text, the offer against price and minimum, the owner's mail, the
+// conversation, a reply form and the actions (archive, spam, delete after an in-page confirmation).
+import { useState, type FormEvent } from 'react'
+import {
+  CONSOLE_PATHS,
+  REPLY_MAX,
+  STATUS_LABEL,
+  type InquiryAction,
+  type InquiryDetail,
+  type ReplyRequest,
+} from '../../shared/console-api.ts'
+import { callApi, go } from '../api.ts'
+import { ErrorText } from '../ErrorText.tsx'
+import { formatTime } from '../format.ts'
+import { Delivery } from './Delivery.tsx'
+
+function offerLine(detail: InquiryDetail): string {
+  const parts = [detail.offer ? `Angebot ${detail.offer.formatted}` : 'Kein Angebot']
+  if (detail.price) parts.push(`Preis ${detail.price}`)
+  if (detail.minimum) parts.push(`Mindestangebot ${detail.minimum}`)
+  return parts.join(' · ')
+}
+
+export function InquiryPage({ initial }: { initial: InquiryDetail }) {
+  const [detail, setDetail] = useState(initial)
+  const [error, setError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [reply, setReply] = useState('')
+  const [confirming, setConfirming] = useState(false)
+  const base = `/api/inquiries/${detail.id}`
+
+  async function run(call: () => Promise<{ status: 'success' | 'error'; error?: string } & object>, done?: string) {
+    setBusy(true)
+    setError(null)
+    setNotice(null)
+    const result = await call()
+    setBusy(false)
+    if (result.status === 'error') setError(result.error ?? null)
+    else if (done) setNotice(done)
+    return result.status === 'success'
+  }
+
+  const act = (action: InquiryAction) =>
+    run(async () => {
+      const result = await callApi<InquiryDetail>('POST', `${base}/action`, { action })
+      if (result.status === 'success') setDetail(result.data)
+      return result
+    })
+
+  async function sendReply(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const body: ReplyRequest = { body: reply }
+    await run(async () => {
+      const result = await callApi<InquiryDetail>('POST', `${base}/reply`, body)
+      if (result.status === 'success') {
+        setDetail(result.data)
+        setReply('')
+      }
+      return result
+    }, 'Antwort gespeichert; sie wird gesendet.')
+  }
+
+  async function erase() {
+    await run(async () => {
+      const result = await callApi('DELETE', base)
+      if (result.status === 'success') go(CONSOLE_PATHS.inbox)
+      return result
+    })
+  }
+
+  const archived = detail.status === 'archived'
+  const spam = detail.status === 'spam'
+
+  return (
+    <article className="inquiry">
+      <p className="back">
+        <a href={CONSOLE_PATHS.inbox}>← Posteingang</a>
+      </p>
+      <h1>
+        Anfrage zu <span className="domain-name">{detail.domain}</span>
+      </h1>
+      <dl className="facts">
+        <dt>Name</dt>
+        <dd>
+          <bdi>{detail.name}</bdi>
+        </dd>
+        <dt>E-Mail</dt>
+        <dd>
+          <bdi>{detail.email}</bdi>
+        </dd>
+        <dt>Domain</dt>
+        <dd>{detail.domain}</dd>
+        <dt>Eingang</dt>
+        <dd>
+          <time dateTime={new Date(detail.createdAt).toISOString()}>{formatTime(detail.createdAt)}</time>
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          <span className={`badge status-${detail.status}`}>{STATUS_LABEL[detail.status]}</span>
+          {detail.spamReason && <span className="muted"> · Spam-Grund: {detail.spamReason}</span>}
+        </dd>
+        <dt>Angebot</dt>
+        <dd>
+          {offerLine(detail)}
+          {detail.belowMinimum && <span className="badge below-minimum">unter dem Mindestangebot</span>}
+        </dd>
+        <dt>Mail an dich</dt>
+        <dd>
+          <Delivery mail={detail.ownerMail} />
+        </dd>
+      </dl>
+
+      <h2>Nachricht</h2>
+      <div className="message">
+        <bdi>{detail.message}</bdi>
+      </div>
+
+      <div className="actions" role="group" aria-label="Aktionen">
+        <button type="button" className="button secondary" disabled={busy} onClick={() => act(archived ? 'unarchive' : 'archive')}>
+          {archived ? 'Wiederherstellen' : 'Archivieren'}
+        </button>
+        <button type="button" className="button secondary" disabled={busy} onClick={() => act(spam ? 'not-spam' : 'spam')}>
+          {spam ? 'Kein Spam' : 'Als Spam markieren'}
+        </button>
+        <button type="button" className="button danger" disabled={busy} onClick={() => setConfirming(true)}>
+          Löschen
+        </button>
+      </div>
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-labelledby="confirm-delete">
+          <p id="confirm-delete">Anfrage endgültig löschen?</p>
+          <p className="muted">Die Anfrage, ihre Antworten und ihre Mails werden gelöscht. Das lässt sich nicht rückgängig machen.</p>
+          <div className="actions">
+            <button type="button" className="button danger" disabled={busy} onClick={erase}>
+              Endgültig löschen
+            </button>
+            <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
+              Abbrechen
+            </button>
+          </div>
+        </div>
+      )}
+      {error && <ErrorText>{error}</ErrorText>}
+      {notice && (
+        <p className="notice-ok" role="status">
+          {notice}
+        </p>
+      )}
+
+      <section aria-labelledby="replies-heading">
+        <h2 id="replies-heading">Antworten</h2>
+        {detail.replies.length === 0 ? (
+          <p className="muted">Noch keine Antwort.</p>
+        ) : (
+          <ol className="replies">
+            {detail.replies.map((item) => (
+              <li key={item.id} className="reply">
+                <p className="reply-meta">
+                  <time dateTime={new Date(item.createdAt).toISOString()}>{formatTime(item.createdAt)}</time> ·{' '}
+                  <Delivery mail={item.mail} />
+                </p>
+                <div className="message">{item.body}</div>
+              </li>
+            ))}
+          </ol>
+        )}
+        <form className="reply-form" onSubmit={sendReply}>
+          <div className="field">
+            <label htmlFor="reply">Antwort</label>
+            <textarea
+              id="reply"
+              name="body"
+              rows={8}
+              required
+              maxLength={REPLY_MAX}
+              value={reply}
+              onChange={(event) => setReply(event.target.value)}
+            />
+          </div>
+          <button type="submit" className="button" disabled={busy || !reply.trim()}>
+            Senden
+          </button>
+        </form>
+      </section>
+    </article>
+  )
+}

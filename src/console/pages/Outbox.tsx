@@ -1,0 +1,75 @@
+// Postausgang: pending and failed mail with its last error; "Erneut senden" queues one again now.
+import { useState } from 'react'
+import { CONSOLE_PATHS, MAIL_LABEL, type OutboxPage, type OutboxRow } from '../../shared/console-api.ts'
+import { callApi } from '../api.ts'
+import { ErrorText } from '../ErrorText.tsx'
+import { formatNumber, formatTime } from '../format.ts'
+
+const KIND_LABEL: Record<OutboxRow['kind'], string> = { inquiry: 'Anfrage', reply: 'Antwort' }
+
+export function Outbox({ initial }: { initial: OutboxPage }) {
+  const [items, setItems] = useState(initial.items)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState<number | null>(null)
+
+  async function resend(row: OutboxRow) {
+    setBusy(row.id)
+    setError(null)
+    const result = await callApi('POST', `/api/outbox/${row.id}/resend`)
+    const reload = result.status === 'success' ? await callApi<OutboxPage>('GET', '/api/outbox') : result
+    setBusy(null)
+    if (reload.status === 'error') return setError(reload.error)
+    setItems(reload.data.items)
+  }
+
+  return (
+    <>
+      <h1>Postausgang</h1>
+      {error && <ErrorText>{error}</ErrorText>}
+      {items.length === 0 ? (
+        <p className="empty">Keine ausstehenden oder fehlgeschlagenen Mails.</p>
+      ) : (
+        <table className="list outbox">
+          <thead>
+            <tr>
+              <th scope="col">Art</th>
+              <th scope="col">Domain</th>
+              <th scope="col">Status</th>
+              <th scope="col">Versuche</th>
+              <th scope="col">Letzter Fehler</th>
+              <th scope="col">Erstellt</th>
+              <th scope="col">Nächster Versuch</th>
+              <th scope="col">
+                <span className="visually-hidden">Aktionen</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((row) => (
+              <tr key={row.id}>
+                <td data-label="Art">
+                  <a href={CONSOLE_PATHS.inquiry(row.inquiryId)}>{KIND_LABEL[row.kind]}</a>
+                </td>
+                <td data-label="Domain">{row.domain}</td>
+                <td data-label="Status">
+                  <span className={`badge mail-${row.status}`}>{MAIL_LABEL[row.status]}</span>
+                </td>
+                <td data-label="Versuche">{formatNumber(row.attempts)}</td>
+                <td data-label="Letzter Fehler" className="last-error">
+                  {row.lastError ?? '–'}
+                </td>
+                <td data-label="Erstellt">{formatTime(row.createdAt)}</td>
+                <td data-label="Nächster Versuch">{row.status === 'pending' ? formatTime(row.nextAttemptAt) : '–'}</td>
+                <td>
+                  <button type="button" className="button secondary" disabled={busy !== null} onClick={() => resend(row)}>
+                    Erneut senden
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  )
+}

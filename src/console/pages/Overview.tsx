@@ -1,0 +1,116 @@
+// Übersicht: per domain views, inquiries, spam and offers for 7 / 30 / 90 days, sortable by any column
+// (by default the most interest first: inquiries, then views).
+import { useState } from 'react'
+import { CONSOLE_PATHS, OVERVIEW_DAYS, type Overview, type OverviewDomain } from '../../shared/console-api.ts'
+import { amountOf, formatNumber } from '../format.ts'
+import { DailyChart } from './Chart.tsx'
+
+type SortKey = 'domain' | 'views' | 'inquiries' | 'spam' | 'highestOffer' | 'medianOffer'
+
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'domain', label: 'Domain' },
+  { key: 'views', label: 'Aufrufe' },
+  { key: 'inquiries', label: 'Anfragen' },
+  { key: 'spam', label: 'Spam' },
+  { key: 'highestOffer', label: 'Höchstes Angebot' },
+  { key: 'medianOffer', label: 'Median' },
+]
+
+function compare(a: OverviewDomain, b: OverviewDomain, key: SortKey): number {
+  switch (key) {
+    case 'domain':
+      return a.domain.localeCompare(b.domain, 'de')
+    case 'highestOffer':
+    case 'medianOffer':
+      return amountOf(a[key]) - amountOf(b[key])
+    default:
+      return a[key] - b[key]
+  }
+}
+
+export function sortDomains(domains: OverviewDomain[], key: SortKey, descending: boolean): OverviewDomain[] {
+  const sign = descending ? -1 : 1
+  return [...domains].sort(
+    (a, b) =>
+      sign * compare(a, b, key) ||
+      b.inquiries - a.inquiries ||
+      b.views - a.views ||
+      a.domain.localeCompare(b.domain, 'de'),
+  )
+}
+
+export function OverviewPage({ data }: { data: Overview }) {
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'inquiries', descending: true })
+  const rows = sortDomains(data.domains, sort.key, sort.descending)
+
+  function sortBy(key: SortKey) {
+    setSort((current) =>
+      current.key === key ? { key, descending: !current.descending } : { key, descending: key !== 'domain' },
+    )
+  }
+
+  return (
+    <>
+      <h1>Übersicht</h1>
+      <nav aria-label="Zeitraum" className="ranges">
+        {OVERVIEW_DAYS.map((days) => (
+          <a
+            key={days}
+            className="range"
+            href={`${CONSOLE_PATHS.overview}?days=${days}`}
+            aria-current={days === data.days ? 'page' : undefined}
+          >
+            {days} Tage
+          </a>
+        ))}
+      </nav>
+      {rows.length === 0 ? (
+        <p className="empty">In diesem Zeitraum keine Aufrufe und keine Anfragen.</p>
+      ) : (
+        <table className="list overview">
+          <caption className="visually-hidden">Letzte {data.days} Tage je Domain</caption>
+          <thead>
+            <tr>
+              {COLUMNS.map((column) => (
+                <th
+                  key={column.key}
+                  scope="col"
+                  aria-sort={sort.key === column.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                >
+                  <button type="button" className="sort" onClick={() => sortBy(column.key)}>
+                    {column.label}
+                    <span aria-hidden="true" className="sort-mark">
+                      {sort.key === column.key ? (sort.descending ? ' ▼' : ' ▲') : ''}
+                    </span>
+                  </button>
+                </th>
+              ))}
+              <th scope="col">Verlauf</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((domain) => (
+              <tr key={domain.domainAscii}>
+                <th scope="row" data-label="Domain">
+                  <a href={`${CONSOLE_PATHS.inbox}?domain=${encodeURIComponent(domain.domainAscii)}`}>{domain.domain}</a>
+                </th>
+                <td data-label="Aufrufe">{formatNumber(domain.views)}</td>
+                <td data-label="Anfragen">{formatNumber(domain.inquiries)}</td>
+                <td data-label="Spam">{formatNumber(domain.spam)}</td>
+                <td data-label="Höchstes Angebot">{domain.highestOffer ?? '–'}</td>
+                <td data-label="Median">{domain.medianOffer ?? '–'}</td>
+                <td data-label="Verlauf">
+                  <DailyChart domain={domain} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="muted legend">
+        <span className="swatch swatch-views" aria-hidden="true" /> Aufrufe je Tag{' '}
+        <span className="swatch swatch-inquiries" aria-hidden="true" /> Anfragen je Tag
+      </p>
+    </>
+  )
+}

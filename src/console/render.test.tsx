@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest'
+import type { ConsoleState, InboxRow, InquiryDetail, Overview } from '../shared/console-api.ts'
+import { renderConsole } from './entry-server.tsx'
+import { formatAge } from './format.ts'
+import { sortDomains } from './pages/Overview.tsx'
+
+const NOW = Date.UTC(2025, 4, 20, 12, 0, 0)
+const HOUR = 3_600_000
+
+const row = (id: number, fields: Partial<InboxRow> = {}): InboxRow => ({
+  id,
+  domain: 'bücher.example',
+  domainAscii: 'xn--bcher-kva.example',
+  name: 'Erika Mustermann',
+  email: 'erika@example.org',
+  firstLine: 'Guten Tag, ist die Domain noch zu haben?',
+  offer: '1.500 €',
+  createdAt: NOW - 3 * HOUR,
+  status: 'new',
+  mail: 'sent',
+  ...fields,
+})
+
+const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
+  id: 7,
+  domain: 'bücher.example',
+  domainAscii: 'xn--bcher-kva.example',
+  name: 'Erika Mustermann',
+  email: 'erika@example.org',
+  message: 'Guten Tag,\nist die Domain noch zu haben?',
+  createdAt: NOW - 3 * HOUR,
+  status: 'new',
+  spamReason: null,
+  offer: { amount: 1500, currency: 'EUR', formatted: '1.500 €' },
+  belowMinimum: false,
+  price: '5.000 €',
+  minimum: '1.000 €',
+  ownerMail: { status: 'failed', attempts: 3, lastError: '550 mailbox unavailable', messageId: '<abc@lander>' },
+  replies: [{ id: 1, body: 'Danke für die Anfrage.', createdAt: NOW - HOUR, mail: { status: 'pending', attempts: 0, lastError: null, messageId: '<r1@lander>' } }],
+  ...fields,
+})
+
+const overview: Overview = {
+  days: 30,
+  domains: [
+    { domain: 'a.example', domainAscii: 'a.example', views: 900, inquiries: 1, spam: 0, highestOffer: null, medianOffer: null, daily: [{ day: '2025-05-19', views: 900, inquiries: 1 }] },
+    { domain: 'b.example', domainAscii: 'b.example', views: 10, inquiries: 4, spam: 2, highestOffer: '2.000 €', medianOffer: '1.000 €', daily: [{ day: '2025-05-19', views: 10, inquiries: 4 }] },
+    { domain: 'c.example', domainAscii: 'c.example', views: 50, inquiries: 4, spam: 0, highestOffer: '900 €', medianOffer: '900 €', daily: [{ day: '2025-05-19', views: 50, inquiries: 4 }] },
+  ],
+}
+
+const STATES: Record<ConsoleState['page'], ConsoleState> = {
+  setup: { page: 'setup' },
+  signin: { page: 'signin' },
+  inbox: { page: 'inbox', query: {}, data: { items: [row(1), row(2, { mail: null, offer: null })], next: 'c2', domains: [] } },
+  inquiry: { page: 'inquiry', data: detail() },
+  outbox: {
+    page: 'outbox',
+    data: { items: [{ id: 3, inquiryId: 7, domain: 'bücher.example', kind: 'reply', status: 'failed', attempts: 5, lastError: 'timeout', createdAt: NOW - HOUR, nextAttemptAt: NOW }] },
+  },
+  overview: { page: 'overview', data: overview },
+  'not-found': { page: 'not-found' },
+}
+
+const render = (state: ConsoleState) => renderConsole(state, NOW)
+/** The text a browser shows: tags dropped, the few entities React writes decoded. */
+const text = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&')
+
+describe('console pages', () => {
+  it('the setup page shows only how to set a password', () => {
+    const html = text(render(STATES.setup))
+    expect(html).toContain('npx domain-lander set-password')
+    expect(html).toContain('--stdin')
+    expect(html).not.toContain('Abmelden')
+    expect(html).not.toContain('Passwort\n')
+  })
+
+  it('the sign-in page has a labelled password field and the button Anmelden', () => {
+    const html = render({ page: 'signin', error: 'Zu viele Versuche.' })
+    expect(html).toContain('<label for="password">Passwort</label>')
+    const input = html.match(/<input id="password"[^>]*>/)?.[0] ?? ''
+    for (const attribute of ['type="password"', 'name="password"', 'autoComplete="current-password"']) expect(input).toContain(attribute)
+    expect(html).toMatch(/<form[^>]*action="\/api\/session"/)
+    expect(html).toMatch(/<button type="submit"[^>]*>Anmelden<\/button>/)
+    expect(html).toContain('Zu viele Versuche.')
+  })
+
+  it.each(['inbox', 'inquiry', 'outbox', 'overview'] as const)('the %s page has the navigation and Abmelden', (page) => {
+    const html = render(STATES[page])
+    for (const label of ['Posteingang', 'Postausgang', 'Übersicht']) expect(html).toContain(`>${label}</a>`)
+    expect(html).toMatch(/<button[^>]*>Abmelden<\/button>/)
+  })
+
+  it('the inbox shows each row with age, offer, status and mail state, filters and export links', () => {
+    const html = render(STATES.inbox)
+    const shown = text(html)
+    for (const label of ['vor 3 Std.', '1.500 €', 'Neu', 'zugestellt', 'nicht gesendet', 'Weitere laden', 'Export CSV', 'Export JSON']) {
+      expect(shown).toContain(label)
+    }
+    expect(html).toContain('placeholder="Suchen"')
+    expect(html).toContain('href="/anfragen/1"')
+    expect(html).toContain('href="/api/export?format=csv"')
+  })
+
+  it('the inbox keeps its filters in the form and the export links', () => {
+    const html = render({ page: 'inbox', query: { status: 'spam', q: 'a&b', domain: 'x.example' }, data: { items: [], next: null, domains: [{ ascii: 'x.example', display: 'x.example' }] } })
+    expect(html).toContain('href="/api/export?format=json&amp;domain=x.example&amp;status=spam&amp;q=a%26b"')
+    expect(html).toMatch(/<option value="spam" selected="">Spam<\/option>/)
+    expect(html).not.toContain('Weitere laden')
+  })
+
+  it('an inquiry shows the offer against price and minimum, its delivery, the conversation and the reply form', () => {
+    const shown = text(render({ page: 'inquiry', data: detail({ belowMinimum: true }) }))
+    expect(shown).toContain('Angebot 1.500 € · Preis 5.000 € · Mindestangebot 1.000 €')
+    expect(shown).toContain('unter dem Mindestangebot')
+    expect(shown).toContain('fehlgeschlagen')
+    expect(shown).toContain('550 mailbox unavailable')
+    expect(shown).toContain('<abc@lander>')
+    expect(shown).toContain('Danke für die Anfrage.')
+    for (const label of ['Antworten', 'Antwort', 'Senden', 'Archivieren', 'Als Spam markieren', 'Löschen']) expect(shown).toContain(label)
+  })
+
+  it('an archived spam inquiry offers Wiederherstellen and Kein Spam', () => {
+    const shown = text(render({ page: 'inquiry', data: detail({ status: 'archived' }) }))
+    expect(shown).toContain('Wiederherstellen')
+    expect(shown).not.toContain('Archivieren')
+    expect(text(render({ page: 'inquiry', data: detail({ status: 'spam', spamReason: 'too-fast' }) }))).toMatch(/Kein Spam[\s\S]*too-fast|too-fast[\s\S]*Kein Spam/)
+  })
+
+  it('the outbox lists mail with its last error and a resend button', () => {
+    const html = render(STATES.outbox)
+    expect(text(html)).toContain('Antwort')
+    expect(text(html)).toContain('timeout')
+    expect(html).toMatch(/<button[^>]*>Erneut senden<\/button>/)
+    expect(html).toContain('href="/anfragen/7"')
+  })
+
+  it('the overview sorts by inquiries, then views, and draws a labelled chart per domain', () => {
+    const html = render(STATES.overview)
+    const order = ['c.example', 'b.example', 'a.example'].map((domain) => html.indexOf(`>${domain}</a>`))
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    expect(html.match(/<svg[^>]*role="img"[^>]*aria-label="[^"]+"/g)).toHaveLength(3)
+    for (const days of [7, 30, 90]) expect(html).toContain(`href="/uebersicht?days=${days}"`)
+    expect(sortDomains(overview.domains, 'highestOffer', true).map((d) => d.domain)).toEqual(['b.example', 'c.example', 'a.example'])
+  })
+
+  it('the not-found page links to the inbox', () => {
+    const html = render(STATES['not-found'])
+    expect(html).toContain('Seite nicht gefunden')
+    expect(html).toContain('<a href="/">Zum Posteingang</a>')
+  })
+
+  it('no page uses a style attribute (the CSP blocks them)', () => {
+    for (const state of Object.values(STATES)) expect(render(state)).not.toMatch(/\sstyle=/)
+  })
+})
+
+describe('what visitors typed', () => {
+  const LONG_WORD = 'x'.repeat(5000)
+  const PAYLOADS = [
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    'javascript:alert(1)',
+    '&amp;',
+    '\u202Eevil.exe',
+    '\u001b[31mrot',
+    LONG_WORD,
+  ]
+  const hostile = PAYLOADS.join(' ')
+  const pages: ConsoleState[] = [
+    { page: 'inbox', query: { q: hostile }, data: { items: [row(1, { name: hostile, email: hostile, firstLine: hostile })], next: null, domains: [] } },
+    { page: 'inquiry', data: detail({ name: hostile, email: hostile, message: `${hostile}\n${hostile}`, spamReason: hostile }) },
+  ]
+
+  it.each(pages.map((state) => [state.page, state] as const))('is shown as text on the %s page', (_page, state) => {
+    const html = render(state)
+    // No element, attribute or link made from it.
+    expect(html).not.toMatch(/<(script|img)\b/i)
+    // Inside a quoted attribute value (the search field holds the query) it is a value, never an attribute.
+    for (const tag of html.match(/<[^>]*>/g)!) expect(tag.replace(/="[^"]*"/g, '=""')).not.toMatch(/onerror/i)
+    expect(html).not.toMatch(/(href|src|action)="\s*javascript:/i)
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(html).toContain('&amp;amp;')
+    expect(html).toContain('\u202Eevil.exe')
+    expect(html).toContain('\u001b[31mrot')
+    expect(html).toContain(LONG_WORD)
+    // Every payload reaches the owner's screen unchanged.
+    for (const payload of PAYLOADS) expect(text(html)).toContain(payload)
+  })
+
+  it('is isolated from the text around it (a right-to-left override cannot turn the page around)', () => {
+    const html = render(pages[1]!)
+    expect(html).toMatch(/<bdi>[^<]*\u202Eevil\.exe/)
+  })
+})
+
+describe('ages', () => {
+  it('are relative and German', () => {
+    expect(formatAge(NOW - 20_000, NOW)).toBe('gerade eben')
+    expect(formatAge(NOW - 5 * 60_000, NOW)).toBe('vor 5 Min.')
+    expect(formatAge(NOW - 3 * HOUR, NOW)).toBe('vor 3 Std.')
+    expect(formatAge(NOW - 24 * HOUR, NOW)).toBe('vor 1 Tag')
+    expect(formatAge(NOW - 48 * HOUR, NOW)).toBe('vor 2 Tagen')
+    expect(formatAge(Date.UTC(2025, 0, 2, 12), NOW)).toBe('02.01.2025')
+  })
+})

@@ -1,0 +1,111 @@
+// The owner's console: a Fastify instance of its own, listening on ADMIN_PORT, never on the public port. It works on
+// the same store, outbox and domains as the public app of this process (buildApp creates both).
+import fs from 'node:fs'
+import path from 'node:path'
+import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { CONSOLE_HEADER } from '../../shared/console-api.ts'
+import { TEXT } from '../../shared/texts.ts'
+import type { Config } from '../config.ts'
+import { fastifyTrustProxy } from '../http/client-address.ts'
+import { answerClientError, sendFailure } from '../http/errors.ts'
+import { isCrossSite } from '../http/same-origin.ts'
+import { addSecurityHeaders } from '../http/security-headers.ts'
+import type { RateLimits } from '../store/rate-limit-common.ts'
+import type { ConsoleDeps } from './deps.ts'
+import inboxRoutes, { loadPage } from './inbox/route.ts'
+import { createConsoleRenderer, type ConsoleRenderer } from './render.ts'
+import sessionRoutes, { sendPage, sessionGuard } from './session/route.ts'
+
+export interface AdminAppOptions extends ConsoleDeps {
+  rateLimits: RateLimits
+  /** The console's build (index.html, assets/); its absence (tests without the console build) is tolerated. */
+  consoleDir: string
+  renderer?: ConsoleRenderer
+}
+
+export interface ConsoleRoute {
+  method: string
+  url: string
+}
+
+const routeLists = new WeakMap<FastifyInstance, readonly ConsoleRoute[]>()
+
+/** Every route the console answers (HEAD ones included): the test that every one is guarded walks them. */
+export const consoleRoutesOf = (app: FastifyInstance): readonly ConsoleRoute[] => routeLists.get(app) ?? []
+
+/** Replies and the export carry some text; nothing the owner sends comes near this. */
+const BODY_LIMIT = 256 * 1024
+const REQUEST_TIMEOUT_MS = 10_000
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** The console's pages (CONSOLE_PATHS but the sign-in page), each loaded by the inbox's loadPage. */
+const PAGE_ROUTES = ['/', '/anfragen/:id', '/postausgang', '/uebersicht']
+
+export async function buildAdminApp(config: Config, options: AdminAppOptions): Promise<FastifyInstance> {
+  const { rateLimits, consoleDir, ...deps } = options
+  const renderer = options.renderer ?? createConsoleRenderer(consoleDir)
+  const app = Fastify({
+    loggerInstance: deps.log,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    bodyLimit: BODY_LIMIT,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { headersTimeout: REQUEST_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+    clientErrorHandler: answerClientError,
+  })
+  const routes: ConsoleRoute[] = []
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url })
+  })
+
+  // The public page's policy (docs/decisions/006) without its style hash: the console has no inline style.
+  addSecurityHeaders(app, {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    objectSrc: ["'none'"],
+  })
+  app.addHook('onRequest', async (request, reply) => {
+    // Nothing of the console belongs in a cache, a shared one least of all; no page of it in a frame.
+    reply.raw.setHeader('Cache-Control', 'no-store')
+    reply.raw.setHeader('X-Frame-Options', 'DENY')
+    // Before the session: another site must not even sign the owner in or out. A browser sends a custom header
+    // cross-site only after a CORS preflight, which this app never allows.
+    if (STATE_CHANGING.has(request.method) && (isCrossSite(request.headers) || request.headers[CONSOLE_HEADER] === undefined)) {
+      return reply.code(403).type('application/json; charset=utf-8').send({ error: TEXT.crossSite })
+    }
+  })
+  app.addHook('onRequest', sessionGuard({ ...deps, rateLimits, renderer }))
+
+  // Set before the routes' plugins are registered: each takes the error handler in force when it is made.
+  app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
+  const assets = path.join(consoleDir, 'assets')
+  if (fs.existsSync(assets)) {
+    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', index: false, preCompressed: true, cacheControl: false })
+  }
+  await app.register(sessionRoutes, { ...deps, rateLimits, renderer })
+  await app.register(inboxRoutes, deps)
+  for (const url of PAGE_ROUTES) {
+    app.get(url, async (request, reply) => {
+      const state = await loadPage(request, deps)
+      return state ? sendPage(reply, renderer, state) : sendPage(reply, renderer, { page: 'not-found' }, 404)
+    })
+  }
+
+  // Reached only with a session (the guard answers first otherwise).
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET') {
+      return reply.code(404).type('application/json; charset=utf-8').send({ error: TEXT.notFound })
+    }
+    return sendPage(reply, renderer, { page: 'not-found' }, 404)
+  })
+  routeLists.set(app, routes)
+  return app
+}

@@ -1,0 +1,14 @@
+// What the console's routes work with: the same store, outbox and domains as the public app of this process.
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../config.ts'
+import type { OutboxWorker } from '../mail/outbox.ts'
+import type { DomainRegistry } from '../sites/registry.ts'
+import type { Store } from '../store/types.ts'
+
+export interface ConsoleDeps {
+  config: Config
+  store: Store
+  outbox: OutboxWorker
+  domains: DomainRegistry
+  log: FastifyBaseLogger
+}

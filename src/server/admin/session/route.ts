@@ -1,0 +1,117 @@
+// Signing in and out of the console, and the guard in front of everything else on the admin port
+// (docs/decisions/016).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { CONSOLE_PATHS, type ConsoleState, type SignInRequest } from '../../../shared/console-api.ts'
+import { clientKeyOf } from '../../http/client-address.ts'
+import type { RateLimits } from '../../store/rate-limit-common.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import { verifyPassword } from '../password.ts'
+import type { ConsoleRenderer } from '../render.ts'
+import {
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  clearedSessionCookie,
+  hashOfSessionId,
+  newSessionId,
+  sessionCookie,
+  sessionIdOf,
+} from './cookie.ts'
+
+const CONSOLE_TEXT = {
+  signIn: 'Bitte anmelden.',
+  wrongPassword: 'Das Passwort ist falsch.',
+  setup: 'Für die Konsole ist noch kein Passwort gesetzt. Setzen Sie es auf dem Server mit: npx domain-lander set-password',
+  tooManyFailures: 'Zu viele falsche Passwörter. Bitte versuchen Sie es später erneut.',
+} as const
+
+/** Failed sign-ins per client address within the window; the next one is refused (429) until it has run out. */
+const SIGN_IN_FAILURES = 5
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000
+
+/** What answers without a session: the sign-in page, signing in, and the console's static files. */
+const OPEN_ROUTES = new Set(['GET /anmelden', 'HEAD /anmelden', 'POST /api/session', 'GET /assets/*', 'HEAD /assets/*'])
+
+export interface SessionDeps extends ConsoleDeps {
+  rateLimits: RateLimits
+  renderer: ConsoleRenderer
+}
+
+export function sendPage(reply: FastifyReply, renderer: ConsoleRenderer, state: ConsoleState, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(renderer.page(state, reply.cspNonce))
+}
+
+const sendError = (reply: FastifyReply, status: number, error: string) =>
+  reply.code(status).type('application/json; charset=utf-8').send({ error })
+
+/** A page is what a browser navigates to; everything else (the API, other methods) is answered with JSON. */
+const wantsPage = (request: FastifyRequest) =>
+  (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')
+
+/** Whether the request carries a session that is valid now; using it keeps it alive. */
+async function hasSession(request: FastifyRequest, deps: ConsoleDeps): Promise<boolean> {
+  const id = sessionIdOf(request)
+  return id !== null && deps.store.useSession(hashOfSessionId(id), Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
+}
+
+/**
+ * Every request but the open routes needs a session: this is the app's root onRequest hook, so a route added
+ * later, and every path that matches none, is guarded without asking for it.
+ */
+export function sessionGuard(deps: SessionDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (OPEN_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return
+    if (await hasSession(request, deps)) return
+    if ((await deps.store.ownerPassword()) === null) {
+      return wantsPage(request) ? sendPage(reply, deps.renderer, { page: 'setup' }) : sendError(reply, 401, CONSOLE_TEXT.setup)
+    }
+    if (wantsPage(request)) return reply.code(303).header('location', CONSOLE_PATHS.signin).send()
+    return sendError(reply, 401, CONSOLE_TEXT.signIn)
+  }
+}
+
+export default async function sessionRoutes(app: FastifyInstance, deps: SessionDeps) {
+  const failures = deps.rateLimits.quota('console-sign-in')
+  const clientKey = clientKeyOf(deps.config.rateLimitIpv6Prefix)
+
+  app.get(CONSOLE_PATHS.signin, async (request, reply) => {
+    if ((await deps.store.ownerPassword()) === null) return sendPage(reply, deps.renderer, { page: 'setup' })
+    if (await hasSession(request, deps)) return reply.code(303).header('location', CONSOLE_PATHS.inbox).send()
+    return sendPage(reply, deps.renderer, { page: 'signin' })
+  })
+
+  app.post('/api/session', async (request, reply) => {
+    // Counted before the password is checked, so that guesses sent together cannot all pass; a right password
+    // gives its count back.
+    const taken = await failures.take(clientKey(request), SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
+    if (taken.status === 'full') {
+      const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000))
+      request.log.warn({ retryAfter: seconds }, `console: ${SIGN_IN_FAILURES} wrong passwords from one client, it is refused for ${seconds} s`)
+      return sendError(reply.header('retry-after', String(seconds)), 429, CONSOLE_TEXT.tooManyFailures)
+    }
+    // Anything may arrive; only a string is a password.
+    const body = request.body as Partial<Record<keyof SignInRequest, unknown>> | null
+    const password = typeof body?.password === 'string' ? body.password : ''
+    const hash = await deps.store.ownerPassword()
+    // Verified whatever the input: a missing field, no password set or a wrong one take the same time.
+    const right = await verifyPassword(password, hash)
+    if (hash === null) return sendError(reply, 401, CONSOLE_TEXT.setup)
+    if (!right) {
+      request.log.info('console: wrong password')
+      return sendError(reply, 401, CONSOLE_TEXT.wrongPassword)
+    }
+    await taken.giveBack()
+    // Always a new id (a session fixed by someone else before sign-in is never taken over); the old one ends.
+    const previous = sessionIdOf(request)
+    if (previous !== null) await deps.store.deleteSession(hashOfSessionId(previous))
+    const id = newSessionId()
+    await deps.store.createSession(hashOfSessionId(id), Date.now())
+    request.log.info('console: signed in')
+    return reply.code(204).header('set-cookie', sessionCookie(request, id)).send()
+  })
+
+  app.delete('/api/session', async (request, reply) => {
+    const id = sessionIdOf(request)
+    if (id !== null) await deps.store.deleteSession(hashOfSessionId(id))
+    return reply.code(204).header('set-cookie', clearedSessionCookie(request)).send()
+  })
+}

@@ -1,0 +1,355 @@
+// The console's queries on inquiries, replies and the outbox: one implementation for both databases but for the
+// free-text search (SQLite's FTS5 table, PostgreSQL's GIN index; both find words and the starts of words).
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
+import type { Database } from './schema.ts'
+import { messageIdFor } from './save-inquiry.ts'
+import type { DialectSpecifics } from './store.ts'
+import type { ConsoleInquiry, InquiryStatus, InquiryThread, MailListing, MailRow, OutboxStatus, Store, StoredInquiry } from './types.ts'
+
+type ConsoleStore = Pick<
+  Store,
+  | 'consoleInquiries'
+  | 'inquiryDomains'
+  | 'inquiryThread'
+  | 'addReply'
+  | 'setArchived'
+  | 'markSpam'
+  | 'markNotSpam'
+  | 'deleteInquiry'
+  | 'listMail'
+  | 'resendMail'
+  | 'offersSince'
+>
+
+type Db = Kysely<Database>
+
+/** A reply's mail: recognisable as the same mail when it is sent again after a crash, new when the owner resends it. */
+const replyMessageIdFor = (reply: { id: number; token: string; domain: string }, resend = 0) =>
+  `<reply-${reply.id}-${reply.token}${resend ? `-resend${resend}` : ''}@${reply.domain}>`
+
+/**
+ * The columns of an inquiry, named rather than `*`: PostgreSQL's table also holds the words of its free-text search,
+ * which no caller needs.
+ */
+export const INQUIRY_COLUMNS = [
+  'i.id',
+  'i.token',
+  'i.content_hash',
+  'i.domain',
+  'i.name',
+  'i.email',
+  'i.message',
+  'i.spam_reason',
+  'i.offer_amount',
+  'i.offer_currency',
+  'i.below_minimum',
+  'i.created_at',
+  'i.status',
+] as const
+
+export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
+  id: row.id,
+  token: row.token,
+  contentHash: row.content_hash,
+  domain: row.domain,
+  name: row.name,
+  email: row.email,
+  message: row.message,
+  spamReason: row.spam_reason,
+  offer: row.offer_amount === null ? null : { amount: row.offer_amount, currency: row.offer_currency ?? 'EUR' },
+  belowMinimum: row.below_minimum === 1,
+  createdAt: row.created_at,
+})
+
+const toMailRow = (row: { id: number | null; status: OutboxStatus | null; attempts: number | null; last_error: string | null; message_id: string | null }): MailRow | null =>
+  row.id === null
+    ? null
+    : { id: row.id, status: row.status!, attempts: row.attempts ?? 0, lastError: row.last_error, messageId: row.message_id ?? '' }
+
+/**
+ * The search expression of these words: each must occur as a word, or as the start of one when it ends in "*".
+ * Words hold only letters and digits (and that "*"): nothing of either database's query syntax.
+ */
+function searchQuery(postgres: boolean, words: string[], domain?: string): string {
+  const parts = words.map((word) => ({ text: word.replace(/\*$/, ''), prefix: word.endsWith('*') }))
+  if (postgres) return parts.map(({ text, prefix }) => `${text}${prefix ? ':*' : ''}`).join(' & ')
+  const text = parts.map(({ text, prefix }) => `{name email message} : "${text}"${prefix ? '*' : ''}`).join(' AND ')
+  // SQLite's index holds the domain too, as the phrase of its labels: a common word within a small domain is then
+  // found without reading every inquiry with that word. The exact domain is still checked on the row.
+  return domain === undefined ? text : `domain : "${domain.split(/[^a-z0-9]+/).filter(Boolean).join(' ')}" AND ${text}`
+}
+
+/** Up to this many matches of a search, PostgreSQL fetches them all and sorts them, rather than reading newest first. */
+const RARE_MATCHES = 5000
+
+/** How long the list of domains with inquiries is kept: it costs a walk over the index, and changes rarely. */
+const DOMAINS_TTL_MS = 30_000
+
+export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
+  const { guard } = dialect
+  const postgres = dialect.name === 'postgres'
+  const write = <T>(work: () => Promise<T>) =>
+    guard(() => {
+      dialect.beforeWrite?.()
+      return work()
+    })
+
+  async function queueInquiryMail(trx: Transaction<Database>, inquiry: { id: number; token: string; domain: string }, mailTo: string | null, now: number) {
+    await trx
+      .insertInto('outbox')
+      .values({ inquiry_id: inquiry.id, reply_id: null, message_id: messageIdFor(inquiry), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, mail_to: mailTo })
+      .onConflict((oc) => oc.column('inquiry_id').where('reply_id', 'is', null).doNothing())
+      .execute()
+  }
+
+  let domainsCache: { at: number; list: string[] } | undefined
+
+  return {
+    async consoleInquiries(filter) {
+      const words = filter.words ?? []
+      const query = db
+        .selectFrom('inquiries as i')
+        .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+        .select(INQUIRY_COLUMNS)
+        .select('o.status as mail_status')
+        .$if(filter.domain !== undefined, (qb) => qb.where('i.domain', '=', filter.domain!))
+        .$if(filter.status !== undefined, (qb) => qb.where('i.status', '=', filter.status!))
+        .$if(filter.since !== undefined, (qb) => qb.where('i.created_at', '>=', filter.since!))
+        .$if(filter.until !== undefined, (qb) => qb.where('i.created_at', '<', filter.until!))
+      // A search runs newest first by id (ids grow with arrival, as the times do), so that each database reads its
+      // index of words in that order and stops at a page; otherwise a common word sorts every match by time first.
+      const rows = await guard(async () => {
+        if (words.length === 0) {
+          return query
+            .$if(filter.before !== undefined, (qb) =>
+              qb.where((eb) => eb(eb.refTuple('i.created_at', 'i.id'), '<', eb.tuple(filter.before!.createdAt, filter.before!.id))),
+            )
+            .orderBy('i.created_at', 'desc')
+            .orderBy('i.id', 'desc')
+            .limit(filter.limit)
+            .execute()
+        }
+        const text = searchQuery(postgres, words, filter.domain)
+        if (postgres) {
+          const matches = sql<boolean>`i.search @@ to_tsquery('simple', ${text})`
+          // PostgreSQL's planner cannot tell how rare a word is that it has no statistics for, and then reads the
+          // newest inquiries one by one until enough match: quick for a common word, a walk over the whole table
+          // for a rare one. So the matches are fetched first, up to a bound: few are then looked up by id and
+          // sorted; many are found fastest by reading the newest inquiries.
+          const probe = await db.selectFrom('inquiries as i').select('i.id').where(matches).limit(RARE_MATCHES + 1).execute()
+          const rare = probe.length <= RARE_MATCHES
+          const ids = probe.map((row) => row.id)
+          return query
+            .where(rare ? sql<boolean>`i.id = ANY(${ids})` : matches)
+            .$if(filter.before !== undefined, (qb) => qb.where('i.id', '<', filter.before!.id))
+            .orderBy('i.id', 'desc')
+            .limit(filter.limit)
+            .execute()
+        }
+        return query
+          .innerJoin('inquiries_fts', 'inquiries_fts.rowid', 'i.id')
+          .where(sql<boolean>`inquiries_fts MATCH ${text}`)
+          .$if(filter.before !== undefined, (qb) => qb.where('inquiries_fts.rowid', '<', filter.before!.id))
+          .orderBy('inquiries_fts.rowid', 'desc')
+          .limit(filter.limit)
+          .execute()
+      })
+      return rows.map((row): ConsoleInquiry => ({ ...toInquiry(row), status: row.status, mailStatus: row.mail_status }))
+    },
+    async inquiryDomains() {
+      if (domainsCache && Date.now() - domainsCache.at < DOMAINS_TTL_MS) return domainsCache.list
+      // One index lookup per domain instead of reading every inquiry (a loose index scan, in both databases).
+      const result = await guard(() =>
+        sql<{ domain: string }>`WITH RECURSIVE d (domain) AS (
+            SELECT MIN(domain) FROM inquiries
+            UNION ALL
+            SELECT (SELECT MIN(domain) FROM inquiries WHERE inquiries.domain > d.domain) FROM d WHERE d.domain IS NOT NULL
+          )
+          SELECT domain FROM d WHERE domain IS NOT NULL`.execute(db),
+      )
+      domainsCache = { at: Date.now(), list: result.rows.map((row) => row.domain) }
+      return domainsCache.list
+    },
+    async inquiryThread(id) {
+      return guard(async () => {
+        const row = await db
+          .selectFrom('inquiries as i')
+          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+          .select(INQUIRY_COLUMNS)
+          .select(['o.id as mail_id', 'o.status as mail_status', 'o.attempts as mail_attempts', 'o.last_error as mail_error', 'o.message_id as mail_message_id'])
+          .where('i.id', '=', id)
+          .executeTakeFirst()
+        if (!row) return null
+        const replies = await db
+          .selectFrom('replies as r')
+          .leftJoin('outbox as o', 'o.reply_id', 'r.id')
+          .select(['r.id', 'r.body', 'r.created_at', 'o.id as mail_id', 'o.status', 'o.attempts', 'o.last_error', 'o.message_id'])
+          .where('r.inquiry_id', '=', id)
+          .orderBy('r.created_at')
+          .orderBy('r.id')
+          .execute()
+        const thread: InquiryThread = {
+          inquiry: { ...toInquiry(row), status: row.status, mailStatus: row.mail_status },
+          ownerMail: toMailRow({ id: row.mail_id, status: row.mail_status, attempts: row.mail_attempts, last_error: row.mail_error, message_id: row.mail_message_id }),
+          replies: replies.map((reply) => ({
+            id: reply.id,
+            body: reply.body,
+            createdAt: reply.created_at,
+            mail: toMailRow({ id: reply.mail_id, status: reply.status, attempts: reply.attempts, last_error: reply.last_error, message_id: reply.message_id }),
+          })),
+        }
+        return thread
+      })
+    },
+    async addReply(reply) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const inquiry = await trx.selectFrom('inquiries').select(['id', 'token', 'domain']).where('id', '=', reply.inquiryId).executeTakeFirst()
+          if (!inquiry) return null
+          const { id } = await trx
+            .insertInto('replies')
+            .values({ inquiry_id: inquiry.id, body: reply.body, reply_to: reply.replyTo, created_at: reply.createdAt })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+          await trx
+            .insertInto('outbox')
+            .values({
+              inquiry_id: inquiry.id,
+              reply_id: id,
+              message_id: replyMessageIdFor({ id, token: inquiry.token, domain: inquiry.domain }),
+              status: 'pending',
+              attempts: 0,
+              next_attempt_at: reply.createdAt,
+              created_at: reply.createdAt,
+              mail_to: reply.to,
+            })
+            .execute()
+          await trx.updateTable('inquiries').set({ status: 'answered' }).where('id', '=', inquiry.id).execute()
+          return id
+        }),
+      )
+    },
+    async setArchived(id, archived) {
+      return write(async () => {
+        const result = await db
+          .updateTable('inquiries')
+          .set((eb) => ({
+            status: archived
+              ? sql<InquiryStatus>`'archived'`
+              : sql<InquiryStatus>`CASE WHEN ${eb.exists(eb.selectFrom('replies').select('replies.id').whereRef('replies.inquiry_id', '=', 'inquiries.id'))} THEN 'answered' ELSE 'new' END`,
+          }))
+          .where('id', '=', id)
+          .where('status', '!=', 'spam')
+          .executeTakeFirst()
+        return result.numUpdatedRows > 0n
+      })
+    },
+    async markSpam(id) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const result = await trx
+            .updateTable('inquiries')
+            .set((eb) => ({ status: 'spam', spam_reason: eb.fn.coalesce('spam_reason', sql.lit('owner')) }))
+            .where('id', '=', id)
+            .executeTakeFirst()
+          if (result.numUpdatedRows === 0n) return false
+          // The owner's mail about it, if it has not gone out yet and no process is sending it right now.
+          await trx
+            .deleteFrom('outbox')
+            .where('inquiry_id', '=', id)
+            .where('reply_id', 'is', null)
+            .where('status', '=', 'pending')
+            .where('lease_owner', 'is', null)
+            .execute()
+          return true
+        }),
+      )
+    },
+    async markNotSpam(id, mailTo, now) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const inquiry = await trx.selectFrom('inquiries').select(['id', 'token', 'domain']).where('id', '=', id).where('status', '=', 'spam').executeTakeFirst()
+          if (!inquiry) return false
+          await trx.updateTable('inquiries').set({ status: 'new', spam_reason: null }).where('id', '=', id).execute()
+          await queueInquiryMail(trx, inquiry, mailTo, now)
+          return true
+        }),
+      )
+    },
+    async deleteInquiry(id) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('outbox').where('inquiry_id', '=', id).execute()
+          await trx.deleteFrom('replies').where('inquiry_id', '=', id).execute()
+          const result = await trx.deleteFrom('inquiries').where('id', '=', id).executeTakeFirst()
+          return result.numDeletedRows > 0n
+        }),
+      )
+    },
+    async listMail(statuses) {
+      if (statuses.length === 0) return []
+      const rows = await guard(() =>
+        db
+          .selectFrom('outbox as o')
+          .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
+          .select(['o.id', 'o.inquiry_id', 'o.reply_id', 'i.domain', 'o.status', 'o.attempts', 'o.last_error', 'o.created_at', 'o.next_attempt_at'])
+          .where('o.status', 'in', statuses)
+          .orderBy('o.created_at')
+          .orderBy('o.id')
+          .limit(1000)
+          .execute(),
+      )
+      return rows.map(
+        (row): MailListing => ({
+          id: row.id,
+          inquiryId: row.inquiry_id,
+          replyId: row.reply_id,
+          domain: row.domain,
+          status: row.status,
+          attempts: row.attempts,
+          lastError: row.last_error,
+          createdAt: row.created_at,
+          nextAttemptAt: row.next_attempt_at,
+        }),
+      )
+    },
+    async resendMail(outboxId, now) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const row = await trx
+            .selectFrom('outbox as o')
+            .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
+            .select(['o.id', 'o.reply_id', 'o.resends', 'o.lease_until', 'i.id as inquiry_id', 'i.token', 'i.domain'])
+            .where('o.id', '=', outboxId)
+            .$if(postgres, (qb) => qb.forUpdate())
+            .executeTakeFirst()
+          // A mail being sent right now is left to the process sending it.
+          if (!row || (row.lease_until !== null && row.lease_until > now)) return false
+          const resends = row.resends + 1
+          const messageId =
+            row.reply_id === null
+              ? messageIdFor({ id: row.inquiry_id, token: row.token, domain: row.domain }, resends)
+              : replyMessageIdFor({ id: row.reply_id, token: row.token, domain: row.domain }, resends)
+          await trx
+            .updateTable('outbox')
+            .set({ status: 'pending', attempts: 0, last_error: null, next_attempt_at: now, created_at: now, message_id: messageId, resends, lease_owner: null, lease_until: null })
+            .where('id', '=', outboxId)
+            .execute()
+          return true
+        }),
+      )
+    },
+    async offersSince(since) {
+      const rows = await guard(() =>
+        db
+          .selectFrom('inquiries')
+          .select(['domain', 'offer_amount', 'offer_currency'])
+          .where('created_at', '>=', since)
+          .where('offer_amount', 'is not', null)
+          .where('status', '!=', 'spam')
+          .execute(),
+      )
+      return rows.map((row) => ({ domain: row.domain, amount: row.offer_amount!, currency: row.offer_currency ?? 'EUR' }))
+    },
+  }
+}

@@ -1,0 +1,159 @@
+// The owner's console: what its pages and its JSON API exchange. Shared by the server (src/server/admin) and the
+// console's React code (src/console); nothing here may import server code.
+
+export type InquiryStatus = 'new' | 'answered' | 'archived' | 'spam'
+export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['new', 'answered', 'archived', 'spam']
+export const STATUS_LABEL: Record<InquiryStatus, string> = { new: 'Neu', answered: 'Beantwortet', archived: 'Archiviert', spam: 'Spam' }
+
+export type MailState = 'pending' | 'sent' | 'failed'
+export const MAIL_LABEL: Record<MailState, string> = { pending: 'wird gesendet', sent: 'zugestellt', failed: 'fehlgeschlagen' }
+
+/** Every state-changing request carries this header: a browser sends no custom header cross-site without CORS. */
+export const CONSOLE_HEADER = 'x-domain-lander-console'
+
+/** The inbox filters, as query parameters of GET /api/inbox, /api/export and the page "/". */
+export interface InboxQuery {
+  /** ASCII (punycode) domain. */
+  domain?: string
+  status?: InquiryStatus
+  /** Days as YYYY-MM-DD (Europe/Berlin), both inclusive. */
+  since?: string
+  until?: string
+  /** Free text over name, e-mail and message: every word must occur, as a word or the start of one. */
+  q?: string
+  /** Opaque: the `next` of the previous page. */
+  cursor?: string
+}
+
+export interface InboxRow {
+  id: number
+  /** As shown (Unicode), and as stored (ASCII). */
+  domain: string
+  domainAscii: string
+  name: string
+  email: string
+  /** The message's first line, cut to 200 characters. */
+  firstLine: string
+  /** Formatted in the domain's currency ("1.500 €"), or null. */
+  offer: string | null
+  createdAt: number
+  status: InquiryStatus
+  /** The owner's mail about this inquiry; null when none was queued (spam, offers below the minimum). */
+  mail: MailState | null
+}
+
+export interface InboxPage {
+  items: InboxRow[]
+  /** Cursor of the next (older) page, or null on the last page. */
+  next: string | null
+  /** Every domain with at least one inquiry, ASCII and as shown, for the domain filter. */
+  domains: { ascii: string; display: string }[]
+}
+
+export interface MailDelivery {
+  status: MailState
+  attempts: number
+  lastError: string | null
+  messageId: string
+}
+
+interface ReplyView {
+  id: number
+  body: string
+  createdAt: number
+  mail: MailDelivery | null
+}
+
+export interface InquiryDetail {
+  id: number
+  domain: string
+  domainAscii: string
+  name: string
+  email: string
+  /** The whole message, as the visitor typed it: shown as text, never as HTML. */
+  message: string
+  createdAt: number
+  status: InquiryStatus
+  /** Why it was recognised as spam (decoy-filled, too-fast, owner …), or null. */
+  spamReason: string | null
+  offer: { amount: number; currency: string; formatted: string } | null
+  belowMinimum: boolean
+  /** From the domains file as it is now, formatted; null when not set. */
+  price: string | null
+  minimum: string | null
+  ownerMail: MailDelivery | null
+  replies: ReplyView[]
+}
+
+/** POST /api/inquiries/:id/reply */
+export interface ReplyRequest {
+  body: string
+}
+export const REPLY_MAX = 20_000
+
+/** POST /api/inquiries/:id/action with { action } */
+export type InquiryAction = 'archive' | 'unarchive' | 'spam' | 'not-spam'
+
+export interface OutboxRow {
+  /** The outbox entry's id (POST /api/outbox/:id/resend). */
+  id: number
+  inquiryId: number
+  domain: string
+  /** The owner's mail about an inquiry, or a reply to the visitor. */
+  kind: 'inquiry' | 'reply'
+  status: MailState
+  attempts: number
+  lastError: string | null
+  createdAt: number
+  nextAttemptAt: number
+}
+
+export interface OutboxPage {
+  /** Pending and failed mail, oldest first. */
+  items: OutboxRow[]
+}
+
+export const OVERVIEW_DAYS = [7, 30, 90] as const
+export type OverviewDays = (typeof OVERVIEW_DAYS)[number]
+
+export interface OverviewDomain {
+  domain: string
+  domainAscii: string
+  views: number
+  inquiries: number
+  spam: number
+  /** Formatted in the domain's currency; null without offers. */
+  highestOffer: string | null
+  medianOffer: string | null
+  /** One entry per day of the range (UTC days, oldest first), zeros included. */
+  daily: { day: string; views: number; inquiries: number }[]
+}
+
+export interface Overview {
+  days: OverviewDays
+  domains: OverviewDomain[]
+}
+
+/** POST /api/session */
+export interface SignInRequest {
+  password: string
+}
+
+/** What the server renders a console page with, and hands to the browser to hydrate with. */
+export type ConsoleState =
+  | { page: 'setup' }
+  | { page: 'signin'; error?: string }
+  | { page: 'inbox'; query: InboxQuery; data: InboxPage }
+  | { page: 'inquiry'; data: InquiryDetail }
+  | { page: 'outbox'; data: OutboxPage }
+  | { page: 'overview'; data: Overview }
+  | { page: 'not-found' }
+
+/** Page paths of the console (the server answers them with HTML, the API with JSON). */
+export const CONSOLE_PATHS = {
+  inbox: '/',
+  inquiry: (id: number) => `/anfragen/${id}`,
+  outbox: '/postausgang',
+  overview: '/uebersicht',
+  signin: '/anmelden',
+} as const

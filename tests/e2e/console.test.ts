@@ -1,0 +1,153 @@
+// The owner's console in a real Chromium against the production server process: signing in by its labels,
+// hostile inquiries sent through the public form shown as text, the keyboard, replying, archiving, erasing,
+// the Postausgang, the Übersicht and signing out.
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { consoleClient } from '../helpers/console.ts'
+import { submitInquiry } from '../helpers/contact.ts'
+import type { ServerProcess } from '../helpers/server.ts'
+import type { SmtpSink } from '../helpers/smtp.ts'
+
+const PASSWORD = 'Kanzlei-Rheinblick-2026'
+const HOSTILE = [
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  '&amp; &lt;b&gt;',
+  'Vertrag \u202Egnp.exe',
+  '\u001b[31mrot\u001b[0m',
+  'W'.repeat(5000),
+]
+
+// The form takes no control characters in a name (they would reach mail headers): there the payload goes without.
+const nameOf = (payload: string) => payload.replace(/[\u0000-\u001f]/g, '').slice(0, 200)
+
+let stack: E2eStack
+let browser: Browser
+let server: ServerProcess
+let smtp: SmtpSink
+let watched: WatchedPage | undefined
+
+beforeAll(async () => {
+  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' })
+  ;({ browser, server, smtp } = stack)
+  expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
+  for (const [i, payload] of HOSTILE.entries()) {
+    const response = await submitInquiry(server.url, { name58fnlsd: nameOf(payload), themail3h6: `visitor${i}@example.org`, message: payload.length >= 5000 ? payload : `${payload}\nzweite Zeile` })
+    expect(response.status).toBe(200)
+  }
+})
+afterAll(() => stack?.close())
+afterEach(async () => {
+  const problems = await closePage(watched)
+  watched = undefined
+  expect(problems).toEqual([])
+})
+
+/** Signs in through the sign-in page as the owner would; lands on the Posteingang, hydrated. */
+async function signIn(width = 1280): Promise<Page> {
+  watched = await openPage(browser, { viewport: { width, height: 800 } })
+  const { page } = watched
+  page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
+  await page.goto(`${server.adminUrl}/`)
+  expect(new URL(page.url()).pathname).toBe('/anmelden')
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  await page.getByLabel('Passwort').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.waitForURL(`${server.adminUrl}/`)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  return page
+}
+
+const noOtherOrigin = () => watched!.requests.filter((url) => !url.startsWith(server.adminUrl!))
+
+test('hostile inquiries are shown as text in the Posteingang: no dialog, no request elsewhere, the layout holds on a phone', async () => {
+  for (const width of [360, 1280]) {
+    const page = await signIn(width)
+    expect(await page.getByRole('heading', { name: 'Posteingang' }).isVisible()).toBe(true)
+    for (const payload of ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', 'javascript:alert(1)', '&amp; &lt;b&gt;']) {
+      expect(await page.getByText(payload, { exact: true }).first().isVisible(), payload).toBe(true)
+    }
+    expect(await page.locator('#console img, #console script:not([type])').count()).toBe(0)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    expect(noOtherOrigin()).toEqual([])
+    if (width === 1280) expect(await axeViolations(page)).toEqual([])
+    expect(await closePage(watched)).toEqual([])
+    watched = undefined
+  }
+})
+
+test('an inquiry opened with the keyboard shows the whole message as text; a reply is sent and mailed to the visitor', async () => {
+  const page = await signIn(360)
+  await page.keyboard.press('j')
+  await page.keyboard.press('Enter')
+  await page.waitForURL(/\/anfragen\/\d+$/)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  // The newest inquiry is the 5,000-character word: it wraps instead of widening the page.
+  expect(await page.getByText('W'.repeat(5000)).first().isVisible()).toBe(true)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+  await page.getByRole('textbox', { name: 'Antwort', exact: true }).fill('Guten Tag,\nder Preis ist verhandelbar.')
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => page.getByText('Antwort gespeichert; sie wird gesendet.').count()).toBe(1)
+  await expect.poll(() => smtp.messages.map((mail) => [mail.parsed.subject, mail.envelope.to])).toContainEqual(['Re: Anfrage zu 127.0.0.1', ['visitor6@example.org']])
+  expect(noOtherOrigin()).toEqual([])
+})
+
+test('in the Posteingang "/" goes to the search and "e" archives the selected inquiry', async () => {
+  const page = await signIn()
+  await page.keyboard.press('/')
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('placeholder'))).toBe('Suchen')
+  await page.locator('body').click({ position: { x: 1, y: 1 } })
+  const rows = page.locator('tbody tr')
+  const before = await rows.count()
+  await page.keyboard.press('j')
+  await page.keyboard.press('j')
+  const name = await rows.nth(1).locator('td[data-label="Name"]').innerText()
+  await page.keyboard.press('e')
+  await expect.poll(() => rows.count()).toBe(before - 1)
+  expect(await page.locator('tbody').innerText()).not.toContain(name)
+  await page.goto(`${server.adminUrl}/?status=archived`)
+  expect(await page.locator('tbody').innerText()).toContain(name)
+})
+
+test('archiving, erasing after a question, the Postausgang, the Übersicht and signing out', async () => {
+  const page = await signIn()
+  await page.getByRole('link', { name: '<script>alert(1)</script>' }).click()
+  await page.waitForURL(/\/anfragen\/\d+$/)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  await page.getByRole('button', { name: 'Archivieren' }).click()
+  await expect.poll(() => page.getByRole('button', { name: 'Wiederherstellen' }).count()).toBe(1)
+  await page.getByRole('button', { name: 'Löschen' }).click()
+  expect(await page.getByText('Anfrage endgültig löschen?').isVisible()).toBe(true)
+  await page.getByRole('button', { name: 'Endgültig löschen' }).click()
+  await page.waitForURL(`${server.adminUrl}/`)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  expect(await page.getByText('<script>alert(1)</script>', { exact: true }).count()).toBe(0)
+
+  await page.getByRole('link', { name: 'Postausgang' }).click()
+  await page.waitForURL(`${server.adminUrl}/postausgang`)
+  expect(await page.getByRole('heading', { name: 'Postausgang' }).isVisible()).toBe(true)
+  await page.getByRole('link', { name: 'Übersicht' }).click()
+  await page.waitForURL(`${server.adminUrl}/uebersicht`)
+  expect(await page.getByRole('heading', { name: 'Übersicht' }).isVisible()).toBe(true)
+  expect(await page.locator('svg[role="img"]').count()).toBeGreaterThan(0)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  await page.getByRole('button', { name: 'Abmelden' }).click()
+  await page.waitForURL(`${server.adminUrl}/anmelden`)
+  await page.goto(`${server.adminUrl}/`)
+  expect(new URL(page.url()).pathname).toBe('/anmelden')
+  expect(noOtherOrigin()).toEqual([])
+})
+
+test('a wrong password is refused with its message on the sign-in page', async () => {
+  watched = await openPage(browser)
+  const { page } = watched
+  await page.goto(`${server.adminUrl}/anmelden`)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  await page.getByLabel('Passwort').fill('falsch falsch falsch')
+  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await expect.poll(() => page.getByText('Das Passwort ist falsch.').count()).toBe(1)
+  // Chromium reports the 401 of the sign-in request on its console; that one is expected, nothing else.
+  watched.problems = watched.problems.filter((problem) => !/Failed to load resource: the server responded with a status of 401/.test(problem))
+})

@@ -1,0 +1,44 @@
+// Talking to the owner's console the way its own pages do, for integration tests.
+import { expect } from 'vitest'
+import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
+import { runCliWithInput } from './cli.ts'
+import { storeEnv } from './postgres.ts'
+import type { ServerProcess } from './server.ts'
+
+export interface ConsoleCall {
+  method?: string
+  body?: unknown
+  cookie?: string
+  client?: string
+  headers?: Record<string, string>
+}
+
+export function consoleClient(server: ServerProcess, password = 'Kanzlei-Rheinblick-2026') {
+  const admin = server.adminUrl!
+  /** A request as the console's page sends it: same origin, with the console's header on changes. */
+  function call(pathName: string, { method = 'GET', body, cookie, client = '192.0.2.1', headers = {} }: ConsoleCall = {}) {
+    return fetch(`${admin}${pathName}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        'x-forwarded-for': client,
+        ...(method !== 'GET' && { [CONSOLE_HEADER]: '1', origin: admin }),
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(cookie && { cookie }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  }
+  async function setPassword(newPassword = password, dataDir = server.dataDir) {
+    return runCliWithInput(dataDir, await storeEnv(dataDir), `${newPassword}\n`, 'set-password', '--stdin')
+  }
+  /** Signs in; the cookie as the browser would send it back, and the whole Set-Cookie header. */
+  async function signIn(options: ConsoleCall = {}) {
+    const response = await call('/api/session', { method: 'POST', body: { password }, ...options })
+    expect(response.status).toBe(204)
+    const setCookie = response.headers.getSetCookie()[0] ?? ''
+    return { cookie: setCookie.split(';')[0]!, setCookie }
+  }
+  return { admin, call, setPassword, signIn }
+}

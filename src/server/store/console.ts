@@ -82,7 +82,7 @@ function searchQuery(postgres: boolean, words: string[], domain?: string): strin
 /** Up to this many matches of a search, PostgreSQL fetches them all and sorts them, rather than reading newest first. */
 const RARE_MATCHES = 5000
 
-/** How long the list of domains with inquiries is kept: it costs a walk over the index, and changes rarely. */
+/** How long the list of domains with inquiries is kept whole: reading it costs a walk over the index. */
 const DOMAINS_TTL_MS = 30_000
 
 export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
@@ -102,7 +102,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
       .execute()
   }
 
-  let domainsCache: { at: number; list: string[] } | undefined
+  let domainsCache: { at: number; newest: number | null; list: string[] } | undefined
 
   return {
     async consoleInquiries(filter) {
@@ -157,18 +157,30 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
       return rows.map((row): ConsoleInquiry => ({ ...toInquiry(row), status: row.status, mailStatus: row.mail_status }))
     },
     async inquiryDomains() {
-      if (domainsCache && Date.now() - domainsCache.at < DOMAINS_TTL_MS) return domainsCache.list
-      // One index lookup per domain instead of reading every inquiry (a loose index scan, in both databases).
-      const result = await guard(() =>
-        sql<{ domain: string }>`WITH RECURSIVE d (domain) AS (
+      return guard(async () => {
+        const { newest } = await db
+          .selectFrom('inquiries')
+          .select((eb) => eb.fn.max('id').as('newest'))
+          .executeTakeFirstOrThrow()
+        const now = Date.now()
+        if (domainsCache && now - domainsCache.at < DOMAINS_TTL_MS) {
+          if (newest === domainsCache.newest) return domainsCache.list
+          // Only the inquiries that came since are read for new names; erased ones drop out at the next full read.
+          const added = await db.selectFrom('inquiries').select('domain').distinct().where('id', '>', domainsCache.newest ?? 0).execute()
+          const list = [...new Set([...domainsCache.list, ...added.map((row) => row.domain)])].sort()
+          domainsCache = { ...domainsCache, newest, list }
+          return list
+        }
+        // One index lookup per domain instead of reading every inquiry (a loose index scan, in both databases).
+        const result = await sql<{ domain: string }>`WITH RECURSIVE d (domain) AS (
             SELECT MIN(domain) FROM inquiries
             UNION ALL
             SELECT (SELECT MIN(domain) FROM inquiries WHERE inquiries.domain > d.domain) FROM d WHERE d.domain IS NOT NULL
           )
-          SELECT domain FROM d WHERE domain IS NOT NULL`.execute(db),
-      )
-      domainsCache = { at: Date.now(), list: result.rows.map((row) => row.domain) }
-      return domainsCache.list
+          SELECT domain FROM d WHERE domain IS NOT NULL`.execute(db)
+        domainsCache = { at: now, newest, list: result.rows.map((row) => row.domain) }
+        return domainsCache.list
+      })
     },
     async inquiryThread(id) {
       return guard(async () => {

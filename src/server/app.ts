@@ -18,7 +18,7 @@ import { createPageViewCounter } from './page/page-views.ts'
 import healthRoutes from './health/route.ts'
 import pageRoutes from './page/route.ts'
 import { createPageView } from './page/view.ts'
-import { addSecurityHeaders } from './http/security-headers.ts'
+import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
 import tlsCheckRoutes, { createTlsApprovals } from './sites/tls-check.ts'
 import { leaseOwnerOf } from './cluster/lease.ts'
@@ -103,18 +103,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   app.decorate('draining', false)
 
-  addSecurityHeaders(app, {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
-    styleSrc: ["'self'", ...renderer.styleSources],
-    imgSrc: ["'self'", 'data:'],
-    fontSrc: ["'self'"],
-    connectSrc: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    baseUri: ["'none'"],
-    objectSrc: ["'none'"],
-  })
+  addSecurityHeaders(app, pagePolicy(renderer.styleSources))
   // Registered without a global limit: the contact routes use it. Counters live in DATA_DIR (or PostgreSQL),
   // shared by all the server processes on it.
   const rateLimits = await openRateLimitStore(config, secret)

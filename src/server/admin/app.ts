@@ -10,7 +10,7 @@ import type { Config } from '../config.ts'
 import { fastifyTrustProxy } from '../http/client-address.ts'
 import { answerClientError, sendFailure } from '../http/errors.ts'
 import { isCrossSite } from '../http/same-origin.ts'
-import { addSecurityHeaders } from '../http/security-headers.ts'
+import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
 import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { ConsoleDeps } from './deps.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
@@ -60,18 +60,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   })
 
   // The public page's policy (docs/decisions/006) without its style hash: the console has no inline style.
-  addSecurityHeaders(app, {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
-    styleSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:'],
-    fontSrc: ["'self'"],
-    connectSrc: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    baseUri: ["'none'"],
-    objectSrc: ["'none'"],
-  })
+  addSecurityHeaders(app, pagePolicy())
   app.addHook('onRequest', async (request, reply) => {
     // Nothing of the console belongs in a cache, a shared one least of all; no page of it in a frame.
     reply.raw.setHeader('Cache-Control', 'no-store')

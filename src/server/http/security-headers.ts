@@ -47,6 +47,25 @@ export function cspTemplate(directives: CspDirectives): (nonce: string) => strin
   return (nonce) => before + nonce + after
 }
 
+/**
+ * The policy of every page we serve, the public page and the console alike: our own origin only, no frames, no
+ * plugins. `styleSources` adds what allows a page's inline style sheet (the public page's hash; the console has none).
+ */
+export function pagePolicy(styleSources: string[] = []): CspDirectives {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", ...styleSources],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    objectSrc: ["'none'"],
+  }
+}
+
 /** Adds the headers to every answer (also 404s, errors and static files) and `reply.cspNonce` for the page. */
 export function addSecurityHeaders(app: FastifyInstance, directives: CspDirectives): void {
   const csp = cspTemplate(directives)

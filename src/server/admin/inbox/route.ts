@@ -280,10 +280,17 @@ function createInboxData(deps: ConsoleDeps) {
   return { inbox, detail, detailOf, outbox, overview, exportBatches, settingsOf, mailTo: (domain: string) => settingsOf(domain).mailTo ?? config.mailTo }
 }
 
-export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDeps) {
-  const { store, outbox, log } = deps
+/** One per app, shared by the API and the pages: it keeps the Unicode forms of the domain list. */
+const dataOf = new WeakMap<ConsoleDeps, ReturnType<typeof createInboxData>>()
+function inboxDataOf(deps: ConsoleDeps) {
   let data = dataOf.get(deps)
   if (!data) dataOf.set(deps, (data = createInboxData(deps)))
+  return data
+}
+
+export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDeps) {
+  const { store, outbox, log } = deps
+  const data = inboxDataOf(deps)
   const idOf = (request: FastifyRequest) => parse(idParams, request.params).id
 
   app.get('/api/inbox', async (request) => (await data.inbox(request.query)).data)
@@ -366,11 +373,9 @@ const INQUIRY_PAGE = /^\/anfragen\/(\d{1,15})$/
  * The state of the console page at the request's path (GET, signed in), or null when there is no such page.
  * Paths: CONSOLE_PATHS in src/shared/console-api.ts.
  */
-const dataOf = new WeakMap<ConsoleDeps, ReturnType<typeof createInboxData>>()
 
 export async function loadPage(request: FastifyRequest, deps: ConsoleDeps): Promise<ConsoleState | null> {
-  let data = dataOf.get(deps)
-  if (!data) dataOf.set(deps, (data = createInboxData(deps)))
+  const data = inboxDataOf(deps)
   const path = request.url.split('?')[0] ?? '/'
   if (path === '/') return { page: 'inbox', ...(await data.inbox(request.query)) }
   if (path === '/postausgang') return { page: 'outbox', data: await data.outbox() }

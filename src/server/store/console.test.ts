@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
+import { SEARCH_BOUNDS } from './console.ts'
 import { openStore } from './index.ts'
 import type { NewInquiry, Store } from './types.ts'
 
@@ -99,6 +100,39 @@ describe('the inbox query', () => {
     expect(ids(await store.consoleInquiries({ limit: 10, words: ['nothinglikethis'] }))).toEqual([])
     // A word that is also search syntax is searched as a word.
     expect(ids(await store.consoleInquiries({ limit: 10, words: ['or'] }))).toEqual([])
+  })
+
+  test('a search finds the same pages whether its matches are recent, few or many and old (each way PostgreSQL searches)', async () => {
+    // Bounds of a few rows, so that each step of PostgreSQL's search is taken here; SQLite has one way and must agree.
+    const bounds = { ...SEARCH_BOUNDS }
+    Object.assign(SEARCH_BOUNDS, { window: 4, rareMatches: 2 })
+    cleanups.push(() => Object.assign(SEARCH_BOUNDS, bounds))
+    const store = await open()
+    const all: number[] = []
+    for (let n = 0; n < 16; n++) {
+      const words = [n < 6 ? 'alt' : 'neu', n === 2 || n === 9 ? 'selten' : 'oft', n % 2 ? 'ungerade' : 'gerade']
+      all.push(await save(store, { message: words.join(' '), domain: n % 4 === 0 ? 'b.example' : 'a.example' }))
+    }
+    const newestFirst = (pick: (n: number) => boolean) => all.filter((_, n) => pick(n)).reverse()
+    const pages = async (words: string[], domain?: string) => {
+      const found: number[] = []
+      for (let before: number | undefined; ; ) {
+        const page = await store.consoleInquiries({ limit: 2, words, domain, before: before === undefined ? undefined : { createdAt: 0, id: before } })
+        found.push(...ids(page))
+        if (page.length < 2) return found
+        before = page[1]!.id
+      }
+    }
+    // Recent: the newest inquiries hold a page.
+    expect(await pages(['neu'])).toEqual(newestFirst((n) => n >= 6))
+    // Few: two matches, found through the word index and sorted.
+    expect(await pages(['selten'])).toEqual(newestFirst((n) => n === 2 || n === 9))
+    // Many and old: more than the bound, none among the newest.
+    expect(await pages(['alt'])).toEqual(newestFirst((n) => n < 6))
+    // Every filter holds in each step.
+    expect(await pages(['alt'], 'b.example')).toEqual(newestFirst((n) => n < 6 && n % 4 === 0))
+    expect(await pages(['gerade'], 'b.example')).toEqual(newestFirst((n) => n % 4 === 0))
+    expect(await pages(['selten', 'ungerade'])).toEqual(newestFirst((n) => n === 9))
   })
 })
 

@@ -79,8 +79,12 @@ function searchQuery(postgres: boolean, words: string[], domain?: string): strin
   return domain === undefined ? text : `domain : "${domain.split(/[^a-z0-9]+/).filter(Boolean).join(' ')}" AND ${text}`
 }
 
-/** Up to this many matches of a search, PostgreSQL fetches them all and sorts them, rather than reading newest first. */
-const RARE_MATCHES = 5000
+/**
+ * How PostgreSQL searches (see consoleInquiries): first the newest `window` inquiries; then, when fewer than a page
+ * matched there, up to `rareMatches` matches are fetched through the word index and sorted, or, above that, the
+ * inquiries are read newest first. Exported so that the store's tests reach each way with a few rows.
+ */
+export const SEARCH_BOUNDS = { window: 20_000, rareMatches: 5_000 }
 
 /** How long the list of domains with inquiries is kept whole: reading it costs a walk over the index. */
 const DOMAINS_TTL_MS = 30_000
@@ -107,15 +111,18 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
   return {
     async consoleInquiries(filter) {
       const words = filter.words ?? []
-      const query = db
+      const filtered = db
         .selectFrom('inquiries as i')
-        .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
-        .select(INQUIRY_COLUMNS)
-        .select('o.status as mail_status')
         .$if(filter.domain !== undefined, (qb) => qb.where('i.domain', '=', filter.domain!))
         .$if(filter.status !== undefined, (qb) => qb.where('i.status', '=', filter.status!))
         .$if(filter.since !== undefined, (qb) => qb.where('i.created_at', '>=', filter.since!))
         .$if(filter.until !== undefined, (qb) => qb.where('i.created_at', '<', filter.until!))
+      const withMail = (qb: typeof filtered) =>
+        qb
+          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+          .select(INQUIRY_COLUMNS)
+          .select('o.status as mail_status')
+      const query = withMail(filtered)
       // A search runs newest first by id (ids grow with arrival, as the times do), so that each database reads its
       // index of words in that order and stops at a page; otherwise a common word sorts every match by time first.
       const rows = await guard(async () => {
@@ -131,17 +138,22 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
         }
         const text = searchQuery(postgres, words, filter.domain)
         if (postgres) {
-          const matches = sql<boolean>`i.search @@ to_tsquery('simple', ${text})`
-          // PostgreSQL's planner cannot tell how rare a word is that it has no statistics for, and then reads the
-          // newest inquiries one by one until enough match: quick for a common word, a walk over the whole table
-          // for a rare one. So the matches are fetched first, up to a bound: few are then looked up by id and
-          // sorted; many are found fastest by reading the newest inquiries.
-          const probe = await db.selectFrom('inquiries as i').select('i.id').where(matches).limit(RARE_MATCHES + 1).execute()
-          const rare = probe.length <= RARE_MATCHES
-          const ids = probe.map((row) => row.id)
-          return query
-            .where(rare ? sql<boolean>`i.id = ANY(${ids})` : matches)
+          // PostgreSQL's planner cannot tell how rare a word is that it has no statistics for: it reads the newest
+          // inquiries one by one until enough match, quick for a common word and a walk over the whole table for a
+          // rare one. So the search goes in bounded steps, each with every filter: the newest inquiries first
+          // (a page of a common word or name is found there); else the matches through the word index, looked up
+          // by id and sorted when they are few; else, many but old, newest first after all.
+          const matching = filtered
+            .where(sql<boolean>`i.search @@ to_tsquery('simple', ${text})`)
             .$if(filter.before !== undefined, (qb) => qb.where('i.id', '<', filter.before!.id))
+          const newest =
+            filter.before?.id ?? ((await db.selectFrom('inquiries').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0) + 1
+          const oldestRecent = newest - SEARCH_BOUNDS.window
+          const recent = await withMail(matching.where('i.id', '>=', oldestRecent)).orderBy('i.id', 'desc').limit(filter.limit).execute()
+          if (recent.length === filter.limit || oldestRecent <= 1) return recent
+          const probe = await matching.select('i.id').limit(SEARCH_BOUNDS.rareMatches + 1).execute()
+          const rare = probe.length <= SEARCH_BOUNDS.rareMatches
+          return withMail(rare ? filtered.where(sql<boolean>`i.id = ANY(${probe.map((row) => row.id)})`) : matching)
             .orderBy('i.id', 'desc')
             .limit(filter.limit)
             .execute()

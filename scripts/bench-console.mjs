@@ -3,7 +3,7 @@
 // one at a time from the admin port of the built server, against the issue's p99 <= 50 ms; and the console's JS
 // size. SQLite by default; PostgreSQL with --postgres (a throw-away server, seeded each run) or when DATABASE_URL is
 // set (seeded once, then reused). The SQLite seed is kept in the temporary directory and reused for the same size.
-// --runs N requests per query (default 200), --json for JSON. scripts/bench-console-sql.mjs measures the same
+// --runs N requests per query (default 200), --only sqlite|postgres for one store, --json for JSON. scripts/bench-console-sql.mjs measures the same
 // queries as raw SQL.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -16,7 +16,7 @@ import { SMTPServer } from 'smtp-server'
 import { CONSOLE_HEADER } from '../src/shared/console-api.ts'
 import { startPostgresServer } from '../tests/helpers/postgres.ts'
 import { build, root } from './build-lib.mjs'
-import { seedInfoOf, seedStore } from './seed.mjs'
+import { seedInfoOf, seedStore, writeDomainsFile } from './seed.mjs'
 import { freePort, startServer } from './server-lib.mjs'
 
 const TARGET_MS = 50
@@ -131,7 +131,11 @@ function consoleScriptSize() {
 /** Seeds the store unless it already holds a seed of this size. */
 async function ensureSeeded(storeEnv, inquiries, log) {
   const info = await seedInfoOf({ dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL })
-  if (info?.inquiries === inquiries) return log(`reusing the seeded store (${inquiries.toLocaleString('en')} inquiries, seeded ${new Date(info.seededAt).toISOString()})`)
+  if (info?.inquiries === inquiries) {
+    // A database given by DATABASE_URL was seeded with another DATA_DIR: its domains file is written anew.
+    if (!fs.existsSync(path.join(storeEnv.DATA_DIR, 'domains.yaml'))) writeDomainsFile(storeEnv.DATA_DIR, info.domains)
+    return log(`reusing the seeded store (${inquiries.toLocaleString('en')} inquiries, seeded ${new Date(info.seededAt).toISOString()})`)
+  }
   if (info && storeEnv.DATABASE_URL) throw new Error(`DATABASE_URL holds a seed of ${info.inquiries} inquiries, not ${inquiries}: use an empty database`)
   if (!storeEnv.DATABASE_URL) fs.rmSync(storeEnv.DATA_DIR, { recursive: true, force: true })
   await seedStore({ inquiries, dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL, log })
@@ -179,12 +183,13 @@ export async function benchConsole(args) {
   await build()
   const results = { inquiries, consoleScripts: consoleScriptSize() }
   const dataDir = path.join(os.tmpdir(), `domain-lander-bench-console-${inquiries}`)
-  results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir }, { inquiries, runs, log })
-  if (process.env.DATABASE_URL) {
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
+  if (only !== 'postgres') results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir }, { inquiries, runs, log })
+  if (only !== 'sqlite' && process.env.DATABASE_URL) {
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
     results.postgres = await benchStore('PostgreSQL', { DATA_DIR: pgDir, DATABASE_URL: process.env.DATABASE_URL }, { inquiries, runs, log })
     fs.rmSync(pgDir, { recursive: true, force: true })
-  } else if (args.includes('--postgres')) {
+  } else if (only !== 'sqlite' && args.includes('--postgres')) {
     log('PostgreSQL: starting a throw-away server (it is seeded afresh) ...')
     const server = await startPostgresServer()
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))

@@ -119,6 +119,14 @@ async function postgresWriter(databaseUrl) {
   }
 }
 
+/** DIR/domains.yaml with the seed's domains (the same names for the same count): also for a database seeded before. */
+export function writeDomainsFile(dataDir, count) {
+  const domains = makeDomains(count)
+  fs.mkdirSync(dataDir, { recursive: true })
+  fs.writeFileSync(path.join(dataDir, 'domains.yaml'), domainsFile(domains))
+  return domains
+}
+
 const seconds = (since) => ((performance.now() - since) / 1000).toFixed(1)
 
 /**
@@ -133,9 +141,7 @@ export async function seedStore({ inquiries, domains: domainCount = 500, dataDir
   const existing = await writer.count('inquiries')
   if (existing > 0) throw new Error(`the store already holds ${existing} inquiries: seed an empty one (a new --data-dir or database)`)
   const now = Date.now()
-  const domains = makeDomains(domainCount)
-  fs.mkdirSync(dataDir, { recursive: true })
-  fs.writeFileSync(path.join(dataDir, 'domains.yaml'), domainsFile(domains))
+  const domains = writeDomainsFile(dataDir, domainCount)
   log(`seeding ${inquiries.toLocaleString('en')} inquiries over ${domains.length} domains into ${databaseUrl ? 'PostgreSQL' : `SQLite ${sqliteFileOf({ dataDir })}`} ...`)
 
   const pending = { inquiries: [], outbox: [], replies: [] }

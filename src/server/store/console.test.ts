@@ -1,44 +1,15 @@
 // The console's part of the store contract, on the store of the test project (SQLite, or a real PostgreSQL server).
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
-import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { newInquiry, openTestStore } from '../../../tests/helpers/store.ts'
 import { SEARCH_BOUNDS } from './console.ts'
-import { openStore } from './index.ts'
 import type { NewInquiry, Store } from './types.ts'
 
-const cleanups: (() => unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function open(): Promise<Store> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-store-'))
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-  const store = await openStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
-  cleanups.push(() => store.close())
-  return store
-}
+const open = () => openTestStore()
 
 let counter = 0
 const T0 = Date.UTC(2026, 10, 1, 12)
-function inquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
-  counter++
-  return {
-    token: `ctoken${String(counter).padStart(10, '0')}`,
-    contentHash: `hash-${counter}`,
-    domain: 'example.de',
-    name: 'Erika Mustermann',
-    email: 'erika@example.de',
-    message: `Nachricht ${counter}`,
-    spamReason: null,
-    offer: null,
-    belowMinimum: false,
-    createdAt: T0 + counter * 1000,
-    ...overrides,
-  }
-}
+/** Inquiries one second apart, in the order they are made. */
+const inquiry = (overrides: Partial<NewInquiry> = {}) => newInquiry({ createdAt: T0 + ++counter * 1000, ...overrides })
 const queue = { queue: true, mailTo: null } as const
 
 async function save(store: Store, overrides: Partial<NewInquiry> = {}, mail: typeof queue | { queue: false } = queue) {
@@ -106,7 +77,7 @@ describe('the inbox query', () => {
     // Bounds of a few rows, so that each step of PostgreSQL's search is taken here; SQLite has one way and must agree.
     const bounds = { ...SEARCH_BOUNDS }
     Object.assign(SEARCH_BOUNDS, { window: 4, rareMatches: 2 })
-    cleanups.push(() => Object.assign(SEARCH_BOUNDS, bounds))
+    onTestFinished(() => void Object.assign(SEARCH_BOUNDS, bounds))
     const store = await open()
     const all: number[] = []
     for (let n = 0; n < 16; n++) {

@@ -1,29 +1,7 @@
 // The sign-in part of the store's contract, on the store of the test project (SQLite, or PostgreSQL in the project
 // "postgres"). Two store objects on the same data stand for two server processes.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, expect, test } from 'vitest'
-import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
-import { openStore, type StoreConfig } from './index.ts'
-import type { Store } from './types.ts'
-
-const cleanups: (() => unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function storeConfig(): Promise<StoreConfig> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessions-'))
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-  return { dataDir, databaseUrl: await databaseUrlFor(dataDir) }
-}
-
-async function open(config: StoreConfig): Promise<Store> {
-  const store = await openStore(config)
-  cleanups.push(() => store.close())
-  return store
-}
+import { expect, test } from 'vitest'
+import { openTestStore as open, testStoreConfig } from '../../../tests/helpers/store.ts'
 
 const HOUR = 60 * 60 * 1000
 const IDLE = 12 * HOUR
@@ -31,7 +9,7 @@ const MAX = 7 * 24 * HOUR
 const T0 = Date.UTC(2026, 0, 1)
 
 test('no password is set at first; a password set by one process is the one the other reads', async () => {
-  const config = await storeConfig()
+  const config = await testStoreConfig('sessions-')
   const [a, b] = [await open(config), await open(config)]
   expect(await a.ownerPassword()).toBeNull()
   await a.setOwnerPassword('scrypt$first', T0)
@@ -41,7 +19,7 @@ test('no password is set at first; a password set by one process is the one the 
 })
 
 test('a session is valid in every process until it is deleted; an unknown one never is', async () => {
-  const config = await storeConfig()
+  const config = await testStoreConfig('sessions-')
   const [a, b] = [await open(config), await open(config)]
   await a.createSession('hash-1', T0)
   expect(await b.useSession('hash-1', T0 + 1000, IDLE, MAX)).toBe(true)
@@ -51,7 +29,7 @@ test('a session is valid in every process until it is deleted; an unknown one ne
 })
 
 test('a session idle for 12 hours has expired and is gone; using it keeps it alive', async () => {
-  const store = await open(await storeConfig())
+  const store = await open(await testStoreConfig('sessions-'))
   await store.createSession('kept', T0)
   await store.createSession('idle', T0)
   // Used every 11 hours: idle never 12 hours in a row.
@@ -62,7 +40,7 @@ test('a session idle for 12 hours has expired and is gone; using it keeps it ali
 })
 
 test('a session ends 7 days after sign-in however often it is used', async () => {
-  const store = await open(await storeConfig())
+  const store = await open(await testStoreConfig('sessions-'))
   await store.createSession('busy', T0)
   let t = T0
   for (; t < T0 + MAX - HOUR; t += 10 * HOUR) expect(await store.useSession('busy', t, IDLE, MAX)).toBe(true)
@@ -71,7 +49,7 @@ test('a session ends 7 days after sign-in however often it is used', async () =>
 })
 
 test('a use within a minute of the last one is not written, so idle expiry counts from the last written use', async () => {
-  const store = await open(await storeConfig())
+  const store = await open(await testStoreConfig('sessions-'))
   await store.createSession('s', T0)
   expect(await store.useSession('s', T0 + 30_000, IDLE, MAX)).toBe(true)
   // Not written: idle is still counted from T0.
@@ -82,7 +60,7 @@ test('a use within a minute of the last one is not written, so idle expiry count
 })
 
 test('a new password ends every session', async () => {
-  const config = await storeConfig()
+  const config = await testStoreConfig('sessions-')
   const [a, b] = [await open(config), await open(config)]
   await a.setOwnerPassword('scrypt$old', T0)
   await a.createSession('one', T0)
@@ -93,7 +71,7 @@ test('a new password ends every session', async () => {
 })
 
 test('an expired session takes the other expired ones with it', async () => {
-  const store = await open(await storeConfig())
+  const store = await open(await testStoreConfig('sessions-'))
   await store.createSession('old-a', T0)
   await store.createSession('old-b', T0)
   await store.createSession('fresh', T0 + IDLE)

@@ -1,50 +1,20 @@
 // The store's contract, checked on the store of the test project: the SQLite file, or a real PostgreSQL server
 // (project "postgres"). Two store objects on the same data stand for two server processes.
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, expect, test, vi } from 'vitest'
-import { databaseUrlFor, queryStore } from '../../../tests/helpers/postgres.ts'
-import { openRateLimitStore, openStore, sqliteFileOf, type StoreConfig } from './index.ts'
+import { afterEach, expect, onTestFinished, test, vi } from 'vitest'
+import { newInquiry, openTestStore as open, testStoreConfig } from '../../../tests/helpers/store.ts'
+import { queryStore } from '../../../tests/helpers/postgres.ts'
+import { openRateLimitStore, openStore, sqliteFileOf } from './index.ts'
+import type { Store } from './types.ts'
 import { POSTGRES_MIGRATIONS } from './migrations-postgres.ts'
 import { SQLITE_MIGRATIONS } from './migrations-sqlite.ts'
-import type { NewInquiry, Store } from './types.ts'
 
-const cleanups: (() => unknown)[] = []
-afterEach(async () => {
+afterEach(() => {
   vi.useRealTimers()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function storeConfig(): Promise<StoreConfig> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-'))
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-  return { dataDir, databaseUrl: await databaseUrlFor(dataDir) }
-}
-
-async function open(config: StoreConfig): Promise<Store> {
-  const store = await openStore(config)
-  cleanups.push(() => store.close())
-  return store
-}
-
-let counter = 0
-function inquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
-  counter++
-  return {
-    token: `token${String(counter).padStart(10, '0')}`,
-    contentHash: `hash-${counter}`,
-    domain: 'example.de',
-    name: 'Erika Mustermann',
-    email: 'erika@example.de',
-    message: `Nachricht ${counter}`,
-    spamReason: null,
-    offer: null,
-    belowMinimum: false,
-    createdAt: Date.now() - 60_000,
-    ...overrides,
-  }
-}
+const storeConfig = () => testStoreConfig()
+const inquiry = newInquiry
 const queue = { queue: true, mailTo: null } as const
 
 test('an inquiry is stored with its mail; the same token again is a duplicate, with other content a conflict', async () => {
@@ -213,7 +183,9 @@ test('rate-limit counters are shared by every process on the store', async () =>
   const config = await storeConfig()
   await open(config) // creates the schema (PostgreSQL keeps the counters in it)
   const stores = await Promise.all([openRateLimitStore(config, 'secret-of-the-test'), openRateLimitStore(config, 'secret-of-the-test')])
-  cleanups.push(() => Promise.all(stores.map((s) => s.close())))
+  onTestFinished(async () => {
+    await Promise.all(stores.map((s) => s.close()))
+  })
   const [a, b] = stores.map(({ Store }) => new Store({}).child({ routeInfo: { method: 'POST', url: '/api/contact' } }))
   const incr = (s: typeof a, key: string, window: number) =>
     new Promise<{ current: number; ttl: number }>((resolve, reject) => s!.incr(key, (e, r) => (e ? reject(e) : resolve(r)), window))
@@ -231,7 +203,9 @@ test('a quota taken from by many at once, in two processes, stops at its maximum
   const config = await storeConfig()
   await open(config)
   const stores = await Promise.all([openRateLimitStore(config, 'secret-of-the-test'), openRateLimitStore(config, 'secret-of-the-test')])
-  cleanups.push(() => Promise.all(stores.map((s) => s.close())))
+  onTestFinished(async () => {
+    await Promise.all(stores.map((s) => s.close()))
+  })
   const [a, b] = stores.map((limits) => limits.quota('accepted inquiries'))
   const takes = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).take('203.0.113.7', 5, 60_000)))
   const taken = takes.filter((t) => t.status === 'taken')

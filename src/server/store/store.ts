@@ -101,6 +101,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
               .select('first.message_id')
               .whereRef('first.inquiry_id', '=', 'o.inquiry_id')
               .where('first.reply_id', 'is', null)
+              .where('first.webhook_url', 'is', null)
               .as('inquiry_message_id'),
           )
           .where('o.id', 'in', claimed.map((row) => row.id))
@@ -187,6 +188,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .select(['status', 'attempts', 'last_error'])
           .where('inquiry_id', '=', inquiryId)
           .where('reply_id', 'is', null)
+          .where('webhook_url', 'is', null)
           .executeTakeFirst(),
       )
       return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
@@ -236,7 +238,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       const rows = await guard(() =>
         db
           .selectFrom('inquiries as i')
-          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null).on('o.webhook_url', 'is', null))
           .select(INQUIRY_COLUMNS)
           .select('o.status as mail_status')
           .$if(Boolean(filter.domain), (qb) => qb.where('i.domain', '=', filter.domain!))
@@ -283,6 +285,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             .select('resends')
             .where('inquiry_id', '=', inquiryId)
             .where('reply_id', 'is', null)
+            .where('webhook_url', 'is', null)
             .$if(postgres, (qb) => qb.forUpdate())
             .executeTakeFirst()
           const messageId = messageIdFor(inquiry, (previous?.resends ?? 0) + 1)
@@ -293,6 +296,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
               oc
                 .column('inquiry_id')
                 .where('reply_id', 'is', null)
+                .where('webhook_url', 'is', null)
                 .doUpdateSet((eb) => ({
                   status: 'pending',
                   next_attempt_at: eb.ref('excluded.next_attempt_at'),

@@ -1,7 +1,7 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
-import type { InquiryStatus } from '../../shared/console-api.ts'
+import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
 
-export type { InquiryStatus }
+export type { InquiryStatus, ReplyKind }
 
 export interface Offer {
   amount: number
@@ -30,6 +30,8 @@ export interface NewInquiry {
 
 export interface StoredInquiry extends NewInquiry {
   id: number
+  /** The owner's counter-offer (in the offer's currency) and when it expires; absent when none was made. */
+  counter?: { amount: number; expiresAt: number }
 }
 
 /** What to do with the inquiry's mail: queue it (to this recipient, or MAIL_TO when null), or not at all. */

@@ -92,8 +92,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
           .leftJoin('replies as r', 'r.id', 'o.reply_id')
           .select(INQUIRY_COLUMNS)
-          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to'])
-          .select(['r.id as reply_id', 'r.body as reply_body', 'r.reply_to'])
+          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to', 'o.webhook_url'])
+          .select(['r.id as reply_id', 'r.body as reply_body', 'r.reply_to', 'r.kind as reply_kind', 'r.amount as reply_amount'])
           // A reply refers to the mail the owner got about the inquiry (In-Reply-To), whatever became of it.
           .select((eb) =>
             eb
@@ -114,6 +114,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             id: row.outbox_id,
             messageId: row.message_id,
             mailTo: row.mail_to,
+            webhookUrl: row.webhook_url,
             attempts: row.attempts,
             createdAt: row.outbox_created_at,
             inquiry,
@@ -122,6 +123,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
                 ? null
                 : {
                     id: row.reply_id,
+                    kind: row.reply_kind ?? 'reply',
+                    amount: row.reply_amount,
                     body: row.reply_body ?? '',
                     replyTo: row.reply_to,
                     inquiryMessageId: row.inquiry_message_id ?? messageIdFor(inquiry),

@@ -138,10 +138,15 @@ export type SaveResult =
 export interface OutboxItem {
   id: number
   messageId: string
-  /** A reply of the owner to the visitor, or null for the mail about the inquiry to the owner. */
-  reply: { id: number; body: string; replyTo: string | null; inquiryMessageId: string } | null
+  /**
+   * A mail to the visitor (the owner's reply, a step of the negotiation, a confirmation: `kind`), or null for the
+   * mail about the inquiry to the owner or a webhook.
+   */
+  reply: { id: number; kind: ReplyKind; amount: number | null; body: string; replyTo: string | null; inquiryMessageId: string } | null
   /** Recipient for this mail, or null for MAIL_TO. */
   mailTo: string | null
+  /** Set for a webhook: the address the inquiry's notification is posted to (no mail). */
+  webhookUrl: string | null
   attempts: number
   createdAt: number
   inquiry: StoredInquiry

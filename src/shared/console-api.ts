@@ -1,9 +1,21 @@
 // The owner's console: what its pages and its JSON API exchange. Shared by the server (src/server/admin) and the
 // console's React code (src/console); nothing here may import server code.
 
-export type InquiryStatus = 'new' | 'answered' | 'archived' | 'spam'
-export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['new', 'answered', 'archived', 'spam']
-export const STATUS_LABEL: Record<InquiryStatus, string> = { new: 'Neu', answered: 'Beantwortet', archived: 'Archiviert', spam: 'Spam' }
+export type InquiryStatus = 'new' | 'unconfirmed' | 'answered' | 'countered' | 'expired' | 'accepted' | 'declined' | 'archived' | 'spam'
+export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam']
+export const STATUS_LABEL: Record<InquiryStatus, string> = {
+  new: 'Neu',
+  unconfirmed: 'Unbestätigt',
+  answered: 'Beantwortet',
+  countered: 'Gegenangebot',
+  expired: 'Gegenangebot abgelaufen',
+  accepted: 'Angenommen',
+  declined: 'Abgelehnt',
+  archived: 'Archiviert',
+  spam: 'Spam',
+}
+/** What a mail to the visitor is: the owner's own words, a step of the negotiation, or a confirmation of the inquiry. */
+export type ReplyKind = 'reply' | 'counter' | 'accept' | 'decline' | 'notice' | 'verify'
 
 export type MailState = 'pending' | 'sent' | 'failed'
 export const MAIL_LABEL: Record<MailState, string> = { pending: 'wird gesendet', sent: 'zugestellt', failed: 'fehlgeschlagen' }

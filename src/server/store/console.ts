@@ -45,6 +45,8 @@ export const INQUIRY_COLUMNS = [
   'i.below_minimum',
   'i.created_at',
   'i.status',
+  'i.counter_amount',
+  'i.counter_expires_at',
 ] as const
 
 export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
@@ -59,6 +61,7 @@ export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry
   offer: row.offer_amount === null ? null : { amount: row.offer_amount, currency: row.offer_currency ?? 'EUR' },
   belowMinimum: row.below_minimum === 1,
   createdAt: row.created_at,
+  ...(row.counter_amount !== null && { counter: { amount: row.counter_amount, expiresAt: row.counter_expires_at ?? 0 } }),
 })
 
 const toMailRow = (row: { id: number | null; status: OutboxStatus | null; attempts: number | null; last_error: string | null; message_id: string | null }): MailRow | null =>
@@ -102,7 +105,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
     await trx
       .insertInto('outbox')
       .values({ inquiry_id: inquiry.id, reply_id: null, message_id: messageIdFor(inquiry), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, mail_to: mailTo })
-      .onConflict((oc) => oc.column('inquiry_id').where('reply_id', 'is', null).doNothing())
+      .onConflict((oc) => oc.column('inquiry_id').where('reply_id', 'is', null).where('webhook_url', 'is', null).doNothing())
       .execute()
   }
 
@@ -119,7 +122,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
         .$if(filter.until !== undefined, (qb) => qb.where('i.created_at', '<', filter.until!))
       const withMail = (qb: typeof filtered) =>
         qb
-          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null).on('o.webhook_url', 'is', null))
           .select(INQUIRY_COLUMNS)
           .select('o.status as mail_status')
       const query = withMail(filtered)
@@ -198,7 +201,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
       return guard(async () => {
         const row = await db
           .selectFrom('inquiries as i')
-          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null).on('o.webhook_url', 'is', null))
           .select(INQUIRY_COLUMNS)
           .select(['o.id as mail_id', 'o.status as mail_status', 'o.attempts as mail_attempts', 'o.last_error as mail_error', 'o.message_id as mail_message_id'])
           .where('i.id', '=', id)
@@ -282,6 +285,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
             .deleteFrom('outbox')
             .where('inquiry_id', '=', id)
             .where('reply_id', 'is', null)
+            .where('webhook_url', 'is', null)
             .where('status', '=', 'pending')
             .where('lease_owner', 'is', null)
             .execute()

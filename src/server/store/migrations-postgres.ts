@@ -92,4 +92,18 @@ export const POSTGRES_MIGRATIONS: string[] = [
      created_at BIGINT NOT NULL,
      last_seen_at BIGINT NOT NULL
    );`,
+  // From inquiry to deal (see migrations-sqlite.ts).
+  `ALTER TABLE inquiries DROP CONSTRAINT inquiries_status_check;
+   ALTER TABLE inquiries ADD CONSTRAINT inquiries_status_check
+     CHECK (status IN ('new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam'));
+   CREATE INDEX inquiries_email ON inquiries (lower(email));
+   ALTER TABLE inquiries ADD COLUMN counter_amount BIGINT;
+   ALTER TABLE inquiries ADD COLUMN counter_expires_at BIGINT;
+   ALTER TABLE replies ADD COLUMN kind TEXT NOT NULL DEFAULT 'reply'
+     CHECK (kind IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify'));
+   ALTER TABLE replies ADD COLUMN amount BIGINT;
+   ALTER TABLE outbox ADD COLUMN webhook_url TEXT;
+   DROP INDEX outbox_inquiry_mail;
+   CREATE UNIQUE INDEX outbox_inquiry_mail ON outbox (inquiry_id) WHERE reply_id IS NULL AND webhook_url IS NULL;
+   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL;`,
 ]

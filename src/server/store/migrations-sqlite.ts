@@ -112,4 +112,26 @@ export const SQLITE_MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL,
      last_seen_at INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // From inquiry to deal (docs/negotiation.md): the states of a negotiation and of a buyer's confirmation, a
+  // counter-offer's amount and expiry, the kind of each mail to the visitor, and webhooks as outbox rows of their own
+  // (one per inquiry and address). A column's CHECK cannot be altered in SQLite: the state moves to a new column.
+  `ALTER TABLE inquiries ADD COLUMN state TEXT NOT NULL DEFAULT 'new'
+     CHECK (state IN ('new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam'));
+   UPDATE inquiries SET state = status WHERE status <> 'new';
+   DROP INDEX inquiries_status_created;
+   DROP INDEX inquiries_domain_status_created;
+   ALTER TABLE inquiries DROP COLUMN status;
+   ALTER TABLE inquiries RENAME COLUMN state TO status;
+   CREATE INDEX inquiries_status_created ON inquiries (status, created_at);
+   CREATE INDEX inquiries_domain_status_created ON inquiries (domain, status, created_at);
+   CREATE INDEX inquiries_email ON inquiries (email COLLATE NOCASE);
+   ALTER TABLE inquiries ADD COLUMN counter_amount INTEGER;
+   ALTER TABLE inquiries ADD COLUMN counter_expires_at INTEGER;
+   ALTER TABLE replies ADD COLUMN kind TEXT NOT NULL DEFAULT 'reply'
+     CHECK (kind IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify'));
+   ALTER TABLE replies ADD COLUMN amount INTEGER;
+   ALTER TABLE outbox ADD COLUMN webhook_url TEXT;
+   DROP INDEX outbox_inquiry_mail;
+   CREATE UNIQUE INDEX outbox_inquiry_mail ON outbox (inquiry_id) WHERE reply_id IS NULL AND webhook_url IS NULL;
+   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL;`,
 ]

@@ -1,7 +1,7 @@
 // The tables as the query layer sees them, the same in both databases (PostgreSQL's BIGINT columns are read as
 // numbers: see postgres.ts). Generated columns are `Generated`, so inserts need not name them.
 import type { Generated } from 'kysely'
-import type { InquiryStatus, OutboxStatus } from './types.ts'
+import type { InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
 
 export interface Database {
   inquiries: {
@@ -19,6 +19,9 @@ export interface Database {
     below_minimum: number
     created_at: number
     status: Generated<InquiryStatus>
+    /** The owner's counter-offer, in the inquiry's currency, and until when it stands (status 'countered'). */
+    counter_amount: number | null
+    counter_expires_at: number | null
   }
   outbox: {
     id: Generated<number>
@@ -37,10 +40,22 @@ export interface Database {
     resends: Generated<number>
     lease_owner: string | null
     lease_until: number | null
+    /** Set for a webhook (a JSON POST about the inquiry to this address); null for a mail. */
+    webhook_url: Generated<string | null>
   }
   /** SQLite only: the FTS5 index of name, e-mail and message (PostgreSQL keeps it in inquiries.search). */
   inquiries_fts: { rowid: number }
-  replies: { id: Generated<number>; inquiry_id: number; body: string; reply_to: string | null; created_at: number }
+  replies: {
+    id: Generated<number>
+    inquiry_id: number
+    body: string
+    reply_to: string | null
+    created_at: number
+    /** What the mail to the visitor is: the owner's own words, a step of the negotiation, or a confirmation. */
+    kind: Generated<ReplyKind>
+    /** A counter-offer's amount. */
+    amount: number | null
+  }
   sessions: { id_hash: string; created_at: number; last_seen_at: number }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }

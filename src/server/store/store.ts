@@ -92,8 +92,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
           .leftJoin('replies as r', 'r.id', 'o.reply_id')
           .select(INQUIRY_COLUMNS)
-          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to'])
-          .select(['r.id as reply_id', 'r.body as reply_body', 'r.reply_to'])
+          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to', 'o.webhook_url'])
+          .select(['r.id as reply_id', 'r.body as reply_body', 'r.reply_to', 'r.kind as reply_kind', 'r.amount as reply_amount'])
           // A reply refers to the mail the owner got about the inquiry (In-Reply-To), whatever became of it.
           .select((eb) =>
             eb
@@ -101,6 +101,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
               .select('first.message_id')
               .whereRef('first.inquiry_id', '=', 'o.inquiry_id')
               .where('first.reply_id', 'is', null)
+              .where('first.webhook_url', 'is', null)
               .as('inquiry_message_id'),
           )
           .where('o.id', 'in', claimed.map((row) => row.id))
@@ -113,6 +114,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             id: row.outbox_id,
             messageId: row.message_id,
             mailTo: row.mail_to,
+            webhookUrl: row.webhook_url,
             attempts: row.attempts,
             createdAt: row.outbox_created_at,
             inquiry,
@@ -121,6 +123,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
                 ? null
                 : {
                     id: row.reply_id,
+                    kind: row.reply_kind ?? 'reply',
+                    amount: row.reply_amount,
                     body: row.reply_body ?? '',
                     replyTo: row.reply_to,
                     inquiryMessageId: row.inquiry_message_id ?? messageIdFor(inquiry),
@@ -187,6 +191,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .select(['status', 'attempts', 'last_error'])
           .where('inquiry_id', '=', inquiryId)
           .where('reply_id', 'is', null)
+          .where('webhook_url', 'is', null)
           .executeTakeFirst(),
       )
       return row ? { status: row.status, attempts: row.attempts, lastError: row.last_error } : null
@@ -236,7 +241,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       const rows = await guard(() =>
         db
           .selectFrom('inquiries as i')
-          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null))
+          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null).on('o.webhook_url', 'is', null))
           .select(INQUIRY_COLUMNS)
           .select('o.status as mail_status')
           .$if(Boolean(filter.domain), (qb) => qb.where('i.domain', '=', filter.domain!))
@@ -283,6 +288,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             .select('resends')
             .where('inquiry_id', '=', inquiryId)
             .where('reply_id', 'is', null)
+            .where('webhook_url', 'is', null)
             .$if(postgres, (qb) => qb.forUpdate())
             .executeTakeFirst()
           const messageId = messageIdFor(inquiry, (previous?.resends ?? 0) + 1)
@@ -293,6 +299,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
               oc
                 .column('inquiry_id')
                 .where('reply_id', 'is', null)
+                .where('webhook_url', 'is', null)
                 .doUpdateSet((eb) => ({
                   status: 'pending',
                   next_attempt_at: eb.ref('excluded.next_attempt_at'),

@@ -1,7 +1,7 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
-import type { InquiryStatus } from '../../shared/console-api.ts'
+import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
 
-export type { InquiryStatus }
+export type { InquiryStatus, ReplyKind }
 
 export interface Offer {
   amount: number
@@ -30,6 +30,8 @@ export interface NewInquiry {
 
 export interface StoredInquiry extends NewInquiry {
   id: number
+  /** The owner's counter-offer (in the offer's currency) and when it expires; absent when none was made. */
+  counter?: { amount: number; expiresAt: number }
 }
 
 /** What to do with the inquiry's mail: queue it (to this recipient, or MAIL_TO when null), or not at all. */
@@ -136,10 +138,15 @@ export type SaveResult =
 export interface OutboxItem {
   id: number
   messageId: string
-  /** A reply of the owner to the visitor, or null for the mail about the inquiry to the owner. */
-  reply: { id: number; body: string; replyTo: string | null; inquiryMessageId: string } | null
+  /**
+   * A mail to the visitor (the owner's reply, a step of the negotiation, a confirmation: `kind`), or null for the
+   * mail about the inquiry to the owner or a webhook.
+   */
+  reply: { id: number; kind: ReplyKind; amount: number | null; body: string; replyTo: string | null; inquiryMessageId: string } | null
   /** Recipient for this mail, or null for MAIL_TO. */
   mailTo: string | null
+  /** Set for a webhook: the address the inquiry's notification is posted to (no mail). */
+  webhookUrl: string | null
   attempts: number
   createdAt: number
   inquiry: StoredInquiry

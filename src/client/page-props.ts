@@ -16,6 +16,8 @@ export interface PageProps {
   offer?: { currency: string; minimum: string }
   /** Footer links; the footer stays empty without them. */
   legal?: { imprintHref?: string; privacyHref?: string }
+  /** The domain confirms inquiries by a mailed link (`confirm: verify`): the success message says to look there. */
+  verify?: true
   /** Set when the server answers a form sent without JavaScript. */
   outcome?: { status: 'success' } | { status: 'invalid' | 'failed'; message: string; fieldErrors?: FieldErrors }
   /** What a visitor without JavaScript had typed, shown again after an error. */

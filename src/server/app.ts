@@ -13,6 +13,8 @@ import { createDevPageRenderer, createPageRenderer } from './page/render.ts'
 import { logStream } from './logger.ts'
 import type { ViteDev } from './vite-dev.ts'
 import contactRoutes, { BODY_LIMIT } from './contact/route.ts'
+import confirmRoutes from './confirm/route.ts'
+import { createUnconfirmedExpiry } from './confirm/expiry.ts'
 import { createDomainRegistry } from './sites/registry.ts'
 import { createPageViewCounter } from './page/page-views.ts'
 import healthRoutes from './health/route.ts'
@@ -91,11 +93,14 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const outbox = createOutboxWorker({
     owner: leaseOwnerOf(process.pid),
     leaseMs: config.mailLeaseMs,
+    secret,
     store,
     transport: mailTransport,
     addresses: { from: config.mailFrom, to: config.mailTo },
     log: app.log.child({ component: 'outbox' }),
   })
+  // MERGE (jobs, issue 13): moves into the scheduler of src/server/jobs/.
+  const unconfirmedExpiry = createUnconfirmedExpiry({ store, log: app.log.child({ component: 'confirm' }) })
   const devRenderer = options.dev && (await createDevPageRenderer(options.dev.vite))
   const renderer = devRenderer || createPageRenderer(options.clientDir)
   const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }))
@@ -129,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(tlsCheckRoutes, { tls })
   await app.register(pageRoutes, { view, sites })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
+  await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
 
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
   app.setNotFoundHandler((request, reply) => {
@@ -157,13 +163,17 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.addHook('onSend', async (_request, reply) => {
     if (app.draining) reply.header('connection', 'close')
   })
-  app.addHook('onReady', async () => outbox.start())
+  app.addHook('onReady', async () => {
+    outbox.start()
+    unconfirmedExpiry.start()
+  })
   app.addHook('onClose', async () => {
     // First: its requests in flight still need the store.
     await admin?.close()
     domains.close()
     await pageViews.close()
     await outbox.stop()
+    await unconfirmedExpiry.stop()
     await store.close()
     await rateLimits.close()
   })

@@ -19,11 +19,19 @@ export interface RawResponse {
   html: string
 }
 
-/** A request with any Host header (fetch() does not let a caller choose it). */
-export function requestAs(host: string, url: string, options: { method?: string; body?: unknown } = {}): Promise<RawResponse> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body)
-  const headers: http.OutgoingHttpHeaders = { host }
-  if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+/**
+ * A request with any Host header (fetch() does not let a caller choose it). `body` goes as JSON, `form` as a form
+ * without script sends it.
+ */
+export function requestAs(
+  host: string,
+  url: string,
+  options: { method?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
+  const body = options.form ? new URLSearchParams(options.form).toString() : options.body === undefined ? undefined : JSON.stringify(options.body)
+  const headers: http.OutgoingHttpHeaders = { ...options.headers, host }
+  const type = options.form ? 'application/x-www-form-urlencoded' : 'application/json'
+  if (body !== undefined) Object.assign(headers, { 'content-type': type, 'content-length': Buffer.byteLength(body) })
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: options.method ?? 'GET', headers }, (response) => {
       let html = ''

@@ -30,7 +30,7 @@ const isSuccess = (body: unknown): body is ContactSuccess =>
   typeof body === 'object' && body !== null && (body as ContactSuccess).ok === true &&
   typeof (body as ContactSuccess).token === 'string' && typeof (body as ContactSuccess).hash === 'string'
 
-export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values' | 'offer'>) {
+export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values' | 'offer' | 'verify'>) {
   const [values, setValues] = useState<Values>({ ...EMPTY, ...props.values })
   const [credentials, setCredentials] = useState({ token: props.token, hash: props.hash })
   const [errors, setErrors] = useState<FieldErrors>(props.outcome?.status === 'invalid' ? (props.outcome.fieldErrors ?? {}) : {})
@@ -114,7 +114,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
   }
 
   const statusText =
-    status.kind === 'success' ? TEXT.success : status.kind === 'invalid' || status.kind === 'failed' ? status.message : ''
+    status.kind === 'success' ? (props.verify ? TEXT.successVerify : TEXT.success) : status.kind === 'invalid' || status.kind === 'failed' ? status.message : ''
   const fieldProps = (field: VisibleField) => ({ field, value: values[field], error: errors[field], onChange })
 
   return (

@@ -15,7 +15,7 @@ export function LandingPage(props: PageProps) {
         </header>
         <section className="card" aria-labelledby="contact-heading">
           <h2 id="contact-heading">{TEXT.writeUs}</h2>
-          <ContactForm token={props.token} hash={props.hash} outcome={props.outcome} values={props.values} offer={props.offer} />
+          <ContactForm token={props.token} hash={props.hash} outcome={props.outcome} values={props.values} offer={props.offer} verify={props.verify} />
           {props.legal?.privacyHref && (
             <p className="privacy-note">
               {TEXT.privacyNote} <a href={props.legal.privacyHref}>{TEXT.privacyNoteLink}</a>.

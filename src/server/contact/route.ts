@@ -21,7 +21,9 @@ import type { PageHost } from '../sites/host.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
-import type { MailPlan, Offer, Store } from '../store/types.ts'
+import type { MailPlan, Offer, SaveResult, Store } from '../store/types.ts'
+import { confirmationFor } from '../confirm/plan.ts'
+import { ownerMailPlan } from './owner-mail.ts'
 import { spamReason } from './spam.ts'
 import { issueToken, verifyToken } from './token.ts'
 import type { PageView } from '../page/view.ts'
@@ -87,6 +89,8 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   // Accepted submissions per client and hour. Counted before storing, in the same step as the check (a burst
   // must not pass the check all at once), and given back when nothing was stored.
   const accepted = config.contactRateLimit > 0 ? deps.rateLimits.quota('accepted inquiries') : null
+  // Confirmation mails per recipient address and day, whatever CONTACT_RATE_LIMIT says (confirm/plan.ts).
+  const confirmMails = deps.rateLimits.quota('confirmation mails')
 
   app.setErrorHandler((error, request, reply) => {
     if (!isFormPost(request)) return sendFailure(request, reply, error)
@@ -120,26 +124,30 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const { host } = site
     const now = Date.now()
     const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
-    // Spam is never mailed; an offer below the minimum only if the domains file says so.
-    const mail: MailPlan =
-      spam === null && (!offer.belowMinimum || site.domainsConfig.mailLowOffers)
-        ? { queue: true, mailTo: site.settings.mailTo ?? null }
-        : { queue: false }
-    const result = await store.saveInquiry({
-      token: data[FIELD.token],
-      contentHash: digest,
-      domain: host.ascii,
-      name: data[FIELD.name],
-      email: data[FIELD.email],
-      message: data[FIELD.message],
-      spamReason: spam,
-      ...offer,
-      createdAt: now,
-    }, mail)
+    // Spam is never mailed, nor confirmed.
+    const mail: MailPlan = spam === null ? ownerMailPlan(site, offer.belowMinimum) : { queue: false }
+    const confirmation = spam === null ? await confirmationFor(site, data[FIELD.email], confirmMails) : undefined
+    let result: SaveResult | undefined
+    try {
+      result = await store.saveInquiry({
+        token: data[FIELD.token],
+        contentHash: digest,
+        domain: host.ascii,
+        name: data[FIELD.name],
+        email: data[FIELD.email],
+        message: data[FIELD.message],
+        spamReason: spam,
+        ...offer,
+        createdAt: now,
+      }, mail, confirmation?.plan)
+    } finally {
+      if (result?.status !== 'created') await confirmation?.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
+    }
     if (result.status === 'conflict') throw new HttpError(409, TEXT.tokenConflict)
     if (result.status === 'created') {
-      if (mail.queue) outbox.kick()
-      request.log.info({ inquiry: result.id, domain: host.ascii, spam, belowMinimum: offer.belowMinimum }, 'inquiry stored')
+      if (mail.queue || confirmation?.plan.mail) outbox.kick()
+      const confirm = confirmation && { kind: confirmation.plan.kind, mailed: confirmation.plan.mail }
+      request.log.info({ inquiry: result.id, domain: host.ascii, spam, belowMinimum: offer.belowMinimum, confirm }, 'inquiry stored')
       return true
     }
     request.log.info({ inquiry: result.id }, 'repeated submission answered, not stored again')

@@ -63,6 +63,7 @@ test('a batch that takes longer than half its lease is given back and claimed an
     log: silent,
     owner: 'this-process',
     leaseMs: 1000,
+    secret: 'test-secret-of-16-chars',
     now: () => clock,
   })
   worker.start()

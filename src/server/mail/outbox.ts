@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
+import { composeConfirmMail } from './confirm-mail.ts'
 import type { MailTransport } from './transport.ts'
 
 export const RETRY = {
@@ -52,9 +53,11 @@ export function createOutboxWorker(options: {
    * attempt together.
    */
   leaseMs: number
+  /** Signs the links of verify mails (the store's secret, or CONTACT_SECRET). */
+  secret: string
   now?: () => number
 }): OutboxWorker {
-  const { store, transport, addresses, log, owner, leaseMs } = options
+  const { store, transport, addresses, log, owner, leaseMs, secret } = options
   const now = options.now ?? Date.now
   let running = false
   let timer: NodeJS.Timeout | undefined
@@ -62,7 +65,9 @@ export function createOutboxWorker(options: {
   let again = false
 
   async function deliver(item: OutboxItem) {
-    const message = item.reply
+    const message = item.reply?.kind === 'notice' || item.reply?.kind === 'verify'
+      ? composeConfirmMail(item.inquiry, { ...item.reply, kind: item.reply.kind }, item.messageId, { ...addresses, secret, visitor: item.mailTo ?? item.inquiry.email })
+      : item.reply
       ? composeReplyMail(item.inquiry, item.reply, item.messageId, { ...addresses, visitor: item.mailTo ?? item.inquiry.email })
       : composeInquiryMail(item.inquiry, item.messageId, { ...addresses, to: item.mailTo ?? addresses.to })
     try {

@@ -18,12 +18,19 @@ interface RenderedPage {
 export interface PageRenderer {
   /** The landing page, hydrated in the browser when the visitor turns to the form. */
   page(props: PageProps, nonce: string, gzip?: boolean): RenderedPage
-  /** A plain page without script, for 400/404: it never shows the requested host. */
-  notice(title: string, text: string, link?: { href: string; label: string }): string
+  /** A plain page without script, for 400/404: it never shows the requested host. `form`: one button that posts. */
+  notice(title: string, text: string, link?: { href: string; label: string }, form?: NoticeForm): string
   /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
   legal(title: string, text: string): string
   /** Content-Security-Policy sources that allow the pages' inline style sheet (its hash), for `style-src`. */
   styleSources: string[]
+}
+
+/** A form of hidden fields and one submit button, posted to this origin (the CSP's form-action). */
+export interface NoticeForm {
+  action: string
+  fields: Record<string, string>
+  label: string
 }
 
 const NONCE = '%%CSP_NONCE%%'
@@ -152,10 +159,11 @@ function rendererFrom(html: string, { TEXT, renderApp, renderHead, renderProps }
         .replace('<!--app-head-->', () => `<title>${escapeHtml(title)}</title>`)
         .replace('<!--app-html-->', () => body)
     },
-    notice(title, text, link) {
+    notice(title, text, link, form) {
+      const fields = form ? Object.entries(form.fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`) : []
       const body = `<main class="page notice"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${
-        link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''
-      }</main>`
+        form ? `<form method="post" action="${escapeHtml(form.action)}">${fields.join('')}<button type="submit">${escapeHtml(form.label)}</button></form>` : ''
+      }${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}</main>`
       return noticeTemplate
         .replace('<!--app-head-->', () => `<title>${escapeHtml(title)}</title>`)
         .replace('<!--app-html-->', () => body)

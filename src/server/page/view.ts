@@ -7,9 +7,10 @@ import { TEXT } from '../../shared/texts.ts'
 import { issueToken } from '../contact/token.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice } from '../sites/settings.ts'
+import { confirmModeOf } from '../confirm/plan.ts'
 import { acceptsGzip } from './gzip-splice.ts'
 import type { PageViewCounter } from './page-views.ts'
-import type { PageRenderer } from './render.ts'
+import type { NoticeForm, PageRenderer } from './render.ts'
 
 export interface PageView {
   /**
@@ -18,14 +19,14 @@ export interface PageView {
    * script.
    */
   page(request: FastifyRequest, reply: FastifyReply, statusCode?: number, extra?: Pick<PageProps, 'outcome' | 'values'>): FastifyReply
-  notice(reply: FastifyReply, statusCode: number, title: string, text: string): FastifyReply
+  notice(reply: FastifyReply, statusCode: number, title: string, text: string, form?: NoticeForm): FastifyReply
   legal(reply: FastifyReply, title: string, text: string): FastifyReply
 }
 
 const HTML = 'text/html; charset=utf-8'
 
 /** What the page shows for a site besides the form: price, description, offer field and footer links. */
-function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal'> {
+function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 'verify'> {
   const { price, currency = 'EUR', description, minOffer } = site.settings
   const listing = {
     ...(price !== undefined && { price: formatPrice(price, currency) }),
@@ -35,18 +36,19 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal'> {
     ...(Object.keys(listing).length > 0 && { listing }),
     ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency) } }),
     ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
+    ...(confirmModeOf(site) === 'verify' && { verify: true }),
   }
 }
 
 export function createPageView(deps: { secret: string; renderer: PageRenderer; sites: SiteResolver; pageViews: PageViewCounter }): PageView {
   const { secret, renderer, sites, pageViews } = deps
 
-  function notice(reply: FastifyReply, statusCode: number, title: string, text: string) {
+  function notice(reply: FastifyReply, statusCode: number, title: string, text: string, form?: NoticeForm) {
     return reply
       .code(statusCode)
       .type(HTML)
       .header('cache-control', 'no-store')
-      .send(renderer.notice(title, text, statusCode === 404 ? { href: '/', label: TEXT.backHome } : undefined))
+      .send(renderer.notice(title, text, statusCode === 404 ? { href: '/', label: TEXT.backHome } : undefined, form))
   }
 
   return {

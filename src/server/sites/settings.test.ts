@@ -49,6 +49,12 @@ describe('the domains file', () => {
     expect(resolveDomain(open, 'other.de')).toEqual({ known: false, settings: { price: 99 } })
   })
 
+  test('confirm is off unless set; a domain overrides the default', () => {
+    const confirming = domainsFileSchema.parse({ default: { confirm: 'notice' }, domains: { 'a.de': {}, 'b.de': { confirm: 'verify' }, 'c.de': { confirm: 'off' } } })
+    expect(['a.de', 'b.de', 'c.de'].map((name) => resolveDomain(confirming, name)?.settings.confirm)).toEqual(['notice', 'verify', 'off'])
+    expect(resolveDomain(file, 'example.de')?.settings.confirm).toBeUndefined()
+  })
+
   test.each([
     ['an unknown key', { domains: { 'example.de': { prize: 1 } } }],
     ['a bad domain name', { domains: { 'not a domain': {} } }],
@@ -63,6 +69,7 @@ describe('the domains file', () => {
     ['a group', { default: { mailTo: 'team: owner@example.org, x@evil.example;' } }],
     ['a recipient with a name', { default: { mailTo: 'Verkauf <verkauf@example.org>' } }],
     ['a bad link', { legal: { imprintUrl: 'javascript:alert(1)' } }],
+    ['a confirm mode that does not exist', { default: { confirm: 'always' } }],
   ])('%s is refused', (_what, raw) => {
     expect(domainsFileSchema.safeParse(raw).success).toBe(false)
   })

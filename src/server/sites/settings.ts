@@ -22,6 +22,11 @@ const domainSettingsSchema = z
     description: z.string().max(500).optional(),
     /** false: this server does not show the domain at all (it is treated like an unknown host). */
     listed: z.boolean().optional(),
+    /**
+     * What the visitor gets after sending: nothing (off), a fixed note that the inquiry arrived (notice), or a link to
+     * follow before the inquiry reaches the owner (verify). docs/confirmation.md.
+     */
+    confirm: z.enum(['off', 'notice', 'verify']).optional(),
     imprintUrl: httpUrl.optional(),
     privacyUrl: httpUrl.optional(),
   })

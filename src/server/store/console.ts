@@ -263,7 +263,8 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
           .set((eb) => ({
             status: archived
               ? sql<InquiryStatus>`'archived'`
-              : sql<InquiryStatus>`CASE WHEN ${eb.exists(eb.selectFrom('replies').select('replies.id').whereRef('replies.inquiry_id', '=', 'inquiries.id'))} THEN 'answered' ELSE 'new' END`,
+              : // A confirmation mail to the visitor (notice, verify) is not an answer.
+                sql<InquiryStatus>`CASE WHEN ${eb.exists(eb.selectFrom('replies').select('replies.id').whereRef('replies.inquiry_id', '=', 'inquiries.id').where('replies.kind', 'not in', ['notice', 'verify']))} THEN 'answered' ELSE 'new' END`,
           }))
           .where('id', '=', id)
           .where('status', '!=', 'spam')

@@ -1,7 +1,7 @@
 // Storing one submission: the statements every POST runs, so they are compiled once (decision 014).
 import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely'
 import type { Database } from './schema.ts'
-import type { MailPlan, NewInquiry, SaveResult } from './types.ts'
+import type { ConfirmPlan, MailPlan, NewInquiry, SaveResult } from './types.ts'
 
 /**
  * A stable Message-ID, so that a mail sent again after a crash is recognisable as the same mail. A deliberate
@@ -9,6 +9,10 @@ import type { MailPlan, NewInquiry, SaveResult } from './types.ts'
  */
 export const messageIdFor = (inquiry: { id: number; token: string; domain: string }, resend = 0) =>
   `<inquiry-${inquiry.id}-${inquiry.token}${resend ? `-resend${resend}` : ''}@${inquiry.domain}>`
+
+/** The visitor's confirmation mail, as stable across retries as the inquiry's own. */
+const confirmMessageIdFor = (kind: ConfirmPlan['kind'], reply: { id: number; token: string; domain: string }) =>
+  `<${kind}-${reply.id}-${reply.token}@${reply.domain}>`
 
 /**
  * A query built and compiled once, with named markers where its values go; each run only fills them in. For the
@@ -60,7 +64,47 @@ export function inquirySaver(db: Kysely<Database>) {
       mail_to: value('mail_to'),
     }),
   )
-  return async (trx: Transaction<Database>, inquiry: NewInquiry, mail: MailPlan): Promise<SaveResult> => {
+  // Only for domains with `confirm` on: the group commit of the others runs no more statements than before.
+  const insertReply = precompiled(['inquiry_id', 'body', 'reply_to', 'created_at', 'kind'] as const, (value) =>
+    db
+      .insertInto('replies')
+      .values({ inquiry_id: value('inquiry_id'), body: value('body'), reply_to: value('reply_to'), created_at: value('created_at'), kind: value('kind') })
+      .returning('id'),
+  )
+  const insertReplyMail = precompiled(['inquiry_id', 'reply_id', 'message_id', 'next_attempt_at', 'created_at', 'mail_to'] as const, (value) =>
+    db.insertInto('outbox').values({
+      inquiry_id: value('inquiry_id'),
+      reply_id: value('reply_id'),
+      message_id: value('message_id'),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: value('next_attempt_at'),
+      created_at: value('created_at'),
+      mail_to: value('mail_to'),
+    }),
+  )
+  async function queueConfirmation(trx: Transaction<Database>, inquiry: NewInquiry, inquiryId: number, confirm: ConfirmPlan) {
+    const reply = (
+      await trx.executeQuery(
+        insertReply({ inquiry_id: inquiryId, body: confirm.body, reply_to: confirm.replyTo, created_at: inquiry.createdAt, kind: confirm.kind }),
+      )
+    ).rows[0]!
+    await trx.executeQuery(
+      insertReplyMail({
+        inquiry_id: inquiryId,
+        reply_id: reply.id,
+        message_id: confirmMessageIdFor(confirm.kind, { id: reply.id, token: inquiry.token, domain: inquiry.domain }),
+        next_attempt_at: inquiry.createdAt,
+        created_at: inquiry.createdAt,
+        mail_to: inquiry.email,
+      }),
+    )
+  }
+  return async (trx: Transaction<Database>, inquiry: NewInquiry, mail: MailPlan, confirm?: ConfirmPlan): Promise<SaveResult> => {
+    // Spam is never confirmed, and an unconfirmed inquiry never mails the owner: the caller's plans say so already,
+    // and this keeps a mistake there from doing either.
+    const genuine = inquiry.spamReason === null
+    const waits = genuine && confirm?.kind === 'verify'
     const inserted = (
       await trx.executeQuery(
         insertInquiry({
@@ -75,7 +119,7 @@ export function inquirySaver(db: Kysely<Database>) {
           offer_currency: inquiry.offer?.currency ?? null,
           below_minimum: inquiry.belowMinimum ? 1 : 0,
           created_at: inquiry.createdAt,
-          status: inquiry.spamReason === null ? 'new' : 'spam',
+          status: !genuine ? 'spam' : waits ? 'unconfirmed' : 'new',
         }),
       )
     ).rows[0]
@@ -83,7 +127,7 @@ export function inquirySaver(db: Kysely<Database>) {
       const existing = (await trx.executeQuery(byToken({ token: inquiry.token }))).rows[0]!
       return existing.content_hash === inquiry.contentHash ? { status: 'duplicate', id: existing.id } : { status: 'conflict' }
     }
-    if (mail.queue) {
+    if (mail.queue && !waits) {
       await trx.executeQuery(
         insertOutbox({
           inquiry_id: inserted.id,
@@ -94,6 +138,7 @@ export function inquirySaver(db: Kysely<Database>) {
         }),
       )
     }
+    if (genuine && confirm?.mail) await queueConfirmation(trx, inquiry, inserted.id, confirm)
     return { status: 'created', id: inserted.id }
   }
 }

@@ -6,6 +6,7 @@ import type { DialectName } from './migrate.ts'
 import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
 import { sessionStore } from './sessions.ts'
+import { confirmationStore } from './confirmation.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, SaveResult, Store } from './types.ts'
 
@@ -62,8 +63,9 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
   const store: SharedStore = {
     ...consoleStore(db, dialect),
     ...sessionStore(db, dialect),
-    saveInquiry(inquiry, mail) {
-      return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail))
+    ...confirmationStore(db, dialect),
+    saveInquiry(inquiry, mail, confirm) {
+      return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },
     async claimDueMail(now, limit, owner, leaseMs) {
       return guard(async () => {

@@ -37,6 +37,41 @@ export interface StoredInquiry extends NewInquiry {
 /** What to do with the inquiry's mail: queue it (to this recipient, or MAIL_TO when null), or not at all. */
 export type MailPlan = { queue: true; mailTo: string | null } | { queue: false }
 
+/** The visitor's confirmation of a new genuine inquiry (the domains file's `confirm`; docs/confirmation.md). */
+export interface ConfirmPlan {
+  /** notice: a note that it arrived; verify: a link to follow, and the inquiry waits as 'unconfirmed' until then. */
+  kind: 'notice' | 'verify'
+  /** false: the address has had its share of confirmation mails for the day; the inquiry is stored without one. */
+  mail: boolean
+  /** What the console shows as the mail's text (never a link). */
+  body: string
+  /** Where an answer to the mail goes: the domain's mailTo, or MAIL_TO when null. */
+  replyTo: string | null
+}
+
+/** What a confirmation link needs to know of its inquiry. */
+export interface ConfirmationTarget {
+  id: number
+  token: string
+  domain: string
+  createdAt: number
+  belowMinimum: boolean
+  status: InquiryStatus
+}
+
+export interface ConfirmationStore {
+  /** The inquiry a confirmation link names, or null when there is none (any more). */
+  confirmationTarget(id: number): Promise<ConfirmationTarget | null>
+  /**
+   * Turns an unconfirmed inquiry of `domain` that has not expired into a new one and queues its mail to the owner as
+   * `mail` says, in one transaction. 'already': it is no longer waiting (confirmed before, or the owner acted on it);
+   * 'missing': there is no such inquiry, or it has expired.
+   */
+  confirmInquiry(id: number, domain: string, mail: MailPlan, now: number): Promise<'confirmed' | 'already' | 'missing'>
+  /** Erases the inquiries that waited longer than UNCONFIRMED_TTL_MS, with their mails; returns how many. */
+  eraseExpiredUnconfirmed(now: number): Promise<number>
+}
+
 export interface InquiryFilter {
   domain?: string
   /** Epoch milliseconds, inclusive. */
@@ -163,9 +198,12 @@ export interface OutboxHealth {
   failingSince: number | null
 }
 
-export interface Store {
-  /** Stores the inquiry and, if the plan says so, its outbox entry, in one durable transaction. */
-  saveInquiry(inquiry: NewInquiry, mail: MailPlan): Promise<SaveResult>
+export interface Store extends ConfirmationStore {
+  /**
+   * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
+   * transaction. A verify plan stores it as 'unconfirmed'.
+   */
+  saveInquiry(inquiry: NewInquiry, mail: MailPlan, confirm?: ConfirmPlan): Promise<SaveResult>
   /**
    * Leases pending mail whose next attempt is due, oldest first, to `owner` until now + leaseMs: no other process
    * gets it meanwhile. Marking it sent, retried or failed ends the lease.

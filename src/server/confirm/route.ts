@@ -1,0 +1,119 @@
+// GET and POST /bestaetigen: the link of a verify mail (decision 021). GET only shows a page with a button; the
+// POST of that button confirms. Mail scanners and link previews fetch links, they do not submit forms, so no
+// inquiry is confirmed by a machine that merely looked at the mail.
+import formbody from '@fastify/formbody'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { TEXT } from '../../shared/texts.ts'
+import type { Config } from '../config.ts'
+import { ownerMailPlan } from '../contact/owner-mail.ts'
+import { clientKeyOf } from '../http/client-address.ts'
+import { HttpError, toFailure } from '../http/errors.ts'
+import { isCrossSite } from '../http/same-origin.ts'
+import type { OutboxWorker } from '../mail/outbox.ts'
+import type { PageView } from '../page/view.ts'
+import type { Site, SiteResolver } from '../sites/resolver.ts'
+import { StoreUnavailableError, type ConfirmationTarget, type Store } from '../store/types.ts'
+import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from './link.ts'
+
+export interface ConfirmDeps {
+  secret: string
+  sites: SiteResolver
+  view: PageView
+  config: Config
+  store: Store
+  outbox: OutboxWorker
+}
+
+const HOUR_MS = 60 * 60 * 1000
+/** Requests to the link per client address and hour, as a multiple of CONTACT_RATE_LIMIT (as for the form's POSTs). */
+const LIMIT_FACTOR = 10
+
+type Checked = { kind: 'waiting'; site: Site; target: ConfirmationTarget } | { kind: 'already' | 'expired' | 'invalid' }
+
+export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmDeps) {
+  const { secret, sites, view, store, outbox, config } = deps
+  await app.register(formbody, { bodyLimit: 1024 })
+  // The link is opened from a mail: every answer is a page, errors too.
+  app.setErrorHandler((error, request, reply) => {
+    const failure = toFailure(error)
+    if (failure.statusCode >= 500 && !(error instanceof StoreUnavailableError)) request.log.error({ err: error }, 'request failed')
+    return view.notice(reply.headers(failure.headers), failure.statusCode, TEXT.confirmTitle, failure.body.error)
+  })
+
+  /** What the link stands for; the expiry is believed only once the signature holds. */
+  async function check(site: Site, t: unknown, now: number): Promise<Checked> {
+    const token = readConfirmToken(t)
+    if (!token) return { kind: 'invalid' }
+    const target = await store.confirmationTarget(token.id)
+    // Erased: it expired (the usual case), or the owner deleted it.
+    if (!target) return { kind: token.expiresAt <= now ? 'expired' : 'invalid' }
+    if (target.domain !== site.host.ascii) return { kind: 'invalid' }
+    const link = checkConfirmToken(secret, token, target, now)
+    if (link === 'invalid') return { kind: 'invalid' }
+    if (target.status !== 'unconfirmed') return { kind: 'already' }
+    return link === 'expired' ? { kind: 'expired' } : { kind: 'waiting', site, target }
+  }
+
+  function answer(reply: FastifyReply, kind: 'already' | 'expired' | 'invalid' | 'confirmed') {
+    switch (kind) {
+      case 'confirmed':
+        return view.notice(reply, 200, TEXT.confirmedTitle, TEXT.confirmedText)
+      case 'already':
+        return view.notice(reply, 200, TEXT.confirmedTitle, TEXT.confirmedAlready)
+      case 'expired':
+        return view.notice(reply, 410, TEXT.confirmExpiredTitle, TEXT.confirmExpired)
+      case 'invalid':
+        return view.notice(reply, 400, TEXT.confirmInvalidTitle, TEXT.confirmInvalid)
+    }
+  }
+
+  /** The request's site, or null once it was answered (another host, www redirect, unknown host). */
+  function siteOf(request: FastifyRequest, reply: FastifyReply): Site | null {
+    const lookup = sites.lookup(request)
+    if (lookup.kind === 'site') return lookup.site
+    void view.page(request, reply)
+    return null
+  }
+
+  const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
+  const limited =
+    config.contactRateLimit > 0
+      ? {
+          rateLimit: {
+            groupId: 'confirm-links',
+            max: config.contactRateLimit * LIMIT_FACTOR,
+            timeWindow: HOUR_MS,
+            keyGenerator: clientKey,
+            errorResponseBuilder: () => new HttpError(429, TEXT.rateLimited),
+          },
+        }
+      : {}
+
+  app.get<{ Querystring: { t?: unknown } }>(CONFIRM_PATH, { config: limited }, async (request, reply) => {
+    const site = siteOf(request, reply)
+    if (!site) return reply
+    const checked = await check(site, request.query.t, Date.now())
+    if (checked.kind !== 'waiting') return answer(reply, checked.kind)
+    return view.notice(reply, 200, TEXT.confirmTitle, TEXT.confirmText(site.host.display), {
+      action: CONFIRM_PATH,
+      fields: { t: String(request.query.t) },
+      label: TEXT.confirmButton,
+    })
+  })
+
+  app.post<{ Body: { t?: unknown } | undefined }>(CONFIRM_PATH, { config: limited }, async (request, reply) => {
+    if (isCrossSite(request.headers)) throw new HttpError(403, TEXT.crossSite)
+    const site = siteOf(request, reply)
+    if (!site) return reply
+    const now = Date.now()
+    const checked = await check(site, request.body?.t, now)
+    if (checked.kind !== 'waiting') return answer(reply, checked.kind)
+    const { target } = checked
+    const result = await store.confirmInquiry(target.id, target.domain, ownerMailPlan(site, target.belowMinimum), now)
+    if (result === 'confirmed') {
+      outbox.kick()
+      request.log.info({ inquiry: target.id, domain: target.domain }, 'inquiry confirmed by its visitor')
+    }
+    return answer(reply, result === 'missing' ? 'expired' : result)
+  })
+}

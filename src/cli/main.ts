@@ -14,6 +14,7 @@ import { jsonText, visible } from '../server/export/escape.ts'
 import { exportText, inquiryJson } from '../server/export/inquiries.ts'
 import { table, time } from './format.ts'
 import { PasswordError, readNewPassword, savePassword } from './set-password.ts'
+import { isDealCommand, runDeal } from './deal.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
@@ -26,6 +27,9 @@ Commands:
   retry    queue every failed mail again
   stats    [--domain D] [--days N]  page views and inquiries per domain and day (UTC), default 30 days
   set-password [--stdin]           the console's password (asked twice, or one line from stdin); ends every session
+  counter  ID --amount N [--note TEXT] [--days N]   mail the visitor a counter-offer (valid COUNTER_OFFER_DAYS, default 7)
+  accept   ID [--note TEXT] [--confirm-expired]      mail the visitor that the offer is accepted
+  decline  ID [--note TEXT]         mail the visitor that the offer is declined
 Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
@@ -51,6 +55,9 @@ const OPTIONS = {
   json: { type: 'boolean' },
   stdin: { type: 'boolean' },
   'data-dir': { type: 'string' },
+  amount: { type: 'string' },
+  note: { type: 'string' },
+  'confirm-expired': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -212,7 +219,8 @@ export async function main(argv: string[], print = printLine, printError = (text
       throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)
     }
     store = await openStore(config)
-    await run(command, args, values, store, print)
+    if (isDealCommand(command)) await runDeal(command, args, values, { store, config, print, usage: (message) => new UsageError(message) })
+    else await run(command, args, values, store, print)
     return 0
   } catch (error) {
     if (error instanceof PasswordError) {

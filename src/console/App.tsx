@@ -9,6 +9,7 @@ import { Outbox } from './pages/Outbox.tsx'
 import { OverviewPage } from './pages/Overview.tsx'
 import { Setup } from './pages/Setup.tsx'
 import { SignIn } from './pages/SignIn.tsx'
+import { TemplatesPage } from './pages/Templates.tsx'
 
 export interface AppProps {
   state: ConsoleState
@@ -50,6 +51,12 @@ function Page({ state, now }: AppProps) {
       return (
         <Layout current="overview">
           <OverviewPage data={state.data} />
+        </Layout>
+      )
+    case 'templates':
+      return (
+        <Layout current="templates">
+          <TemplatesPage initial={state.data} />
         </Layout>
       )
     case 'not-found':

@@ -4,12 +4,13 @@ import { CONSOLE_PATHS } from '../shared/console-api.ts'
 import { callApi, go } from './api.ts'
 import { ErrorText } from './ErrorText.tsx'
 
-type Section = 'inbox' | 'outbox' | 'overview'
+type Section = 'inbox' | 'outbox' | 'overview' | 'templates'
 
 const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'inbox', href: CONSOLE_PATHS.inbox, label: 'Posteingang' },
   { section: 'outbox', href: CONSOLE_PATHS.outbox, label: 'Postausgang' },
   { section: 'overview', href: CONSOLE_PATHS.overview, label: 'Übersicht' },
+  { section: 'templates', href: CONSOLE_PATHS.templates, label: 'Vorlagen' },
 ]
 
 export function Layout({ current, children }: { current: Section; children: ReactNode }) {

@@ -36,7 +36,10 @@ const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
   price: '5.000 €',
   minimum: '1.000 €',
   ownerMail: { status: 'failed', attempts: 3, lastError: '550 mailbox unavailable', messageId: '<abc@lander>' },
-  replies: [{ id: 1, body: 'Danke für die Anfrage.', createdAt: NOW - HOUR, mail: { status: 'pending', attempts: 0, lastError: null, messageId: '<r1@lander>' } }],
+  replies: [{ id: 1, kind: 'reply', amount: null, body: 'Danke für die Anfrage.', createdAt: NOW - HOUR, mail: { status: 'pending', attempts: 0, lastError: null, messageId: '<r1@lander>' } }],
+  currency: 'EUR',
+  counter: null,
+  counterDays: 7,
   ...fields,
 })
 
@@ -59,6 +62,10 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
     data: { items: [{ id: 3, inquiryId: 7, domain: 'bücher.example', kind: 'reply', status: 'failed', attempts: 5, lastError: 'timeout', createdAt: NOW - HOUR, nextAttemptAt: NOW }] },
   },
   overview: { page: 'overview', data: overview },
+  templates: {
+    page: 'templates',
+    data: { templates: [{ kind: 'decline', label: 'Ablehnung', text: 'Guten Tag, {domain}', isDefault: false, defaultText: 'Standard', placeholders: ['domain', 'notiz'] }] },
+  },
   'not-found': { page: 'not-found' },
 }
 
@@ -125,6 +132,24 @@ describe('console pages', () => {
     expect(shown).toContain('<abc@lander>')
     expect(shown).toContain('Danke für die Anfrage.')
     for (const label of ['Antworten', 'Antwort', 'Senden', 'Archivieren', 'Als Spam markieren', 'Löschen']) expect(shown).toContain(label)
+  })
+
+  it('a negotiated inquiry shows its counter-offer with the expiry, the steps labelled by kind, and the three buttons', () => {
+    const counter = { amount: 4900, formatted: '4.900 €', expiresAt: Date.UTC(2025, 4, 27, 10), expired: false }
+    const replies: InquiryDetail['replies'] = [
+      { id: 1, kind: 'reply', amount: null, body: 'Danke.', createdAt: NOW - 3 * HOUR, mail: null },
+      { id: 2, kind: 'counter', amount: '4.900 €', body: 'Mein Preis', createdAt: NOW - 2 * HOUR, mail: null },
+      { id: 3, kind: 'accept', amount: '4.900 €', body: 'Einverstanden', createdAt: NOW - HOUR, mail: null },
+      { id: 4, kind: 'decline', amount: null, body: 'Leider nein', createdAt: NOW, mail: null },
+    ]
+    const words = (html: string) => text(html).replace(/\s+/g, ' ')
+    const shown = words(render({ page: 'inquiry', data: detail({ status: 'countered', counter, replies }) }))
+    expect(shown).toContain('4.900 € · gültig bis 27.05.2025, 12:00')
+    expect(shown).toMatch(/Antwort · .* Danke\. Gegenangebot 4\.900 € · .* Mein Preis Annahme 4\.900 € · .* Einverstanden Ablehnung · /)
+    for (const label of ['Verhandlung', 'Gegenangebot', 'Annehmen', 'Ablehnen']) expect(shown).toContain(label)
+    const expired = words(render({ page: 'inquiry', data: detail({ status: 'expired', counter: { ...counter, expired: true } }) }))
+    expect(expired).toContain('4.900 € · abgelaufen am 27.05.2025, 12:00')
+    expect(expired).toContain('Gegenangebot abgelaufen')
   })
 
   it('an archived spam inquiry offers Wiederherstellen and Kein Spam', () => {

@@ -12,6 +12,7 @@ const TITLES: Record<ConsoleState['page'], string> = {
   inquiry: 'Anfrage',
   outbox: 'Postausgang',
   overview: 'Übersicht',
+  templates: 'Vorlagen',
   'not-found': 'Seite nicht gefunden',
 }
 

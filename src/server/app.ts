@@ -8,6 +8,7 @@ import { TEXT } from '../shared/texts.ts'
 import type { Config } from './config.ts'
 import { answerClientError, sendFailure } from './http/errors.ts'
 import { createOutboxWorker } from './mail/outbox.ts'
+import { startCounterExpiry, type CounterExpiryTimer } from './deal/expiry.ts'
 import { createMailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createDevPageRenderer, createPageRenderer } from './page/render.ts'
 import { logStream } from './logger.ts'
@@ -163,9 +164,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.addHook('onSend', async (_request, reply) => {
     if (app.draining) reply.header('connection', 'close')
   })
+  let counterExpiry: CounterExpiryTimer | undefined
   app.addHook('onReady', async () => {
     outbox.start()
     unconfirmedExpiry.start()
+    counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
   })
   app.addHook('onClose', async () => {
     // First: its requests in flight still need the store.
@@ -174,6 +177,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     await pageViews.close()
     await outbox.stop()
     await unconfirmedExpiry.stop()
+    await counterExpiry?.stop()
     await store.close()
     await rateLimits.close()
   })

@@ -28,8 +28,16 @@ describe('configuration', () => {
       readyzDetails: false,
       tlsWildcardDailyLimit: 20,
       localPreview: true,
+      counterOfferDays: 7,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
     })
+  })
+
+  test('COUNTER_OFFER_DAYS is a whole number of days from 1 to 365', () => {
+    expect(loadConfig({ COUNTER_OFFER_DAYS: '14' }).counterOfferDays).toBe(14)
+    for (const value of ['0', '366', '2.5', 'eine Woche']) {
+      expect(() => loadConfig({ COUNTER_OFFER_DAYS: value }), value).toThrow('COUNTER_OFFER_DAYS: must be a whole number of days from 1 to 365')
+    }
   })
 
   test('values are read and converted, and MAIL_FROM defaults to MAIL_TO', () => {

@@ -111,6 +111,12 @@ const configSchema = z
     PRIVACY_URL: httpUrl.optional(),
     IMPRINT_FILE: z.string().min(1).optional(),
     PRIVACY_FILE: z.string().min(1).optional(),
+    COUNTER_OFFER_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days from 1 to 365' })
+      .int('must be a whole number of days from 1 to 365')
+      .min(1, 'must be a whole number of days from 1 to 365')
+      .max(365, 'must be a whole number of days from 1 to 365')
+      .default(7),
   })
   .superRefine((env, ctx) => {
     if (env.SMTP_URL && !env.MAIL_TO) {
@@ -144,6 +150,8 @@ const configSchema = z
       readyzDetails: env.READYZ_DETAILS,
       tlsWildcardDailyLimit: env.TLS_WILDCARD_DAILY_LIMIT,
       localPreview: env.LOCAL_PREVIEW,
+      /** How long a counter-offer stands unless the owner says otherwise (docs/negotiation.md). */
+      counterOfferDays: env.COUNTER_OFFER_DAYS,
       legal: {
         imprintUrl: env.IMPRINT_URL,
         privacyUrl: env.PRIVACY_URL,

@@ -16,6 +16,14 @@ export const STATUS_LABEL: Record<InquiryStatus, string> = {
 }
 /** What a mail to the visitor is: the owner's own words, a step of the negotiation, or a confirmation of the inquiry. */
 export type ReplyKind = 'reply' | 'counter' | 'accept' | 'decline' | 'notice' | 'verify'
+export const REPLY_KIND_LABEL: Record<ReplyKind, string> = {
+  reply: 'Antwort',
+  counter: 'Gegenangebot',
+  accept: 'Annahme',
+  decline: 'Ablehnung',
+  notice: 'Eingangsbestätigung',
+  verify: 'Bestätigungslink',
+}
 
 export type MailState = 'pending' | 'sent' | 'failed'
 export const MAIL_LABEL: Record<MailState, string> = { pending: 'wird gesendet', sent: 'zugestellt', failed: 'fehlgeschlagen' }
@@ -71,6 +79,9 @@ export interface MailDelivery {
 
 interface ReplyView {
   id: number
+  kind: ReplyKind
+  /** A counter-offer's or an acceptance's amount, formatted in the inquiry's currency. */
+  amount: string | null
   body: string
   createdAt: number
   mail: MailDelivery | null
@@ -95,6 +106,44 @@ export interface InquiryDetail {
   minimum: string | null
   ownerMail: MailDelivery | null
   replies: ReplyView[]
+  /** The currency of the negotiation: the offer's, else the domain's. */
+  currency: string
+  /** The last counter-offer; `expired` also when its time passed before the hourly job marked it. */
+  counter: { amount: number; formatted: string; expiresAt: number; expired: boolean } | null
+  /** A counter-offer's default validity (COUNTER_OFFER_DAYS). */
+  counterDays: number
+}
+
+/** POST /api/inquiries/:id/counter: the amount as the owner types it ("4.900"), in the inquiry's currency. */
+export interface CounterRequest {
+  amount: string
+  days?: number
+  note?: string
+}
+
+/** POST /api/inquiries/:id/accept and /decline; accepting after a counter-offer ran out needs confirmExpired. */
+export interface DealNoteRequest {
+  note?: string
+  confirmExpired?: boolean
+}
+export const NOTE_MAX = 5000
+
+export type DealTemplateKind = 'counter' | 'accept' | 'decline'
+
+export interface DealTemplateView {
+  kind: DealTemplateKind
+  /** Gegenangebot, Annahme, Ablehnung */
+  label: string
+  /** The template in force: the owner's, or the default. */
+  text: string
+  isDefault: boolean
+  defaultText: string
+  placeholders: string[]
+}
+
+/** GET /api/templates; POST /api/templates/:kind with { text } saves one, DELETE goes back to the default. */
+export interface TemplatesPage {
+  templates: DealTemplateView[]
 }
 
 /** POST /api/inquiries/:id/reply */
@@ -159,6 +208,7 @@ export type ConsoleState =
   | { page: 'inquiry'; data: InquiryDetail }
   | { page: 'outbox'; data: OutboxPage }
   | { page: 'overview'; data: Overview }
+  | { page: 'templates'; data: TemplatesPage }
   | { page: 'not-found' }
 
 /** Page paths of the console (the server answers them with HTML, the API with JSON). */
@@ -167,5 +217,6 @@ export const CONSOLE_PATHS = {
   inquiry: (id: number) => `/anfragen/${id}`,
   outbox: '/postausgang',
   overview: '/uebersicht',
+  templates: '/vorlagen',
   signin: '/anmelden',
 } as const

@@ -3,16 +3,18 @@
 import { useState, type FormEvent } from 'react'
 import {
   CONSOLE_PATHS,
+  REPLY_KIND_LABEL,
   REPLY_MAX,
   STATUS_LABEL,
   type InquiryAction,
   type InquiryDetail,
   type ReplyRequest,
 } from '../../shared/console-api.ts'
-import { callApi, go } from '../api.ts'
+import { callApi, go, type ApiResult } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
 import { Delivery } from './Delivery.tsx'
+import { CounterLine, Negotiation } from './Negotiation.tsx'
 
 function offerLine(detail: InquiryDetail): string {
   const parts = [detail.offer ? `Angebot ${detail.offer.formatted}` : 'Kein Angebot']
@@ -47,6 +49,13 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
       if (result.status === 'success') setDetail(result.data)
       return result
     })
+
+  const step = (call: () => Promise<ApiResult<InquiryDetail>>, done: string) =>
+    run(async () => {
+      const result = await call()
+      if (result.status === 'success') setDetail(result.data)
+      return result
+    }, done)
 
   async function sendReply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -100,6 +109,14 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
           <span className={`badge status-${detail.status}`}>{STATUS_LABEL[detail.status]}</span>
           {detail.spamReason && <span className="muted"> · Spam-Grund: {detail.spamReason}</span>}
         </dd>
+        {detail.counter && (
+          <>
+            <dt>Gegenangebot</dt>
+            <dd>
+              <CounterLine counter={detail.counter} />
+            </dd>
+          </>
+        )}
         <dt>Angebot</dt>
         <dd>
           {offerLine(detail)}
@@ -141,6 +158,7 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
           </div>
         </div>
       )}
+      <Negotiation detail={detail} busy={busy} run={step} />
       {error && <ErrorText>{error}</ErrorText>}
       {notice && (
         <p className="notice-ok" role="status">
@@ -157,6 +175,8 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
             {detail.replies.map((item) => (
               <li key={item.id} className="reply">
                 <p className="reply-meta">
+                  <span className={`badge reply-${item.kind}`}>{REPLY_KIND_LABEL[item.kind]}</span>
+                  {item.amount && <> {item.amount}</>} ·{' '}
                   <time dateTime={new Date(item.createdAt).toISOString()}>{formatTime(item.createdAt)}</time> ·{' '}
                   <Delivery mail={item.mail} />
                 </p>

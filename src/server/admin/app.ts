@@ -13,6 +13,7 @@ import { isCrossSite } from '../http/same-origin.ts'
 import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
 import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { ConsoleDeps } from './deps.ts'
+import dealRoutes from './deal/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
 import { createConsoleRenderer, type ConsoleRenderer } from './render.ts'
 import sessionRoutes, { sendPage, sessionGuard } from './session/route.ts'
@@ -81,6 +82,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   }
   await app.register(sessionRoutes, { ...deps, rateLimits, renderer })
   await app.register(inboxRoutes, deps)
+  await app.register(dealRoutes(deps, renderer))
   for (const url of PAGE_ROUTES) {
     app.get(url, async (request, reply) => {
       const state = await loadPage(request, deps)

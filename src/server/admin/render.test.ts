@@ -26,6 +26,9 @@ const state: ConsoleState = {
     minimum: null,
     ownerMail: null,
     replies: [],
+    currency: 'EUR',
+    counter: null,
+    counterDays: 7,
   },
 }
 

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
 import { composeConfirmMail } from './confirm-mail.ts'
+import { composeDealMail } from './deal-mail.ts'
 import type { MailTransport } from './transport.ts'
 
 export const RETRY = {
@@ -33,6 +34,10 @@ const describe = (error: unknown) => {
   return [e?.responseCode, e?.code, e?.message].filter(Boolean).join(' ').slice(0, 500) || String(error)
 }
 
+/**
+ * The buyer's confirmation mails ('notice', 'verify') are another part of the work (issue 13) and replace this: until
+ * then such a mail goes out as a plain reply with its stored text.
+ */
 export interface OutboxWorker {
   start(): void
   /** Something new is waiting: look now instead of at the next poll. */
@@ -64,11 +69,25 @@ export function createOutboxWorker(options: {
   let pass: Promise<void> | undefined
   let again = false
 
+  /** A mail to the visitor, by what it is. */
+  function visitorMail(item: OutboxItem, reply: NonNullable<OutboxItem['reply']>) {
+    const to = { ...addresses, visitor: item.mailTo ?? item.inquiry.email }
+    switch (reply.kind) {
+      case 'reply':
+        return composeReplyMail(item.inquiry, reply, item.messageId, to)
+      case 'counter':
+      case 'accept':
+      case 'decline':
+        return composeDealMail(item.inquiry, { ...reply, kind: reply.kind }, item.messageId, to)
+      case 'notice':
+      case 'verify':
+        return composeConfirmMail(item.inquiry, { ...reply, kind: reply.kind }, item.messageId, { ...to, secret })
+    }
+  }
+
   async function deliver(item: OutboxItem) {
-    const message = item.reply?.kind === 'notice' || item.reply?.kind === 'verify'
-      ? composeConfirmMail(item.inquiry, { ...item.reply, kind: item.reply.kind }, item.messageId, { ...addresses, secret, visitor: item.mailTo ?? item.inquiry.email })
-      : item.reply
-      ? composeReplyMail(item.inquiry, item.reply, item.messageId, { ...addresses, visitor: item.mailTo ?? item.inquiry.email })
+    const message = item.reply
+      ? visitorMail(item, item.reply)
       : composeInquiryMail(item.inquiry, item.messageId, { ...addresses, to: item.mailTo ?? addresses.to })
     try {
       await transport.send(message, item.reply ? `reply-${item.reply.id}.eml` : `inquiry-${item.inquiry.id}.eml`)

@@ -116,7 +116,7 @@ describe('an inquiry in the console', () => {
     const thread = await store.inquiryThread(id)
     expect(thread?.inquiry.status).toBe('answered')
     expect(thread?.ownerMail).toMatchObject({ status: 'pending', messageId: expect.stringMatching(/^<inquiry-/) })
-    expect(thread?.replies).toEqual([{ id: replyId, body: 'Gern, 5.000 €.', createdAt: T0 + 10_000_000, mail: expect.objectContaining({ status: 'pending' }) }])
+    expect(thread?.replies).toEqual([{ id: replyId, kind: 'reply', amount: null, body: 'Gern, 5.000 €.', createdAt: T0 + 10_000_000, mail: expect.objectContaining({ status: 'pending' }) }])
     const due = await store.claimDueMail(T0 + 20_000_000, 10, 'me', 60_000)
     const reply = due.find((item) => item.reply !== null)
     expect(reply).toMatchObject({

@@ -24,7 +24,7 @@ type ConsoleStore = Pick<
 type Db = Kysely<Database>
 
 /** A reply's mail: recognisable as the same mail when it is sent again after a crash, new when the owner resends it. */
-const replyMessageIdFor = (reply: { id: number; token: string; domain: string }, resend = 0) =>
+export const replyMessageIdFor = (reply: { id: number; token: string; domain: string }, resend = 0) =>
   `<reply-${reply.id}-${reply.token}${resend ? `-resend${resend}` : ''}@${reply.domain}>`
 
 /**
@@ -210,7 +210,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
         const replies = await db
           .selectFrom('replies as r')
           .leftJoin('outbox as o', 'o.reply_id', 'r.id')
-          .select(['r.id', 'r.body', 'r.created_at', 'o.id as mail_id', 'o.status', 'o.attempts', 'o.last_error', 'o.message_id'])
+          .select(['r.id', 'r.kind', 'r.amount', 'r.body', 'r.created_at', 'o.id as mail_id', 'o.status', 'o.attempts', 'o.last_error', 'o.message_id'])
           .where('r.inquiry_id', '=', id)
           .orderBy('r.created_at')
           .orderBy('r.id')
@@ -220,6 +220,8 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
           ownerMail: toMailRow({ id: row.mail_id, status: row.mail_status, attempts: row.mail_attempts, last_error: row.mail_error, message_id: row.mail_message_id }),
           replies: replies.map((reply) => ({
             id: reply.id,
+            kind: reply.kind,
+            amount: reply.amount,
             body: reply.body,
             createdAt: reply.created_at,
             mail: toMailRow({ id: reply.mail_id, status: reply.status, attempts: reply.attempts, last_error: reply.last_error, message_id: reply.message_id }),

@@ -5,6 +5,7 @@ import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } 
 import type { DialectName } from './migrate.ts'
 import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
+import { dealStore } from './deal.ts'
 import { sessionStore } from './sessions.ts'
 import { confirmationStore } from './confirmation.ts'
 import type { Database } from './schema.ts'
@@ -64,6 +65,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...consoleStore(db, dialect),
     ...sessionStore(db, dialect),
     ...confirmationStore(db, dialect),
+    ...dealStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },

@@ -24,6 +24,7 @@ import { HttpError } from '../../http/errors.ts'
 import { dayOf } from '../../page/page-views.ts'
 import { displayHost, parseHost } from '../../sites/host.ts'
 import { formatPrice, resolveDomain } from '../../sites/settings.ts'
+import { counterExpired, currencyOf } from '../../deal/actions.ts'
 import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow } from '../../store/types.ts'
 import type { ConsoleDeps } from '../deps.ts'
 
@@ -111,6 +112,8 @@ function filterOf(query: z.infer<typeof inboxQuerySchema>): Omit<ConsoleFilter, 
   }
 }
 
+/** A counter-offer whose time has passed is shown as expired before the hourly job has marked it. */
+const shownStatus = (inquiry: ConsoleInquiry) => (counterExpired(inquiry, Date.now()) ? 'expired' : inquiry.status)
 const offerText = (inquiry: ConsoleInquiry) => (inquiry.offer ? formatPrice(inquiry.offer.amount, inquiry.offer.currency) : null)
 const delivery = (mail: MailRow | null): MailDelivery | null =>
   mail && { status: mail.status, attempts: mail.attempts, lastError: mail.lastError, messageId: mail.messageId }
@@ -142,7 +145,7 @@ function createInboxData(deps: ConsoleDeps) {
         firstLine: (inquiry.message.split(/\r?\n/, 1)[0] ?? '').slice(0, 200),
         offer: offerText(inquiry),
         createdAt: inquiry.createdAt,
-        status: inquiry.status,
+        status: shownStatus(inquiry),
         mail: inquiry.mailStatus,
       })),
       next: rows.length > PAGE_SIZE && last ? encodeCursor(last) : null,
@@ -155,6 +158,7 @@ function createInboxData(deps: ConsoleDeps) {
   function detailOf(thread: InquiryThread): InquiryDetail {
     const { inquiry } = thread
     const { price, minOffer, currency = 'EUR' } = settingsOf(inquiry.domain)
+    const dealCurrency = currencyOf(inquiry, domains.current())
     return {
       id: inquiry.id,
       domain: displayHost(inquiry.domain),
@@ -163,14 +167,26 @@ function createInboxData(deps: ConsoleDeps) {
       email: inquiry.email,
       message: inquiry.message,
       createdAt: inquiry.createdAt,
-      status: inquiry.status,
+      status: shownStatus(inquiry),
       spamReason: inquiry.spamReason,
       offer: inquiry.offer && { ...inquiry.offer, formatted: formatPrice(inquiry.offer.amount, inquiry.offer.currency) },
       belowMinimum: inquiry.belowMinimum,
       price: price === undefined ? null : formatPrice(price, currency),
       minimum: minOffer === undefined ? null : formatPrice(minOffer, currency),
       ownerMail: delivery(thread.ownerMail),
-      replies: thread.replies.map((reply) => ({ id: reply.id, body: reply.body, createdAt: reply.createdAt, mail: delivery(reply.mail) })),
+      replies: thread.replies.map((reply) => ({
+        id: reply.id,
+        kind: reply.kind,
+        amount: reply.amount === null ? null : formatPrice(reply.amount, dealCurrency),
+        body: reply.body,
+        createdAt: reply.createdAt,
+        mail: delivery(reply.mail),
+      })),
+      currency: dealCurrency,
+      counter: inquiry.counter
+        ? { ...inquiry.counter, formatted: formatPrice(inquiry.counter.amount, dealCurrency), expired: inquiry.counter.expiresAt <= Date.now() }
+        : null,
+      counterDays: config.counterOfferDays,
     }
   }
 
@@ -282,7 +298,7 @@ function createInboxData(deps: ConsoleDeps) {
 
 /** One per app, shared by the API and the pages: it keeps the Unicode forms of the domain list. */
 const dataOf = new WeakMap<ConsoleDeps, ReturnType<typeof createInboxData>>()
-function inboxDataOf(deps: ConsoleDeps) {
+export function inboxDataOf(deps: ConsoleDeps) {
   let data = dataOf.get(deps)
   if (!data) dataOf.set(deps, (data = createInboxData(deps)))
   return data

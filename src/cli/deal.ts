@@ -1,0 +1,94 @@
+// `counter`, `accept`, `decline`: the console's negotiation for owners who stay in the terminal. The mail is queued
+// in the store; the running server sends it (docs/negotiation.md).
+import type { Config } from '../server/config.ts'
+import { takeDealStep, type DealRequest } from '../server/deal/actions.ts'
+import { jsonText, visible } from '../server/export/escape.ts'
+import { formatDeadline } from '../server/mail/deal-mail.ts'
+import { readDomainsFile } from '../server/sites/registry.ts'
+import { domainsFileSchema, formatPrice } from '../server/sites/settings.ts'
+import type { Store } from '../server/store/types.ts'
+
+const DEAL_COMMANDS = ['counter', 'accept', 'decline'] as const
+type DealCommand = (typeof DEAL_COMMANDS)[number]
+
+export const isDealCommand = (command: string | undefined): command is DealCommand => (DEAL_COMMANDS as readonly string[]).includes(command ?? '')
+
+export interface DealValues {
+  amount?: string | undefined
+  note?: string | undefined
+  days?: string | undefined
+  'confirm-expired'?: boolean | undefined
+  json?: boolean | undefined
+}
+
+const NAMES: Record<DealCommand, string> = { counter: 'Counter-offer', accept: 'Acceptance', decline: 'Refusal' }
+
+/** Runs one negotiation step; throws `usage` errors (exit code 2) for what the owner can correct. */
+export async function runDeal(
+  command: DealCommand,
+  args: string[],
+  values: DealValues,
+  context: { store: Store; config: Config; print: (text: string) => void; usage: (message: string) => Error },
+) {
+  const { store, config, print, usage } = context
+  const idText = args[0]
+  if (idText === undefined || !/^\d{1,15}$/.test(idText) || Number(idText) < 1) throw usage(`${command} needs the ID of an inquiry (see list)${idText ? `, not "${idText}"` : ''}`)
+  const id = Number(idText)
+  if (command !== 'counter' && (values.amount !== undefined || values.days !== undefined)) throw usage(`--amount and --days belong to counter, not ${command}`)
+  if (command !== 'accept' && values['confirm-expired']) throw usage('--confirm-expired belongs to accept')
+  let request: DealRequest
+  if (command === 'counter') {
+    if (values.amount === undefined) throw usage('counter needs --amount N (whole units of the inquiry’s currency)')
+    let days: number | undefined
+    if (values.days !== undefined) {
+      if (!/^\d{1,3}$/.test(values.days)) throw usage(`--days takes a whole number of days from 1 to 365, not "${values.days}"`)
+      days = Number(values.days)
+    }
+    request = { kind: 'counter', amount: values.amount, ...(days !== undefined && { days }), ...(values.note !== undefined && { note: values.note }) }
+  } else if (command === 'accept') {
+    request = { kind: 'accept', ...(values.note !== undefined && { note: values.note }), confirmExpired: values['confirm-expired'] === true }
+  } else {
+    request = { kind: 'decline', ...(values.note !== undefined && { note: values.note }) }
+  }
+  const domains = config.domainsFile ? readDomainsFile(config.domainsFile) : domainsFileSchema.parse({})
+  const outcome = await takeDealStep({ store, config, domains }, id, request, Date.now())
+  switch (outcome.status) {
+    case 'queued':
+      break
+    case 'not-found':
+      throw usage(`there is no inquiry ${id}`)
+    case 'spam':
+      throw usage(`inquiry ${id} is spam: it is not answered (mark it "Kein Spam" in the console first)`)
+    case 'unconfirmed':
+      throw usage(`inquiry ${id} is not confirmed yet: its address is not verified`)
+    case 'counter-expired':
+      throw usage(`the counter-offer on inquiry ${id} expired on ${formatDeadline(outcome.expiredAt)}; accept anyway with --confirm-expired`)
+    case 'bad-amount':
+      throw usage(`--amount takes a whole amount in ${outcome.currency} such as 4900 or 4.900, not "${visible(values.amount ?? '')}"`)
+    case 'bad-days':
+      throw usage('--days takes a whole number of days from 1 to 365')
+    case 'note-too-long':
+      throw usage('--note is too long (at most 5000 characters)')
+  }
+  if (values.json) {
+    return print(
+      jsonText({
+        inquiry: id,
+        step: command,
+        reply: outcome.replyId,
+        status: outcome.inquiryStatus,
+        to: outcome.to,
+        amount: outcome.amount,
+        currency: outcome.currency,
+        ...(outcome.expiresAt !== undefined && { expiresAt: new Date(outcome.expiresAt).toISOString() }),
+        text: outcome.body,
+      }),
+    )
+  }
+  const amount = outcome.amount === null ? '' : ` (${formatPrice(outcome.amount, outcome.currency)})`
+  const until = outcome.expiresAt === undefined ? '' : `, valid until ${formatDeadline(outcome.expiresAt)}`
+  print(
+    `${NAMES[command]}${amount}${until} for inquiry ${id} is queued to ${visible(outcome.to)}; the running server sends it within seconds.\n\n` +
+      visible(outcome.body, { keepLineBreaks: true }),
+  )
+}

@@ -1,0 +1,89 @@
+// "Vorlagen": the text of each negotiation mail (Gegenangebot, Annahme, Ablehnung) as the owner wants it, with
+// placeholders the server fills in; an unknown placeholder is refused with the list of the allowed ones.
+import { useState, type FormEvent } from 'react'
+import type { DealTemplateView, TemplatesPage as TemplatesData } from '../../shared/console-api.ts'
+import { callApi } from '../api.ts'
+import { ErrorText } from '../ErrorText.tsx'
+
+const PLACEHOLDER_HELP: Record<string, string> = {
+  domain: 'die Domain',
+  betrag: 'der Betrag in der Währung der Anfrage',
+  frist: 'bis wann das Gegenangebot gilt (Datum und Uhrzeit, Berlin)',
+  notiz: 'Ihre Notiz zur Aktion (leer, wenn keine)',
+}
+
+function TemplateForm({ template, onSaved }: { template: DealTemplateView; onSaved: (data: TemplatesData) => void }) {
+  const [text, setText] = useState(template.text)
+  const [error, setError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const id = `template-${template.kind}`
+
+  async function send(method: 'POST' | 'DELETE', done: string) {
+    setBusy(true)
+    setError(null)
+    setNotice(null)
+    const result = await callApi<TemplatesData>(method, `/api/templates/${template.kind}`, method === 'POST' ? { text } : undefined)
+    setBusy(false)
+    if (result.status === 'error') return setError(result.error)
+    const saved = result.data.templates.find((entry) => entry.kind === template.kind)
+    if (saved) setText(saved.text)
+    setNotice(done)
+    onSaved(result.data)
+  }
+
+  function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    void send('POST', 'Vorlage gespeichert.')
+  }
+
+  return (
+    <form className="template-form" aria-label={template.label} onSubmit={save}>
+      <h2>{template.label}</h2>
+      <div className="field">
+        <label htmlFor={id}>Text der Mail „{template.label}“</label>
+        <textarea id={id} name="text" rows={12} required value={text} onChange={(event) => setText(event.target.value)} aria-describedby={`${id}-help`} />
+      </div>
+      <div id={`${id}-help`} className="muted">
+        <p>{template.isDefault ? 'Die mitgelieferte Vorlage.' : 'Ihre eigene Vorlage.'} Platzhalter:</p>
+        <ul>
+          {template.placeholders.map((name) => (
+            <li key={name}>
+              <code>{`{${name}}`}</code> {PLACEHOLDER_HELP[name] ?? ''}
+            </li>
+          ))}
+        </ul>
+      </div>
+      {error && <ErrorText>{error}</ErrorText>}
+      {notice && (
+        <p className="notice-ok" role="status">
+          {notice}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy}>
+          Speichern
+        </button>
+        <button type="button" className="button secondary" disabled={busy || template.isDefault} onClick={() => void send('DELETE', 'Mitgelieferte Vorlage wiederhergestellt.')}>
+          Standard wiederherstellen
+        </button>
+      </div>
+    </form>
+  )
+}
+
+export function TemplatesPage({ initial }: { initial: TemplatesData }) {
+  const [data, setData] = useState(initial)
+  return (
+    <article className="templates">
+      <h1>Vorlagen</h1>
+      <p className="muted">
+        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung. Unter dem Text steht in jeder Mail die
+        Anfrage der Person als Zitat.
+      </p>
+      {data.templates.map((template) => (
+        <TemplateForm key={template.kind} template={template} onSaved={setData} />
+      ))}
+    </article>
+  )
+}

@@ -1,0 +1,117 @@
+// The console's negotiation: Gegenangebot, Annehmen, Ablehnen on an inquiry, and the page "Vorlagen" where the owner
+// edits the mail of each step. Registered by the admin app behind the session check and the same-origin rule.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { CONSOLE_PATHS, NOTE_MAX, type DealTemplateKind, type InquiryDetail, type TemplatesPage } from '../../../shared/console-api.ts'
+import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest } from '../../deal/actions.ts'
+import { HttpError } from '../../http/errors.ts'
+import { formatDeadline, DEAL_KINDS, DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_MAX, templateProblem } from '../../mail/deal-mail.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import { inboxDataOf } from '../inbox/route.ts'
+import type { ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../session/route.ts'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const kindParams = z.object({ kind: z.enum(DEAL_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })
+const note = z.string().max(NOTE_MAX, `höchstens ${NOTE_MAX} Zeichen`).optional()
+const counterBody = z.object({
+  amount: z.union([z.string().max(30), z.number().int().transform(String)], { error: 'Bitte einen Betrag angeben.' }),
+  days: z.number().int().min(1).max(MAX_COUNTER_DAYS, `höchstens ${MAX_COUNTER_DAYS} Tage`).optional(),
+  note,
+})
+const noteBody = z.object({ note, confirmExpired: z.boolean().optional() }).default({})
+const templateBody = z.object({ text: z.string().max(TEMPLATE_MAX * 2) })
+
+/** Parses or answers 400 with the one error body shape. */
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
+  return result.data
+}
+
+const NOT_FOUND = 'Diese Anfrage gibt es nicht (mehr).'
+
+/** The store's refusals as the owner reads them: never a 500 for something the owner can change. */
+function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError {
+  switch (outcome.status) {
+    case 'not-found':
+      return new HttpError(404, NOT_FOUND)
+    case 'spam':
+      return new HttpError(409, 'Eine Spam-Anfrage wird nicht beantwortet (zuerst als „Kein Spam“ markieren).')
+    case 'unconfirmed':
+      return new HttpError(409, 'Die Anfrage ist noch nicht bestätigt: Ihre Adresse ist nicht geprüft.')
+    case 'counter-expired':
+      return new HttpError(409, `Das Gegenangebot ist am ${formatDeadline(outcome.expiredAt)} abgelaufen. Zum Annehmen bitte bestätigen.`)
+    case 'bad-amount':
+      return new HttpError(400, `Betrag: bitte einen ganzen Betrag in ${outcome.currency} angeben, z. B. 4.900.`)
+    case 'bad-days':
+      return new HttpError(400, `Gültigkeit: 1 bis ${MAX_COUNTER_DAYS} Tage.`)
+    case 'note-too-long':
+      return new HttpError(400, `Notiz: höchstens ${NOTE_MAX} Zeichen.`)
+  }
+}
+
+async function templatesPage(deps: ConsoleDeps): Promise<TemplatesPage> {
+  const stored = await deps.store.dealTemplates()
+  return {
+    templates: DEAL_KINDS.map((kind) => ({
+      kind,
+      label: DEAL_LABEL[kind],
+      text: stored[kind] ?? DEFAULT_TEMPLATES[kind],
+      isDefault: stored[kind] === undefined,
+      defaultText: DEFAULT_TEMPLATES[kind],
+      placeholders: [...PLACEHOLDERS[kind]],
+    })),
+  }
+}
+
+export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  return async (app: FastifyInstance) => {
+    const { store, outbox, log, config, domains } = deps
+    const data = inboxDataOf(deps)
+    const idOf = (request: FastifyRequest) => parse(idParams, request.params).id
+
+    async function take(id: number, request: DealRequest): Promise<InquiryDetail> {
+      const outcome = await takeDealStep({ store, config, domains: domains.current() }, id, request, Date.now())
+      if (outcome.status !== 'queued') throw refusal(outcome)
+      outbox.kick()
+      log.info({ inquiry: id, reply: outcome.replyId, step: request.kind }, 'negotiation step queued')
+      return data.detail(id)
+    }
+
+    app.post('/api/inquiries/:id/counter', async (request) => {
+      const id = idOf(request)
+      const body = parse(counterBody, request.body)
+      return take(id, { kind: 'counter', amount: body.amount, ...(body.days !== undefined && { days: body.days }), ...(body.note !== undefined && { note: body.note }) })
+    })
+    app.post('/api/inquiries/:id/accept', async (request) => {
+      const id = idOf(request)
+      const body = parse(noteBody, request.body ?? {})
+      return take(id, { kind: 'accept', ...(body.note !== undefined && { note: body.note }), confirmExpired: body.confirmExpired === true })
+    })
+    app.post('/api/inquiries/:id/decline', async (request) => {
+      const id = idOf(request)
+      const body = parse(noteBody, request.body ?? {})
+      return take(id, { kind: 'decline', ...(body.note !== undefined && { note: body.note }) })
+    })
+
+    app.get('/api/templates', async () => templatesPage(deps))
+    app.post('/api/templates/:kind', async (request) => {
+      const { kind } = parse(kindParams, request.params)
+      const { text } = parse(templateBody, request.body)
+      const problem = templateProblem(kind, text)
+      if (problem) throw new HttpError(400, problem)
+      await store.setDealTemplate(kind, text.replace(/\r\n?/g, '\n'))
+      log.info({ template: kind }, 'mail template changed in the console')
+      return templatesPage(deps)
+    })
+    app.delete('/api/templates/:kind', async (request) => {
+      const { kind } = parse(kindParams, request.params)
+      await store.setDealTemplate(kind, null)
+      log.info({ template: kind }, 'mail template back to the default')
+      return templatesPage(deps)
+    })
+
+    app.get(CONSOLE_PATHS.templates, async (_request, reply) => sendPage(reply, renderer, { page: 'templates', data: await templatesPage(deps) }))
+  }
+}

@@ -1,0 +1,85 @@
+// A step of the negotiation, as the console and the CLI take it: the amount read in the inquiry's currency, the
+// owner's template filled in, then the store's one transaction (reply, mail, state).
+import { NOTE_MAX } from '../../shared/console-api.ts'
+import { parseOffer } from '../../shared/contact.ts'
+import type { Config } from '../config.ts'
+import { DEFAULT_TEMPLATES, renderDealText } from '../mail/deal-mail.ts'
+import { resolveDomain, type DomainsConfig } from '../sites/settings.ts'
+import type { DealKind, DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+export const MAX_COUNTER_DAYS = 365
+
+export type DealRequest =
+  | { kind: 'counter'; amount: string; days?: number; note?: string }
+  | { kind: 'accept'; note?: string; confirmExpired?: boolean }
+  | { kind: 'decline'; note?: string }
+
+/** What was queued: the mail's text, to whom, and the amount (with the counter-offer's end). */
+interface QueuedStep {
+  status: 'queued'
+  replyId: number
+  inquiryStatus: InquiryStatus
+  body: string
+  to: string
+  amount: number | null
+  currency: string
+  expiresAt?: number
+}
+
+export type DealOutcome = QueuedStep | Exclude<DealResult, { status: 'queued' }> | { status: 'bad-amount'; currency: string } | { status: 'bad-days' } | { status: 'note-too-long' }
+
+export interface DealContext {
+  store: Store
+  config: Pick<Config, 'mailTo' | 'counterOfferDays'>
+  /** The domains file in force. */
+  domains: DomainsConfig
+}
+
+const settingsOf = (domains: DomainsConfig, ascii: string) => resolveDomain(domains, ascii)?.settings ?? domains.default
+
+/**
+ * The inquiry's currency: its offer's, else the domain's now (a counter-offer to an inquiry without an offer is
+ * made in what the page asks in).
+ */
+export const currencyOf = (inquiry: StoredInquiry, domains: DomainsConfig) => inquiry.offer?.currency ?? settingsOf(domains, inquiry.domain).currency ?? 'EUR'
+
+export async function takeDealStep(context: DealContext, id: number, request: DealRequest, now: number): Promise<DealOutcome> {
+  const { store, config, domains } = context
+  const note = request.note ?? ''
+  if (note.length > NOTE_MAX) return { status: 'note-too-long' }
+  const inquiry = await store.getInquiry(id)
+  if (!inquiry) return { status: 'not-found' }
+  const currency = currencyOf(inquiry, domains)
+  const template = (await store.dealTemplates())[request.kind] ?? DEFAULT_TEMPLATES[request.kind]
+  const step = { to: inquiry.email, replyTo: settingsOf(domains, inquiry.domain).mailTo ?? config.mailTo, now }
+  const text = (kind: DealKind, amount: number | null, expiresAt?: number) =>
+    renderDealText(kind, template, { domain: inquiry.domain, amount, currency, note, ...(expiresAt !== undefined && { expiresAt }) })
+  const queued = (result: DealResult, body: string, amount: number | null, expiresAt?: number): DealOutcome =>
+    result.status === 'queued' ? { ...result, body, to: inquiry.email, amount, currency, ...(expiresAt !== undefined && { expiresAt }) } : result
+  switch (request.kind) {
+    case 'counter': {
+      const amount = parseOffer(request.amount, currency)
+      if (typeof amount !== 'number' || amount < 1) return { status: 'bad-amount', currency }
+      const days = request.days ?? config.counterOfferDays
+      if (!Number.isInteger(days) || days < 1 || days > MAX_COUNTER_DAYS) return { status: 'bad-days' }
+      const expiresAt = now + days * DAY_MS
+      const body = text('counter', amount, expiresAt)
+      return queued(await store.counterOffer(id, { ...step, amount, expiresAt, body }), body, amount, expiresAt)
+    }
+    case 'accept': {
+      // What is agreed: the counter-offer the visitor takes up, else the visitor's own offer.
+      const amount = inquiry.counter?.amount ?? inquiry.offer?.amount ?? null
+      const body = text('accept', amount)
+      return queued(await store.accept(id, { ...step, amount, confirmExpired: request.confirmExpired === true, body }), body, amount)
+    }
+    case 'decline': {
+      const body = text('decline', null)
+      return queued(await store.decline(id, { ...step, body }), body, null)
+    }
+  }
+}
+
+/** A counter-offer whose time has run out, whether or not the hourly job has marked it yet. */
+export const counterExpired = (inquiry: { status: string; counter?: { expiresAt: number } }, now: number) =>
+  inquiry.status === 'expired' || (inquiry.status === 'countered' && inquiry.counter !== undefined && inquiry.counter.expiresAt <= now)

@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'vitest'
+import type { StoredInquiry } from '../store/types.ts'
+import { DEFAULT_TEMPLATES, composeDealMail, renderDealText, templateProblem } from './deal-mail.ts'
+
+// 8 November 2026, 12:00 UTC: 13:00 in Berlin (winter time).
+const EXPIRES = Date.UTC(2026, 10, 8, 12)
+
+describe('templates', () => {
+  test('the defaults pass their own check', () => {
+    for (const kind of ['counter', 'accept', 'decline'] as const) expect(templateProblem(kind, DEFAULT_TEMPLATES[kind])).toBeNull()
+  })
+
+  test('an unknown placeholder is refused with the allowed ones named', () => {
+    expect(templateProblem('decline', 'Nein zu {domain} für {betrag}')).toBe(
+      'Unbekannter Platzhalter {betrag} in der Vorlage „Ablehnung“. Erlaubt sind: {domain}, {notiz}.',
+    )
+    expect(templateProblem('counter', '{Betrag} {betrag} {frist} {}')).toMatch(/^Unbekannter Platzhalter \{Betrag\}, \{\} /)
+  })
+
+  test('a counter-offer’s template must name the amount and the deadline; empty and overlong ones are refused', () => {
+    expect(templateProblem('counter', 'Mein Preis: {betrag}')).toBe('Die Vorlage „Gegenangebot“ braucht {frist}.')
+    expect(templateProblem('accept', '   ')).toBe('Die Vorlage ist leer.')
+    expect(templateProblem('accept', 'x'.repeat(5001))).toMatch(/zu lang/)
+  })
+})
+
+describe('the text of a step', () => {
+  test('fills in the amount in the domain’s currency, the deadline in Berlin time and the domain in Unicode', () => {
+    const text = renderDealText('counter', DEFAULT_TEMPLATES.counter, { domain: 'xn--bcher-kva.de', amount: 4900, currency: 'EUR', expiresAt: EXPIRES, note: '' })
+    expect(text).toContain('bücher.de')
+    expect(text).toContain('4.900\u00a0€')
+    expect(text).toContain('8. November 2026 um 13:00 Uhr')
+    expect(text).not.toMatch(/\n\n\n/)
+    expect(renderDealText('counter', '{betrag}', { domain: 'a.com', amount: 1500, currency: 'USD', note: '' })).toBe('1.500\u00a0$')
+  })
+
+  test('a note is filled in once: placeholders in it stay as typed, control characters and carriage returns go', () => {
+    const text = renderDealText('decline', 'A {notiz} B', { domain: 'a.de', amount: null, currency: 'EUR', note: '{domain} <script>x</script>\r\nzweite\u001b[31m Zeile\u0000' })
+    expect(text).toBe('A {domain} <script>x</script>\nzweite[31m Zeile B')
+  })
+})
+
+test('the mail is threaded under the owner’s mail, answered to the owner, and quotes the visitor', () => {
+  const inquiry = { id: 3, domain: 'example.de', email: 'k@example.net', message: 'Was kostet sie?\nGruß', createdAt: EXPIRES } as StoredInquiry
+  const mail = composeDealMail(
+    inquiry,
+    { kind: 'counter', body: 'Mein Angebot', replyTo: 'sales@example.org', inquiryMessageId: '<inquiry-3-t@example.de>' },
+    '<reply-9-t@example.de>',
+    { from: 'lander@example.org', to: 'owner@example.org', visitor: 'k@example.net' },
+  )
+  expect(mail).toMatchObject({
+    to: 'k@example.net',
+    replyTo: 'sales@example.org',
+    subject: 'Re: Anfrage zu example.de: Gegenangebot',
+    inReplyTo: '<inquiry-3-t@example.de>',
+    references: ['<inquiry-3-t@example.de>'],
+    messageId: '<reply-9-t@example.de>',
+  })
+  expect(mail.text).toMatch(/^Mein Angebot\n\n.*schrieben Sie zu example\.de:\n> Was kostet sie\?\n> Gruß$/)
+})

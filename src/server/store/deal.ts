@@ -1,0 +1,126 @@
+// The negotiation on an inquiry (docs/negotiation.md): a counter-offer, accepting, declining. Each step is one
+// transaction: its reply row (the mail's text as composed), the mail to the visitor in the outbox, and the
+// inquiry's new state. The owner's mail templates live in `meta`, so every instance on one database uses the same.
+import type { Kysely, Transaction } from 'kysely'
+import { replyMessageIdFor } from './console.ts'
+import type { Database } from './schema.ts'
+import type { DialectSpecifics } from './store.ts'
+import type { DealKind, DealResult, DealStep, DealStore, InquiryStatus } from './types.ts'
+
+const TEMPLATE_PREFIX = 'template:'
+const DEAL_KINDS: readonly DealKind[] = ['counter', 'accept', 'decline']
+
+const STATUS_AFTER: Record<DealKind, InquiryStatus> = { counter: 'countered', accept: 'accepted', decline: 'declined' }
+
+export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): DealStore {
+  const { guard } = dialect
+  const postgres = dialect.name === 'postgres'
+  const write = <T>(work: () => Promise<T>) =>
+    guard(() => {
+      dialect.beforeWrite?.()
+      return work()
+    })
+
+  /**
+   * The whole step in one transaction. `check` may refuse after seeing the inquiry as it is now (locked on
+   * PostgreSQL, where two instances may act on it at once; SQLite's writers take turns on the file).
+   */
+  function step(
+    id: number,
+    kind: DealKind,
+    input: DealStep & { amount: number | null },
+    update: Partial<Pick<Database['inquiries'], 'counter_amount' | 'counter_expires_at'>>,
+    check?: (inquiry: { status: InquiryStatus; counter_expires_at: number | null }) => DealResult | null,
+  ): Promise<DealResult> {
+    return write(() =>
+      db.transaction().execute(async (trx: Transaction<Database>) => {
+        const inquiry = await trx
+          .selectFrom('inquiries')
+          .select(['id', 'token', 'domain', 'status', 'counter_expires_at'])
+          .where('id', '=', id)
+          .$if(postgres, (qb) => qb.forUpdate())
+          .executeTakeFirst()
+        if (!inquiry) return { status: 'not-found' } as const
+        // Spam stays unanswered: its address is whatever a bot typed. An unconfirmed address has not shown that
+        // it belongs to whoever wrote: mailing it could reach a stranger.
+        if (inquiry.status === 'spam') return { status: 'spam' } as const
+        if (inquiry.status === 'unconfirmed') return { status: 'unconfirmed' } as const
+        const refused = check?.(inquiry)
+        if (refused) return refused
+        const { id: replyId } = await trx
+          .insertInto('replies')
+          .values({ inquiry_id: inquiry.id, kind, amount: input.amount, body: input.body, reply_to: input.replyTo, created_at: input.now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        await trx
+          .insertInto('outbox')
+          .values({
+            inquiry_id: inquiry.id,
+            reply_id: replyId,
+            message_id: replyMessageIdFor({ id: replyId, token: inquiry.token, domain: inquiry.domain }),
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: input.now,
+            created_at: input.now,
+            mail_to: input.to,
+          })
+          .execute()
+        const status = STATUS_AFTER[kind]
+        await trx.updateTable('inquiries').set({ status, ...update }).where('id', '=', inquiry.id).execute()
+        return { status: 'queued', replyId, inquiryStatus: status } as const
+      }),
+    )
+  }
+
+  return {
+    counterOffer(id, input) {
+      return step(id, 'counter', input, { counter_amount: input.amount, counter_expires_at: input.expiresAt })
+    },
+    accept(id, input) {
+      return step(id, 'accept', input, {}, (inquiry) => {
+        // The counter-offer the visitor may be accepting has run out: the owner decides again (docs/decisions/020).
+        const expiredAt = inquiry.counter_expires_at
+        const expired = inquiry.status === 'expired' || (inquiry.status === 'countered' && expiredAt !== null && expiredAt <= input.now)
+        return expired && !input.confirmExpired ? { status: 'counter-expired', expiredAt: expiredAt ?? 0 } : null
+      })
+    },
+    decline(id, input) {
+      return step(id, 'decline', { ...input, amount: null }, {})
+    },
+    async expireCounterOffers(now) {
+      return write(async () => {
+        const result = await db
+          .updateTable('inquiries')
+          .set({ status: 'expired' })
+          .where('status', '=', 'countered')
+          .where('counter_expires_at', '<=', now)
+          .executeTakeFirst()
+        return Number(result.numUpdatedRows)
+      })
+    },
+    async dealTemplates() {
+      const rows = await guard(() =>
+        db
+          .selectFrom('meta')
+          .select(['key', 'value'])
+          .where('key', 'in', DEAL_KINDS.map((kind) => `${TEMPLATE_PREFIX}${kind}`))
+          .execute(),
+      )
+      return Object.fromEntries(rows.map((row) => [row.key.slice(TEMPLATE_PREFIX.length), row.value]))
+    },
+    async setDealTemplate(kind, text) {
+      const key = `${TEMPLATE_PREFIX}${kind}`
+      await write(async () => {
+        if (text === null) {
+          await db.deleteFrom('meta').where('key', '=', key).execute()
+          return
+        }
+        await db
+          .insertInto('meta')
+          .values({ key, value: text })
+          .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
+          .execute()
+      })
+    },
+  }
+}

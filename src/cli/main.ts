@@ -5,6 +5,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../server/config.ts'
 import { displayHost, parseHost } from '../server/sites/host.ts'
+import { hostOf } from '../server/notify/targets.ts'
 import { dayOf } from '../server/page/page-views.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
@@ -23,7 +24,7 @@ Commands:
   show     ID
   export   [--format csv|json] [--sep ,|;] [--out FILE] [the filters of list]
   resend   ID [--to ADDRESS]        queue the inquiry's mail again (the running server sends it)
-  outbox   [--status pending|failed|sent]
+  outbox   [--status pending|failed|sent]  mail and notifications (webhooks: host only)
   retry    queue every failed mail again
   stats    [--domain D] [--days N]  page views and inquiries per domain and day (UTC), default 30 days
   set-password [--stdin]           the console's password (asked twice, or one line from stdin); ends every session
@@ -157,12 +158,22 @@ async function run(command: string | undefined, args: string[], values: Values, 
       const status = values.status as OutboxStatus | undefined
       if (status && !['pending', 'failed', 'sent'].includes(status)) throw new UsageError('--status is pending, failed or sent')
       const rows = await store.listOutbox(status)
-      if (values.json) return json(rows.map((r) => ({ ...r, domain: displayHost(r.domain), createdAt: new Date(r.createdAt).toISOString() })))
+      // A notification's address may hold a token (Telegram's is in its path): only its host is shown.
+      const shown = rows.map(({ webhookUrl, ...r }) => ({ ...r, webhook: webhookUrl === null ? null : hostOf(webhookUrl) }))
+      if (values.json) return json(shown.map((r) => ({ ...r, domain: displayHost(r.domain), createdAt: new Date(r.createdAt).toISOString() })))
       if (rows.length === 0) return print(status ? `No ${status} mail.` : 'The outbox is empty.')
       return print(
         table(
           ['Inquiry', 'Domain', 'Status', 'Attempts', 'Next attempt', 'To', 'Last error'],
-          rows.map((r) => [r.inquiryId, displayHost(r.domain), r.status, r.attempts, r.status === 'pending' ? time(r.nextAttemptAt) : '', r.mailTo ?? 'MAIL_TO', r.lastError]),
+          shown.map((r) => [
+            r.inquiryId,
+            displayHost(r.domain),
+            r.status,
+            r.attempts,
+            r.status === 'pending' ? time(r.nextAttemptAt) : '',
+            r.webhook === null ? (r.mailTo ?? 'MAIL_TO') : `Webhook an ${r.webhook}`,
+            r.lastError,
+          ]),
           60,
         ),
       )

@@ -59,7 +59,12 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   inquiry: { page: 'inquiry', data: detail() },
   outbox: {
     page: 'outbox',
-    data: { items: [{ id: 3, inquiryId: 7, domain: 'bücher.example', kind: 'reply', status: 'failed', attempts: 5, lastError: 'timeout', createdAt: NOW - HOUR, nextAttemptAt: NOW }] },
+    data: {
+      items: [
+        { id: 3, inquiryId: 7, domain: 'bücher.example', kind: 'reply', target: null, status: 'failed', attempts: 5, lastError: 'timeout', createdAt: NOW - HOUR, nextAttemptAt: NOW },
+        { id: 4, inquiryId: 7, domain: 'bücher.example', kind: 'webhook', target: 'ntfy.example.org', status: 'pending', attempts: 2, lastError: 'HTTP 503', createdAt: NOW - HOUR, nextAttemptAt: NOW },
+      ],
+    },
   },
   overview: { page: 'overview', data: overview },
   templates: {
@@ -159,10 +164,12 @@ describe('console pages', () => {
     expect(text(render({ page: 'inquiry', data: detail({ status: 'spam', spamReason: 'too-fast' }) }))).toMatch(/Kein Spam[\s\S]*too-fast|too-fast[\s\S]*Kein Spam/)
   })
 
-  it('the outbox lists mail with its last error and a resend button', () => {
+  it('the outbox lists mail and notifications (by host) with the last error and a resend button', () => {
     const html = render(STATES.outbox)
     expect(text(html)).toContain('Antwort')
     expect(text(html)).toContain('timeout')
+    expect(text(html)).toContain('Webhook an ntfy.example.org')
+    expect(text(html)).toContain('HTTP 503')
     expect(html).toMatch(/<button[^>]*>Erneut senden<\/button>/)
     expect(html).toContain('href="/anfragen/7"')
   })

@@ -29,6 +29,7 @@ import { fastifyTrustProxy } from './http/client-address.ts'
 import { trackConnections, type ConnectionTracker } from './http/connections.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
 import { buildAdminApp } from './admin/app.ts'
+import { consoleUrlOf, missingNotifySecret } from './notify/routing.ts'
 
 export interface AppOptions {
   /** The built client (index.html and assets). */
@@ -99,12 +100,13 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     transport: mailTransport,
     addresses: { from: config.mailFrom, to: config.mailTo },
     log: app.log.child({ component: 'outbox' }),
+    notify: { secret: config.notify.secret, personal: config.notify.personal, consoleUrl: () => consoleUrlOf(config, app.admin) },
   })
   // MERGE (jobs, issue 13): moves into the scheduler of src/server/jobs/.
   const unconfirmedExpiry = createUnconfirmedExpiry({ store, log: app.log.child({ component: 'confirm' }) })
   const devRenderer = options.dev && (await createDevPageRenderer(options.dev.vite))
   const renderer = devRenderer || createPageRenderer(options.clientDir)
-  const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }))
+  const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }), (file) => missingNotifySecret(file, config.notify.secret))
   const sites = createSiteResolver(config, domains)
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   app.decorate('draining', false)

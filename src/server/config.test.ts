@@ -30,6 +30,8 @@ describe('configuration', () => {
       localPreview: true,
       counterOfferDays: 7,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
+      notify: { urls: [], secret: undefined, personal: false },
+      adminUrl: undefined,
     })
   })
 
@@ -38,6 +40,19 @@ describe('configuration', () => {
     for (const value of ['0', '366', '2.5', 'eine Woche']) {
       expect(() => loadConfig({ COUNTER_OFFER_DAYS: value }), value).toThrow('COUNTER_OFFER_DAYS: must be a whole number of days from 1 to 365')
     }
+  })
+
+  test('notification addresses are a list; NOTIFY_SECRET signs them and is required with them', () => {
+    const secret = 's'.repeat(32)
+    expect(loadConfig({ NOTIFY_URLS: 'https://a.example.org/x, ntfy+https://ntfy.sh/t\nhttp://127.0.0.1:9/y', NOTIFY_SECRET: secret, NOTIFY_PERSONAL: 'true', ADMIN_URL: 'https://konsole.example.org/' })).toMatchObject({
+      notify: { urls: ['https://a.example.org/x', 'ntfy+https://ntfy.sh/t', 'http://127.0.0.1:9/y'], secret, personal: true },
+      adminUrl: 'https://konsole.example.org',
+    })
+    expect(() => loadConfig({ NOTIFY_URLS: 'https://a.example.org/x' })).toThrow(/NOTIFY_SECRET: is required when NOTIFY_URLS is set/)
+    expect(() => loadConfig({ NOTIFY_URLS: 'https://a.example.org/x', NOTIFY_SECRET: 'kurz' })).toThrow(/NOTIFY_SECRET: must be at least 32 characters/)
+    expect(() => loadConfig({ NOTIFY_URLS: 'https://a.example.org/x http://b.example.org/bot1:GEHEIM', NOTIFY_SECRET: secret })).toThrow(
+      /NOTIFY_URLS: entry 2, "http:\/\/b\.example\.org\/…" must be an https:\/\/ URL/,
+    )
   })
 
   test('values are read and converted, and MAIL_FROM defaults to MAIL_TO', () => {

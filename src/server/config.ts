@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { isValidEmail } from '../shared/contact.ts'
+import { parseTargetList } from './notify/targets.ts'
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -62,6 +63,13 @@ const IPV6_PREFIX_ERROR = 'must be a whole number from 32 to 128 (how many leadi
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
 
+/** Webhooks and presets (src/server/notify/targets.ts), separated by commas or white space. */
+const notifyUrls = z.string().transform((value, ctx) => {
+  const { urls, errors } = parseTargetList(value)
+  for (const error of errors) ctx.addIssue({ code: 'custom', message: error })
+  return urls
+})
+
 const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -117,10 +125,18 @@ const configSchema = z
       .min(1, 'must be a whole number of days from 1 to 365')
       .max(365, 'must be a whole number of days from 1 to 365')
       .default(7),
+    NOTIFY_URLS: notifyUrls.optional(),
+    NOTIFY_SECRET: z.string().min(32, 'must be at least 32 characters long (e.g. the output of: openssl rand -hex 32)').optional(),
+    NOTIFY_PERSONAL: flag.default(false),
+    // Where the owner opens the console (through a tunnel or a proxy): the link in every notification.
+    ADMIN_URL: httpUrl.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMTP_URL && !env.MAIL_TO) {
       ctx.addIssue({ code: 'custom', path: ['MAIL_TO'], message: 'is required when SMTP_URL is set (where should inquiries go?)' })
+    }
+    if (env.NOTIFY_URLS?.length && !env.NOTIFY_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['NOTIFY_SECRET'], message: 'is required when NOTIFY_URLS is set: it signs every notification (e.g. the output of: openssl rand -hex 32)' })
     }
   })
   .transform((env) => {
@@ -158,6 +174,9 @@ const configSchema = z
         imprintFile: env.IMPRINT_FILE && path.resolve(env.IMPRINT_FILE),
         privacyFile: env.PRIVACY_FILE && path.resolve(env.PRIVACY_FILE),
       },
+      notify: { urls: env.NOTIFY_URLS ?? [], secret: env.NOTIFY_SECRET, personal: env.NOTIFY_PERSONAL },
+      /** Without a trailing slash; undefined: the console's own address (notify/console-link.ts). */
+      adminUrl: env.ADMIN_URL?.replace(/\/+$/, ''),
     }
   })
 

@@ -160,8 +160,10 @@ export interface OutboxRow {
   id: number
   inquiryId: number
   domain: string
-  /** The owner's mail about an inquiry, or a reply to the visitor. */
-  kind: 'inquiry' | 'reply'
+  /** The owner's mail about an inquiry, a reply to the visitor, or a notification (webhook or preset). */
+  kind: 'inquiry' | 'reply' | 'webhook'
+  /** A notification's host (never its path, which may hold a token); null for mail. */
+  target: string | null
   status: MailState
   attempts: number
   lastError: string | null

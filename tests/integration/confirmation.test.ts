@@ -14,6 +14,7 @@ import { TEXT } from '../../src/shared/texts.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { VISITOR, fetchForm, requestAs, type RawResponse } from '../helpers/contact.ts'
 import { databaseUrlFor, queryStore } from '../helpers/postgres.ts'
+import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
 
@@ -29,6 +30,7 @@ domains:
 
 let server: ServerProcess
 let smtp: SmtpSink
+let receiver: Receiver
 let cookie: string
 let client: ReturnType<typeof consoleClient>
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'confirmation-'))
@@ -36,8 +38,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'confirmation-'))
 beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'domains.yaml'), DOMAINS)
   smtp = await startSmtpSink()
+  receiver = await startReceiver()
   server = await startServerProcess({
     SMTP_URL: smtp.url,
+    NOTIFY_URLS: receiver.url,
+    NOTIFY_SECRET: 'n'.repeat(32),
     DOMAINS_FILE: path.join(dir, 'domains.yaml'),
     CONTACT_SECRET: SECRET,
     CONTACT_RATE_LIMIT: '3',
@@ -51,6 +56,7 @@ afterAll(async () => {
   await server?.stop()
   server?.cleanup()
   await smtp?.close()
+  await receiver?.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
@@ -165,6 +171,8 @@ describe('confirm: verify', () => {
     expect(waiting).toMatchObject({ status: 'unconfirmed', mail: null })
     await outboxDrained()
     expect(mailAbout(message)).toEqual([])
+    const notified = () => receiver.requests.filter((request) => (JSON.parse(request.body) as { id: number }).id === id)
+    expect(notified()).toEqual([])
 
     // Looking at the link changes nothing: it shows a button.
     const page = await confirmPage('pruefen.de', t)
@@ -181,6 +189,8 @@ describe('confirm: verify', () => {
     await expect.poll(() => mailAbout(message)).toHaveLength(1)
     const [owner] = mailAbout(message)
     expect(owner!.envelope.to).toEqual(['verkauf@example.org'])
+    // Confirmed, it is a genuine inquiry like any other: the owner's webhook hears of it too.
+    await expect.poll(() => notified()).toHaveLength(1)
     expect((await inbox('status=new')).items.find((item) => item.id === id)).toMatchObject({ status: 'new' })
 
     // Again: nothing new happens, and the visitor is told so.
@@ -190,6 +200,7 @@ describe('confirm: verify', () => {
     expect((await confirmPage('pruefen.de', t)).html).toContain(TEXT.confirmedAlready)
     await outboxDrained()
     expect(mailAbout(message)).toHaveLength(1)
+    expect(notified()).toHaveLength(1)
   })
 
   test('a tampered link, one for another domain and one posted from another site get a clear page and change nothing', async () => {

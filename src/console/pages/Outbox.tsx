@@ -1,11 +1,13 @@
-// Postausgang: pending and failed mail with its last error; "Erneut senden" queues one again now.
+// Postausgang: pending and failed mail and notifications with the last error; "Erneut senden" queues one again now.
 import { useState } from 'react'
 import { CONSOLE_PATHS, MAIL_LABEL, type OutboxPage, type OutboxRow } from '../../shared/console-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber, formatTime } from '../format.ts'
 
-const KIND_LABEL: Record<OutboxRow['kind'], string> = { inquiry: 'Anfrage', reply: 'Antwort' }
+const KIND_LABEL: Record<OutboxRow['kind'], string> = { inquiry: 'Anfrage', reply: 'Antwort', webhook: 'Webhook' }
+
+const kindOf = (row: OutboxRow) => (row.kind === 'webhook' ? `Webhook an ${row.target ?? '?'}` : KIND_LABEL[row.kind])
 
 export function Outbox({ initial }: { initial: OutboxPage }) {
   const [items, setItems] = useState(initial.items)
@@ -48,7 +50,7 @@ export function Outbox({ initial }: { initial: OutboxPage }) {
             {items.map((row) => (
               <tr key={row.id}>
                 <td data-label="Art">
-                  <a href={CONSOLE_PATHS.inquiry(row.inquiryId)}>{KIND_LABEL[row.kind]}</a>
+                  <a href={CONSOLE_PATHS.inquiry(row.inquiryId)}>{kindOf(row)}</a>
                 </td>
                 <td data-label="Domain">{row.domain}</td>
                 <td data-label="Status">

@@ -109,7 +109,7 @@ export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmD
     const checked = await check(site, request.body?.t, now)
     if (checked.kind !== 'waiting') return answer(reply, checked.kind)
     const { target } = checked
-    const result = await store.confirmInquiry(target.id, target.domain, ownerMailPlan(site, target.belowMinimum), now)
+    const result = await store.confirmInquiry(target.id, target.domain, ownerMailPlan(site, target.belowMinimum, config), now)
     if (result === 'confirmed') {
       outbox.kick()
       request.log.info({ inquiry: target.id, domain: target.domain }, 'inquiry confirmed by its visitor')

@@ -124,8 +124,8 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const { host } = site
     const now = Date.now()
     const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
-    // Spam is never mailed, nor confirmed.
-    const mail: MailPlan = spam === null ? ownerMailPlan(site, offer.belowMinimum) : { queue: false }
+    // Spam is never mailed, notified nor confirmed.
+    const mail: MailPlan = spam === null ? ownerMailPlan(site, offer.belowMinimum, config) : { queue: false }
     const confirmation = spam === null ? await confirmationFor(site, data[FIELD.email], confirmMails) : undefined
     let result: SaveResult | undefined
     try {

@@ -1,6 +1,9 @@
 // The outbox worker: mail is never sent inside a request. It is stored with the inquiry and sent from here,
 // retried with backoff on temporary failures, until it is delivered or clearly undeliverable.
 import type { FastifyBaseLogger } from 'fastify'
+import { CONSOLE_PATHS } from '../../shared/console-api.ts'
+import { sendNotification } from '../notify/send.ts'
+import { hostOf } from '../notify/targets.ts'
 import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
 import { composeConfirmMail } from './confirm-mail.ts'
@@ -34,10 +37,18 @@ const describe = (error: unknown) => {
   return [e?.responseCode, e?.code, e?.message].filter(Boolean).join(' ').slice(0, 500) || String(error)
 }
 
-/**
- * The buyer's confirmation mails ('notice', 'verify') are another part of the work (issue 13) and replace this: until
- * then such a mail goes out as a plain reply with its stored text.
- */
+/** The longest a notification's request may take (less when the lease is shorter). */
+const NOTIFY_TIMEOUT_MS = 10_000
+
+export interface NotifyOptions {
+  /** Signs every notification; without it none is sent (config.ts requires it with NOTIFY_URLS). */
+  secret: string | undefined
+  /** Name, e-mail and message go along (NOTIFY_PERSONAL). */
+  personal: boolean
+  /** Where the console is (ADMIN_URL, or its own address), or null without one. */
+  consoleUrl(): string | null
+}
+
 export interface OutboxWorker {
   start(): void
   /** Something new is waiting: look now instead of at the next poll. */
@@ -60,9 +71,11 @@ export function createOutboxWorker(options: {
   leaseMs: number
   /** Signs the links of verify mails (the store's secret, or CONTACT_SECRET). */
   secret: string
+  notify?: NotifyOptions
   now?: () => number
 }): OutboxWorker {
   const { store, transport, addresses, log, owner, leaseMs, secret } = options
+  const notify = options.notify ?? { secret: undefined, personal: false, consoleUrl: () => null }
   const now = options.now ?? Date.now
   let running = false
   let timer: NodeJS.Timeout | undefined
@@ -85,7 +98,38 @@ export function createOutboxWorker(options: {
     }
   }
 
+  /** A notification (webhook or preset): POSTed, never mailed. Logs name its host only, never its path or payload. */
+  async function deliverNotification(item: OutboxItem, url: string) {
+    const consoleUrl = notify.consoleUrl()
+    const result = await sendNotification(
+      url,
+      {
+        deliveryId: String(item.id),
+        inquiry: item.inquiry,
+        link: consoleUrl && `${consoleUrl}${CONSOLE_PATHS.inquiry(item.inquiry.id)}`,
+        personal: notify.personal,
+      },
+      { secret: notify.secret, timeoutMs: Math.min(NOTIFY_TIMEOUT_MS, leaseMs / 2), now: now() },
+    )
+    const fields = { inquiry: item.inquiry.id, delivery: item.id, host: hostOf(url), attempts: item.attempts + 1 }
+    if (result.status === 'sent') {
+      await store.markSent(item.id, now())
+      log.info(fields, 'notification delivered')
+    } else if (result.status === 'failed') {
+      await store.markFailed(item.id, result.error, now())
+      log.error({ ...fields, reason: result.error }, 'NOTIFICATION FAILED: the receiver refused it; see Postausgang')
+    } else if (now() - item.createdAt > RETRY.giveUpAfterMs) {
+      await store.markFailed(item.id, result.error, now())
+      log.error({ ...fields, reason: result.error }, 'NOTIFICATION FAILED: gave up after 5 days of retries')
+    } else {
+      const delay = retryDelay(item.attempts + 1)
+      await store.markRetry(item.id, now() + delay, result.error)
+      log.warn({ ...fields, retryInMs: delay, reason: result.error }, 'notification not delivered, will retry')
+    }
+  }
+
   async function deliver(item: OutboxItem) {
+    if (item.webhookUrl !== null) return deliverNotification(item, item.webhookUrl)
     const message = item.reply
       ? visitorMail(item, item.reply)
       : composeInquiryMail(item.inquiry, item.messageId, { ...addresses, to: item.mailTo ?? addresses.to })

@@ -39,7 +39,8 @@ export function readDomainsFile(file: string): DomainsConfig {
   return result.data
 }
 
-export function createDomainRegistry(file: string | undefined, log: FastifyBaseLogger): DomainRegistry {
+/** `check` answers why a file that the schema accepts cannot be used with this server's settings, or null. */
+export function createDomainRegistry(file: string | undefined, log: FastifyBaseLogger, check?: (config: DomainsConfig) => string | null): DomainRegistry {
   if (!file) {
     const defaults = domainsFileSchema.parse({})
     // SIGHUP means "reload" to this server (systemd's ExecReload sends it); without a file there is nothing to do.
@@ -48,10 +49,16 @@ export function createDomainRegistry(file: string | undefined, log: FastifyBaseL
     return { current: () => defaults, fromFile: false, reload: () => true, close: () => void process.off('SIGHUP', onHangup) }
   }
   // At start-up a broken file stops the server (thrown here); later a broken edit only logs.
-  let current = readDomainsFile(file)
+  const read = () => {
+    const config = readDomainsFile(file)
+    const problem = check?.(config)
+    if (problem) throw new DomainsFileError(`${file} cannot be used: ${problem}`)
+    return config
+  }
+  let current = read()
   const reload = () => {
     try {
-      current = readDomainsFile(file)
+      current = read()
       log.info({ file, domains: Object.keys(current.domains).length }, 'domains file reloaded')
       return true
     } catch (error) {

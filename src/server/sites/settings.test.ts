@@ -87,3 +87,16 @@ test('prices are shown the German way', () => {
   expect(formatPrice(1250000, 'EUR')).toBe('1.250.000\u00a0€')
   expect(formatPrice(990, 'USD')).toBe('990\u00a0$')
 })
+
+test('notify: a list or one entry; a domain’s list replaces the default’s, an empty one turns notifications off', () => {
+  const notifying = domainsFileSchema.parse({
+    default: { notify: 'https://hooks.example.org/a' },
+    domains: { 'eigen.de': { notify: ['ntfy+https://ntfy.sh/t', 'ntfy+https://ntfy.sh/t'] }, 'still.de': { notify: [] }, 'erbt.de': {} },
+  })
+  expect(resolveDomain(notifying, 'eigen.de')?.settings.notify).toEqual(['ntfy+https://ntfy.sh/t'])
+  expect(resolveDomain(notifying, 'still.de')?.settings.notify).toEqual([])
+  expect(resolveDomain(notifying, 'erbt.de')?.settings.notify).toEqual(['https://hooks.example.org/a'])
+  const wrong = domainsFileSchema.safeParse({ domains: { 'x.de': { notify: ['https://ok.example.org', 'telegram+https://api.telegram.org/bot1:GEHEIM'] } } })
+  expect(wrong.success).toBe(false)
+  expect(wrong.error?.issues[0]).toMatchObject({ path: ['domains', 'x.de', 'notify'], message: expect.stringContaining('entry 2, "telegram+https://api.telegram.org/…" needs ?chat_id=') })
+})

@@ -3,11 +3,18 @@
 import tr46 from 'tr46'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
+import { parseTargetList } from '../notify/targets.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
 // Exactly one plain address, by the rule the visitor's address must pass: nodemailer reads a comma, a group, a
 // display name or a line separator (U+2028) as further recipients, and they would get every inquiry.
 const mailbox = z.string().refine(isValidEmail, 'must be exactly one plain e-mail address such as verkauf@example.org (no name, no list, no line break)')
+// A list, or one entry; an empty list turns NOTIFY_URLS off for the domain.
+const notifyList = z.union([z.string(), z.array(z.string())]).transform((value, ctx) => {
+  const { urls, errors } = parseTargetList(typeof value === 'string' ? [value] : value)
+  for (const error of errors) ctx.addIssue({ code: 'custom', message: error })
+  return urls
+})
 const wholeAmount = z.number().int().nonnegative().max(1_000_000_000)
 
 const domainSettingsSchema = z
@@ -29,6 +36,8 @@ const domainSettingsSchema = z
     confirm: z.enum(['off', 'notice', 'verify']).optional(),
     imprintUrl: httpUrl.optional(),
     privacyUrl: httpUrl.optional(),
+    /** Replaces NOTIFY_URLS (and, on a domain, the default's list): where notifications of new inquiries go. */
+    notify: notifyList.optional(),
   })
   .strict()
 

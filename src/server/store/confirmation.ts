@@ -1,5 +1,6 @@
 // Double opt-in (the domains file's `confirm: verify`): an inquiry waits as 'unconfirmed' until the visitor follows
 // the link mailed to them, and is erased when they do not in time. Same for both databases.
+import { queueNotifications } from './notifications.ts'
 import type { Kysely } from 'kysely'
 import { messageIdFor } from './save-inquiry.ts'
 import type { Database } from './schema.ts'
@@ -49,8 +50,8 @@ export function confirmationStore(db: Kysely<Database>, dialect: DialectSpecific
               .onConflict((oc) => oc.column('inquiry_id').where('reply_id', 'is', null).where('webhook_url', 'is', null).doNothing())
               .execute()
           }
-          // MERGE (webhooks, issue 13): a confirmed inquiry is a new genuine one from now on, so it notifies like one:
-          // await queueNotifications(trx, inquiry, urls, now)
+          // A confirmed inquiry is a new genuine one from now on, so it notifies like one.
+          if (mail.queue) await queueNotifications(trx, confirmed, mail.notify ?? [], now)
           return 'confirmed'
         }),
       )

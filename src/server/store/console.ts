@@ -1,6 +1,7 @@
 // The console's queries on inquiries, replies and the outbox: one implementation for both databases but for the
 // free-text search (SQLite's FTS5 table, PostgreSQL's GIN index; both find words and the starts of words).
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
+import { queueNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { messageIdFor } from './save-inquiry.ts'
 import type { DialectSpecifics } from './store.ts'
@@ -283,12 +284,12 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
             .where('id', '=', id)
             .executeTakeFirst()
           if (result.numUpdatedRows === 0n) return false
-          // The owner's mail about it, if it has not gone out yet and no process is sending it right now.
+          // The owner's mail and notifications about it, if they have not gone out yet and no process is sending
+          // them right now.
           await trx
             .deleteFrom('outbox')
             .where('inquiry_id', '=', id)
             .where('reply_id', 'is', null)
-            .where('webhook_url', 'is', null)
             .where('status', '=', 'pending')
             .where('lease_owner', 'is', null)
             .execute()
@@ -296,13 +297,14 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
         }),
       )
     },
-    async markNotSpam(id, mailTo, now) {
+    async markNotSpam(id, mailTo, now, notify = []) {
       return write(() =>
         db.transaction().execute(async (trx) => {
           const inquiry = await trx.selectFrom('inquiries').select(['id', 'token', 'domain']).where('id', '=', id).where('status', '=', 'spam').executeTakeFirst()
           if (!inquiry) return false
           await trx.updateTable('inquiries').set({ status: 'new', spam_reason: null }).where('id', '=', id).execute()
           await queueInquiryMail(trx, inquiry, mailTo, now)
+          await queueNotifications(trx, inquiry, notify, now)
           return true
         }),
       )
@@ -323,7 +325,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
         db
           .selectFrom('outbox as o')
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
-          .select(['o.id', 'o.inquiry_id', 'o.reply_id', 'i.domain', 'o.status', 'o.attempts', 'o.last_error', 'o.created_at', 'o.next_attempt_at'])
+          .select(['o.id', 'o.inquiry_id', 'o.reply_id', 'i.domain', 'o.status', 'o.attempts', 'o.last_error', 'o.created_at', 'o.next_attempt_at', 'o.webhook_url'])
           .where('o.status', 'in', statuses)
           .orderBy('o.created_at')
           .orderBy('o.id')
@@ -341,6 +343,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
           lastError: row.last_error,
           createdAt: row.created_at,
           nextAttemptAt: row.next_attempt_at,
+          webhookUrl: row.webhook_url,
         }),
       )
     },
@@ -350,15 +353,18 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
           const row = await trx
             .selectFrom('outbox as o')
             .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
-            .select(['o.id', 'o.reply_id', 'o.resends', 'o.lease_until', 'i.id as inquiry_id', 'i.token', 'i.domain'])
+            .select(['o.id', 'o.reply_id', 'o.webhook_url', 'o.message_id', 'o.resends', 'o.lease_until', 'i.id as inquiry_id', 'i.token', 'i.domain'])
             .where('o.id', '=', outboxId)
             .$if(postgres, (qb) => qb.forUpdate())
             .executeTakeFirst()
           // A mail being sent right now is left to the process sending it.
           if (!row || (row.lease_until !== null && row.lease_until > now)) return false
           const resends = row.resends + 1
+          // A notification keeps its delivery id (the row's id): a receiver that did get it drops the repeat.
           const messageId =
-            row.reply_id === null
+            row.webhook_url !== null
+              ? row.message_id
+              : row.reply_id === null
               ? messageIdFor({ id: row.inquiry_id, token: row.token, domain: row.domain }, resends)
               : replyMessageIdFor({ id: row.reply_id, token: row.token, domain: row.domain }, resends)
           await trx

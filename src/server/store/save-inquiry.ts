@@ -1,5 +1,6 @@
 // Storing one submission: the statements every POST runs, so they are compiled once (decision 014).
 import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely'
+import { notificationMessageIdFor } from './notifications.ts'
 import type { Database } from './schema.ts'
 import type { ConfirmPlan, MailPlan, NewInquiry, SaveResult } from './types.ts'
 
@@ -28,7 +29,7 @@ function precompiled<Name extends string, Row>(names: readonly Name[], build: (v
   })
 }
 
-/** Stores the inquiry and its outbox entry; the same token again is a duplicate, or a conflict with other content. */
+/** Stores the inquiry and its outbox entries (the owner's mail and its notifications); the same token again is a duplicate, or a conflict with other content. */
 export function inquirySaver(db: Kysely<Database>) {
   const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status'] as const
   const insertInquiry = precompiled(inquiryColumns, (value) =>
@@ -53,17 +54,33 @@ export function inquirySaver(db: Kysely<Database>) {
   )
   const byToken = precompiled(['token'], (value) => db.selectFrom('inquiries').select(['id', 'content_hash']).where('token', '=', value('token')))
   const outboxColumns = ['inquiry_id', 'message_id', 'next_attempt_at', 'created_at', 'mail_to'] as const
-  const insertOutbox = precompiled(outboxColumns, (value) =>
-    db.insertInto('outbox').values({
-      inquiry_id: value('inquiry_id'),
-      message_id: value('message_id'),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: value('next_attempt_at'),
-      created_at: value('created_at'),
-      mail_to: value('mail_to'),
-    }),
-  )
+  const mailRow = (value: (name: (typeof outboxColumns)[number]) => never) => ({
+    inquiry_id: value('inquiry_id'),
+    message_id: value('message_id'),
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: value('next_attempt_at'),
+    created_at: value('created_at'),
+    mail_to: value('mail_to'),
+  })
+  const insertOutbox = precompiled(outboxColumns, (value) => db.insertInto('outbox').values(mailRow(value)))
+  // The owner's mail and its notifications (one row per address) in one statement, compiled once per number of
+  // addresses.
+  const withNotifications = new Map<number, ReturnType<typeof precompiled<string, unknown>>>()
+  const insertOutboxWith = (count: number) => {
+    let insert = withNotifications.get(count)
+    if (!insert) {
+      const urls = Array.from({ length: count }, (_, i) => `url${i}`)
+      insert = precompiled([...outboxColumns, 'notify_message_id', ...urls], (value) =>
+        db.insertInto('outbox').values([
+          { ...mailRow(value), webhook_url: null },
+          ...urls.map((url) => ({ ...mailRow(value), message_id: value('notify_message_id'), mail_to: null, webhook_url: value(url) })),
+        ]),
+      )
+      withNotifications.set(count, insert)
+    }
+    return insert
+  }
   // Only for domains with `confirm` on: the group commit of the others runs no more statements than before.
   const insertReply = precompiled(['inquiry_id', 'body', 'reply_to', 'created_at', 'kind'] as const, (value) =>
     db
@@ -128,14 +145,23 @@ export function inquirySaver(db: Kysely<Database>) {
       return existing.content_hash === inquiry.contentHash ? { status: 'duplicate', id: existing.id } : { status: 'conflict' }
     }
     if (mail.queue && !waits) {
+      const ids = { id: inserted.id, token: inquiry.token, domain: inquiry.domain }
+      const values = {
+        inquiry_id: inserted.id,
+        message_id: messageIdFor(ids),
+        next_attempt_at: inquiry.createdAt,
+        created_at: inquiry.createdAt,
+        mail_to: mail.mailTo,
+      }
+      const urls = [...new Set(mail.notify ?? [])]
       await trx.executeQuery(
-        insertOutbox({
-          inquiry_id: inserted.id,
-          message_id: messageIdFor({ id: inserted.id, token: inquiry.token, domain: inquiry.domain }),
-          next_attempt_at: inquiry.createdAt,
-          created_at: inquiry.createdAt,
-          mail_to: mail.mailTo,
-        }),
+        urls.length === 0
+          ? insertOutbox(values)
+          : insertOutboxWith(urls.length)({
+              ...values,
+              notify_message_id: notificationMessageIdFor(ids),
+              ...Object.fromEntries(urls.map((url, i) => [`url${i}`, url])),
+            }),
       )
     }
     if (genuine && confirm?.mail) await queueConfirmation(trx, inquiry, inserted.id, confirm)

@@ -113,7 +113,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .orderBy('o.id')
           .execute()
         return rows.map((row): OutboxItem => {
-          const inquiry = toInquiry(row)
+          const inquiry = { ...toInquiry(row), status: row.status }
           return {
             id: row.outbox_id,
             messageId: row.message_id,
@@ -264,7 +264,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
         db
           .selectFrom('outbox as o')
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
-          .select(['o.inquiry_id', 'i.domain', 'o.status', 'o.attempts', 'o.next_attempt_at', 'o.last_error', 'o.created_at', 'o.mail_to'])
+          .select(['o.inquiry_id', 'i.domain', 'o.status', 'o.attempts', 'o.next_attempt_at', 'o.last_error', 'o.created_at', 'o.mail_to', 'o.webhook_url'])
           .$if(status !== undefined, (qb) => qb.where('o.status', '=', status!))
           .orderBy('o.created_at')
           .execute(),
@@ -279,6 +279,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           lastError: row.last_error,
           createdAt: row.created_at,
           mailTo: row.mail_to,
+          webhookUrl: row.webhook_url,
         }),
       )
     },

@@ -34,8 +34,11 @@ export interface StoredInquiry extends NewInquiry {
   counter?: { amount: number; expiresAt: number }
 }
 
-/** What to do with the inquiry's mail: queue it (to this recipient, or MAIL_TO when null), or not at all. */
-export type MailPlan = { queue: true; mailTo: string | null } | { queue: false }
+/**
+ * What to do with the inquiry's mail: queue it (to this recipient, or MAIL_TO when null) with a notification to each
+ * of `notify` (webhooks and presets), or not at all.
+ */
+export type MailPlan = { queue: true; mailTo: string | null; notify?: readonly string[] } | { queue: false }
 
 /** The visitor's confirmation of a new genuine inquiry (the domains file's `confirm`; docs/confirmation.md). */
 export interface ConfirmPlan {
@@ -96,6 +99,8 @@ export interface OutboxListing {
   lastError: string | null
   createdAt: number
   mailTo: string | null
+  /** Set for a notification (webhook or preset): its address, which may hold a token (show only its host). */
+  webhookUrl: string | null
 }
 
 /** The console's inbox: newest first, keyset-paginated by (createdAt, id). */
@@ -154,6 +159,8 @@ export interface MailListing {
   lastError: string | null
   createdAt: number
   nextAttemptAt: number
+  /** Set for a notification (webhook or preset): its address, which may hold a token (show only its host). */
+  webhookUrl: string | null
 }
 
 export interface DailyStats {
@@ -184,7 +191,7 @@ export interface OutboxItem {
   webhookUrl: string | null
   attempts: number
   createdAt: number
-  inquiry: StoredInquiry
+  inquiry: StoredInquiry & { status: InquiryStatus }
 }
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed'
@@ -292,10 +299,13 @@ export interface Store extends ConfirmationStore, DealStore {
   addReply(reply: NewReply): Promise<number | null>
   /** Archives the inquiry, or brings it back (as answered when it has replies, else new). */
   setArchived(id: number, archived: boolean): Promise<boolean>
-  /** Marks the inquiry as spam (reason "owner"); its mail, if still pending, is not sent. */
+  /** Marks the inquiry as spam (reason "owner"); its mail and notifications, if still pending, are not sent. */
   markSpam(id: number): Promise<boolean>
-  /** Marks a spam inquiry as genuine and queues its mail to the owner (to `mailTo`, or MAIL_TO when null). */
-  markNotSpam(id: number, mailTo: string | null, now: number): Promise<boolean>
+  /**
+   * Marks a spam inquiry as genuine and queues its mail to the owner (to `mailTo`, or MAIL_TO when null) and a
+   * notification to each of `notify`.
+   */
+  markNotSpam(id: number, mailTo: string | null, now: number, notify?: readonly string[]): Promise<boolean>
   /** Erases the inquiry with its replies and every mail about it (GDPR Art. 17). */
   deleteInquiry(id: number): Promise<boolean>
   /** Outbox entries in these states, oldest first. */

@@ -21,6 +21,8 @@ import {
 import { CSV_SEPARATORS } from '../../export/csv.ts'
 import { exportText } from '../../export/inquiries.ts'
 import { HttpError } from '../../http/errors.ts'
+import { notifyUrlsFor } from '../../notify/routing.ts'
+import { hostOf } from '../../notify/targets.ts'
 import { dayOf } from '../../page/page-views.ts'
 import { displayHost, parseHost } from '../../sites/host.ts'
 import { formatPrice, resolveDomain } from '../../sites/settings.ts'
@@ -203,7 +205,9 @@ function createInboxData(deps: ConsoleDeps) {
         id: row.id,
         inquiryId: row.inquiryId,
         domain: displayHost(row.domain),
-        kind: row.replyId === null ? 'inquiry' : 'reply',
+        kind: row.webhookUrl !== null ? 'webhook' : row.replyId === null ? 'inquiry' : 'reply',
+        // The host only: the rest of a notification's address may hold a token.
+        target: row.webhookUrl === null ? null : hostOf(row.webhookUrl),
         status: row.status,
         attempts: row.attempts,
         lastError: row.lastError,
@@ -339,7 +343,7 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
         changed = await store.markSpam(id)
         break
       case 'not-spam':
-        changed = await store.markNotSpam(id, data.settingsOf(inquiry.domain).mailTo ?? null, Date.now())
+        changed = await store.markNotSpam(id, data.settingsOf(inquiry.domain).mailTo ?? null, Date.now(), notifyUrlsFor(data.settingsOf(inquiry.domain), deps.config))
         if (changed) outbox.kick()
         break
     }

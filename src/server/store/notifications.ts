@@ -1,0 +1,44 @@
+// Notifications of a genuine inquiry (webhooks and presets, src/server/notify/): one outbox row per address, queued in
+// the transaction that makes the inquiry genuine, so that a crash leaves either the inquiry without them or both.
+import type { Transaction } from 'kysely'
+import type { Database } from './schema.ts'
+
+/**
+ * The outbox needs a Message-ID on every row; a notification carries none (its delivery id is the row's id), so
+ * this only tells its rows apart from mail when someone reads the table.
+ */
+export const notificationMessageIdFor = (inquiry: { id: number; token: string; domain: string }) =>
+  `<notify-${inquiry.id}-${inquiry.token}@${inquiry.domain}>`
+
+/** The outbox rows of an inquiry's notifications, one per distinct address, due `now`. */
+function notificationRows(inquiry: { id: number; token: string; domain: string }, urls: readonly string[], now: number) {
+  return [...new Set(urls)].map((url) => ({
+    inquiry_id: inquiry.id,
+    reply_id: null,
+    message_id: notificationMessageIdFor(inquiry),
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    mail_to: null,
+    webhook_url: url,
+  }))
+}
+
+/**
+ * Queues one notification per address for the inquiry, in the caller's transaction (one statement). An address that
+ * already has one for this inquiry keeps it: marking an inquiry genuine twice notifies once.
+ */
+export async function queueNotifications(
+  trx: Transaction<Database>,
+  inquiry: { id: number; token: string; domain: string },
+  urls: readonly string[],
+  now: number,
+): Promise<void> {
+  if (urls.length === 0) return
+  await trx
+    .insertInto('outbox')
+    .values(notificationRows(inquiry, urls, now))
+    .onConflict((oc) => oc.columns(['inquiry_id', 'webhook_url']).where('webhook_url', 'is not', null).doNothing())
+    .execute()
+}

@@ -16,6 +16,7 @@ import { exportText, inquiryJson } from '../server/export/inquiries.ts'
 import { table, time } from './format.ts'
 import { PasswordError, readNewPassword, savePassword } from './set-password.ts'
 import { isDealCommand, runDeal } from './deal.ts'
+import { isPrivacyCommand, runPrivacy } from './privacy.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
@@ -31,6 +32,8 @@ Commands:
   counter  ID --amount N [--note TEXT] [--days N]   mail the visitor a counter-offer (valid COUNTER_OFFER_DAYS, default 7)
   accept   ID [--note TEXT] [--confirm-expired]      mail the visitor that the offer is accepted
   decline  ID [--note TEXT]         mail the visitor that the offer is declined
+  access   --email ADDRESS          everything stored about this address, as JSON (GDPR Art. 15)
+  forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
 Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
@@ -55,6 +58,7 @@ const OPTIONS = {
   days: { type: 'string' },
   json: { type: 'boolean' },
   stdin: { type: 'boolean' },
+  email: { type: 'string' },
   'data-dir': { type: 'string' },
   amount: { type: 'string' },
   note: { type: 'string' },
@@ -232,6 +236,7 @@ export async function main(argv: string[], print = printLine, printError = (text
     store = await openStore(config)
     if (isDealCommand(command)) await runDeal(command, args, values, { store, config, print, usage: (message) => new UsageError(message) })
     else await run(command, args, values, store, print)
+    await (isPrivacyCommand(command) ? runPrivacy(command, values, store, config.dataDir, print) : run(command, args, values, store, print))
     return 0
   } catch (error) {
     if (error instanceof PasswordError) {

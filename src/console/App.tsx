@@ -7,6 +7,7 @@ import { InquiryPage } from './pages/Inquiry.tsx'
 import { NotFound } from './pages/NotFound.tsx'
 import { Outbox } from './pages/Outbox.tsx'
 import { OverviewPage } from './pages/Overview.tsx'
+import { Privacy } from './pages/Privacy.tsx'
 import { Setup } from './pages/Setup.tsx'
 import { SignIn } from './pages/SignIn.tsx'
 import { TemplatesPage } from './pages/Templates.tsx'
@@ -57,6 +58,12 @@ function Page({ state, now }: AppProps) {
       return (
         <Layout current="templates">
           <TemplatesPage initial={state.data} />
+        </Layout>
+      )
+    case 'privacy':
+      return (
+        <Layout current="privacy">
+          <Privacy />
         </Layout>
       )
     case 'not-found':

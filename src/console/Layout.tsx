@@ -1,16 +1,18 @@
 // The frame of every signed-in page: the top navigation and "Abmelden".
 import { useState, type ReactNode } from 'react'
 import { CONSOLE_PATHS } from '../shared/console-api.ts'
+import { PRIVACY_PATH } from '../shared/privacy-api.ts'
 import { callApi, go } from './api.ts'
 import { ErrorText } from './ErrorText.tsx'
 
-type Section = 'inbox' | 'outbox' | 'overview' | 'templates'
+type Section = 'inbox' | 'outbox' | 'overview' | 'templates' | 'privacy'
 
 const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'inbox', href: CONSOLE_PATHS.inbox, label: 'Posteingang' },
   { section: 'outbox', href: CONSOLE_PATHS.outbox, label: 'Postausgang' },
   { section: 'overview', href: CONSOLE_PATHS.overview, label: 'Übersicht' },
   { section: 'templates', href: CONSOLE_PATHS.templates, label: 'Vorlagen' },
+  { section: 'privacy', href: PRIVACY_PATH, label: 'Datenschutz' },
 ]
 
 export function Layout({ current, children }: { current: Section; children: ReactNode }) {

@@ -71,6 +71,7 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
     page: 'templates',
     data: { templates: [{ kind: 'decline', label: 'Ablehnung', text: 'Guten Tag, {domain}', isDefault: false, defaultText: 'Standard', placeholders: ['domain', 'notiz'] }] },
   },
+  privacy: { page: 'privacy' },
   'not-found': { page: 'not-found' },
 }
 

@@ -13,6 +13,7 @@ const TITLES: Record<ConsoleState['page'], string> = {
   outbox: 'Postausgang',
   overview: 'Übersicht',
   templates: 'Vorlagen',
+  privacy: 'Datenschutz',
   'not-found': 'Seite nicht gefunden',
 }
 

@@ -30,6 +30,7 @@ import { trackConnections, type ConnectionTracker } from './http/connections.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
 import { buildAdminApp } from './admin/app.ts'
 import { consoleUrlOf, missingNotifySecret } from './notify/routing.ts'
+import { createServerJobs } from './jobs/server-jobs.ts'
 
 export interface AppOptions {
   /** The built client (index.html and assets). */
@@ -102,13 +103,15 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     log: app.log.child({ component: 'outbox' }),
     notify: { secret: config.notify.secret, personal: config.notify.personal, consoleUrl: () => consoleUrlOf(config, app.admin) },
   })
-  // MERGE (jobs, issue 13): moves into the scheduler of src/server/jobs/.
+  // A timer of its own, as the counter-offers' below: each run is one idempotent statement, so every process of a
+  // cluster may run it, and it need not wait for a claim of the scheduler (src/server/jobs/).
   const unconfirmedExpiry = createUnconfirmedExpiry({ store, log: app.log.child({ component: 'confirm' }) })
   const devRenderer = options.dev && (await createDevPageRenderer(options.dev.vite))
   const renderer = devRenderer || createPageRenderer(options.clientDir)
   const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }), (file) => missingNotifySecret(file, config.notify.secret))
   const sites = createSiteResolver(config, domains)
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
+  const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })
   app.decorate('draining', false)
 
   addSecurityHeaders(app, pagePolicy(renderer.styleSources))
@@ -171,12 +174,15 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     outbox.start()
     unconfirmedExpiry.start()
     counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
+    jobs.start()
   })
   app.addHook('onClose', async () => {
     // First: its requests in flight still need the store.
     await admin?.close()
     domains.close()
     await pageViews.close()
+    // Before the outbox: a job may still send through the transport that the outbox closes.
+    await jobs.stop()
     await outbox.stop()
     await unconfirmedExpiry.stop()
     await counterExpiry?.stop()

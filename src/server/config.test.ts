@@ -29,6 +29,9 @@ describe('configuration', () => {
       tlsWildcardDailyLimit: 20,
       localPreview: true,
       counterOfferDays: 7,
+      retentionDays: undefined,
+      digest: 'off',
+      jobsClockStart: undefined,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
       notify: { urls: [], secret: undefined, personal: false },
       adminUrl: undefined,
@@ -152,4 +155,13 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `))
   })
+})
+
+test('RETENTION_DAYS takes a positive whole number of days or off, DIGEST weekly or off; anything else is named', () => {
+  expect(loadConfig({ RETENTION_DAYS: '365', DIGEST: 'weekly' })).toMatchObject({ retentionDays: 365, digest: 'weekly' })
+  expect(loadConfig({ RETENTION_DAYS: 'off' }).retentionDays).toBeUndefined()
+  for (const wrong of ['0', '-3', '1.5', 'ein Jahr']) {
+    expect(() => loadConfig({ RETENTION_DAYS: wrong })).toThrow('RETENTION_DAYS: must be a whole number of days from 1 to 36500 (e.g. 365), or off')
+  }
+  expect(() => loadConfig({ DIGEST: 'daily' })).toThrow('DIGEST: must be weekly (a summary mail every Monday 08:00 Europe/Berlin) or off')
 })

@@ -61,6 +61,8 @@ const trustProxy = z
 
 const IPV6_PREFIX_ERROR = 'must be a whole number from 32 to 128 (how many leading bits of an IPv6 address make one client)'
 
+const RETENTION_ERROR = 'must be a whole number of days from 1 to 36500 (e.g. 365), or off'
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
 
 /** Webhooks and presets (src/server/notify/targets.ts), separated by commas or white space. */
@@ -130,6 +132,15 @@ const configSchema = z
     NOTIFY_PERSONAL: flag.default(false),
     // Where the owner opens the console (through a tunnel or a proxy): the link in every notification.
     ADMIN_URL: httpUrl.optional(),
+    // GDPR: inquiries are erased this many days after their last activity (docs/privacy.md); unset or off: kept.
+    RETENTION_DAYS: z
+      .union([z.literal('off'), z.coerce.number({ error: RETENTION_ERROR }).int(RETENTION_ERROR).min(1, RETENTION_ERROR).max(36_500, RETENTION_ERROR)], {
+        error: RETENTION_ERROR,
+      })
+      .optional(),
+    DIGEST: z.enum(['off', 'weekly'], { error: 'must be weekly (a summary mail every Monday 08:00 Europe/Berlin) or off' }).default('off'),
+    // For tests only: the scheduled jobs' clock starts at this time (and runs on at real speed), e.g. a Monday 07:59.
+    JOBS_CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with an offset, e.g. 2026-11-02T07:59:58+01:00' }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMTP_URL && !env.MAIL_TO) {
@@ -168,6 +179,9 @@ const configSchema = z
       localPreview: env.LOCAL_PREVIEW,
       /** How long a counter-offer stands unless the owner says otherwise (docs/negotiation.md). */
       counterOfferDays: env.COUNTER_OFFER_DAYS,
+      retentionDays: env.RETENTION_DAYS === 'off' ? undefined : env.RETENTION_DAYS,
+      digest: env.DIGEST,
+      jobsClockStart: env.JOBS_CLOCK_START === undefined ? undefined : Date.parse(env.JOBS_CLOCK_START),
       legal: {
         imprintUrl: env.IMPRINT_URL,
         privacyUrl: env.PRIVACY_URL,

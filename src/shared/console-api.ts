@@ -211,6 +211,7 @@ export type ConsoleState =
   | { page: 'outbox'; data: OutboxPage }
   | { page: 'overview'; data: Overview }
   | { page: 'templates'; data: TemplatesPage }
+  | { page: 'privacy' }
   | { page: 'not-found' }
 
 /** Page paths of the console (the server answers them with HTML, the API with JSON). */

@@ -15,6 +15,7 @@ import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { ConsoleDeps } from './deps.ts'
 import dealRoutes from './deal/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
+import privacyRoutes from './privacy/route.ts'
 import { createConsoleRenderer, type ConsoleRenderer } from './render.ts'
 import sessionRoutes, { sendPage, sessionGuard } from './session/route.ts'
 
@@ -83,6 +84,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   await app.register(sessionRoutes, { ...deps, rateLimits, renderer })
   await app.register(inboxRoutes, deps)
   await app.register(dealRoutes(deps, renderer))
+  await app.register(privacyRoutes, { ...deps, renderer })
   for (const url of PAGE_ROUTES) {
     app.get(url, async (request, reply) => {
       const state = await loadPage(request, deps)

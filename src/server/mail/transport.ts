@@ -35,7 +35,7 @@ export interface MailConfig {
 }
 
 /** Without SMTP_URL, mail is written here as .eml files. */
-const mailDirOf = (config: MailConfig) => path.join(config.dataDir, 'mail')
+export const mailDirOf = (config: MailConfig) => path.join(config.dataDir, 'mail')
 
 /** Where mail goes, for the start-up log: never the SMTP credentials. */
 export function describeMailTransport(config: MailConfig): string {

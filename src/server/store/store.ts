@@ -8,6 +8,8 @@ import { inquirySaver, messageIdFor } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { sessionStore } from './sessions.ts'
 import { confirmationStore } from './confirmation.ts'
+import { privacyStore } from './privacy.ts'
+import { jobStore } from './jobs.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, SaveResult, Store } from './types.ts'
 
@@ -66,6 +68,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...sessionStore(db, dialect),
     ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
+    ...privacyStore(db, dialect),
+    ...jobStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },

@@ -241,7 +241,7 @@ export interface DealStore {
   setDealTemplate(kind: DealKind, text: string | null): Promise<void>
 }
 
-export interface Store extends ConfirmationStore, DealStore {
+export interface Store extends ConfirmationStore, DealStore, PrivacyStore, JobStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
    * transaction. A verify plan stores it as 'unconfirmed'.
@@ -359,4 +359,88 @@ export function guardBy(isTransient: (error: unknown) => boolean) {
       }
     },
   }
+}
+
+// GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
+
+/** One inquiry with everything stored with it, as Art. 15 asks. */
+export interface PersonInquiry {
+  inquiry: StoredInquiry & { status: InquiryStatus }
+  replies: { id: number; kind: ReplyKind; body: string; amount: number | null; replyTo: string | null; createdAt: number }[]
+  /** Every outbox row: the owner's mail (replyId and webhookUrl null), each reply's mail, each webhook. */
+  mails: {
+    id: number
+    replyId: number | null
+    webhookUrl: string | null
+    messageId: string
+    status: OutboxStatus
+    attempts: number
+    lastError: string | null
+    mailTo: string | null
+    createdAt: number
+    sentAt: number | null
+    failedAt: number | null
+  }[]
+}
+
+/** What an erasure removed: the inquiries (with their domains), their replies, their outbox rows. */
+export interface Erased {
+  inquiries: { id: number; domain: string }[]
+  replyIds: number[]
+  outboxRows: number
+}
+
+export interface PrivacyStore {
+  /** Every inquiry whose e-mail address is this one (ignoring case), oldest first, with its replies and mail. */
+  personData(email: string): Promise<PersonInquiry[]>
+  /** Erases every inquiry with this e-mail address (ignoring case) with its replies and outbox rows (Art. 17). */
+  eraseByEmail(email: string): Promise<Erased>
+  /** Erases these inquiries with their replies and outbox rows, in one transaction; then call purgeErased. */
+  eraseInquiries(ids: number[]): Promise<Erased>
+  /**
+   * Rewrites what still holds erased words: SQLite's FTS index only marks a deleted row and keeps its words in its
+   * pages until they are merged, which this does now. (eraseByEmail does it by itself.)
+   */
+  purgeErased(): Promise<void>
+  /**
+   * Up to `limit` inquiries, oldest first, that arrived before `before` and have no reply since then (a negotiation
+   * still going on is not stale).
+   */
+  staleInquiries(before: number, limit: number): Promise<number[]>
+}
+
+// The scheduler's claims and the weekly digest (store/jobs.ts).
+
+export interface DigestDomain {
+  domain: string
+  views: number
+  inquiries: number
+  spam: number
+  failedMail: number
+  /** Genuine offers, in the currency each was made in. */
+  offers: Offer[]
+}
+
+export interface DigestFacts {
+  /** Each domain with views, inquiries or failed mail in the range. */
+  domains: DigestDomain[]
+  /** Domains with page views since `quietSince`, or with an inquiry ever; sorted. */
+  seen: string[]
+  /** Domains with a genuine inquiry since `quietSince`; sorted. */
+  askedLately: string[]
+}
+
+export interface JobStore {
+  /**
+   * Claims one run of a job (its name and period): true for exactly one caller, whichever process or instance, also
+   * after a restart. Claims of the job for periods before `pruneBefore` are removed.
+   */
+  claimJobRun(job: string, period: string, claimedBy: string, pruneBefore: string): Promise<boolean>
+  /** Gives a claim back (the run failed), so that it can be claimed again. */
+  releaseJobRun(job: string, period: string): Promise<void>
+  /**
+   * The digest's numbers: inquiries, spam, offers and failed mail in [since, until); page views of the UTC days from
+   * since's day up to (not including) until's day.
+   */
+  digestFacts(range: { since: number; until: number; quietSince: number }): Promise<DigestFacts>
 }

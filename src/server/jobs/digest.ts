@@ -1,0 +1,120 @@
+// DIGEST=weekly: every Monday 08:00 Europe/Berlin one German mail to MAIL_TO about the week before, per domain.
+// Plain text only: every value in it (domain names come from visitors' Host headers) stays text.
+import type { FastifyBaseLogger } from 'fastify'
+import type { SendMailOptions } from 'nodemailer'
+import { OTHER_NAMES } from '../page/page-views.ts'
+import { displayHost } from '../sites/host.ts'
+import { formatPrice } from '../sites/settings.ts'
+import type { MailTransport } from '../mail/transport.ts'
+import type { DigestDomain, DigestFacts, Store } from '../store/types.ts'
+import { addDays, berlinPartsOf, berlinTime } from './berlin.ts'
+import type { Job } from './scheduler.ts'
+
+const DAY_MS = 24 * 3_600_000
+/** A name without an inquiry for this long is listed as quiet. */
+export const QUIET_DAYS = 90
+const TOP_NAMES = 5
+
+export interface DigestWeek {
+  /** The previous Monday 08:00 and this Monday 08:00, Europe/Berlin. */
+  since: number
+  until: number
+}
+
+/** The week a digest due at `dueAt` reports on: the seven Berlin days before it, also across a clock change. */
+export function digestWeek(dueAt: number): DigestWeek {
+  const p = berlinPartsOf(dueAt)
+  const before = addDays(p, -7)
+  return { since: berlinTime(before.year, before.month, before.day, p.hour, p.minute), until: dueAt }
+}
+
+const number = new Intl.NumberFormat('de-DE')
+const date = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' })
+const count = (n: number, one: string, many: string) => `${number.format(n)} ${n === 1 ? one : many}`
+
+/**
+ * Most interest first: more genuine inquiries, then more page views (a view says less than a written inquiry);
+ * ties by name. Names with neither are not ranked.
+ */
+function byInterest(domains: DigestDomain[]): DigestDomain[] {
+  return domains
+    .filter((d) => d.inquiries > 0 || d.views > 0)
+    .sort((a, b) => b.inquiries - a.inquiries || b.views - a.views || a.domain.localeCompare(b.domain))
+}
+
+/** Highest and median offer, one line per currency (offers in different currencies are not compared). */
+function offerLines(domain: DigestDomain): string[] {
+  const byCurrency = new Map<string, number[]>()
+  for (const offer of domain.offers) byCurrency.set(offer.currency, [...(byCurrency.get(offer.currency) ?? []), offer.amount])
+  return [...byCurrency.entries()].sort().map(([currency, amounts]) => {
+    amounts.sort((a, b) => a - b)
+    const middle = amounts.length >> 1
+    const median = amounts.length % 2 ? amounts[middle]! : Math.round((amounts[middle - 1]! + amounts[middle]!) / 2)
+    return `  Angebote: höchstes ${formatPrice(amounts.at(-1)!, currency)}, Median ${formatPrice(median, currency)} (${count(amounts.length, 'Angebot', 'Angebote')})`
+  })
+}
+
+/** The digest's subject and text for a week, from the store's numbers and the names the domains file lists. */
+export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = []): { subject: string; text: string } {
+  const first = date.format(new Date(week.since))
+  const last = date.format(new Date(week.until - DAY_MS))
+  const domains = facts.domains.filter((d) => d.domain !== OTHER_NAMES)
+  const totals = facts.domains.reduce(
+    (sum, d) => ({ views: sum.views + d.views, inquiries: sum.inquiries + d.inquiries, spam: sum.spam + d.spam, failed: sum.failed + d.failedMail }),
+    { views: 0, inquiries: 0, spam: 0, failed: 0 },
+  )
+  const lines = [
+    `Wochenbericht vom ${first} bis ${last} (Montag 08:00 bis Montag 08:00, Europe/Berlin)`,
+    '',
+    `Zusammen: ${count(totals.views, 'Seitenaufruf', 'Seitenaufrufe')}, ${count(totals.inquiries, 'Anfrage', 'Anfragen')}, ${number.format(totals.spam)} Spam, ${count(totals.failed, 'fehlgeschlagene Mail', 'fehlgeschlagene Mails')}.`,
+    '',
+    `Die ${TOP_NAMES} Namen mit dem meisten Interesse (zuerst nach Anfragen, dann nach Seitenaufrufen):`,
+  ]
+  const top = byInterest(domains).slice(0, TOP_NAMES)
+  if (top.length === 0) lines.push('  Keine Seitenaufrufe und keine Anfragen in dieser Woche.')
+  top.forEach((d, i) => lines.push(`  ${i + 1}. ${displayHost(d.domain)}: ${count(d.inquiries, 'Anfrage', 'Anfragen')}, ${count(d.views, 'Seitenaufruf', 'Seitenaufrufe')}`))
+  lines.push('', 'Je Domain:')
+  if (domains.length === 0) lines.push('  Keine Aktivität in dieser Woche.')
+  for (const d of domains) {
+    lines.push(
+      '',
+      displayHost(d.domain),
+      `  Seitenaufrufe: ${number.format(d.views)}`,
+      `  Anfragen: ${number.format(d.inquiries)}`,
+      `  Spam: ${number.format(d.spam)}`,
+      ...(d.offers.length ? offerLines(d) : ['  Angebote: keine']),
+      `  Fehlgeschlagene Mails: ${number.format(d.failedMail)}`,
+    )
+  }
+  // A wildcard entry of the domains file is no name of its own; "andere" is the page views' overflow row.
+  const asked = new Set(facts.askedLately)
+  const quiet = [...new Set([...facts.seen, ...listed])].filter((name) => !name.startsWith('*.') && name !== OTHER_NAMES && !asked.has(name)).sort()
+  lines.push('', `Seit ${QUIET_DAYS} Tagen ohne Anfrage:`)
+  lines.push(quiet.length ? quiet.map((name) => `  ${displayHost(name)}`).join('\n') : '  keine: jeder Name hatte in dieser Zeit mindestens eine Anfrage.')
+  if (totals.failed > 0) lines.push('', 'Fehlgeschlagene Mails stehen in der Konsole unter „Postausgang“ und lassen sich dort erneut senden.')
+  lines.push('', '-- ', 'domain-lander (DIGEST=weekly)')
+  return { subject: `Wochenbericht ${first} – ${last}`, text: `${lines.join('\n')}\n` }
+}
+
+export function digestJob(options: {
+  store: Store
+  transport: MailTransport
+  addresses: { from: string; to: string }
+  /** The exact names of the domains file (quiet ones are listed even without a view). */
+  listed: () => string[]
+  log: FastifyBaseLogger
+}): Job {
+  const { store, transport, addresses, listed, log } = options
+  return {
+    name: 'digest',
+    schedule: { weekly: { weekday: 1, hour: 8 } },
+    async run({ dueAt, period }) {
+      const week = digestWeek(dueAt)
+      const facts = await store.digestFacts({ ...week, quietSince: week.until - QUIET_DAYS * DAY_MS })
+      const { subject, text } = composeDigest(facts, week, listed())
+      const message: SendMailOptions = { from: addresses.from, to: addresses.to, subject, text }
+      await transport.send(message, `digest-${period}.eml`)
+      log.info({ period, domains: facts.domains.length }, 'weekly digest mailed')
+    },
+  }
+}

@@ -1,0 +1,57 @@
+// What the owner hands a person who asks what is stored about them (GDPR Art. 15), and what an erasure removed:
+// the same JSON from the CLI and the console. Times are ISO 8601 (UTC); domains as shown and as stored.
+import { displayHost } from '../sites/host.ts'
+import type { PersonInquiry } from '../store/types.ts'
+import type { AccessReport, ErasedReport } from '../../shared/privacy-api.ts'
+import type { ErasedPerson } from './erase.ts'
+
+const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString())
+
+/** An address as a person writes it: one @, no space, no control character; at most 320 characters. */
+export const looksLikeAddress = (value: string) => value.length <= 320 && /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(value)
+
+export function accessReport(email: string, data: PersonInquiry[], now = Date.now()): AccessReport {
+  return {
+    email,
+    createdAt: iso(now),
+    inquiries: data.map(({ inquiry, replies, mails }) => ({
+      id: inquiry.id,
+      domain: displayHost(inquiry.domain),
+      domainAscii: inquiry.domain,
+      createdAt: iso(inquiry.createdAt),
+      name: inquiry.name,
+      email: inquiry.email,
+      message: inquiry.message,
+      offer: inquiry.offer,
+      belowMinimum: inquiry.belowMinimum,
+      counterOffer: inquiry.counter ? { amount: inquiry.counter.amount, expiresAt: iso(inquiry.counter.expiresAt) } : null,
+      status: inquiry.status,
+      spamReason: inquiry.spamReason,
+      replies: replies.map((reply) => ({ id: reply.id, kind: reply.kind, createdAt: iso(reply.createdAt), body: reply.body, amount: reply.amount, replyTo: reply.replyTo })),
+      mails: mails.map((mail) => ({
+        id: mail.id,
+        kind: mail.webhookUrl !== null ? ('webhook' as const) : mail.replyId !== null ? ('reply' as const) : ('inquiry' as const),
+        replyId: mail.replyId,
+        webhookUrl: mail.webhookUrl,
+        to: mail.webhookUrl !== null ? null : mail.replyId !== null ? (mail.mailTo ?? inquiry.email) : (mail.mailTo ?? 'MAIL_TO'),
+        messageId: mail.messageId,
+        status: mail.status,
+        attempts: mail.attempts,
+        lastError: mail.lastError,
+        createdAt: iso(mail.createdAt),
+        sentAt: iso(mail.sentAt),
+        failedAt: iso(mail.failedAt),
+      })),
+    })),
+  }
+}
+
+export function erasedReport(erased: ErasedPerson): ErasedReport {
+  return {
+    inquiries: erased.inquiries.map(({ id, domain }) => ({ id, domain: displayHost(domain) })),
+    domains: [...new Set(erased.inquiries.map(({ domain }) => displayHost(domain)))],
+    replies: erased.replyIds,
+    outboxRows: erased.outboxRows,
+    mailFiles: erased.files,
+  }
+}

@@ -1,0 +1,97 @@
+// The scheduler's claims (one row in `meta` per run of a job: the primary key makes it once, whoever asks) and the
+// numbers of the weekly digest. Same for both databases.
+import type { Kysely } from 'kysely'
+import type { Database } from './schema.ts'
+import type { DialectSpecifics } from './store.ts'
+import type { DigestDomain, JobStore } from './types.ts'
+
+const claimKey = (job: string, period: string) => `job:${job}:${period}`
+
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10)
+
+export function jobStore(db: Kysely<Database>, dialect: DialectSpecifics): JobStore {
+  const { guard } = dialect
+  const write = <T>(work: () => Promise<T>) =>
+    guard(() => {
+      dialect.beforeWrite?.()
+      return work()
+    })
+  return {
+    async claimJobRun(job, period, claimedBy, pruneBefore) {
+      return write(async () => {
+        const inserted = await db
+          .insertInto('meta')
+          .values({ key: claimKey(job, period), value: claimedBy })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .executeTakeFirst()
+        const claimed = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0
+        // Periods sort as text (ISO times, YYYY-MM-DD): a range of keys, no pattern to escape.
+        if (claimed) await db.deleteFrom('meta').where('key', '>=', claimKey(job, '')).where('key', '<', claimKey(job, pruneBefore)).execute()
+        return claimed
+      })
+    },
+    async releaseJobRun(job, period) {
+      await write(() => db.deleteFrom('meta').where('key', '=', claimKey(job, period)).execute())
+    },
+    async digestFacts({ since, until, quietSince }) {
+      return guard(async () => {
+        const [views, inquiries, offers, failed, recentViews, everAsked, activeLately] = await Promise.all([
+          db
+            .selectFrom('page_views')
+            .select((eb) => ['domain', eb.fn.sum<number>('views').as('views')])
+            .where('day', '>=', dayOf(since))
+            .where('day', '<', dayOf(until))
+            .groupBy('domain')
+            .execute(),
+          db
+            .selectFrom('inquiries')
+            .select((eb) => [
+              'domain',
+              eb.fn.countAll<number>().filterWhere('spam_reason', 'is', null).as('inquiries'),
+              eb.fn.countAll<number>().filterWhere('spam_reason', 'is not', null).as('spam'),
+            ])
+            .where('created_at', '>=', since)
+            .where('created_at', '<', until)
+            .groupBy('domain')
+            .execute(),
+          db
+            .selectFrom('inquiries')
+            .select(['domain', 'offer_amount', 'offer_currency'])
+            .where('created_at', '>=', since)
+            .where('created_at', '<', until)
+            .where('spam_reason', 'is', null)
+            .where('below_minimum', '=', 0)
+            .where('offer_amount', 'is not', null)
+            .execute(),
+          db
+            .selectFrom('outbox as o')
+            .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
+            .select((eb) => ['i.domain', eb.fn.countAll<number>().as('failed')])
+            .where('o.status', '=', 'failed')
+            .where('o.failed_at', '>=', since)
+            .where('o.failed_at', '<', until)
+            .groupBy('i.domain')
+            .execute(),
+          db.selectFrom('page_views').select('domain').distinct().where('day', '>=', dayOf(quietSince)).execute(),
+          db.selectFrom('inquiries').select('domain').distinct().execute(),
+          db.selectFrom('inquiries').select('domain').distinct().where('created_at', '>=', quietSince).where('spam_reason', 'is', null).execute(),
+        ])
+        const byDomain = new Map<string, DigestDomain>()
+        const entry = (domain: string) => {
+          let found = byDomain.get(domain)
+          if (!found) byDomain.set(domain, (found = { domain, views: 0, inquiries: 0, spam: 0, failedMail: 0, offers: [] }))
+          return found
+        }
+        for (const row of views) entry(row.domain).views = Number(row.views)
+        for (const row of inquiries) Object.assign(entry(row.domain), { inquiries: Number(row.inquiries), spam: Number(row.spam) })
+        for (const row of offers) entry(row.domain).offers.push({ amount: row.offer_amount!, currency: row.offer_currency ?? 'EUR' })
+        for (const row of failed) entry(row.domain).failedMail = Number(row.failed)
+        return {
+          domains: [...byDomain.values()].sort((a, b) => a.domain.localeCompare(b.domain)),
+          seen: [...new Set([...recentViews, ...everAsked].map((row) => row.domain))].sort(),
+          askedLately: activeLately.map((row) => row.domain).sort(),
+        }
+      })
+    },
+  }
+}

@@ -1,0 +1,112 @@
+// GDPR in the store: everything about one person (Art. 15), erasing it (Art. 17), and finding what retention erases.
+// Same for both databases but for matching an address without regard to case, which each does through its own
+// index (inquiries_email: lower(email) on PostgreSQL, email COLLATE NOCASE on SQLite).
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { INQUIRY_COLUMNS, toInquiry } from './console.ts'
+import type { Database } from './schema.ts'
+import type { DialectSpecifics } from './store.ts'
+import type { Erased, PersonInquiry, PrivacyStore } from './types.ts'
+
+type Db = Kysely<Database>
+
+export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
+  const { guard } = dialect
+  const write = <T>(work: () => Promise<T>) =>
+    guard(() => {
+      dialect.beforeWrite?.()
+      return work()
+    })
+  // Written as the index is, so that the planner uses it.
+  const sameAddress = (email: string) =>
+    dialect.name === 'postgres' ? sql<boolean>`lower(i.email) = lower(${email})` : sql<boolean>`i.email = ${email} COLLATE NOCASE`
+
+  async function erase(trx: Transaction<Database>, ids: number[]): Promise<Erased> {
+    if (ids.length === 0) return { inquiries: [], replyIds: [], outboxRows: 0 }
+    const inquiries = await trx.selectFrom('inquiries').select(['id', 'domain']).where('id', 'in', ids).orderBy('id').execute()
+    const replies = await trx.selectFrom('replies').select('id').where('inquiry_id', 'in', ids).orderBy('id').execute()
+    // Outbox rows first: they refer to the replies and the inquiries. SQLite's triggers take the FTS rows along.
+    const outbox = await trx.deleteFrom('outbox').where('inquiry_id', 'in', ids).executeTakeFirst()
+    await trx.deleteFrom('replies').where('inquiry_id', 'in', ids).execute()
+    await trx.deleteFrom('inquiries').where('id', 'in', ids).execute()
+    return { inquiries, replyIds: replies.map((row) => row.id), outboxRows: Number(outbox.numDeletedRows) }
+  }
+
+  const purgeErased = async () => {
+    if (dialect.name === 'sqlite') await write(() => sql`INSERT INTO inquiries_fts (inquiries_fts) VALUES ('optimize')`.execute(db))
+  }
+
+  return {
+    purgeErased,
+    async personData(email) {
+      return guard(async () => {
+        const rows = await db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where(sameAddress(email)).orderBy('i.created_at').orderBy('i.id').execute()
+        if (rows.length === 0) return []
+        const ids = rows.map((row) => row.id)
+        const [replies, mails] = await Promise.all([
+          db.selectFrom('replies').selectAll().where('inquiry_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+          db
+            .selectFrom('outbox')
+            .select(['id', 'inquiry_id', 'reply_id', 'webhook_url', 'message_id', 'status', 'attempts', 'last_error', 'mail_to', 'created_at', 'sent_at', 'failed_at'])
+            .where('inquiry_id', 'in', ids)
+            .orderBy('id')
+            .execute(),
+        ])
+        return rows.map(
+          (row): PersonInquiry => ({
+            inquiry: { ...toInquiry(row), status: row.status },
+            replies: replies
+              .filter((reply) => reply.inquiry_id === row.id)
+              .map((reply) => ({ id: reply.id, kind: reply.kind, body: reply.body, amount: reply.amount, replyTo: reply.reply_to, createdAt: reply.created_at })),
+            mails: mails
+              .filter((mail) => mail.inquiry_id === row.id)
+              .map((mail) => ({
+                id: mail.id,
+                replyId: mail.reply_id,
+                webhookUrl: mail.webhook_url,
+                messageId: mail.message_id,
+                status: mail.status,
+                attempts: mail.attempts,
+                lastError: mail.last_error,
+                mailTo: mail.mail_to,
+                createdAt: mail.created_at,
+                sentAt: mail.sent_at,
+                failedAt: mail.failed_at,
+              })),
+          }),
+        )
+      })
+    },
+    async eraseByEmail(email) {
+      const erased = await write(() =>
+        db.transaction().execute(async (trx) => {
+          const rows = await trx.selectFrom('inquiries as i').select('i.id').where(sameAddress(email)).execute()
+          return erase(
+            trx,
+            rows.map((row) => row.id),
+          )
+        }),
+      )
+      if (erased.inquiries.length > 0) await purgeErased()
+      return erased
+    },
+    async eraseInquiries(ids) {
+      return write(() => db.transaction().execute((trx) => erase(trx, ids)))
+    },
+    async staleInquiries(before, limit) {
+      const rows = await guard(() =>
+        db
+          .selectFrom('inquiries as i')
+          .select('i.id')
+          .where('i.created_at', '<', before)
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('replies as r').select('r.id').whereRef('r.inquiry_id', '=', 'i.id').where('r.created_at', '>=', before))),
+          )
+          .orderBy('i.created_at')
+          .orderBy('i.id')
+          .limit(limit)
+          .execute(),
+      )
+      return rows.map((row) => row.id)
+    },
+  }
+}

@@ -1,0 +1,53 @@
+// The console's page "Datenschutz": what its API answers (POST /api/privacy/access and /api/privacy/erase, each with
+// { email }). Shared by the server and the console's React code; nothing here may import server code.
+
+export const PRIVACY_PATH = '/datenschutz'
+
+export interface PrivacyRequest {
+  email: string
+}
+
+/** Everything stored about one address (GDPR Art. 15): the JSON the owner downloads and hands over. */
+export interface AccessReport {
+  email: string
+  /** ISO 8601 times, UTC. */
+  createdAt: string | null
+  inquiries: {
+    id: number
+    domain: string
+    domainAscii: string
+    createdAt: string | null
+    name: string
+    email: string
+    message: string
+    offer: { amount: number; currency: string } | null
+    belowMinimum: boolean
+    counterOffer: { amount: number; expiresAt: string | null } | null
+    status: string
+    spamReason: string | null
+    replies: { id: number; kind: string; createdAt: string | null; body: string; amount: number | null; replyTo: string | null }[]
+    mails: {
+      id: number
+      kind: 'inquiry' | 'reply' | 'webhook'
+      replyId: number | null
+      webhookUrl: string | null
+      to: string | null
+      messageId: string
+      status: string
+      attempts: number
+      lastError: string | null
+      createdAt: string | null
+      sentAt: string | null
+      failedAt: string | null
+    }[]
+  }[]
+}
+
+/** What an erasure (Art. 17) removed. */
+export interface ErasedReport {
+  inquiries: { id: number; domain: string }[]
+  domains: string[]
+  replies: number[]
+  outboxRows: number
+  mailFiles: number
+}

@@ -235,8 +235,8 @@ export async function main(argv: string[], print = printLine, printError = (text
     }
     store = await openStore(config)
     if (isDealCommand(command)) await runDeal(command, args, values, { store, config, print, usage: (message) => new UsageError(message) })
+    else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)
     else await run(command, args, values, store, print)
-    await (isPrivacyCommand(command) ? runPrivacy(command, values, store, config.dataDir, print) : run(command, args, values, store, print))
     return 0
   } catch (error) {
     if (error instanceof PasswordError) {

@@ -1,5 +1,6 @@
 // What a notification says: the signed JSON payload of a plain webhook, and the short German text of each preset.
 // Personal data (name, e-mail, message) only with NOTIFY_PERSONAL: a chat service keeps what it is sent.
+import { escapeAngles } from '../../shared/html.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
 import type { InquiryStatus, StoredInquiry } from '../store/types.ts'
@@ -63,7 +64,7 @@ export function textOf(notice: Notice, visitorText: (text: string) => string = (
 }
 
 /** Slack's own escaping: <, > and & make links and mentions (<!channel>), so a visitor's text gets none. */
-export const slackText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+export const slackText = escapeAngles
 
 /** Markdown's punctuation and @-mentions escaped by a backslash: Mattermost shows them as typed. */
 export const markdownText = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~@:&]/g, (char) => `\\${char}`)

@@ -4,7 +4,7 @@ import { queueNotifications } from './notifications.ts'
 import type { Kysely } from 'kysely'
 import { messageIdFor } from './save-inquiry.ts'
 import type { Database } from './schema.ts'
-import type { DialectSpecifics } from './store.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
 import type { ConfirmationStore } from './types.ts'
 
 /** How long an unconfirmed inquiry waits for its link, which is valid exactly as long (confirm/link.ts). */
@@ -12,11 +12,7 @@ export const UNCONFIRMED_TTL_MS = 48 * 60 * 60 * 1000
 
 export function confirmationStore(db: Kysely<Database>, dialect: DialectSpecifics): ConfirmationStore {
   const { guard } = dialect
-  const write = <T>(work: () => Promise<T>) =>
-    guard(() => {
-      dialect.beforeWrite?.()
-      return work()
-    })
+  const write = writer(dialect)
   return {
     async confirmationTarget(id) {
       const row = await guard(() =>

@@ -4,7 +4,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { queueNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { messageIdFor } from './save-inquiry.ts'
-import type { DialectSpecifics } from './store.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
 import type { ConsoleInquiry, InquiryStatus, InquiryThread, MailListing, MailRow, OutboxStatus, Store, StoredInquiry } from './types.ts'
 
 type ConsoleStore = Pick<
@@ -96,11 +96,7 @@ const DOMAINS_TTL_MS = 30_000
 export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
   const { guard } = dialect
   const postgres = dialect.name === 'postgres'
-  const write = <T>(work: () => Promise<T>) =>
-    guard(() => {
-      dialect.beforeWrite?.()
-      return work()
-    })
+  const write = writer(dialect)
 
   async function queueInquiryMail(trx: Transaction<Database>, inquiry: { id: number; token: string; domain: string }, mailTo: string | null, now: number) {
     await trx

@@ -4,7 +4,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { replyMessageIdFor } from './console.ts'
 import type { Database } from './schema.ts'
-import type { DialectSpecifics } from './store.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
 import type { DealKind, DealResult, DealStep, DealStore, InquiryStatus } from './types.ts'
 
 const TEMPLATE_PREFIX = 'template:'
@@ -15,11 +15,7 @@ const STATUS_AFTER: Record<DealKind, InquiryStatus> = { counter: 'countered', ac
 export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): DealStore {
   const { guard } = dialect
   const postgres = dialect.name === 'postgres'
-  const write = <T>(work: () => Promise<T>) =>
-    guard(() => {
-      dialect.beforeWrite?.()
-      return work()
-    })
+  const write = writer(dialect)
 
   /**
    * The whole step in one transaction. `check` may refuse after seeing the inquiry as it is now (locked on

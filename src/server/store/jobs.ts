@@ -2,7 +2,7 @@
 // numbers of the weekly digest. Same for both databases.
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.ts'
-import type { DialectSpecifics } from './store.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
 import type { DigestDomain, JobStore } from './types.ts'
 
 const claimKey = (job: string, period: string) => `job:${job}:${period}`
@@ -11,11 +11,7 @@ const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10)
 
 export function jobStore(db: Kysely<Database>, dialect: DialectSpecifics): JobStore {
   const { guard } = dialect
-  const write = <T>(work: () => Promise<T>) =>
-    guard(() => {
-      dialect.beforeWrite?.()
-      return work()
-    })
+  const write = writer(dialect)
   return {
     async claimJobRun(job, period, claimedBy, pruneBefore) {
       return write(async () => {

@@ -4,18 +4,14 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import type { Database } from './schema.ts'
-import type { DialectSpecifics } from './store.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
 import type { Erased, PersonInquiry, PrivacyStore } from './types.ts'
 
 type Db = Kysely<Database>
 
 export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
   const { guard } = dialect
-  const write = <T>(work: () => Promise<T>) =>
-    guard(() => {
-      dialect.beforeWrite?.()
-      return work()
-    })
+  const write = writer(dialect)
   // Written as the index is, so that the planner uses it.
   const sameAddress = (email: string) =>
     dialect.name === 'postgres' ? sql<boolean>`lower(i.email) = lower(${email})` : sql<boolean>`i.email = ${email} COLLATE NOCASE`

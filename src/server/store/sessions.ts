@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.ts'
 import type { Store } from './types.ts'
-import type { DialectSpecifics } from './store.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
 
 type SessionStore = Pick<Store, 'ownerPassword' | 'setOwnerPassword' | 'createSession' | 'useSession' | 'deleteSession'>
 
@@ -17,11 +17,7 @@ const TOUCH_AFTER_MS = 60_000
 
 export function sessionStore(db: Kysely<Database>, dialect: DialectSpecifics): SessionStore {
   const { guard } = dialect
-  const write = <T>(work: () => Promise<T>) =>
-    guard(() => {
-      dialect.beforeWrite?.()
-      return work()
-    })
+  const write = writer(dialect)
   return {
     async ownerPassword() {
       const row = await guard(() => db.selectFrom('meta').select('value').where('key', '=', PASSWORD_KEY).executeTakeFirst())

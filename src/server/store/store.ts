@@ -1,8 +1,8 @@
 // The store, once for both databases, through Kysely's typed query builder. What really differs between SQLite
-// and PostgreSQL comes in as a `DialectSpecifics` (sqlite.ts, postgres.ts): how errors map to "try again", how
+// and PostgreSQL comes in as a `DialectSpecifics` (dialect.ts; made by sqlite.ts, postgres.ts): how errors map to "try again", how
 // inquiries are committed (group commit or one transaction each), the UTC-day expression, and the locks.
-import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely'
-import type { DialectName } from './migrate.ts'
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { writer, type DialectSpecifics } from './dialect.ts'
 import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
@@ -11,24 +11,9 @@ import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
 import { jobStore } from './jobs.ts'
 import type { Database } from './schema.ts'
-import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, SaveResult, Store } from './types.ts'
+import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
 
 type Db = Kysely<Database>
-
-export interface DialectSpecifics {
-  name: DialectName
-  /** Turns a "not now" failure of the database into StoreUnavailableError (503 + Retry-After). */
-  guard<T>(work: () => Promise<T>): Promise<T>
-  /** Stores one inquiry durably; SQLite gathers the ones that arrive together into one commit. */
-  saveInquiry(save: (trx: Transaction<Database>) => Promise<SaveResult>): Promise<SaveResult>
-  /** Called before a write that must not land in a database file that is gone (SQLite). */
-  beforeWrite?(): void
-  /** The UTC day (YYYY-MM-DD) of an epoch-milliseconds column. */
-  utcDay(column: Expression<number>): RawBuilder<string>
-  /** Makes approvals under one wildcard take turns across processes (SQLite: BEGIN IMMEDIATE already does). */
-  lockWildcard?(trx: Transaction<Database>, wildcard: string): Promise<void>
-  close(): Promise<void>
-}
 
 const noLease = { lease_owner: null, lease_until: null } as const
 
@@ -47,11 +32,7 @@ export type SharedStore = Omit<Store, 'secret' | 'releaseLeftoverLeases'> & {
 export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
   const { guard } = dialect
   const postgres = dialect.name === 'postgres'
-  const write = <T>(work: () => Promise<T>) =>
-    guard(() => {
-      dialect.beforeWrite?.()
-      return work()
-    })
+  const write = writer(dialect)
 
   const saveOne = inquirySaver(db)
   const release = (owner: string | undefined) =>

@@ -184,7 +184,8 @@ export async function benchConsole(args) {
   const results = { inquiries, consoleScripts: consoleScriptSize() }
   const dataDir = path.join(os.tmpdir(), `domain-lander-bench-console-${inquiries}`)
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
-  if (only !== 'postgres') results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir }, { inquiries, runs, log })
+  // DATABASE_URL of the environment (the PostgreSQL run's) must not reach the SQLite server: empty means unset.
+  if (only !== 'postgres') results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir, DATABASE_URL: '' }, { inquiries, runs, log })
   if (only !== 'sqlite' && process.env.DATABASE_URL) {
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
     results.postgres = await benchStore('PostgreSQL', { DATA_DIR: pgDir, DATABASE_URL: process.env.DATABASE_URL }, { inquiries, runs, log })

@@ -92,7 +92,9 @@ export const POSTGRES_MIGRATIONS: string[] = [
      created_at BIGINT NOT NULL,
      last_seen_at BIGINT NOT NULL
    );`,
-  // From inquiry to deal (see migrations-sqlite.ts).
+  // From inquiry to deal (see migrations-sqlite.ts). A new column has no statistics until the next ANALYZE, which no
+  // write triggers soon on a large table: without them the planner takes every outbox row for a webhook and joins the
+  // owner's mail by reading the whole index (docs/benchmarks.md#console).
   `ALTER TABLE inquiries DROP CONSTRAINT inquiries_status_check;
    ALTER TABLE inquiries ADD CONSTRAINT inquiries_status_check
      CHECK (status IN ('new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam'));
@@ -105,5 +107,8 @@ export const POSTGRES_MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN webhook_url TEXT;
    DROP INDEX outbox_inquiry_mail;
    CREATE UNIQUE INDEX outbox_inquiry_mail ON outbox (inquiry_id) WHERE reply_id IS NULL AND webhook_url IS NULL;
-   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL;`,
+   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL;
+   ANALYZE inquiries;
+   ANALYZE outbox;
+   ANALYZE replies;`,
 ]

@@ -115,6 +115,8 @@ export const SQLITE_MIGRATIONS: string[] = [
   // From inquiry to deal (docs/negotiation.md): the states of a negotiation and of a buyer's confirmation, a
   // counter-offer's amount and expiry, the kind of each mail to the visitor, and webhooks as outbox rows of their own
   // (one per inquiry and address). A column's CHECK cannot be altered in SQLite: the state moves to a new column.
+  // The indexes made anew have no statistics beside the others' (if the file has any): the planner then took the
+  // wrong one for a domain's inbox and sorted all its inquiries. ANALYZE gives every index statistics of its own.
   `ALTER TABLE inquiries ADD COLUMN state TEXT NOT NULL DEFAULT 'new'
      CHECK (state IN ('new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam'));
    UPDATE inquiries SET state = status WHERE status <> 'new';
@@ -133,5 +135,8 @@ export const SQLITE_MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN webhook_url TEXT;
    DROP INDEX outbox_inquiry_mail;
    CREATE UNIQUE INDEX outbox_inquiry_mail ON outbox (inquiry_id) WHERE reply_id IS NULL AND webhook_url IS NULL;
-   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL;`,
+   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL;
+   ANALYZE inquiries;
+   ANALYZE outbox;
+   ANALYZE replies;`,
 ]

@@ -86,7 +86,8 @@ export default defineConfig(({ isSsrBuild, mode }) =>
         // The server's dependencies are bundled too, minified: Node then reads and compiles a few files instead of
         // hundreds of modules (cold start 0.6 of before, docs/decisions/011). What is imported lazily (nodemailer,
         // pg) becomes a chunk of its own and is still loaded only when first needed.
-        ssr: { noExternal: true },
+        // resvg is a native addon (its .node file is loaded by require): it stays in node_modules.
+        ssr: { noExternal: true, external: ['@resvg/resvg-js'] },
         build: {
           ssr: 'src/server/main.ts',
           outDir: 'dist/server',

@@ -17,6 +17,7 @@ import { table, time } from './format.ts'
 import { PasswordError, readNewPassword, savePassword } from './set-password.ts'
 import { isDealCommand, runDeal } from './deal.ts'
 import { isPrivacyCommand, runPrivacy } from './privacy.ts'
+import { runDns } from './dns.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
@@ -34,6 +35,8 @@ Commands:
   decline  ID [--note TEXT]         mail the visitor that the offer is declined
   access   --email ADDRESS          everything stored about this address, as JSON (GDPR Art. 15)
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
+  dns      [--domain D] [--format zone|json]   the _for-sale TXT records (RFC 10023) of the names in DOMAINS_FILE
+  dns check [--resolver IP:PORT] [--domain D] [--json]   look them up: missing, stale, left over, malformed (exit 1)
 Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
@@ -63,6 +66,7 @@ const OPTIONS = {
   amount: { type: 'string' },
   note: { type: 'string' },
   'confirm-expired': { type: 'boolean' },
+  resolver: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -229,6 +233,8 @@ export async function main(argv: string[], print = printLine, printError = (text
       print('The console password is set; every session signed in before has ended.')
       return 0
     }
+    // The DNS records come from the domains file alone: no store needed.
+    if (command === 'dns') return await runDns(args, values, config, print)
     const file = sqliteFileOf(config)
     if (!config.databaseUrl && !fs.existsSync(file)) {
       throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)

@@ -20,6 +20,7 @@ import { createDomainRegistry } from './sites/registry.ts'
 import { createPageViewCounter } from './page/page-views.ts'
 import healthRoutes from './health/route.ts'
 import pageRoutes from './page/route.ts'
+import ogImageRoutes from './page/og-route.ts'
 import { createPageView } from './page/view.ts'
 import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const view = createPageView({ secret, renderer, sites, pageViews })
   await app.register(tlsCheckRoutes, { tls })
   await app.register(pageRoutes, { view, sites })
+  await app.register(ogImageRoutes, { view, sites })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
 

@@ -28,6 +28,8 @@ domains:
     price: 4900
     minOffer: 1500
     description: Kurz und einprägsam.
+  attack.de:
+    description: </script><script>alert(1)</script>
 `,
   )
   stack = await startE2eStack({ DOMAINS_FILE: path.join(dir, 'domains.yaml') })
@@ -99,4 +101,43 @@ test('an offer that is not an amount gets a hint at the field and nothing is sen
   await expect.poll(() => page.getByRole('status').textContent()).toBe('Fehler. Bitte füllen Sie alle Felder aus.')
   expect(await page.getByText('Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein').isVisible()).toBe(true)
   expect(posts).toEqual([])
+})
+
+test('the search and sharing head breaks no CSP rule, and a description that closes its script stays data', async () => {
+  const scripts: number[] = []
+  for (const host of ['example.de', 'attack.de']) {
+    watched = await openPage(browser)
+    const { page, problems } = watched
+    page.on('dialog', (dialog) => {
+      problems.push(`dialog: ${dialog.message()}`)
+      void dialog.dismiss()
+    })
+    await page.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { violations: string[] }).violations = [])
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
+    })
+    await page.goto(`http://${host}:${server.port}/`)
+    await hydrate(page)
+    const head = await page.evaluate(() => ({
+      violations: (window as unknown as { violations: string[] }).violations,
+      jsonLd: [...document.querySelectorAll('script[type="application/ld+json"]')].map((script) => JSON.parse(script.textContent!)),
+      scripts: document.scripts.length,
+      canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href'),
+      robots: document.querySelector('meta[name="robots"]')?.getAttribute('content'),
+    }))
+    scripts.push(head.scripts)
+    expect(head.violations).toEqual([])
+    expect(head.canonical).toBe(`https://${host}/`)
+    expect(head.robots).toBe('index,follow')
+    expect(head.jsonLd).toHaveLength(1)
+    expect(head.jsonLd[0]).toMatchObject(
+      host === 'example.de'
+        ? { name: 'example.de', offers: { price: 4900, priceCurrency: 'EUR', availability: 'https://schema.org/InStock' } }
+        : { name: 'attack.de', description: '</script><script>alert(1)</script>' },
+    )
+    expect(await closePage(watched)).toEqual([])
+    watched = undefined
+  }
+  // The description added no script element of its own.
+  expect(scripts[1]).toBe(scripts[0])
 })

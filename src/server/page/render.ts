@@ -8,6 +8,7 @@ import type { PageProps } from '../../client/page-props.ts'
 import * as entryServer from '../../client/entry-server.tsx'
 import { escapeHtml } from '../../shared/html.ts'
 import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
+import { renderHeadTags, type PageHead } from './head.ts'
 
 /** A page as sent: gzip-compressed when the client accepts it. */
 interface RenderedPage {
@@ -16,8 +17,8 @@ interface RenderedPage {
 }
 
 export interface PageRenderer {
-  /** The landing page, hydrated in the browser when the visitor turns to the form. */
-  page(props: PageProps, nonce: string, gzip?: boolean): RenderedPage
+  /** The landing page, hydrated in the browser when the visitor turns to the form; `head`: its search and sharing tags. */
+  page(props: PageProps, nonce: string, gzip?: boolean, head?: PageHead): RenderedPage
   /** A plain page without script, for 400/404: it never shows the requested host. `form`: one button that posts. */
   notice(title: string, text: string, link?: { href: string; label: string }, form?: NoticeForm): string
   /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
@@ -103,9 +104,9 @@ function rendererFrom(html: string, { TEXT, renderApp, renderHead, renderProps }
     .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
     .replace('<!--app-props-->', '')
 
-  const render = (props: PageProps, nonce: string) =>
+  const render = (props: PageProps, nonce: string, head?: PageHead) =>
     template
-      .replace('<!--app-head-->', () => renderHead(props.host))
+      .replace('<!--app-head-->', () => (head ? `${renderHead(props.host)}\n    ${renderHeadTags(head)}` : renderHead(props.host)))
       .replace('<!--app-html-->', () => renderApp(props))
       .replace('<!--app-props-->', () => renderProps(props, nonce))
 
@@ -118,13 +119,13 @@ function rendererFrom(html: string, { TEXT, renderApp, renderHead, renderProps }
     gzip?: GzipTemplate
   }
   const cache = new Map<string, CachedPage>()
-  function cached(props: PageProps): CachedPage {
-    const key = JSON.stringify({ ...props, token: '', hash: '' })
+  function cached(props: PageProps, head: PageHead | undefined): CachedPage {
+    const key = JSON.stringify({ ...props, token: '', hash: '', head })
     let page = cache.get(key)
     if (page) {
       cache.delete(key) // most recently used goes last
     } else {
-      const html = render({ ...props, token: TOKEN, hash: HASH }, NONCE)
+      const html = render({ ...props, token: TOKEN, hash: HASH }, NONCE, head)
       page = { parts: encodeParts(html.split(SLOTS)) }
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
     }
@@ -134,14 +135,14 @@ function rendererFrom(html: string, { TEXT, renderApp, renderHead, renderProps }
 
   return {
     styleSources,
-    page(props, nonce, gzip = false) {
+    page(props, nonce, gzip = false, head) {
       // Pages answering a form sent without script carry the visitor's input: never cached.
       if (props.outcome || props.values) {
-        const html = render(props, nonce).replaceAll(NONCE, nonce)
+        const html = render(props, nonce, head).replaceAll(NONCE, nonce)
         return gzip ? { body: zlib.gzipSync(html), encoding: 'gzip' } : { body: html }
       }
       const slot: Record<string, string> = { [TOKEN]: props.token, [HASH]: props.hash, [NONCE]: nonce }
-      const page = cached(props)
+      const page = cached(props, head)
       const values = page.parts.filter((part) => typeof part === 'string').map((part) => Buffer.from(slot[part]!, 'latin1'))
       const filled = <T,>(value: (v: Buffer) => T) => {
         let next = 0

@@ -9,6 +9,7 @@ import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice } from '../sites/settings.ts'
 import { confirmModeOf } from '../confirm/plan.ts'
 import { acceptsGzip } from './gzip-splice.ts'
+import { pageHeadFor } from './head.ts'
 import type { PageViewCounter } from './page-views.ts'
 import type { NoticeForm, PageRenderer } from './render.ts'
 
@@ -68,7 +69,7 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
       const props: PageProps = { host: site.host.display, token, hash: signedIssueTime, ...siteProps(site), ...extra }
       if (statusCode === 200 && request.method === 'GET') pageViews.count(site.host.ascii)
-      const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']))
+      const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']), pageHeadFor(site))
       if (page.encoding) reply.header('content-encoding', page.encoding)
       // Every page carries a fresh single-use token, so no cache may keep it.
       return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding').send(page.body)

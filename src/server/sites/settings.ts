@@ -29,6 +29,13 @@ const domainSettingsSchema = z
     description: z.string().max(500).optional(),
     /** false: this server does not show the domain at all (it is treated like an unknown host). */
     listed: z.boolean().optional(),
+    /** true: the page asks search engines not to index it (robots noindex); it is still shown. */
+    noindex: z.boolean().optional(),
+    /**
+     * Unset means available (no zod default: it would override `default`'s status on every domain). Sold names get
+     * no _for-sale DNS records (docs/dns.md).
+     */
+    status: z.enum(['available', 'reserved', 'sold']).optional(),
     /**
      * What the visitor gets after sending: nothing (off), a fixed note that the inquiry arrived (notice), or a link to
      * follow before the inquiry reaches the owner (verify). docs/confirmation.md.

@@ -1,0 +1,128 @@
+// Search and sharing against the real server process: the head of each host's page, and its link-preview image.
+import fs from 'node:fs'
+import http from 'node:http'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { getPage, requestAs } from '../helpers/contact.ts'
+import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
+import { pngSize } from '../helpers/png.ts'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+
+const DOMAINS = `
+unknownHosts: not-found
+default:
+  currency: EUR
+domains:
+  example.de:
+    price: 4900
+    description: Kurz und einprägsam.
+  münchen.de:
+    noindex: true
+  attack.de:
+    description: </script><script>alert(1)</script>
+`
+
+let server: ServerProcess
+let file: string
+beforeAll(async () => {
+  file = writeTestFile(DOMAINS)
+  server = await startServerProcess({ DOMAINS_FILE: file })
+})
+afterAll(async () => {
+  await server?.stop()
+  server?.cleanup()
+  removeTestFiles()
+})
+
+const jsonLdOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as Record<string, unknown>
+const metaOf = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1]
+
+/** GET with a chosen Host header, the body as bytes. */
+function getImage(host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${server.url}/og.png`, { headers: { ...headers, host } }, (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }))
+      })
+      .on('error', reject)
+  })
+}
+
+describe('the head of each page', () => {
+  test('GET / carries canonical link, Open Graph, Twitter card, robots and a Product matching the domains file', async () => {
+    const { status, html } = await getPage(server.url, 'example.de')
+    expect(status).toBe(200)
+    expect(html).toContain('<link rel="canonical" href="https://example.de/" />')
+    expect(metaOf(html, 'robots')).toBe('index,follow')
+    expect(metaOf(html, 'og:url')).toBe('https://example.de/')
+    expect(metaOf(html, 'og:image')).toMatch(/^https:\/\/example\.de\/og\.png\?v=[\w-]+$/)
+    expect(metaOf(html, 'twitter:card')).toBe('summary_large_image')
+    expect(jsonLdOf(html)).toMatchObject({
+      '@type': 'Product',
+      name: 'example.de',
+      description: 'Kurz und einprägsam.',
+      offers: { '@type': 'Offer', price: 4900, priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
+    })
+    // The head is in the page before the visitor's scripts, once.
+    expect(html.match(/rel="canonical"/g)).toHaveLength(1)
+    expect(html.indexOf('application/ld+json')).toBeLessThan(html.indexOf('</head>'))
+  })
+
+  test('a noindex domain asks not to be indexed; its URLs are in punycode, its name in Unicode', async () => {
+    const { html } = await getPage(server.url, 'xn--mnchen-3ya.de')
+    expect(metaOf(html, 'robots')).toBe('noindex')
+    expect(html).toContain('<link rel="canonical" href="https://xn--mnchen-3ya.de/" />')
+    expect(jsonLdOf(html)).toMatchObject({ name: 'münchen.de', offers: { availability: 'https://schema.org/InStock' } })
+    expect(jsonLdOf(html).offers).not.toHaveProperty('price')
+  })
+
+  test('a description that closes the script element stays inside the JSON-LD', async () => {
+    const { html } = await getPage(server.url, 'attack.de')
+    expect(html).not.toContain('<script>alert(1)')
+    expect(jsonLdOf(html).description).toBe('</script><script>alert(1)</script>')
+  })
+})
+
+describe('the link-preview image', () => {
+  test('is a PNG of 1200x630 within 60 KB, kept for a day, and answered 304 for its ETag', async () => {
+    const first = await getImage('example.de')
+    expect(first.status).toBe(200)
+    expect(first.headers['content-type']).toBe('image/png')
+    expect(first.headers['cache-control']).toBe('public, max-age=86400')
+    expect(pngSize(first.body)).toEqual({ width: 1200, height: 630 })
+    expect(first.body.length).toBeLessThanOrEqual(60 * 1024)
+    const etag = first.headers.etag!
+    expect(etag).toMatch(/^"[\w-]+"$/)
+    const again = await getImage('example.de')
+    expect(again.headers.etag).toBe(etag)
+    expect(again.body.equals(first.body)).toBe(true)
+    const notModified = await getImage('example.de', { 'if-none-match': etag })
+    expect(notModified.status).toBe(304)
+    expect(notModified.body.length).toBe(0)
+  })
+
+  test('differs per host, and a host the file does not list gets the 404 page', async () => {
+    const [a, b] = await Promise.all([getImage('example.de'), getImage('xn--mnchen-3ya.de')])
+    expect(b.status).toBe(200)
+    expect(b.headers.etag).not.toBe(a.headers.etag)
+    const unknown = await getImage('other.de')
+    expect(unknown.status).toBe(404)
+    expect(unknown.headers['content-type']).toMatch(/^text\/html/)
+    expect((await requestAs('127.0.0.1', `${server.url}/og.png`)).status).toBe(404)
+  })
+
+  test('a reload of the domains file changes the image and the URL pages give for it', async () => {
+    const before = await getImage('example.de')
+    const urlBefore = metaOf((await getPage(server.url, 'example.de')).html, 'og:image')
+    fs.writeFileSync(`${file}.tmp`, DOMAINS.replace('price: 4900', 'price: 5500'))
+    fs.renameSync(`${file}.tmp`, file)
+    await expect.poll(async () => (await getPage(server.url, 'example.de')).html, { timeout: 5000 }).toContain('5.500')
+    expect(metaOf((await getPage(server.url, 'example.de')).html, 'og:image')).not.toBe(urlBefore)
+    const after = await getImage('example.de', { 'if-none-match': before.headers.etag! })
+    expect(after.status).toBe(200)
+    expect(after.headers.etag).not.toBe(before.headers.etag)
+    expect(after.body.equals(before.body)).toBe(false)
+    expect(pngSize(after.body)).toEqual({ width: 1200, height: 630 })
+  })
+})

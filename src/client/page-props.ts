@@ -16,6 +16,8 @@ export interface PageProps {
   offer?: { currency: string; minimum: string }
   /** Footer links; the footer stays empty without them. */
   legal?: { imprintHref?: string; privacyHref?: string }
+  /** The domains file's `status` when the name is not simply available: reserved keeps the form, sold has none. */
+  saleStatus?: 'reserved' | 'sold'
   /** The domain confirms inquiries by a mailed link (`confirm: verify`): the success message says to look there. */
   verify?: true
   /** Set when the server answers a form sent without JavaScript. */

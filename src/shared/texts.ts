@@ -35,6 +35,9 @@ export const TEXT = {
   labelOffer: (currency: string) => `Angebot in ${currency} (optional)`,
   offerMinimum: (minimum: string) => `Mindestangebot: ${minimum}`,
   price: (price: string) => `Preis: ${price}`,
+  reserved: 'Diese Domain ist reserviert.',
+  reservedBackup: 'Sie können trotzdem ein Angebot abgeben: Wir melden uns, falls die Reservierung endet.',
+  sold: 'Diese Domain wurde verkauft.',
   imprint: 'Impressum',
   privacy: 'Datenschutz',
   privacyNote:

@@ -30,6 +30,9 @@ domains:
     description: Kurz und einprägsam.
   attack.de:
     description: </script><script>alert(1)</script>
+  verkauft.de:
+    price: 4900
+    status: sold
 `,
   )
   stack = await startE2eStack({ DOMAINS_FILE: path.join(dir, 'domains.yaml') })
@@ -140,4 +143,16 @@ test('the search and sharing head breaks no CSP rule, and a description that clo
   }
   // The description added no script element of its own.
   expect(scripts[1]).toBe(scripts[0])
+})
+
+test('a sold name shows that it is sold, without a form, and its page has no error and no accessibility violation', async () => {
+  watched = await openPage(browser)
+  const { page } = watched
+  const response = await page.goto(`http://verkauft.de:${server.port}/`)
+  expect(response?.status()).toBe(200)
+  watched.problems.push(...(await attributeMismatches(page, response)))
+  expect(await page.getByText('Diese Domain wurde verkauft.').isVisible()).toBe(true)
+  expect(await page.locator('form').count()).toBe(0)
+  await page.mouse.click(10, 10)
+  expect(await axeViolations(page)).toEqual([])
 })

@@ -12,16 +12,21 @@ export function LandingPage(props: PageProps) {
           <p className="for-sale">{TEXT.forSale(props.host)}</p>
           {props.listing?.price && <p className="price">{TEXT.price(props.listing.price)}</p>}
           {props.listing?.description && <p className="description">{props.listing.description}</p>}
+          {props.saleStatus === 'reserved' && <p className="sale-status">{TEXT.reserved}</p>}
+          {props.saleStatus === 'sold' && <p className="sale-status">{TEXT.sold}</p>}
         </header>
-        <section className="card" aria-labelledby="contact-heading">
-          <h2 id="contact-heading">{TEXT.writeUs}</h2>
-          <ContactForm token={props.token} hash={props.hash} outcome={props.outcome} values={props.values} offer={props.offer} verify={props.verify} />
-          {props.legal?.privacyHref && (
-            <p className="privacy-note">
-              {TEXT.privacyNote} <a href={props.legal.privacyHref}>{TEXT.privacyNoteLink}</a>.
-            </p>
-          )}
-        </section>
+        {props.saleStatus !== 'sold' && (
+          <section className="card" aria-labelledby="contact-heading">
+            <h2 id="contact-heading">{TEXT.writeUs}</h2>
+            {props.saleStatus === 'reserved' && <p className="sale-note">{TEXT.reservedBackup}</p>}
+            <ContactForm token={props.token} hash={props.hash} outcome={props.outcome} values={props.values} offer={props.offer} verify={props.verify} />
+            {props.legal?.privacyHref && (
+              <p className="privacy-note">
+                {TEXT.privacyNote} <a href={props.legal.privacyHref}>{TEXT.privacyNoteLink}</a>.
+              </p>
+            )}
+          </section>
+        )}
       </main>
       <footer className="footer">
         {props.legal?.imprintHref && <a href={props.legal.imprintHref}>{TEXT.imprint}</a>}

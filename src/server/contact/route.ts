@@ -110,6 +110,8 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const lookup = deps.sites.lookup(request)
     if (lookup.kind === 'invalid') throw new HttpError(400, TEXT.badHost)
     if (lookup.kind !== 'site') throw new HttpError(404, TEXT.unavailableDomain)
+    // A sold name takes no more inquiries, whatever was sent; 410 says it is gone for good.
+    if (lookup.site.settings.status === 'sold') throw new HttpError(410, TEXT.sold)
     const check = checkContact(request.body)
     if (check.status === 'invalid') throw new HttpError(400, TEXT.invalid, check.fieldErrors)
     const offer = offerOf(lookup.site, check.data)

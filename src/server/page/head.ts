@@ -25,11 +25,10 @@ export interface PageHead {
 type Availability = 'InStock' | 'LimitedAvailability' | 'SoldOut'
 
 /**
- * The one place where a domain's sale state becomes schema.org availability. The file has no `status` key yet;
- * when it has (reserved, sold), reserved maps to LimitedAvailability and sold to SoldOut here.
+ * The one place where a domain's sale state (the file's `status`) becomes schema.org availability.
  */
-function availabilityOf(_settings: DomainSettings): Availability {
-  return 'InStock'
+function availabilityOf(settings: DomainSettings): Availability {
+  return settings.status === 'sold' ? 'SoldOut' : settings.status === 'reserved' ? 'LimitedAvailability' : 'InStock'
 }
 
 const versions = new WeakMap<DomainsConfig, string>()

@@ -27,8 +27,8 @@ export interface PageView {
 const HTML = 'text/html; charset=utf-8'
 
 /** What the page shows for a site besides the form: price, description, offer field and footer links. */
-function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 'verify'> {
-  const { price, currency = 'EUR', description, minOffer } = site.settings
+function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 'verify' | 'saleStatus'> {
+  const { price, currency = 'EUR', description, minOffer, status } = site.settings
   const listing = {
     ...(price !== undefined && { price: formatPrice(price, currency) }),
     ...(description && { description }),
@@ -38,6 +38,7 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 
     ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency) } }),
     ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
     ...(confirmModeOf(site) === 'verify' && { verify: true }),
+    ...((status === 'reserved' || status === 'sold') && { saleStatus: status }),
   }
 }
 

@@ -21,6 +21,7 @@ import { createPageViewCounter } from './page/page-views.ts'
 import healthRoutes from './health/route.ts'
 import pageRoutes from './page/route.ts'
 import ogImageRoutes from './page/og-route.ts'
+import crawlerRoutes from './page/crawler-route.ts'
 import { createPageView } from './page/view.ts'
 import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(tlsCheckRoutes, { tls })
   await app.register(pageRoutes, { view, sites })
   await app.register(ogImageRoutes, { view, sites })
+  await app.register(crawlerRoutes, { view, sites })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
 

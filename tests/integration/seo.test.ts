@@ -126,3 +126,33 @@ describe('the link-preview image', () => {
     expect(pngSize(after.body)).toEqual({ width: 1200, height: 630 })
   })
 })
+
+describe('robots.txt and sitemap.xml', () => {
+  test('each host lets crawlers read every page and names its own page in its sitemap', async () => {
+    const robots = await requestAs('example.de', `${server.url}/robots.txt`)
+    expect(robots.status).toBe(200)
+    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8')
+    expect(robots.html).toBe('User-agent: *\nAllow: /\nSitemap: https://example.de/sitemap.xml\n')
+    const sitemap = await requestAs('example.de', `${server.url}/sitemap.xml`)
+    expect(sitemap.status).toBe(200)
+    expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8')
+    expect([...sitemap.html.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual(['https://example.de/'])
+    expect(sitemap.html).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+  })
+
+  test('a noindex name is not in its sitemap, and robots.txt still lets crawlers read the page that says noindex', async () => {
+    const robots = await requestAs('münchen.de', `${server.url}/robots.txt`)
+    expect(robots.html).toBe('User-agent: *\nAllow: /\n')
+    const sitemap = await requestAs('xn--mnchen-3ya.de', `${server.url}/sitemap.xml`)
+    expect(sitemap.status).toBe(200)
+    expect(sitemap.html).not.toContain('<loc>')
+  })
+
+  test('a host the file does not list gets the 404 page for both', async () => {
+    for (const path of ['/robots.txt', '/sitemap.xml']) {
+      const answer = await requestAs('nicht-gelistet.de', `${server.url}${path}`)
+      expect(answer.status, path).toBe(404)
+      expect(answer.headers['content-type'], path).toMatch(/^text\/html/)
+    }
+  })
+})

@@ -8,12 +8,12 @@ import { escapeHtml } from '../../shared/html.ts'
 import { pageHeadFor } from './head.ts'
 import type { PageView } from './view.ts'
 
-export function robotsTxt(site: Site): string {
+function robotsTxt(site: Site): string {
   const head = pageHeadFor(site)
   return ['User-agent: *', 'Allow: /', ...(head.noindex ? [] : [`Sitemap: ${head.url}sitemap.xml`]), ''].join('\n')
 }
 
-export function sitemapXml(site: Site): string {
+function sitemapXml(site: Site): string {
   const head = pageHeadFor(site)
   const urls = head.noindex ? [] : [head.url]
   return [

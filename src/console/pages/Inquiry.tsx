@@ -1,5 +1,6 @@
 // One inquiry: the whole message as text, the offer against price and minimum, the owner's mail, the
 // conversation, a reply form and the actions (archive, spam, delete after an in-page confirmation).
+import { ConfirmErase } from '../ConfirmErase.tsx'
 import { useState, type FormEvent } from 'react'
 import {
   CONSOLE_PATHS,
@@ -145,18 +146,9 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
         </button>
       </div>
       {confirming && (
-        <div className="confirm" role="alertdialog" aria-labelledby="confirm-delete">
-          <p id="confirm-delete">Anfrage endgültig löschen?</p>
-          <p className="muted">Die Anfrage, ihre Antworten und ihre Mails werden gelöscht. Das lässt sich nicht rückgängig machen.</p>
-          <div className="actions">
-            <button type="button" className="button danger" disabled={busy} onClick={erase}>
-              Endgültig löschen
-            </button>
-            <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
-              Abbrechen
-            </button>
-          </div>
-        </div>
+        <ConfirmErase id="confirm-delete" question="Anfrage endgültig löschen?" busy={busy} onConfirm={erase} onCancel={() => setConfirming(false)}>
+          Die Anfrage, ihre Antworten und ihre Mails werden gelöscht. Das lässt sich nicht rückgängig machen.
+        </ConfirmErase>
       )}
       <Negotiation detail={detail} busy={busy} run={step} />
       {error && <ErrorText>{error}</ErrorText>}

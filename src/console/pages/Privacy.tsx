@@ -1,5 +1,6 @@
 // Datenschutz: an e-mail address, what is stored about it (Auskunft, as JSON to hand over) and erasing all of it
 // (Löschen, after an in-page confirmation). Everything shown is text: names and messages are what visitors typed.
+import { ConfirmErase } from '../ConfirmErase.tsx'
 import { useState, type FormEvent } from 'react'
 import { STATUS_LABEL, type InquiryStatus } from '../../shared/console-api.ts'
 import type { AccessReport, ErasedReport, PrivacyRequest } from '../../shared/privacy-api.ts'
@@ -122,21 +123,10 @@ export function Privacy() {
             </>
           )}
           {confirming && (
-            <div className="confirm" role="alertdialog" aria-labelledby="confirm-erase">
-              <p id="confirm-erase">Alles zu dieser Adresse endgültig löschen?</p>
-              <p className="muted">
-                {count(report.inquiries.length, 'Anfrage', 'Anfragen')} mit Antworten, Mails und Mail-Dateien werden gelöscht. Das lässt sich nicht rückgängig
-                machen.
-              </p>
-              <div className="actions">
-                <button type="button" className="button danger" disabled={busy} onClick={erase}>
-                  Endgültig löschen
-                </button>
-                <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
-                  Abbrechen
-                </button>
-              </div>
-            </div>
+            <ConfirmErase id="confirm-erase" question="Alles zu dieser Adresse endgültig löschen?" busy={busy} onConfirm={erase} onCancel={() => setConfirming(false)}>
+              {count(report.inquiries.length, 'Anfrage', 'Anfragen')} mit Antworten, Mails und Mail-Dateien werden gelöscht. Das lässt sich nicht rückgängig
+              machen.
+            </ConfirmErase>
           )}
         </section>
       )}

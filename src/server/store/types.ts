@@ -1,5 +1,9 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
 import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
+import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
+import type { DealStore } from './deal-types.ts'
+import type { JobStore } from './job-types.ts'
+import type { PrivacyStore } from './privacy-types.ts'
 
 export type { InquiryStatus, ReplyKind }
 
@@ -39,41 +43,6 @@ export interface StoredInquiry extends NewInquiry {
  * of `notify` (webhooks and presets), or not at all.
  */
 export type MailPlan = { queue: true; mailTo: string | null; notify?: readonly string[] } | { queue: false }
-
-/** The visitor's confirmation of a new genuine inquiry (the domains file's `confirm`; docs/confirmation.md). */
-export interface ConfirmPlan {
-  /** notice: a note that it arrived; verify: a link to follow, and the inquiry waits as 'unconfirmed' until then. */
-  kind: 'notice' | 'verify'
-  /** false: the address has had its share of confirmation mails for the day; the inquiry is stored without one. */
-  mail: boolean
-  /** What the console shows as the mail's text (never a link). */
-  body: string
-  /** Where an answer to the mail goes: the domain's mailTo, or MAIL_TO when null. */
-  replyTo: string | null
-}
-
-/** What a confirmation link needs to know of its inquiry. */
-export interface ConfirmationTarget {
-  id: number
-  token: string
-  domain: string
-  createdAt: number
-  belowMinimum: boolean
-  status: InquiryStatus
-}
-
-export interface ConfirmationStore {
-  /** The inquiry a confirmation link names, or null when there is none (any more). */
-  confirmationTarget(id: number): Promise<ConfirmationTarget | null>
-  /**
-   * Turns an unconfirmed inquiry of `domain` that has not expired into a new one and queues its mail to the owner as
-   * `mail` says, in one transaction. 'already': it is no longer waiting (confirmed before, or the owner acted on it);
-   * 'missing': there is no such inquiry, or it has expired.
-   */
-  confirmInquiry(id: number, domain: string, mail: MailPlan, now: number): Promise<'confirmed' | 'already' | 'missing'>
-  /** Erases the inquiries that waited longer than UNCONFIRMED_TTL_MS, with their mails; returns how many. */
-  eraseExpiredUnconfirmed(now: number): Promise<number>
-}
 
 export interface InquiryFilter {
   domain?: string
@@ -205,41 +174,11 @@ export interface OutboxHealth {
   failingSince: number | null
 }
 
-/** A step of the negotiation (docs/negotiation.md): the mail's text is composed before it is stored. */
-export type DealKind = 'counter' | 'accept' | 'decline'
-
-export interface DealStep {
-  /** The mail's text as the visitor gets it (the owner's template with the values filled in). */
-  body: string
-  /** The visitor's address, where the mail goes. */
-  to: string
-  /** Where the visitor's answer goes: the domain's mailTo or MAIL_TO. */
-  replyTo: string
-  now: number
-}
-
-/** What a step did: queued (its reply and mail), or why it was refused. */
-export type DealResult =
-  | { status: 'queued'; replyId: number; inquiryStatus: InquiryStatus }
-  | { status: 'not-found' }
-  | { status: 'spam' }
-  | { status: 'unconfirmed' }
-  /** Accepting after the counter-offer ran out needs the owner's confirmation (confirmExpired). */
-  | { status: 'counter-expired'; expiredAt: number }
-
-export interface DealStore {
-  /** Stores the counter-offer, queues its mail and marks the inquiry countered until `expiresAt`, in one transaction. */
-  counterOffer(id: number, step: DealStep & { amount: number; expiresAt: number }): Promise<DealResult>
-  /** `amount`: what was agreed (the counter-offer's or the visitor's offer), kept with the reply. */
-  accept(id: number, step: DealStep & { amount: number | null; confirmExpired?: boolean }): Promise<DealResult>
-  decline(id: number, step: DealStep): Promise<DealResult>
-  /** Marks every counter-offer whose time ran out by `now` as expired; returns how many. */
-  expireCounterOffers(now: number): Promise<number>
-  /** The owner's edited mail templates (absent: the default text). */
-  dealTemplates(): Promise<Partial<Record<DealKind, string>>>
-  /** Stores the owner's template, or goes back to the default with null. */
-  setDealTemplate(kind: DealKind, text: string | null): Promise<void>
-}
+// The parts of the store with a file of their own; their types are these files', re-exported here.
+export type * from './confirmation-types.ts'
+export type * from './deal-types.ts'
+export type * from './privacy-types.ts'
+export type * from './job-types.ts'
 
 export interface Store extends ConfirmationStore, DealStore, PrivacyStore, JobStore {
   /**
@@ -359,88 +298,4 @@ export function guardBy(isTransient: (error: unknown) => boolean) {
       }
     },
   }
-}
-
-// GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
-
-/** One inquiry with everything stored with it, as Art. 15 asks. */
-export interface PersonInquiry {
-  inquiry: StoredInquiry & { status: InquiryStatus }
-  replies: { id: number; kind: ReplyKind; body: string; amount: number | null; replyTo: string | null; createdAt: number }[]
-  /** Every outbox row: the owner's mail (replyId and webhookUrl null), each reply's mail, each webhook. */
-  mails: {
-    id: number
-    replyId: number | null
-    webhookUrl: string | null
-    messageId: string
-    status: OutboxStatus
-    attempts: number
-    lastError: string | null
-    mailTo: string | null
-    createdAt: number
-    sentAt: number | null
-    failedAt: number | null
-  }[]
-}
-
-/** What an erasure removed: the inquiries (with their domains), their replies, their outbox rows. */
-export interface Erased {
-  inquiries: { id: number; domain: string }[]
-  replyIds: number[]
-  outboxRows: number
-}
-
-export interface PrivacyStore {
-  /** Every inquiry whose e-mail address is this one (ignoring case), oldest first, with its replies and mail. */
-  personData(email: string): Promise<PersonInquiry[]>
-  /** Erases every inquiry with this e-mail address (ignoring case) with its replies and outbox rows (Art. 17). */
-  eraseByEmail(email: string): Promise<Erased>
-  /** Erases these inquiries with their replies and outbox rows, in one transaction; then call purgeErased. */
-  eraseInquiries(ids: number[]): Promise<Erased>
-  /**
-   * Rewrites what still holds erased words: SQLite's FTS index only marks a deleted row and keeps its words in its
-   * pages until they are merged, which this does now. (eraseByEmail does it by itself.)
-   */
-  purgeErased(): Promise<void>
-  /**
-   * Up to `limit` inquiries, oldest first, that arrived before `before` and have no reply since then (a negotiation
-   * still going on is not stale).
-   */
-  staleInquiries(before: number, limit: number): Promise<number[]>
-}
-
-// The scheduler's claims and the weekly digest (store/jobs.ts).
-
-export interface DigestDomain {
-  domain: string
-  views: number
-  inquiries: number
-  spam: number
-  failedMail: number
-  /** Genuine offers, in the currency each was made in. */
-  offers: Offer[]
-}
-
-export interface DigestFacts {
-  /** Each domain with views, inquiries or failed mail in the range. */
-  domains: DigestDomain[]
-  /** Domains with page views since `quietSince`, or with an inquiry ever; sorted. */
-  seen: string[]
-  /** Domains with a genuine inquiry since `quietSince`; sorted. */
-  askedLately: string[]
-}
-
-export interface JobStore {
-  /**
-   * Claims one run of a job (its name and period): true for exactly one caller, whichever process or instance, also
-   * after a restart. Claims of the job for periods before `pruneBefore` are removed.
-   */
-  claimJobRun(job: string, period: string, claimedBy: string, pruneBefore: string): Promise<boolean>
-  /** Gives a claim back (the run failed), so that it can be claimed again. */
-  releaseJobRun(job: string, period: string): Promise<void>
-  /**
-   * The digest's numbers: inquiries, spam, offers and failed mail in [since, until); page views of the UTC days from
-   * since's day up to (not including) until's day.
-   */
-  digestFacts(range: { since: number; until: number; quietSince: number }): Promise<DigestFacts>
 }

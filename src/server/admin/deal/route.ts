@@ -7,7 +7,7 @@ import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest } fr
 import { HttpError } from '../../http/errors.ts'
 import { formatDeadline, DEAL_KINDS, DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_MAX, templateProblem } from '../../mail/deal-mail.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { inboxDataOf } from '../inbox/route.ts'
+import { inboxDataOf } from '../inbox/data.ts'
 import type { ConsoleRenderer } from '../render.ts'
 import { sendPage } from '../session/route.ts'
 

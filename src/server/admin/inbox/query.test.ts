@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { berlinDayStart, wordsOf } from './route.ts'
+import { berlinDayStart, wordsOf } from './query.ts'
 
 describe('the inbox filters', () => {
   test('a day starts at midnight in Berlin, in winter and in summer time', () => {

@@ -1,0 +1,38 @@
+// The store's part for the negotiation (store/deal.ts; docs/negotiation.md).
+import type { InquiryStatus } from './types.ts'
+
+/** A step of the negotiation (docs/negotiation.md): the mail's text is composed before it is stored. */
+export type DealKind = 'counter' | 'accept' | 'decline'
+
+export interface DealStep {
+  /** The mail's text as the visitor gets it (the owner's template with the values filled in). */
+  body: string
+  /** The visitor's address, where the mail goes. */
+  to: string
+  /** Where the visitor's answer goes: the domain's mailTo or MAIL_TO. */
+  replyTo: string
+  now: number
+}
+
+/** What a step did: queued (its reply and mail), or why it was refused. */
+export type DealResult =
+  | { status: 'queued'; replyId: number; inquiryStatus: InquiryStatus }
+  | { status: 'not-found' }
+  | { status: 'spam' }
+  | { status: 'unconfirmed' }
+  /** Accepting after the counter-offer ran out needs the owner's confirmation (confirmExpired). */
+  | { status: 'counter-expired'; expiredAt: number }
+
+export interface DealStore {
+  /** Stores the counter-offer, queues its mail and marks the inquiry countered until `expiresAt`, in one transaction. */
+  counterOffer(id: number, step: DealStep & { amount: number; expiresAt: number }): Promise<DealResult>
+  /** `amount`: what was agreed (the counter-offer's or the visitor's offer), kept with the reply. */
+  accept(id: number, step: DealStep & { amount: number | null; confirmExpired?: boolean }): Promise<DealResult>
+  decline(id: number, step: DealStep): Promise<DealResult>
+  /** Marks every counter-offer whose time ran out by `now` as expired; returns how many. */
+  expireCounterOffers(now: number): Promise<number>
+  /** The owner's edited mail templates (absent: the default text). */
+  dealTemplates(): Promise<Partial<Record<DealKind, string>>>
+  /** Stores the owner's template, or goes back to the default with null. */
+  setDealTemplate(kind: DealKind, text: string | null): Promise<void>
+}

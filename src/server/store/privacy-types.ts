@@ -1,0 +1,48 @@
+// The store's part for GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
+import type { InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './types.ts'
+
+/** One inquiry with everything stored with it, as Art. 15 asks. */
+export interface PersonInquiry {
+  inquiry: StoredInquiry & { status: InquiryStatus }
+  replies: { id: number; kind: ReplyKind; body: string; amount: number | null; replyTo: string | null; createdAt: number }[]
+  /** Every outbox row: the owner's mail (replyId and webhookUrl null), each reply's mail, each webhook. */
+  mails: {
+    id: number
+    replyId: number | null
+    webhookUrl: string | null
+    messageId: string
+    status: OutboxStatus
+    attempts: number
+    lastError: string | null
+    mailTo: string | null
+    createdAt: number
+    sentAt: number | null
+    failedAt: number | null
+  }[]
+}
+
+/** What an erasure removed: the inquiries (with their domains), their replies, their outbox rows. */
+export interface Erased {
+  inquiries: { id: number; domain: string }[]
+  replyIds: number[]
+  outboxRows: number
+}
+
+export interface PrivacyStore {
+  /** Every inquiry whose e-mail address is this one (ignoring case), oldest first, with its replies and mail. */
+  personData(email: string): Promise<PersonInquiry[]>
+  /** Erases every inquiry with this e-mail address (ignoring case) with its replies and outbox rows (Art. 17). */
+  eraseByEmail(email: string): Promise<Erased>
+  /** Erases these inquiries with their replies and outbox rows, in one transaction; then call purgeErased. */
+  eraseInquiries(ids: number[]): Promise<Erased>
+  /**
+   * Rewrites what still holds erased words: SQLite's FTS index only marks a deleted row and keeps its words in its
+   * pages until they are merged, which this does now. (eraseByEmail does it by itself.)
+   */
+  purgeErased(): Promise<void>
+  /**
+   * Up to `limit` inquiries, oldest first, that arrived before `before` and have no reply since then (a negotiation
+   * still going on is not stale).
+   */
+  staleInquiries(before: number, limit: number): Promise<number[]>
+}

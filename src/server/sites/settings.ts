@@ -27,6 +27,19 @@ const domainSettingsSchema = z
     /** Overrides MAIL_TO for this domain. */
     mailTo: mailbox.optional(),
     description: z.string().max(500).optional(),
+    /** How the price is meant: Festpreis, Verhandlungsbasis (VB) or Preis auf Anfrage (no amount shown). */
+    priceType: z.enum(['fixed', 'negotiable', 'on-request']).optional(),
+    /** Whether the price includes VAT ("inkl. MwSt."), excludes it ("zzgl. MwSt.") or says nothing about it. */
+    vat: z.enum(['included', 'excluded', 'none']).optional(),
+    /**
+     * A checkout elsewhere (an escrow service, a marketplace listing), shown as "Jetzt kaufen" beside the form. Only
+     * https: the button takes the buyer away with their money.
+     */
+    buyUrl: z.url({ protocol: /^https$/, hostname: z.regexes.domain }).max(2000).optional(),
+    /** The text of "So läuft der Kauf ab", shown when a price is set; unset: the standard text (page.md). */
+    howToBuy: z.string().max(2000).optional(),
+    /** The page's language: German, English, or chosen by the browser's Accept-Language (German when unsure). */
+    language: z.enum(['de', 'en', 'auto']).optional(),
     /** false: this server does not show the domain at all (it is treated like an unknown host). */
     listed: z.boolean().optional(),
     /** true: the page asks search engines not to index it (robots noindex); it is still shown. */
@@ -75,6 +88,8 @@ export const domainsFileSchema = z
     www: z.enum(['show', 'redirect']).default('show'),
     /** Whether offers below a domain's minimum are mailed too (they are always stored). */
     mailLowOffers: z.boolean().default(false),
+    /** Every page lists the owner's other available names ("Weitere Domains"), and /domains lists them all. */
+    portfolio: z.boolean().default(false),
     legal: z
       .object({ imprintUrl: httpUrl, privacyUrl: httpUrl, imprintText: z.string().max(20_000), privacyText: z.string().max(50_000) })
       .partial()

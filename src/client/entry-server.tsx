@@ -1,11 +1,17 @@
 import { renderToString } from 'react-dom/server'
 import { TEXT } from '../shared/texts.ts'
 import { escapeHtml } from '../shared/html.ts'
+import { DomainList } from './components/DomainList.tsx'
 import { LandingPage } from './components/LandingPage.tsx'
-import { PROPS_ELEMENT_ID, type PageProps } from './page-props.ts'
+import { PROPS_ELEMENT_ID, type DomainListProps, type PageProps } from './page-props.ts'
 
 export function renderApp(props: PageProps): string {
   return renderToString(<LandingPage {...props} />)
+}
+
+/** GET /domains: rendered on the server only; it has no script, its links and form work without one. */
+export function renderDomainList(props: DomainListProps): string {
+  return renderToString(<DomainList {...props} />)
 }
 
 export function renderHead(host: string): string {

@@ -18,6 +18,8 @@ export interface PageProps {
   legal?: { imprintHref?: string; privacyHref?: string }
   /** The domains file's `status` when the name is not simply available: reserved keeps the form, sold has none. */
   saleStatus?: 'reserved' | 'sold'
+  /** The owner's other names for sale, most like this one first (`portfolio: true`). */
+  portfolio?: { names: PortfolioLink[] }
   /** The domain confirms inquiries by a mailed link (`confirm: verify`): the success message says to look there. */
   verify?: true
   /** Set when the server answers a form sent without JavaScript. */
@@ -27,3 +29,25 @@ export interface PageProps {
 }
 
 export const PROPS_ELEMENT_ID = 'page-props'
+
+/** One of the owner's other names: its page, and its price as the page would show it (none without one). */
+export interface PortfolioLink {
+  /** The name as people read it. */
+  name: string
+  href: string
+  price?: string
+}
+
+/** GET /domains: the whole portfolio, one page of it, searched and sorted without script. */
+export interface DomainListProps {
+  /** The host the list is shown on, as people read it. */
+  host: string
+  q: string
+  sort: 'name' | 'price'
+  order: 'asc' | 'desc'
+  page: number
+  pages: number
+  total: number
+  items: PortfolioLink[]
+  legal?: PageProps['legal']
+}

@@ -22,6 +22,7 @@ import healthRoutes from './health/route.ts'
 import pageRoutes from './page/route.ts'
 import ogImageRoutes from './page/og-route.ts'
 import crawlerRoutes from './page/crawler-route.ts'
+import portfolioRoutes from './portfolio/route.ts'
 import { createPageView } from './page/view.ts'
 import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
@@ -141,8 +142,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const view = createPageView({ secret, renderer, sites, pageViews })
   await app.register(tlsCheckRoutes, { tls })
   await app.register(pageRoutes, { view, sites })
-  await app.register(ogImageRoutes, { view, sites })
-  await app.register(crawlerRoutes, { view, sites })
+  await app.register(ogImageRoutes, { view })
+  await app.register(crawlerRoutes, { view })
+  await app.register(portfolioRoutes, { view })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
 

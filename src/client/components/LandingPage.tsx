@@ -1,6 +1,8 @@
 import { TEXT } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 import { ContactForm } from './ContactForm.tsx'
+import { Footer } from './Footer.tsx'
+import { Portfolio } from './Portfolio.tsx'
 
 export function LandingPage(props: PageProps) {
   return (
@@ -27,11 +29,9 @@ export function LandingPage(props: PageProps) {
             )}
           </section>
         )}
+        {props.portfolio && <Portfolio names={props.portfolio.names} />}
       </main>
-      <footer className="footer">
-        {props.legal?.imprintHref && <a href={props.legal.imprintHref}>{TEXT.imprint}</a>}
-        {props.legal?.privacyHref && <a href={props.legal.privacyHref}>{TEXT.privacy}</a>}
-      </footer>
+      <Footer legal={props.legal} />
     </>
   )
 }

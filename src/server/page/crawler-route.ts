@@ -2,8 +2,7 @@
 // sitemap names its one page (none for a `noindex: true` name, whose page asks not to be indexed). robots.txt never
 // disallows a noindex page: a crawler must be able to read the page to see that it asks not to be indexed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { TEXT } from '../../shared/texts.ts'
-import type { Site, SiteResolver } from '../sites/resolver.ts'
+import type { Site } from '../sites/resolver.ts'
 import { escapeHtml } from '../../shared/html.ts'
 import { pageHeadFor } from './head.ts'
 import type { PageView } from './view.ts'
@@ -25,20 +24,11 @@ function sitemapXml(site: Site): string {
   ].join('\n')
 }
 
-export default async function crawlerRoutes(app: FastifyInstance, deps: { view: PageView; sites: SiteResolver }) {
-  const { view, sites } = deps
-  // The same answers as the page for hosts without one: 400, 404 or the www redirect.
+export default async function crawlerRoutes(app: FastifyInstance, deps: { view: PageView }) {
+  const { view } = deps
   function answer(request: FastifyRequest, reply: FastifyReply, type: string, body: (site: Site) => string) {
-    const lookup = sites.lookup(request)
-    switch (lookup.kind) {
-      case 'invalid':
-        return view.notice(reply, 400, TEXT.badRequest, TEXT.badHost)
-      case 'unknown':
-        return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
-      case 'redirect':
-        return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
-    }
-    return reply.type(type).header('cache-control', 'public, max-age=3600').send(body(lookup.site))
+    const site = view.siteOf(request, reply)
+    return site ? reply.type(type).header('cache-control', 'public, max-age=3600').send(body(site)) : reply
   }
   app.get('/robots.txt', (request, reply) => answer(request, reply, 'text/plain; charset=utf-8', robotsTxt))
   app.get('/sitemap.xml', (request, reply) => answer(request, reply, 'application/xml; charset=utf-8', sitemapXml))

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { TEXT } from '../../shared/texts.ts'
 import { HttpError } from '../http/errors.ts'
-import type { Site, SiteResolver } from '../sites/resolver.ts'
+import type { Site } from '../sites/resolver.ts'
 import { formatPrice } from '../sites/settings.ts'
 import { domainsVersion, OG_IMAGE_PATH } from './head.ts'
 import { ogImageSvg, renderOgImage } from './og-image.ts'
@@ -60,20 +60,13 @@ function createOgImages() {
   }
 }
 
-export default async function ogImageRoutes(app: FastifyInstance, deps: { view: PageView; sites: SiteResolver }) {
-  const { view, sites } = deps
+export default async function ogImageRoutes(app: FastifyInstance, deps: { view: PageView }) {
+  const { view } = deps
   const images = createOgImages()
   app.get(OG_IMAGE_PATH, async (request, reply) => {
-    const lookup = sites.lookup(request)
-    switch (lookup.kind) {
-      case 'invalid':
-        return view.notice(reply, 400, TEXT.badRequest, TEXT.badHost)
-      case 'unknown':
-        return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
-      case 'redirect':
-        return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
-    }
-    const image = await images.get(lookup.site)
+    const site = view.siteOf(request, reply)
+    if (!site) return reply
+    const image = await images.get(site)
     reply
       .header('cache-control', 'public, max-age=86400')
       .header('etag', image.etag)

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { ViteDevServer } from 'vite'
-import type { PageProps } from '../../client/page-props.ts'
+import type { DomainListProps, PageProps } from '../../client/page-props.ts'
 import * as entryServer from '../../client/entry-server.tsx'
 import { escapeHtml } from '../../shared/html.ts'
 import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
@@ -21,6 +21,11 @@ export interface PageRenderer {
   page(props: PageProps, nonce: string, gzip?: boolean, head?: PageHead): RenderedPage
   /** A plain page without script, for 400/404: it never shows the requested host. `form`: one button that posts. */
   notice(title: string, text: string, link?: { href: string; label: string }, form?: NoticeForm): string
+  /**
+   * The whole portfolio (GET /domains), without script. `noindex, follow`: every host of the portfolio shows the same
+   * list, so search engines follow its links to the names' own pages but index none of its copies.
+   */
+  domainList(props: DomainListProps): string
   /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
   legal(title: string, text: string): string
   /** Content-Security-Policy sources that allow the pages' inline style sheet (its hash), for `style-src`. */
@@ -90,10 +95,11 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
     page: (...args) => renderer().page(...args),
     notice: (...args) => renderer().notice(...args),
     legal: (...args) => renderer().legal(...args),
+    domainList: (...args) => renderer().domainList(...args),
   }
 }
 
-function rendererFrom(html: string, { TEXT, renderApp, renderHead, renderProps }: typeof entryServer): PageRenderer {
+function rendererFrom(html: string, { TEXT, renderApp, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
   const template = html.replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
   // The build puts the style sheet into the page (vite.config.ts); the CSP allows that element, and only it.
   const styleSources = [...template.matchAll(/<style>([^<]*)<\/style>/g)].map(
@@ -153,6 +159,10 @@ function rendererFrom(html: string, { TEXT, renderApp, renderHead, renderProps }
       page.gzip ??= compressTemplate(filled((value) => ({ value })))
       // A value of another length than the template's (a token format change) costs a whole compression.
       return { body: spliceGzip(page.gzip, values) ?? zlib.gzipSync(plain()), encoding: 'gzip' }
+    },
+    domainList(props) {
+      const head = [`<title>${escapeHtml(`${TEXT.domainListTitle} | ${props.host}`)}</title>`, '<meta name="robots" content="noindex,follow" />']
+      return noticeTemplate.replace('<!--app-head-->', () => head.join('\n    ')).replace('<!--app-html-->', () => renderDomainList(props))
     },
     legal(title, text) {
       const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXT.backHome)}</a></p></main>`

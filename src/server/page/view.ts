@@ -2,7 +2,7 @@
 // token and, after a form sent without script, its outcome), or a notice. The page route, the contact route's
 // answers to forms sent without script and the 404 handler all answer through here.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { PageProps } from '../../client/page-props.ts'
+import type { DomainListProps, PageProps } from '../../client/page-props.ts'
 import { TEXT } from '../../shared/texts.ts'
 import { issueToken } from '../contact/token.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
@@ -10,6 +10,7 @@ import { formatPrice } from '../sites/settings.ts'
 import { confirmModeOf } from '../confirm/plan.ts'
 import { acceptsGzip } from './gzip-splice.ts'
 import { pageHeadFor } from './head.ts'
+import { portfolioLinks } from '../portfolio/links.ts'
 import type { PageViewCounter } from './page-views.ts'
 import type { NoticeForm, PageRenderer } from './render.ts'
 
@@ -22,12 +23,19 @@ export interface PageView {
   page(request: FastifyRequest, reply: FastifyReply, statusCode?: number, extra?: Pick<PageProps, 'outcome' | 'values'>): FastifyReply
   notice(reply: FastifyReply, statusCode: number, title: string, text: string, form?: NoticeForm): FastifyReply
   legal(reply: FastifyReply, title: string, text: string): FastifyReply
+  /**
+   * The request's site, for the routes of a site's other files (og.png, robots.txt, /domains); null once it has
+   * answered for a host without one as they all do: 400, 404 (also where `/` shows the neutral page) or the www redirect.
+   */
+  siteOf(request: FastifyRequest, reply: FastifyReply): Site | null
+  /** GET /domains of a host with a portfolio. */
+  domainList(reply: FastifyReply, props: DomainListProps): FastifyReply
 }
 
 const HTML = 'text/html; charset=utf-8'
 
 /** What the page shows for a site besides the form: price, description, offer field and footer links. */
-function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 'verify' | 'saleStatus'> {
+function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 'verify' | 'saleStatus' | 'portfolio'> {
   const { price, currency = 'EUR', description, minOffer, status } = site.settings
   const listing = {
     ...(price !== undefined && { price: formatPrice(price, currency) }),
@@ -39,6 +47,7 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 
     ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
     ...(confirmModeOf(site) === 'verify' && { verify: true }),
     ...((status === 'reserved' || status === 'sold') && { saleStatus: status }),
+    ...portfolioLinks(site),
   }
 }
 
@@ -78,6 +87,24 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
     notice,
     legal(reply, title, text) {
       return reply.code(200).type(HTML).header('cache-control', 'no-cache').send(renderer.legal(title, text))
+    },
+    siteOf(request, reply) {
+      const lookup = sites.lookup(request)
+      switch (lookup.kind) {
+        case 'invalid':
+          notice(reply, 400, TEXT.badRequest, TEXT.badHost)
+          return null
+        case 'unknown':
+          notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
+          return null
+        case 'redirect':
+          reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
+          return null
+      }
+      return lookup.site
+    },
+    domainList(reply, props) {
+      return reply.code(200).type(HTML).header('cache-control', 'no-cache').send(renderer.domainList(props))
     },
   }
 }

@@ -1,0 +1,46 @@
+// GET /domains: the owner's whole portfolio on every host of it, searched and sorted without script. A host whose
+// domains file has no portfolio answers 404, as for any page that does not exist.
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { TEXT } from '../../shared/texts.ts'
+import type { PageView } from '../page/view.ts'
+import { linkOf } from './links.ts'
+import { portfolioOf } from './names.ts'
+
+const PAGE_SIZE = 50
+
+const listQuery = z.object({
+  q: z.string().max(100).transform((q) => q.trim()).default(''),
+  sort: z.enum(['name', 'price']).default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+})
+
+export default async function portfolioRoutes(app: FastifyInstance, deps: { view: PageView }) {
+  const { view } = deps
+  app.get('/domains', async (request, reply) => {
+    const site = view.siteOf(request, reply)
+    if (!site) return reply
+    const portfolio = portfolioOf(site.domainsConfig)
+    if (!portfolio) return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.notFound)
+    const query = listQuery.safeParse(request.query)
+    if (!query.success) return view.notice(reply, 400, TEXT.badRequest, TEXT.badRequest)
+    const { q, sort, order } = query.data
+    const first = portfolio.list({ q, sort, order, offset: (query.data.page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
+    const pages = Math.max(1, Math.ceil(first.total / PAGE_SIZE))
+    // A page past the end (a list that shrank since the link was made) shows the last one.
+    const page = Math.min(query.data.page, pages)
+    const { total, items } = page === query.data.page ? first : portfolio.list({ q, sort, order, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
+    return view.domainList(reply, {
+      host: site.host.display,
+      q,
+      sort,
+      order,
+      page,
+      pages,
+      total,
+      items: items.map(linkOf),
+      ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
+    })
+  })
+}

@@ -1,0 +1,173 @@
+// The owner's portfolio (`portfolio: true`) against the real server process: "Weitere Domains" under every page and
+// the whole list at /domains, searched, sorted and paged without script.
+import fs from 'node:fs'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { TEXT } from '../../src/shared/texts.ts'
+import { getPage, requestAs } from '../helpers/contact.ts'
+import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+
+// Sixty names of one pattern (more than a page of /domains holds), a few with words in common, and some that must
+// never be listed.
+const filler = Array.from({ length: 60 }, (_, i) => `  name-${String(i).padStart(2, '0')}.de:\n    price: ${1000 + i * 10}\n`).join('')
+const DOMAINS = `
+unknownHosts: not-found
+portfolio: true
+default:
+  currency: EUR
+domains:
+  kaffee-shop.de:
+    price: 4900
+  kaffee-bar.de:
+    price: 2500
+  tee-shop.de:
+    price: 900
+    priceType: on-request
+  münchen-kaffee.de:
+    price: 3000
+  kaffee.com:
+    price: 99000
+    currency: USD
+  reserviert-kaffee.de:
+    status: reserved
+  verkauft-kaffee.de:
+    status: sold
+  versteckt-kaffee.de:
+    listed: false
+  "*.kaffee.de": {}
+${filler}`
+
+let server: ServerProcess
+let file: string
+beforeAll(async () => {
+  file = writeTestFile(DOMAINS)
+  server = await startServerProcess({ DOMAINS_FILE: file })
+})
+afterAll(async () => {
+  await server?.stop()
+  server?.cleanup()
+  removeTestFiles()
+})
+
+/** The names of "Weitere Domains" as the page links them, with the price shown beside each. */
+function portfolioOf(html: string): { href: string; name: string; price?: string }[] {
+  const section = /<section class="portfolio"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1]
+  if (!section) return []
+  return [...section.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a>(?:<span class="portfolio-price">([^<]+)<\/span>)?<\/li>/g)].map(([, href, name, price]) => ({
+    href: href!,
+    name: name!,
+    ...(price && { price: price.replaceAll('\u00a0', ' ') }),
+  }))
+}
+
+/** The rows of /domains: name and price (with a plain space where the price has a no-break space). */
+const rowsOf = (html: string) =>
+  [...html.matchAll(/<tr><td><a href="[^"]+">([^<]+)<\/a><\/td><td>([^<]*)<\/td><\/tr>/g)].map(([, name, price]) => `${name} ${price}`.replaceAll('\u00a0', ' ').trim())
+
+describe('Weitere Domains', () => {
+  test('a page lists twelve other names for sale, most like it first, each linking its own page with its price', async () => {
+    const { status, html } = await getPage(server.url, 'kaffee-shop.de')
+    expect(status).toBe(200)
+    expect(html).toContain(`<h2 id="portfolio-heading">${TEXT.portfolio}</h2>`)
+    const names = portfolioOf(html)
+    expect(names).toHaveLength(12)
+    expect(names.slice(0, 4)).toEqual([
+      { href: 'https://kaffee-bar.de/', name: 'kaffee-bar.de', price: '2.500 €' },
+      { href: 'https://xn--mnchen-kaffee-wob.de/', name: 'münchen-kaffee.de', price: '3.000 €' },
+      { href: 'https://tee-shop.de/', name: 'tee-shop.de', price: TEXT.priceOnRequest },
+      { href: 'https://name-00.de/', name: 'name-00.de', price: '1.000 €' },
+    ])
+    expect(names.map((name) => name.name)).not.toContain('kaffee-shop.de')
+    expect(html).toContain(`<a href="/domains">${TEXT.portfolioAll}</a>`)
+  })
+
+  test('reserved, sold, unlisted and wildcard entries are never listed; a sold page lists the others', async () => {
+    const { html } = await getPage(server.url, 'verkauft-kaffee.de')
+    expect(html).toContain(TEXT.sold)
+    const names = portfolioOf(html).map((name) => name.name)
+    expect(names).toHaveLength(12)
+    for (const hidden of ['reserviert-kaffee.de', 'verkauft-kaffee.de', 'versteckt-kaffee.de', '*.kaffee.de']) expect(names).not.toContain(hidden)
+  })
+
+  test('a domains file without portfolio: true shows no list, and /domains does not exist', async () => {
+    const plain = writeTestFile('domains:\n  a.de: {}\n  b.de: {}\n')
+    const other = await startServerProcess({ DOMAINS_FILE: plain })
+    try {
+      const { html } = await getPage(other.url, 'a.de')
+      expect(html).not.toContain(TEXT.portfolio)
+      expect((await requestAs('a.de', `${other.url}/domains`)).status).toBe(404)
+    } finally {
+      await other.stop()
+      other.cleanup()
+    }
+  })
+})
+
+describe('/domains', () => {
+  test('lists every available name, fifty to a page, by name, and is not indexed but followed', async () => {
+    const { status, headers, html } = await requestAs('kaffee-shop.de', `${server.url}/domains`)
+    expect(status).toBe(200)
+    expect(headers['content-type']).toMatch(/^text\/html/)
+    expect(html).toContain('<meta name="robots" content="noindex,follow" />')
+    // No script: the list, its search and its sorting work without one.
+    expect(html).not.toMatch(/<script[\s>]/)
+    const rows = rowsOf(html)
+    expect(rows).toHaveLength(50)
+    expect(rows.slice(0, 3)).toEqual(['kaffee-bar.de 2.500 €', 'kaffee-shop.de 4.900 €', 'kaffee.com 99.000 $'])
+    expect(html).toContain(TEXT.domainListCount('65'))
+    expect(html).toContain(TEXT.domainListPage(1, 2))
+    expect(html).toContain('<a href="/domains?page=2" rel="next">')
+    const second = await requestAs('kaffee-shop.de', `${server.url}/domains?page=2`)
+    expect(rowsOf(second.html)).toHaveLength(15)
+    expect(rowsOf(second.html).at(-1)).toBe('tee-shop.de Preis auf Anfrage')
+  })
+
+  test('sorts by price either way, names without an amount last, and the heading links turn the order round', async () => {
+    const up = await requestAs('kaffee-shop.de', `${server.url}/domains?sort=price`)
+    expect(rowsOf(up.html).slice(0, 2)).toEqual(['name-00.de 1.000 €', 'name-01.de 1.010 €'])
+    expect(up.html).toContain('aria-sort="ascending"')
+    expect(up.html).toContain('href="/domains?sort=price&amp;order=desc"')
+    const down = await requestAs('kaffee-shop.de', `${server.url}/domains?sort=price&order=desc`)
+    expect(rowsOf(down.html).slice(0, 2)).toEqual(['kaffee.com 99.000 $', 'kaffee-shop.de 4.900 €'])
+  })
+
+  test('searches by any part of a name, in Unicode or punycode, and keeps the search while sorting and paging', async () => {
+    const found = await requestAs('kaffee-shop.de', `${server.url}/domains?q=${encodeURIComponent('MÜNCHEN')}`)
+    expect(rowsOf(found.html)).toEqual(['münchen-kaffee.de 3.000 €'])
+    expect(found.html).toContain(TEXT.domainListFound('1', 'MÜNCHEN'))
+    const kaffee = await requestAs('kaffee-shop.de', `${server.url}/domains?q=kaffee&sort=price`)
+    expect(rowsOf(kaffee.html)).toEqual(['kaffee-bar.de 2.500 €', 'münchen-kaffee.de 3.000 €', 'kaffee-shop.de 4.900 €', 'kaffee.com 99.000 $'])
+    expect(kaffee.html).toContain('href="/domains?q=kaffee&amp;sort=price&amp;order=desc"')
+    const none = await requestAs('kaffee-shop.de', `${server.url}/domains?q=nirgends`)
+    expect(none.html).toContain(TEXT.domainListEmpty)
+  })
+
+  test('a search for markup is shown as text, and a wrong query gets 400, a page past the end the last page', async () => {
+    const markup = await requestAs('kaffee-shop.de', `${server.url}/domains?q=${encodeURIComponent('"><script>alert(1)</script>')}`)
+    expect(markup.status).toBe(200)
+    expect(markup.html).not.toContain('<script>alert(1)')
+    expect(markup.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect((await requestAs('kaffee-shop.de', `${server.url}/domains?sort=evil`)).status).toBe(400)
+    expect((await requestAs('kaffee-shop.de', `${server.url}/domains?page=0`)).status).toBe(400)
+    expect((await requestAs('kaffee-shop.de', `${server.url}/domains?q=${'x'.repeat(101)}`)).status).toBe(400)
+    const late = await requestAs('kaffee-shop.de', `${server.url}/domains?page=99`)
+    expect(late.html).toContain(TEXT.domainListPage(2, 2))
+  })
+
+  test('hosts that get no page get no list', async () => {
+    expect((await requestAs('unbekannt.de', `${server.url}/domains`)).status).toBe(404)
+    expect((await requestAs('versteckt-kaffee.de', `${server.url}/domains`)).status).toBe(404)
+  })
+
+  test('an edit of the domains file shows in both lists', async () => {
+    fs.writeFileSync(file, DOMAINS.replace('  kaffee-bar.de:\n    price: 2500\n', '  kaffee-bar.de:\n    price: 2600\n  kaffee-neu.de:\n    price: 100\n'))
+    await expect.poll(async () => rowsOf((await requestAs('kaffee-shop.de', `${server.url}/domains?q=kaffee-`)).html)).toEqual([
+      'kaffee-bar.de 2.600 €',
+      'kaffee-neu.de 100 €',
+      'kaffee-shop.de 4.900 €',
+      // Its punycode form has "kaffee-" in it.
+      'münchen-kaffee.de 3.000 €',
+    ])
+    expect(portfolioOf((await getPage(server.url, 'kaffee-shop.de')).html).slice(0, 2).map((name) => name.name)).toEqual(['kaffee-bar.de', 'kaffee-neu.de'])
+  })
+})

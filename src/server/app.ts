@@ -22,6 +22,7 @@ import healthRoutes from './health/route.ts'
 import pageRoutes from './page/route.ts'
 import ogImageRoutes from './page/og-route.ts'
 import crawlerRoutes from './page/crawler-route.ts'
+import faviconRoutes from './page/favicon-route.ts'
 import { createPageView } from './page/view.ts'
 import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(pageRoutes, { view, sites })
   await app.register(ogImageRoutes, { view, sites })
   await app.register(crawlerRoutes, { view, sites })
+  await app.register(faviconRoutes, { sites })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
 

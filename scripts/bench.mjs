@@ -26,6 +26,17 @@ const duration = option('--duration', 10)
 const workers = option('--workers', 1)
 const CONNECTIONS = 50
 const HOST = 'example.de'
+/** A name with every block a listed name can have (domains file below): its page's size as sent is reported too. */
+const FULL_HOST = 'sonnenhof-ferien.de'
+const DOMAINS = `domains:
+  ${FULL_HOST}:
+    price: 4900
+    priceType: negotiable
+    vat: included
+    minOffer: 1500
+    buyUrl: https://escrow.example/kaufen/${FULL_HOST}
+    description: Kurz, einprägsam, seit 2009 registriert – für Ferienwohnungen, Pensionen und Hofcafés.
+`
 const SECRET = 'bench-secret-0123456789abcdefghij'
 const log = (...line) => asJson || console.log(...line)
 
@@ -191,6 +202,8 @@ http { access_log off; client_body_temp_path ${dir}/body; proxy_temp_path ${dir}
 async function benchPublicPage() {
   await build()
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-'))
+  // HOST is not in it: it gets the page of an unlisted name, as without a domains file.
+  fs.writeFileSync(path.join(tmp, 'domains.yaml'), DOMAINS)
   let mails = 0
   const sink = new SMTPServer({
     authOptional: true,
@@ -219,6 +232,7 @@ async function benchPublicPage() {
         HOST: '127.0.0.1',
         PORT: String(port),
         DATA_DIR: tmp,
+        DOMAINS_FILE: path.join(tmp, 'domains.yaml'),
         SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
         MAIL_TO: 'owner@example.org',
         MAIL_FROM: 'lander@example.org',
@@ -246,6 +260,7 @@ async function benchPublicPage() {
     await load(`${url}/`, { duration: 2, headers: { host: HOST, 'accept-encoding': 'gzip' } })
     results.getGzip = await load(`${url}/`, { headers: { host: HOST, 'accept-encoding': 'gzip' } })
     results.getGzip.bodyBytes = (await sentBytes(`${url}/`, HOST)).bytes
+    results.fullPageBodyBytes = (await sentBytes(`${url}/`, FULL_HOST)).bytes
 
     log('Chromium: first load, and focus to hydrated form with the CPU slowed down 4x ...')
     results.browser = await browserFigures(port)
@@ -303,7 +318,7 @@ async function benchPublicPage() {
     console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
     const kb = (k) => `${w[k].rawKB} KB raw / ${w[k].gzipKB} KB gzip`
     console.log(`page weight (computed): HTML ${kb('html')}; CSS ${kb('css')}; JS ${kb('js')}; total ${kb('total')}`)
-    console.log(`GET / gzip: body ${results.getGzip.bodyBytes} bytes as sent`)
+    console.log(`GET / gzip: body ${results.getGzip.bodyBytes} bytes as sent; ${FULL_HOST} (price terms, buy button, steps, offer field): ${results.fullPageBodyBytes} bytes`)
     const b = results.browser
     if (typeof b === 'object') {
       const files = (part) => part.files.map((f) => `${f.path} ${(f.bytes / 1024).toFixed(1)} KB ${f.encoding}`).join(', ')

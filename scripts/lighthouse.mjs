@@ -2,7 +2,8 @@
 // category scores and every audit that did not pass. The page is measured the way visitors get it in production
 // (deploy/Caddyfile): over HTTPS through Caddy, which compresses and proxies to the server. Caddy's own local CA
 // (`tls internal`, kept in a temporary directory and never installed anywhere) signs the certificate, and this
-// Chromium ignores that it does not know that CA. `--json` for JSON, `--report FILE` to keep the whole report.
+// Chromium ignores that it does not know that CA. The page is the fullest one: price terms, a buy button, "So läuft
+// der Kauf ab", a description and an offer field. `--json` for JSON, `--report FILE` to keep the whole report.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import https from 'node:https'
@@ -24,7 +25,20 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-lighthouse-'))
 const dataDir = path.join(dir, 'data')
 const serverPort = await freePort()
 const httpsPort = await freePort()
-const server = await startServer(serverPort, { DATA_DIR: dataDir })
+const domainsFile = path.join(dir, 'domains.yaml')
+fs.writeFileSync(
+  domainsFile,
+  `domains:
+  ${HOST}:
+    price: 4900
+    priceType: negotiable
+    vat: included
+    minOffer: 1500
+    buyUrl: https://escrow.example/kaufen/${HOST}
+    description: Kurz, einprägsam, seit 2004 registriert.
+`,
+)
+const server = await startServer(serverPort, { DATA_DIR: dataDir, DOMAINS_FILE: domainsFile })
 
 /** Caddy in front of the server as in deploy/Caddyfile, with a certificate for HOST from Caddy's local CA. */
 async function startCaddy() {

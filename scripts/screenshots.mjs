@@ -1,6 +1,8 @@
-// `npm run screenshots`: pictures of the console for the docs, taken from the real server in Chromium. Starts the
-// built server on a throwaway DATA_DIR with a few domains, sends inquiries through the public contact API, sets a
-// password with the CLI, signs in and writes docs/console-*.png.
+// `npm run screenshots`: pictures of the public page and the console for the docs, taken from the real server in
+// Chromium. Starts the built server on a throwaway DATA_DIR with a few domains and writes docs/page-*.png (a name
+// with price terms, a buy button and "So läuft der Kauf ab", at 360 and 1280 px, light and dark); for the console
+// it sends inquiries through the public contact API, sets a password with the CLI, signs in and writes
+// docs/console-*.png. `npm run screenshots -- page` (or `console`) takes only those.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -12,7 +14,11 @@ import { freePort, startServer } from './server-lib.mjs'
 import { issueToken } from '../src/server/contact/token.ts'
 import { FIELD } from '../src/shared/contact.ts'
 
+const only = process.argv[2]
+if (only !== undefined && only !== 'page' && only !== 'console') throw new Error(`usage: npm run screenshots [-- page | console]`)
 const SECRET = 'screenshots-secret-0123456789'
+const PAGE_HOST = 'sonnenhof-ferien.de'
+const PAGE_SIZES = { phone: { width: 360, height: 640 }, desktop: { width: 1280, height: 800 } }
 const PASSWORD = 'screenshots only, never used elsewhere'
 const INQUIRIES = [
   ['beispiel.de', 'Erika Mustermann', 'erika@example.org', 'Guten Tag,\nich interessiere mich für die Domain. Wäre ein Preis um 3.000 € denkbar?', '3000'],
@@ -48,6 +54,12 @@ fs.writeFileSync(
   beispiel.de: { price: 5000, minOffer: 1000 }
   kaffee-shop.de: {}
   münchen-immobilien.de: { price: 15000, minOffer: 8000 }
+  ${PAGE_HOST}:
+    price: 4900
+    priceType: negotiable
+    vat: included
+    buyUrl: https://treuhand.example/kaufen/sonnenhof-ferien.de
+    description: Kurz, einprägsam, seit 2009 registriert – für Ferienwohnungen, Pensionen und Hofcafés.
 `,
 )
 const env = { DATA_DIR: dataDir, DOMAINS_FILE: domainsFile, CONTACT_SECRET: SECRET, MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' }
@@ -55,25 +67,55 @@ const [port, adminPort] = [await freePort(), await freePort()]
 const server = await startServer(port, { ...env, ADMIN_PORT: String(adminPort) })
 let browser
 try {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    // The page is asked for by its name, which the browser must find on this machine.
+    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1`],
+  })
+  if (only !== 'console') await pageShots(browser, port)
+  if (only !== 'page') await consoleShots(browser, port, adminPort)
+} finally {
+  await browser?.close()
+  await server.stop()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+}
+
+/** The whole page of PAGE_HOST, as a phone and a desktop show it, light and dark. */
+async function pageShots(browser, port) {
+  const written = []
+  for (const [device, viewport] of Object.entries(PAGE_SIZES)) {
+    for (const scheme of ['light', 'dark']) {
+      const page = await browser.newPage({ viewport, colorScheme: scheme })
+      await page.goto(`http://${PAGE_HOST}:${port}/`)
+      const file = `docs/page-${device}${scheme === 'light' ? '' : '-dark'}.png`
+      await page.screenshot({ path: path.join(root, file), fullPage: true })
+      written.push(file)
+      await page.close()
+    }
+  }
+  console.log(`written: ${written.join(', ')}`)
+}
+
+/** The inbox and one inquiry, light and dark. */
+async function consoleShots(browser, port, adminPort) {
   for (const [domain, name, email, message, offer] of INQUIRIES) {
     const host = new URL(`http://${domain}`).host
     const { token, signedIssueTime } = issueToken(SECRET, host)
     const response = await post(port, host, {
-        [FIELD.name]: name,
-        [FIELD.email]: email,
-        [FIELD.message]: message,
-        ...(offer && { [FIELD.offer]: offer }),
-        [FIELD.token]: token,
-        [FIELD.hash]: signedIssueTime,
-        [FIELD.nameDecoy]: '',
-        [FIELD.emailDecoy]: '',
+      [FIELD.name]: name,
+      [FIELD.email]: email,
+      [FIELD.message]: message,
+      ...(offer && { [FIELD.offer]: offer }),
+      [FIELD.token]: token,
+      [FIELD.hash]: signedIssueTime,
+      [FIELD.nameDecoy]: '',
+      [FIELD.emailDecoy]: '',
     })
     if (response.status !== 200) throw new Error(`inquiry for ${domain}: ${response.status} ${response.body}`)
   }
   const cli = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'set-password', '--stdin'], { input: `${PASSWORD}\n`, env: { ...process.env, ...env }, encoding: 'utf8' })
   if (cli.status !== 0) throw new Error(`set-password: ${cli.stderr}`)
 
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' })
   for (const scheme of ['light', 'dark']) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme })
     await page.goto(`http://127.0.0.1:${adminPort}/anmelden`)
@@ -88,8 +130,4 @@ try {
     await page.close()
   }
   console.log('written: docs/console-inbox.png, docs/console-inquiry.png (and -dark)')
-} finally {
-  await browser?.close()
-  await server.stop()
-  fs.rmSync(dataDir, { recursive: true, force: true })
 }

@@ -1,4 +1,5 @@
 import type { FieldErrors, VisibleField } from '../shared/contact.ts'
+import type { PriceTerms } from '../shared/price-terms.ts'
 
 /** Everything the page needs, rendered on the server and handed to the browser for hydration. */
 export interface PageProps {
@@ -10,8 +11,15 @@ export interface PageProps {
    * field are: the original form's name for what it sent beside the token.
    */
   hash: string
-  /** From the domains file: the asking price (formatted, e.g. "4.900 €") and a short description. */
-  listing?: { price?: string; description?: string }
+  /**
+   * From the domains file: the price terms (the amount formatted, e.g. "4.900 €"; none when it is on request, or the
+   * name is sold) and a short description.
+   */
+  listing?: PriceTerms & { description?: string }
+  /** A checkout elsewhere ("Jetzt kaufen"), exactly as the domains file has it; only for an available name. */
+  buyUrl?: string
+  /** "So läuft der Kauf ab", when the page shows a price and the name is not sold; `text`: the owner's own steps. */
+  howToBuy?: { text?: string }
   /** Present when the domain has a minimum offer: the form then asks for an offer. */
   offer?: { currency: string; minimum: string }
   /** Footer links; the footer stays empty without them. */

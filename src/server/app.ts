@@ -23,6 +23,7 @@ import pageRoutes from './page/route.ts'
 import ogImageRoutes from './page/og-route.ts'
 import crawlerRoutes from './page/crawler-route.ts'
 import portfolioRoutes from './portfolio/route.ts'
+import faviconRoutes from './page/favicon-route.ts'
 import { createPageView } from './page/view.ts'
 import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(ogImageRoutes, { view })
   await app.register(crawlerRoutes, { view })
   await app.register(portfolioRoutes, { view })
+  await app.register(faviconRoutes, { sites })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
 

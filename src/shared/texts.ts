@@ -35,13 +35,30 @@ export const TEXT = {
   labelOffer: (currency: string) => `Angebot in ${currency} (optional)`,
   offerMinimum: (minimum: string) => `Mindestangebot: ${minimum}`,
   price: (price: string) => `Preis: ${price}`,
+  // Price terms (the domains file's priceType and vat, src/shared/price-terms.ts).
+  priceFixed: 'Festpreis',
+  priceNegotiable: 'Verhandlungsbasis (VB)',
+  priceOnRequest: 'Preis auf Anfrage',
+  pricedAs: (terms: string, price: string) => `${terms}: ${price}`,
+  vatIncluded: 'inkl. MwSt.',
+  vatExcluded: 'zzgl. MwSt.',
+  buyNow: 'Jetzt kaufen',
+  buyVia: (host: string) => `Kaufabwicklung über ${host}`,
+  howToBuyTitle: 'So läuft der Kauf ab',
+  // One step per line (howToBuy in the domains file replaces it). Nothing here may promise what an owner cannot keep.
+  howToBuy:
+    'Sie schreiben uns über das Formular, und wir klären mit Ihnen die Einzelheiten des Kaufs.\n' +
+    'Auf Wunsch läuft die Zahlung über einen Treuhandservice (Escrow): Er zahlt den Kaufpreis erst aus, wenn Sie den Erhalt der Domain bestätigt haben.\n' +
+    'Sobald die Zahlung eingegangen ist, erhalten Sie den AuthCode. Damit übernimmt Ihr Anbieter die Domain für Sie.\n' +
+    'Eine Rechnung erhalten Sie auf Anfrage; die Mehrwertsteuer ist darin ausgewiesen, wenn der Verkauf umsatzsteuerpflichtig ist.',
   reserved: 'Diese Domain ist reserviert.',
   reservedBackup: 'Sie können trotzdem ein Angebot abgeben: Wir melden uns, falls die Reservierung endet.',
   sold: 'Diese Domain wurde verkauft.',
   // The owner's other names (`portfolio: true`): under every page, and the whole list at /domains.
   portfolio: 'Weitere Domains',
   portfolioAll: 'Alle Domains ansehen',
-  priceOnRequest: 'Preis auf Anfrage',
+  // "4.900 € VB", as classified ads write it: short enough for a list.
+  priceNegotiableShort: (price: string) => `${price} VB`,
   domainListTitle: 'Alle Domains zum Verkauf',
   domainListSearch: 'Domain suchen',
   domainListSubmit: 'Suchen',

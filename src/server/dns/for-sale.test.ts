@@ -28,6 +28,12 @@ describe('the records of a domain', () => {
     expect(forSaleRecords('example.de', {})).toEqual(['v=FORSALE1;furi=https://example.de/'])
   })
 
+  test('carry no fval when the price is on request, though the file keeps one for the owner', () => {
+    const settings = { price: 4900, priceType: 'on-request', description: 'Preis auf Anfrage.' } as const
+    expect(forSaleRecords('example.de', settings)).toEqual(['v=FORSALE1;furi=https://example.de/', 'v=FORSALE1;ftxt=Preis auf Anfrage.'])
+    expect(listing({ domains: { 'example.de': settings } }).domains[0]!.expected).toEqual({ furi: 'https://example.de/', fval: null })
+  })
+
   test('read back, every record has exactly the pair it was built with and breaks no rule', () => {
     const records = forSaleRecords('example.de', { price: 0, currency: 'JPY', description: 'Ä "x" \\ 😀' })
     expect(records.map((record) => readForSaleTxt(txt(record)))).toEqual([

@@ -2,7 +2,7 @@
 // asks for, written for a zone file, and the rules a published record is read by. Decision 022 says which reading
 // of the RFC this follows.
 import { displayHost } from '../sites/host.ts'
-import type { DomainSettings, DomainsConfig } from '../sites/settings.ts'
+import { publicPrice, type DomainSettings, type DomainsConfig } from '../sites/settings.ts'
 
 const VERSION_TAG = 'v=FORSALE1;'
 /** A record is one character-string; a longer one would have to be split, which the RFC forbids. */
@@ -49,7 +49,8 @@ interface Expected {
 }
 
 function expectedPairs(ascii: string, settings: DomainSettings): Expected {
-  return { furi: `https://${ascii}/`, fval: settings.price === undefined ? null : `${settings.currency ?? 'EUR'}${settings.price}` }
+  const price = publicPrice(settings)
+  return { furi: `https://${ascii}/`, fval: price === undefined ? null : `${settings.currency ?? 'EUR'}${price}` }
 }
 
 /** The records' texts, each `v=FORSALE1;` and one pair; a pair that would not fit one record is left out. */

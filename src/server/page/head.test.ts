@@ -10,6 +10,7 @@ const file = domainsFileSchema.parse({
     'example.de': { price: 4900, description: 'Kurz und "einprägsam".' },
     'münchen.de': { price: 12000, currency: 'USD', noindex: true },
     'plain.de': null,
+    'anfrage.de': { price: 4900, priceType: 'on-request', vat: 'included' },
     'attack.de': { description: ATTACK },
   },
 })
@@ -67,6 +68,12 @@ describe('the head of a page', () => {
     expect(jsonLd.offers).toEqual({ '@type': 'Offer', url: 'https://plain.de/', availability: 'https://schema.org/InStock' })
     expect(jsonLd.description).toBe('Die Domain plain.de ist zu verkaufen. Schreiben Sie dem Inhaber direkt eine Nachricht.')
     expect(meta('og:description')).toBe(jsonLd.description)
+  })
+
+  test('a price on request leaves price and currency out of the Offer and the whole head, though the file has one', () => {
+    const { html, jsonLd } = headOf(siteFor('anfrage.de'))
+    expect(jsonLd.offers).toEqual({ '@type': 'Offer', url: 'https://anfrage.de/', availability: 'https://schema.org/InStock' })
+    expect(html).not.toMatch(/4\.?900/)
   })
 
   test('a description that tries to end the script element stays data inside it', () => {

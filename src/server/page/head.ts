@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { escapeHtml } from '../../shared/html.ts'
 import { TEXT } from '../../shared/texts.ts'
 import type { Site } from '../sites/resolver.ts'
-import type { DomainSettings, DomainsConfig } from '../sites/settings.ts'
+import { publicPrice, type DomainSettings, type DomainsConfig } from '../sites/settings.ts'
 
 export const OG_IMAGE_PATH = '/og.png'
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const
@@ -49,7 +49,8 @@ export function domainsVersion(config: DomainsConfig): string {
 export function pageHeadFor(site: Site): PageHead {
   const { host, settings } = site
   const url = `https://${host.ascii}/`
-  const { price, currency = 'EUR' } = settings
+  const price = publicPrice(settings)
+  const { currency = 'EUR' } = settings
   return {
     name: host.display,
     url,

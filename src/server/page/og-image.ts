@@ -23,11 +23,12 @@ const MARGIN = 90
 const WIDTH = OG_IMAGE_SIZE.width - 2 * MARGIN
 const NAME_SIZE = 150
 const LINE_SIZE = 38
+const PRICE_SIZE = 64
 
 export interface OgImageContent {
   /** The domain as people read it. */
   name: string
-  /** Formatted, e.g. "4.900 €". */
+  /** The price line, e.g. "4.900 €" or "Festpreis: 4.900 € inkl. MwSt.". */
   price?: string
   /** The domain's description, else the sentence that it is for sale. */
   text: string
@@ -51,6 +52,11 @@ let resvg: ResvgModule
 function measure(text: string, size: number, weight: 400 | 700): number {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${OG_IMAGE_SIZE.width * 4}" height="400">${textElement(text, size, weight, 0, 300, '#000')}</svg>`
   return new resvg.Resvg(svg, { font: FONT }).getBBox()?.width ?? 0
+}
+
+/** The largest size, up to `size`, at which a bold text fits one line. */
+function fittingSize(text: string, size: number): number {
+  return Math.min(size, Math.floor((size * WIDTH) / Math.max(measure(text, size, 700), 1)))
 }
 
 /** At most two lines of about the given width; a longer text ends with an ellipsis. */
@@ -89,8 +95,7 @@ function ellipsis(line: string, size: number): string {
 export async function ogImageSvg(content: OgImageContent): Promise<string> {
   resvg ??= await (loaded ??= import('@resvg/resvg-js'))
   const { width, height } = OG_IMAGE_SIZE
-  const measured = measure(content.name, NAME_SIZE, 700)
-  const nameSize = Math.max(24, Math.min(NAME_SIZE, Math.floor((NAME_SIZE * WIDTH) / Math.max(measured, 1))))
+  const nameSize = Math.max(24, fittingSize(content.name, NAME_SIZE))
   let y = 250 + Math.round(nameSize / 3)
   const parts = [
     `<rect width="${width}" height="${height}" fill="${COLOURS.background}"/>`,
@@ -99,7 +104,8 @@ export async function ogImageSvg(content: OgImageContent): Promise<string> {
   ]
   if (content.price) {
     y += 110
-    parts.push(textElement(content.price, 64, 700, MARGIN, y, COLOURS.accent))
+    // Price terms can be long ("Verhandlungsbasis (VB): 12.000 € zzgl. MwSt.").
+    parts.push(textElement(content.price, fittingSize(content.price, PRICE_SIZE), 700, MARGIN, y, COLOURS.accent))
   }
   y += 20
   for (const line of wrap(content.text, LINE_SIZE)) {

@@ -1,12 +1,13 @@
 // GET /og.png: the link-preview image of the request's host, drawn once per host and domains file and kept in memory.
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { priceLine, priceText } from '../../shared/price-terms.ts'
 import { TEXT } from '../../shared/texts.ts'
 import { HttpError } from '../http/errors.ts'
 import type { Site } from '../sites/resolver.ts'
-import { formatPrice } from '../sites/settings.ts'
+import { priceTermsOf } from '../sites/settings.ts'
 import { domainsVersion, OG_IMAGE_PATH } from './head.ts'
-import { ogImageSvg, renderOgImage } from './og-image.ts'
+import { ogImageSvg, renderOgImage, type OgImageContent } from './og-image.ts'
 import type { PageView } from './view.ts'
 
 /** Images kept (each at most 60 KB): the hosts most recently shared. */
@@ -23,9 +24,17 @@ interface OgImage {
   etag: string
 }
 
-function contentOf(site: Site) {
-  const { price, currency = 'EUR', description } = site.settings
-  return { name: site.host.display, ...(price !== undefined && { price: formatPrice(price, currency) }), text: description ?? FOR_SALE }
+/**
+ * What the image shows: the name, the price as the page words it (no amount when it is on request, none for a sold
+ * name, as on the page), and the description.
+ */
+export function ogContentOf(site: Site): OgImageContent {
+  const price = priceText(priceTermsOf(site.settings))
+  return {
+    name: site.host.display,
+    ...(price && { price: priceLine(price) }),
+    text: site.settings.description ?? (site.settings.status === 'sold' ? TEXT.sold : FOR_SALE),
+  }
 }
 
 function createOgImages() {
@@ -45,7 +54,7 @@ function createOgImages() {
       // The promise is cached at once, so concurrent requests for one host draw it once.
       const image = (async () => {
         try {
-          const svg = await ogImageSvg(contentOf(site))
+          const svg = await ogImageSvg(ogContentOf(site))
           const png = await renderOgImage(svg)
           return { png, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` }
         } finally {

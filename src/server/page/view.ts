@@ -3,10 +3,11 @@
 // answers to forms sent without script and the 404 handler all answer through here.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { DomainListProps, PageProps } from '../../client/page-props.ts'
+import { priceText } from '../../shared/price-terms.ts'
 import { TEXT } from '../../shared/texts.ts'
 import { issueToken } from '../contact/token.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
-import { formatPrice } from '../sites/settings.ts'
+import { formatPrice, priceTermsOf } from '../sites/settings.ts'
 import { confirmModeOf } from '../confirm/plan.ts'
 import { acceptsGzip } from './gzip-splice.ts'
 import { pageHeadFor } from './head.ts'
@@ -34,15 +35,21 @@ export interface PageView {
 
 const HTML = 'text/html; charset=utf-8'
 
-/** What the page shows for a site besides the form: price, description, offer field and footer links. */
-function siteProps(site: Site): Pick<PageProps, 'listing' | 'offer' | 'legal' | 'verify' | 'saleStatus' | 'portfolio'> {
-  const { price, currency = 'EUR', description, minOffer, status } = site.settings
-  const listing = {
-    ...(price !== undefined && { price: formatPrice(price, currency) }),
-    ...(description && { description }),
-  }
+/**
+ * What the page shows for a site besides the form: price terms, description, buy button, "So läuft der Kauf ab",
+ * offer field and footer links. A reserved name keeps its price and steps but loses the buy button (a checkout
+ * elsewhere would take money for a name promised to another buyer); a sold one shows neither price nor steps.
+ */
+function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'howToBuy' | 'offer' | 'legal' | 'verify' | 'saleStatus' | 'portfolio'> {
+  const { currency = 'EUR', description, minOffer, status, buyUrl, howToBuy } = site.settings
+  const terms = priceTermsOf(site.settings)
+  const listing = { ...terms, ...(description && { description }) }
+  // An empty howToBuy in the file leaves the block out.
+  const showsSteps = priceText(terms) !== undefined && howToBuy !== ''
   return {
     ...(Object.keys(listing).length > 0 && { listing }),
+    ...(buyUrl !== undefined && status !== 'reserved' && status !== 'sold' && { buyUrl }),
+    ...(showsSteps && { howToBuy: howToBuy === undefined ? {} : { text: howToBuy } }),
     ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency) } }),
     ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
     ...(confirmModeOf(site) === 'verify' && { verify: true }),

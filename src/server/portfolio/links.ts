@@ -2,15 +2,21 @@
 import type { PortfolioLink } from '../../client/page-props.ts'
 import { TEXT } from '../../shared/texts.ts'
 import type { Site } from '../sites/resolver.ts'
-import { formatPrice } from '../sites/settings.ts'
+import { priceTermsOf } from '../sites/settings.ts'
 import { portfolioOf, type PortfolioName } from './names.ts'
 
 /** How many other names a page lists under "Weitere Domains". */
 const RELATED_NAMES = 12
 
+/** The price in a list: the amount (with "VB" when negotiable), "Preis auf Anfrage", or nothing. */
+function shortPrice(settings: PortfolioName['settings']): string | undefined {
+  const { price, priceType } = priceTermsOf(settings)
+  if (priceType === 'on-request') return TEXT.priceOnRequest
+  return price !== undefined && priceType === 'negotiable' ? TEXT.priceNegotiableShort(price) : price
+}
+
 export function linkOf({ ascii, display, settings }: PortfolioName): PortfolioLink {
-  const { price, currency = 'EUR', priceType } = settings
-  const shown = priceType === 'on-request' ? TEXT.priceOnRequest : price === undefined ? undefined : formatPrice(price, currency)
+  const shown = shortPrice(settings)
   // Each name is its own site (and gets its own certificate), so the link leaves this host.
   return { name: display, href: `https://${ascii}/`, ...(shown && { price: shown }) }
 }

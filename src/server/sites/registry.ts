@@ -33,7 +33,8 @@ export function readDomainsFile(file: string): DomainsConfig {
   }
   const result = domainsFileSchema.safeParse(raw ?? {})
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(top level)'}: ${issue.message}`)
+    // A value can fail two checks with one message (a javascript: buyUrl: its scheme and its host): said once.
+    const lines = [...new Set(result.error.issues.map((issue) => `  ${issue.path.join('.') || '(top level)'}: ${issue.message}`))]
     throw new DomainsFileError(`${file} is not a valid domains file:\n${lines.join('\n')}`)
   }
   return result.data

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { domainsFileSchema, formatPrice, resolveDomain } from './settings.ts'
+import { domainsFileSchema, formatPrice, priceTermsOf, publicPrice, resolveDomain } from './settings.ts'
 
 const file = domainsFileSchema.parse({
   unknownHosts: 'not-found',
@@ -70,6 +70,12 @@ describe('the domains file', () => {
     ['a recipient with a name', { default: { mailTo: 'Verkauf <verkauf@example.org>' } }],
     ['a bad link', { legal: { imprintUrl: 'javascript:alert(1)' } }],
     ['a confirm mode that does not exist', { default: { confirm: 'always' } }],
+    ['a priceType that does not exist', { default: { priceType: 'auction' } }],
+    ['a vat that does not exist', { domains: { 'example.de': { vat: '19%' } } }],
+    ['a buyUrl over plain http', { domains: { 'example.de': { buyUrl: 'http://escrow.example/kaufen' } } }],
+    ['a javascript: buyUrl', { domains: { 'example.de': { buyUrl: 'javascript:alert(1)' } } }],
+    ['a data: buyUrl', { default: { buyUrl: 'data:text/html,<script>alert(1)</script>' } }],
+    ['a buyUrl that is no URL', { domains: { 'example.de': { buyUrl: 'escrow.example/kaufen' } } }],
   ])('%s is refused', (_what, raw) => {
     expect(domainsFileSchema.safeParse(raw).success).toBe(false)
   })
@@ -99,4 +105,55 @@ test('notify: a list or one entry; a domain’s list replaces the default’s, a
   const wrong = domainsFileSchema.safeParse({ domains: { 'x.de': { notify: ['https://ok.example.org', 'telegram+https://api.telegram.org/bot1:GEHEIM'] } } })
   expect(wrong.success).toBe(false)
   expect(wrong.error?.issues[0]).toMatchObject({ path: ['domains', 'x.de', 'notify'], message: expect.stringContaining('entry 2, "telegram+https://api.telegram.org/…" needs ?chat_id=') })
+})
+
+describe('price terms', () => {
+  test('a buyUrl over https is kept exactly as written, query and fragment included', () => {
+    const url = 'https://escrow.example/kaufen?domain=example.de&ref=owner#start'
+    const parsed = domainsFileSchema.parse({ domains: { 'example.de': { buyUrl: url } } })
+    expect(resolveDomain(parsed, 'example.de')?.settings.buyUrl).toBe(url)
+  })
+
+  test.each(['javascript:alert(1)', 'http://escrow.example/kaufen', 'https://127.0.0.1/kaufen'])('a buyUrl %s is refused, named by its key', (buyUrl) => {
+    const issues = domainsFileSchema.safeParse({ domains: { 'example.de': { buyUrl } } }).error?.issues ?? []
+    expect(issues.length).toBeGreaterThan(0)
+    for (const issue of issues) {
+      expect(issue).toMatchObject({ path: ['domains', 'example.de', 'buyUrl'], message: expect.stringMatching(/^must be an https:\/\/ address/) })
+    }
+  })
+
+  test('the amount, its terms and VAT as the page gets them, in the domain’s currency', () => {
+    expect(priceTermsOf({ price: 4900 })).toEqual({ price: '4.900\u00a0€' })
+    expect(priceTermsOf({ price: 4900, priceType: 'fixed', vat: 'included' })).toEqual({ price: '4.900\u00a0€', priceType: 'fixed', vat: 'included' })
+    expect(priceTermsOf({ price: 12000, currency: 'USD', priceType: 'negotiable', vat: 'excluded' })).toEqual({
+      price: '12.000\u00a0$',
+      priceType: 'negotiable',
+      vat: 'excluded',
+    })
+    // "none" says nothing about VAT; VAT without an amount neither.
+    expect(priceTermsOf({ price: 4900, vat: 'none' })).toEqual({ price: '4.900\u00a0€' })
+    expect(priceTermsOf({ priceType: 'fixed', vat: 'included' })).toEqual({ priceType: 'fixed' })
+  })
+
+  test('on request hides the amount and its VAT, though the file keeps a price for the owner', () => {
+    const settings = { price: 4900, priceType: 'on-request', vat: 'included' } as const
+    expect(publicPrice(settings)).toBeUndefined()
+    expect(priceTermsOf(settings)).toEqual({ priceType: 'on-request' })
+    expect(publicPrice({ price: 4900, priceType: 'negotiable' })).toBe(4900)
+  })
+
+  test('a sold name has no price terms to show, though its price stays public (its JSON-LD Offer, SoldOut)', () => {
+    const settings = { price: 4900, priceType: 'fixed', vat: 'included', status: 'sold' } as const
+    expect(priceTermsOf(settings)).toEqual({})
+    expect(publicPrice(settings)).toBe(4900)
+  })
+
+  test('a domain’s priceType and vat override the default’s', () => {
+    const parsed = domainsFileSchema.parse({
+      default: { priceType: 'fixed', vat: 'included' },
+      domains: { 'example.de': { price: 1 }, 'anfrage.de': { price: 2, priceType: 'on-request', vat: 'none' } },
+    })
+    expect(resolveDomain(parsed, 'example.de')?.settings).toMatchObject({ priceType: 'fixed', vat: 'included' })
+    expect(resolveDomain(parsed, 'anfrage.de')?.settings).toMatchObject({ priceType: 'on-request', vat: 'none' })
+  })
 })

@@ -3,6 +3,7 @@
 import tr46 from 'tr46'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
+import type { PriceTerms } from '../../shared/price-terms.ts'
 import { parseTargetList } from '../notify/targets.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
@@ -35,7 +36,10 @@ const domainSettingsSchema = z
      * A checkout elsewhere (an escrow service, a marketplace listing), shown as "Jetzt kaufen" beside the form. Only
      * https: the button takes the buyer away with their money.
      */
-    buyUrl: z.url({ protocol: /^https$/, hostname: z.regexes.domain }).max(2000).optional(),
+    buyUrl: z
+      .url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https:// address with a domain name, such as https://escrow.example/kaufen' })
+      .max(2000)
+      .optional(),
     /** The text of "So läuft der Kauf ab", shown when a price is set; unset: the standard text (page.md). */
     howToBuy: z.string().max(2000).optional(),
     /** The page's language: German, English, or chosen by the browser's Accept-Language (German when unsure). */
@@ -130,4 +134,28 @@ export function resolveDomain(domainsConfig: DomainsConfig, ascii: string): Reso
 /** "4.900 €": German grouping, no cents for whole amounts. */
 export function formatPrice(amount: number, currency = 'EUR'): string {
   return new Intl.NumberFormat('de-DE', { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(amount)
+}
+
+/**
+ * The asking price anyone may see: none when it is on request, wherever it would show (page, JSON-LD, preview image,
+ * DNS records). The owner may keep a price in the file for their own reference; only their console and mail show it.
+ */
+export function publicPrice(settings: DomainSettings): number | undefined {
+  return settings.priceType === 'on-request' ? undefined : settings.price
+}
+
+/**
+ * The price terms the page and its preview image put into words (shared/price-terms.ts); none for a sold name, whose
+ * page says only that it is sold.
+ */
+export function priceTermsOf(settings: DomainSettings): PriceTerms {
+  const { priceType, vat, currency = 'EUR', status } = settings
+  if (status === 'sold') return {}
+  const price = publicPrice(settings)
+  return {
+    ...(price !== undefined && { price: formatPrice(price, currency) }),
+    ...(priceType && { priceType }),
+    // VAT is said of an amount; "none" says nothing.
+    ...(price !== undefined && vat !== undefined && vat !== 'none' && { vat }),
+  }
 }

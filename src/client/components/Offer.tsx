@@ -1,0 +1,56 @@
+import { priceText } from '../../shared/price-terms.ts'
+import { TEXT } from '../../shared/texts.ts'
+import type { PageProps } from '../page-props.ts'
+
+/** The price terms and the buy button: what a buyer looks for first, so it comes right after the name. */
+export function Offer({ listing, buyUrl }: Pick<PageProps, 'listing' | 'buyUrl'>) {
+  const price = listing && priceText(listing)
+  if (!price && !buyUrl) return null
+  return (
+    <div className="offer">
+      {price && (
+        <p className="price">
+          {price.terms ? (
+            <>
+              <span className="terms">{price.terms.label}</span> {price.terms.amount}
+            </>
+          ) : (
+            price.line
+          )}
+        </p>
+      )}
+      {price?.vat && <p className="vat">{price.vat}</p>}
+      {buyUrl && (
+        <>
+          {/* The same tab, and the address exactly as the owner wrote it: nothing added, no window.opener. */}
+          <a className="buy" href={buyUrl}>
+            {TEXT.buyNow}
+          </a>
+          <p className="buy-via">{TEXT.buyVia(new URL(buyUrl).hostname)}</p>
+        </>
+      )}
+    </div>
+  )
+}
+
+/** "So läuft der Kauf ab": one step per line of the text, numbered when there are several. */
+export function HowToBuy({ text }: { text: string }) {
+  const steps = text
+    .split('\n')
+    .map((step) => step.trim())
+    .filter(Boolean)
+  return (
+    <section className="how-to-buy" aria-labelledby="how-to-buy-heading">
+      <h2 id="how-to-buy-heading">{TEXT.howToBuyTitle}</h2>
+      {steps.length > 1 ? (
+        <ol>
+          {steps.map((step, index) => (
+            <li key={index}>{step}</li>
+          ))}
+        </ol>
+      ) : (
+        <p>{steps[0]}</p>
+      )}
+    </section>
+  )
+}

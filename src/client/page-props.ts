@@ -1,16 +1,19 @@
 import type { FieldErrors, VisibleField } from '../shared/contact.ts'
+import type { Language } from '../shared/language.ts'
 
 /** Everything the page needs, rendered on the server and handed to the browser for hydration. */
 export interface PageProps {
   /** The domain as people read it (Unicode). */
   host: string
+  /** The language of every text on the page: the browser hydrates in the language the server rendered. */
+  language: Language
   token: string
   /**
    * The token's signed issue time (server/contact/token.ts). Named `hash` in the browser, as the form field and the API
    * field are: the original form's name for what it sent beside the token.
    */
   hash: string
-  /** From the domains file: the asking price (formatted, e.g. "4.900 €") and a short description. */
+  /** From the domains file: the asking price (formatted in the page's language, e.g. "4.900 €") and a short description. */
   listing?: { price?: string; description?: string }
   /** Present when the domain has a minimum offer: the form then asks for an offer. */
   offer?: { currency: string; minimum: string }

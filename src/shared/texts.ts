@@ -1,4 +1,8 @@
-// Every German text the visitor sees, in one place, so server and browser show the same words.
+// Every German text the visitor sees, in one place, so server and browser show the same words. The English table
+// (texts-en.ts) has the type `Texts`, made from this one: a text added here without its English one does not compile.
+import type { Language } from './language.ts'
+import { EN } from './texts-en.ts'
+
 export const TEXT = {
   interested: 'Haben Sie Interesse an dieser Domain?',
   forSale: (host: string) => `Die Domain ${host} ist zu verkaufen.`,
@@ -38,6 +42,8 @@ export const TEXT = {
   reserved: 'Diese Domain ist reserviert.',
   reservedBackup: 'Sie können trotzdem ein Angebot abgeben: Wir melden uns, falls die Reservierung endet.',
   sold: 'Diese Domain wurde verkauft.',
+  /** The link-preview image's line when the domain has no description (page/og-route.ts). */
+  imageText: 'Diese Domain steht zum Verkauf',
   imprint: 'Impressum',
   privacy: 'Datenschutz',
   privacyNote:
@@ -58,3 +64,9 @@ export const TEXT = {
   unavailable: 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut.',
   internal: 'Interner Fehler.',
 } as const
+
+/** A table of every text, in one language: the German one's keys, each a string or a function making one. */
+export type Texts = { readonly [Key in keyof typeof TEXT]: (typeof TEXT)[Key] extends string ? string : (typeof TEXT)[Key] }
+
+/** Every text in each language a page can speak: the page's `language` picks the table. */
+export const TEXTS: Record<Language, Texts> = { de: TEXT, en: EN }

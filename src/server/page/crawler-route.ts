@@ -3,6 +3,7 @@
 // disallows a noindex page: a crawler must be able to read the page to see that it asks not to be indexed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { TEXT } from '../../shared/texts.ts'
+import { GERMAN } from '../sites/language.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { escapeHtml } from '../../shared/html.ts'
 import { pageHeadFor } from './head.ts'
@@ -32,9 +33,9 @@ export default async function crawlerRoutes(app: FastifyInstance, deps: { view: 
     const lookup = sites.lookup(request)
     switch (lookup.kind) {
       case 'invalid':
-        return view.notice(reply, 400, TEXT.badRequest, TEXT.badHost)
+        return view.notice(reply, 400, GERMAN, TEXT.badRequest, TEXT.badHost)
       case 'unknown':
-        return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
+        return view.notice(reply, 404, GERMAN, TEXT.notFoundTitle, TEXT.unavailableDomain)
       case 'redirect':
         return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
     }

@@ -1,8 +1,10 @@
 // GET /og.png: the link-preview image of the request's host, drawn once per host and domains file and kept in memory.
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { TEXT } from '../../shared/texts.ts'
+import type { Language } from '../../shared/language.ts'
+import { TEXT, TEXTS } from '../../shared/texts.ts'
 import { HttpError } from '../http/errors.ts'
+import { GERMAN, varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice } from '../sites/settings.ts'
 import { domainsVersion, OG_IMAGE_PATH } from './head.ts'
@@ -16,36 +18,43 @@ const CACHE_SIZE = 256
  * page), so a flood of new names must not take every core: beyond this, 503 with Retry-After.
  */
 const MAX_RENDERING = 4
-const FOR_SALE = 'Diese Domain steht zum Verkauf'
 
 interface OgImage {
   png: Buffer
   etag: string
 }
 
-function contentOf(site: Site) {
+function contentOf(site: Site, language: Language) {
   const { price, currency = 'EUR', description } = site.settings
-  return { name: site.host.display, ...(price !== undefined && { price: formatPrice(price, currency) }), text: description ?? FOR_SALE }
+  return { name: site.host.display, ...(price !== undefined && { price: formatPrice(price, currency, language) }), text: description ?? TEXTS[language].imageText }
+}
+
+/**
+ * The image's language: the site's; with `language: auto` the one the page named in the image's URL (head.ts), so
+ * the image does not depend on the Accept-Language of whoever fetches it, else the request's.
+ */
+function imageLanguage(site: Site, lang: unknown): AnswerLanguage {
+  return site.variesByLanguage && (lang === 'de' || lang === 'en') ? { language: lang, variesByLanguage: false } : site
 }
 
 function createOgImages() {
   const cache = new Map<string, Promise<OgImage>>()
   let rendering = 0
   return {
-    get(site: Site): Promise<OgImage> {
-      const key = `${site.host.ascii}\n${site.host.display}\n${domainsVersion(site.domainsConfig)}`
+    get(site: Site, language: Language): Promise<OgImage> {
+      const key = `${site.host.ascii}\n${site.host.display}\n${language}\n${domainsVersion(site.domainsConfig)}`
       const hit = cache.get(key)
       if (hit) {
         cache.delete(key) // most recently used goes last
         cache.set(key, hit)
         return hit
       }
-      if (rendering >= MAX_RENDERING) throw new HttpError(503, TEXT.unavailable, undefined, { 'retry-after': '5' })
+      if (rendering >= MAX_RENDERING) throw new HttpError(503, TEXTS[language].unavailable, undefined, { 'retry-after': '5' })
       rendering++
       // The promise is cached at once, so concurrent requests for one host draw it once.
       const image = (async () => {
         try {
-          const svg = await ogImageSvg(contentOf(site))
+          const svg = await ogImageSvg(contentOf(site, language))
           const png = await renderOgImage(svg)
           return { png, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` }
         } finally {
@@ -63,17 +72,20 @@ function createOgImages() {
 export default async function ogImageRoutes(app: FastifyInstance, deps: { view: PageView; sites: SiteResolver }) {
   const { view, sites } = deps
   const images = createOgImages()
-  app.get(OG_IMAGE_PATH, async (request, reply) => {
+  app.get<{ Querystring: { lang?: unknown } }>(OG_IMAGE_PATH, async (request, reply) => {
     const lookup = sites.lookup(request)
     switch (lookup.kind) {
       case 'invalid':
-        return view.notice(reply, 400, TEXT.badRequest, TEXT.badHost)
+        return view.notice(reply, 400, GERMAN, TEXT.badRequest, TEXT.badHost)
       case 'unknown':
-        return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
+        return view.notice(reply, 404, GERMAN, TEXT.notFoundTitle, TEXT.unavailableDomain)
       case 'redirect':
         return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
     }
-    const image = await images.get(lookup.site)
+    const { site } = lookup
+    const answer = imageLanguage(site, request.query.lang)
+    varyByLanguage(reply, answer)
+    const image = await images.get(site, answer.language)
     reply
       .header('cache-control', 'public, max-age=86400')
       .header('etag', image.etag)

@@ -3,6 +3,7 @@
 import tr46 from 'tr46'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
+import { LOCALE, type Language } from '../../shared/language.ts'
 import { parseTargetList } from '../notify/targets.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
@@ -127,7 +128,7 @@ export function resolveDomain(domainsConfig: DomainsConfig, ascii: string): Reso
   return exact ? { settings, known: true } : { settings, known: true, wildcard: wildcard! }
 }
 
-/** "4.900 €": German grouping, no cents for whole amounts. */
-export function formatPrice(amount: number, currency = 'EUR'): string {
-  return new Intl.NumberFormat('de-DE', { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(amount)
+/** "4.900 €" (German grouping; on an English page "€4,900"), no cents for whole amounts. */
+export function formatPrice(amount: number, currency = 'EUR', language: Language = 'de'): string {
+  return new Intl.NumberFormat(LOCALE[language], { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(amount)
 }

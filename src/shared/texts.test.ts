@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest'
+import { TEXT, TEXTS } from './texts.ts'
+
+const HOST = 'münchen.de'
+const keys = Object.keys(TEXT) as (keyof typeof TEXT)[]
+/** A text as shown: a string, or what a function makes of a sample value. */
+const shown = (value: string | ((value: string) => string)) => (typeof value === 'function' ? value(HOST) : value)
+
+describe('the text tables', () => {
+  test('German is the table the page always had', () => {
+    expect(TEXTS.de).toBe(TEXT)
+  })
+
+  test('English has every German text, of the same kind, and no other', () => {
+    expect(Object.keys(TEXTS.en).sort()).toEqual([...keys].sort())
+    for (const key of keys) expect(typeof TEXTS.en[key], key).toBe(typeof TEXT[key])
+  })
+
+  test('every English text says something, and says it in English', () => {
+    for (const key of keys) {
+      const english = shown(TEXTS.en[key])
+      expect(english.trim(), key).not.toBe('')
+      // Only the sample host may have an umlaut; no German word is left over.
+      expect(english.replaceAll(HOST, ''), key).not.toMatch(/[äöüßÄÖÜ]|\b(?:Sie|Bitte|der|die|das|und|nicht|Domain ist)\b/)
+      // "Name" is the same word in both.
+      if (key !== 'labelName') expect(english, key).not.toBe(shown(TEXT[key]))
+    }
+  })
+
+  test('texts made from a value keep the value', () => {
+    for (const key of keys) {
+      const german = TEXT[key]
+      if (typeof german === 'function') expect(shown(TEXTS.en[key]), key).toContain(HOST)
+    }
+  })
+})

@@ -135,12 +135,13 @@ async function run(command: string | undefined, args: string[], values: Values, 
         ['Domain', displayHost(inquiry.domain)],
         ['Name', inquiry.name],
         ['E-Mail', inquiry.email],
+        ['Language', inquiry.language],
         ...(inquiry.offer !== null ? [['Offer', `${inquiry.offer.amount} ${inquiry.offer.currency}${inquiry.belowMinimum ? ' (below minimum)' : ''}`] as [string, string]] : []),
         ['Kind', kindOf(inquiry)],
         ['Mail', inquiry.mailStatus ?? '-'],
       ]
       // The message keeps its line breaks (it is read as a letter); everything else unsafe is escaped.
-      const lines = facts.map(([k, v]) => `${`${k}:`.padEnd(8)} ${visible(v)}`)
+      const lines = facts.map(([k, v]) => `${`${k}:`.padEnd(9)} ${visible(v)}`)
       return print(`${lines.join('\n')}\n\n${visible(inquiry.message, { keepLineBreaks: true })}`)
     }
     case 'export': {

@@ -1,5 +1,6 @@
 import { renderToString } from 'react-dom/server'
-import { TEXT } from '../shared/texts.ts'
+import type { Language } from '../shared/language.ts'
+import { TEXTS } from '../shared/texts.ts'
 import { escapeHtml } from '../shared/html.ts'
 import { DomainList } from './components/DomainList.tsx'
 import { LandingPage } from './components/LandingPage.tsx'
@@ -14,8 +15,9 @@ export function renderDomainList(props: DomainListProps): string {
   return renderToString(<DomainList {...props} />)
 }
 
-export function renderHead(host: string): string {
-  return `<title>${escapeHtml(TEXT.title(host))}</title>\n    <meta name="description" content="${escapeHtml(TEXT.description(host))}" />`
+export function renderHead(host: string, language: Language): string {
+  const text = TEXTS[language]
+  return `<title>${escapeHtml(text.title(host))}</title>\n    <meta name="description" content="${escapeHtml(text.description(host))}" />`
 }
 
 /** The props as JSON inside a non-executed script element; "<" is escaped so no value can close the element. */
@@ -24,4 +26,4 @@ export function renderProps(props: PageProps, nonce: string): string {
   return `<script type="application/json" id="${PROPS_ELEMENT_ID}" nonce="${escapeHtml(nonce)}">${json}</script>`
 }
 
-export { TEXT }
+export { TEXTS }

@@ -1,10 +1,13 @@
 import type { FieldErrors, VisibleField } from '../shared/contact.ts'
 import type { PriceTerms } from '../shared/price-terms.ts'
+import type { Language } from '../shared/language.ts'
 
 /** Everything the page needs, rendered on the server and handed to the browser for hydration. */
 export interface PageProps {
   /** The domain as people read it (Unicode). */
   host: string
+  /** The language of every text on the page: the browser hydrates in the language the server rendered. */
+  language: Language
   token: string
   /**
    * The token's signed issue time (server/contact/token.ts). Named `hash` in the browser, as the form field and the API
@@ -50,6 +53,7 @@ export interface PortfolioLink {
 export interface DomainListProps {
   /** The host the list is shown on, as people read it. */
   host: string
+  language: Language
   q: string
   sort: 'name' | 'price'
   order: 'asc' | 'desc'

@@ -28,6 +28,7 @@ const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
   name: 'Erika Mustermann',
   email: 'erika@example.org',
   message: 'Guten Tag,\nist die Domain noch zu haben?',
+  language: 'de',
   createdAt: NOW - 3 * HOUR,
   status: 'new',
   spamReason: null,
@@ -138,6 +139,11 @@ describe('console pages', () => {
     expect(shown).toContain('<abc@lander>')
     expect(shown).toContain('Danke für die Anfrage.')
     for (const label of ['Antworten', 'Antwort', 'Senden', 'Archivieren', 'Als Spam markieren', 'Löschen']) expect(shown).toContain(label)
+  })
+
+  it('an inquiry says which language the buyer wrote in, so the owner answers in it', () => {
+    expect(text(render({ page: 'inquiry', data: detail() }))).toMatch(/Sprache\s*Deutsch/)
+    expect(text(render({ page: 'inquiry', data: detail({ language: 'en' }) }))).toMatch(/Sprache\s*Englisch/)
   })
 
   it('a negotiated inquiry shows its counter-offer with the expiry, the steps labelled by kind, and the three buttons', () => {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
-import { TEXT } from '../shared/texts.ts'
+import { TEXTS } from '../shared/texts.ts'
 import type { Config } from './config.ts'
 import { answerClientError, sendFailure } from './http/errors.ts'
 import { createOutboxWorker } from './mail/outbox.ts'
@@ -27,6 +27,7 @@ import faviconRoutes from './page/favicon-route.ts'
 import { createPageView } from './page/view.ts'
 import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
 import { createSiteResolver } from './sites/resolver.ts'
+import { varyByLanguage } from './sites/language.ts'
 import tlsCheckRoutes, { createTlsApprovals } from './sites/tls-check.ts'
 import { leaseOwnerOf } from './cluster/lease.ts'
 import { fastifyTrustProxy } from './http/client-address.ts'
@@ -153,10 +154,13 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? ''
+    // In the language of the host's page, where the host has one.
+    const answer = sites.answerLanguage(request)
+    const text = TEXTS[answer.language]
     if (url.startsWith('/api/')) {
-      return reply.code(404).type('application/json; charset=utf-8').send({ error: TEXT.notFound })
+      return varyByLanguage(reply.code(404).type('application/json; charset=utf-8'), answer).send({ error: text.notFound })
     }
-    return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.notFound)
+    return view.notice(reply, 404, answer, text.notFoundTitle, text.notFound)
   })
 
   // Its own Fastify instance: no hook, route or static file of the console can ever answer on the public port.

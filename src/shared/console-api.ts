@@ -1,5 +1,6 @@
 // The owner's console: what its pages and its JSON API exchange. Shared by the server (src/server/admin) and the
 // console's React code (src/console); nothing here may import server code.
+import type { Language } from './language.ts'
 
 export type InquiryStatus = 'new' | 'unconfirmed' | 'answered' | 'countered' | 'expired' | 'accepted' | 'declined' | 'archived' | 'spam'
 export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam']
@@ -95,6 +96,8 @@ export interface InquiryDetail {
   email: string
   /** The whole message, as the visitor typed it: shown as text, never as HTML. */
   message: string
+  /** The language of the page the visitor wrote from. */
+  language: Language
   createdAt: number
   status: InquiryStatus
   /** Why it was recognised as spam (decoy-filled, too-fast, owner …), or null. */

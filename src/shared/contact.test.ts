@@ -158,3 +158,34 @@ describe('offers', () => {
     })
   })
 })
+
+describe('the hints in the language of the page', () => {
+  /** Every way a visible field can be wrong, with the German and the English hint. */
+  const WRONG = [
+    ['an empty name', { name58fnlsd: ' ' }, 'name58fnlsd', 'Bitte geben Sie Ihren Namen ein.', 'Please enter your name.'],
+    ['a name that is not text', { name58fnlsd: 42 }, 'name58fnlsd', 'Bitte geben Sie Ihren Namen ein.', 'Please enter your name.'],
+    ['a name with a line break', { name58fnlsd: 'Erika\nBcc: x' }, 'name58fnlsd', 'Der Name darf keine Zeilenumbrüche oder Steuerzeichen enthalten.', 'The name must not contain line breaks or control characters.'],
+    ['a name too long', { name58fnlsd: 'n'.repeat(201) }, 'name58fnlsd', 'Der Name darf höchstens 200 Zeichen lang sein.', 'The name can be at most 200 characters long.'],
+    ['an address that is none', { themail3h6: 'erika@' }, 'themail3h6', 'Bitte geben Sie eine gültige E-Mail-Adresse ein.', 'Please enter a valid email address.'],
+    ['no message', { message: undefined }, 'message', 'Bitte geben Sie eine Nachricht ein.', 'Please enter a message.'],
+    ['a message too long', { message: 'm'.repeat(5001) }, 'message', 'Die Nachricht darf höchstens 5.000 Zeichen lang sein.', 'The message can be at most 5,000 characters long.'],
+    ['an offer that is not an amount', { offer: 'viel' }, 'offer', 'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.', 'Please enter your offer as a whole amount in the currency shown, for example 4,900.'],
+    ['an offer that is not text', { offer: 4900 }, 'offer', 'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.', 'Please enter your offer as a whole amount in the currency shown, for example 4,900.'],
+  ] as const
+
+  test.each(WRONG)('%s: German by default and on German pages, English on English ones', (_what, fields, field, german, english) => {
+    const input = { ...valid, ...fields }
+    expect(checkContact(input)).toMatchObject({ status: 'invalid', fieldErrors: { [field]: german } })
+    expect(checkContact(input, 'de')).toMatchObject({ status: 'invalid', fieldErrors: { [field]: german } })
+    expect(checkContact(input, 'en')).toMatchObject({ status: 'invalid', fieldErrors: { [field]: english } })
+  })
+
+  test('the language changes the words only: the same fields are wrong, the same data valid', () => {
+    const input = { ...valid, name58fnlsd: '', themail3h6: 'x', token: 'short' }
+    const [german, english] = [checkContact(input, 'de'), checkContact(input, 'en')]
+    expect(german.status === 'invalid' && Object.keys(german.fieldErrors)).toEqual(['name58fnlsd', 'themail3h6'])
+    expect(english.status === 'invalid' && Object.keys(english.fieldErrors)).toEqual(['name58fnlsd', 'themail3h6'])
+    expect(english.status === 'invalid' && english.otherErrors).toEqual(['token'])
+    expect(checkContact(valid, 'en')).toEqual(checkContact(valid, 'de'))
+  })
+})

@@ -1,7 +1,8 @@
 // The one contact schema, used by the form in the browser and by the API on the server.
 // zod/mini keeps the browser bundle small; the API is the same zod.
 import * as z from 'zod/mini'
-import { TEXT } from './texts.ts'
+import type { Language } from './language.ts'
+import { TEXTS, type Texts } from './texts.ts'
 
 /** Field names exactly as the original form had them: they are the contract with existing clients. */
 export const FIELD = {
@@ -61,16 +62,24 @@ export function isValidEmail(value: string, options: { singleLabelDomain?: boole
 const INVISIBLE = /^[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*$/u
 const isBlank = (value: string) => INVISIBLE.test(value)
 
-const required = (hint: string) => z.string(hint).check(z.trim(), z.refine((v) => !isBlank(v), hint))
+/** The texts that explain a wrong field. The schema's messages are their names, put into words by checkContact. */
+type Hint = Extract<keyof Texts, `hint${string}`>
+const HINTS: Record<Hint, true> = { hintName: true, hintNameLine: true, hintNameLong: true, hintEmail: true, hintMessage: true, hintMessageLong: true, hintOffer: true }
+const isHint = (message: string): message is Hint => Object.hasOwn(HINTS, message)
+const hint = (name: Hint) => name
+
+const required = (name: Hint) => z.string(name).check(z.trim(), z.refine((v) => !isBlank(v), name))
 
 const contactSchema = z.object({
-  [FIELD.name]: required(TEXT.hintName).check(
-    z.maxLength(LIMIT.name, TEXT.hintNameLong),
-    z.refine((v) => !LINE_BREAKING.test(v), TEXT.hintNameLine),
+  [FIELD.name]: required('hintName').check(
+    z.maxLength(LIMIT.name, hint('hintNameLong')),
+    z.refine((v) => !LINE_BREAKING.test(v), hint('hintNameLine')),
   ),
-  [FIELD.email]: required(TEXT.hintEmail).check(z.refine(isValidEmail, TEXT.hintEmail)),
-  [FIELD.message]: required(TEXT.hintMessage).check(z.maxLength(LIMIT.message, TEXT.hintMessageLong)),
-  [FIELD.offer]: z.optional(z.string().check(z.trim(), z.maxLength(30, TEXT.hintOffer), z.refine((v) => parseOffer(v) !== 'invalid', TEXT.hintOffer))),
+  [FIELD.email]: required('hintEmail').check(z.refine(isValidEmail, hint('hintEmail'))),
+  [FIELD.message]: required('hintMessage').check(z.maxLength(LIMIT.message, hint('hintMessageLong'))),
+  [FIELD.offer]: z.optional(
+    z.string(hint('hintOffer')).check(z.trim(), z.maxLength(30, hint('hintOffer')), z.refine((v) => parseOffer(v) !== 'invalid', hint('hintOffer'))),
+  ),
   // Decoys: any string is accepted here; whether one was filled in is the server's business, never an error.
   [FIELD.nameDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
   [FIELD.emailDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
@@ -120,16 +129,18 @@ export type ContactCheck =
   | { status: 'valid'; data: ContactPayload }
   | { status: 'invalid'; fieldErrors: FieldErrors; otherErrors: string[] }
 
-export function checkContact(input: unknown): ContactCheck {
+/** Checks a submission; the hints of wrong fields are in `language`, the page's. */
+export function checkContact(input: unknown, language: Language = 'de'): ContactCheck {
   const result = contactSchema.safeParse(input)
   if (result.success) return { status: 'valid', data: result.data }
+  const text = TEXTS[language]
   const fieldErrors: FieldErrors = {}
   const otherErrors: string[] = []
   for (const issue of result.error.issues) {
     const key = issue.path[0]
     if ((VISIBLE_FIELDS as readonly unknown[]).includes(key)) {
       const field = key as VisibleField
-      fieldErrors[field] ??= issue.message
+      fieldErrors[field] ??= isHint(issue.message) ? text[issue.message] : text.invalid
     } else {
       otherErrors.push(String(key ?? 'body'))
     }

@@ -1,6 +1,7 @@
 // A domain's price in words, as the page and its link-preview image show it: the domains file's price, priceType
 // and vat. The server decides what may be shown (server/sites/settings.ts: no amount when the price is on request).
-import { TEXT } from './texts.ts'
+import type { Language } from './language.ts'
+import { TEXTS } from './texts.ts'
 
 type PriceType = 'fixed' | 'negotiable' | 'on-request'
 
@@ -20,17 +21,18 @@ interface PriceWords {
   vat?: string
 }
 
-const LABELS = { fixed: TEXT.priceFixed, negotiable: TEXT.priceNegotiable } as const
-
-/** The words for the price terms; none without an amount, unless the price is on request (which never has one). */
-export function priceText(terms: PriceTerms): PriceWords | undefined {
-  if (terms.priceType === 'on-request') return { line: TEXT.priceOnRequest }
+/**
+ * The words for the price terms in the page's language; none without an amount, unless the price is on request
+ * (which never has one).
+ */
+export function priceText(terms: PriceTerms, language: Language = 'de'): PriceWords | undefined {
+  const text = TEXTS[language]
+  if (terms.priceType === 'on-request') return { line: text.priceOnRequest }
   const { price, priceType } = terms
   if (price === undefined) return undefined
-  const words: PriceWords = priceType
-    ? { line: TEXT.pricedAs(LABELS[priceType], price), terms: { label: LABELS[priceType], amount: price } }
-    : { line: TEXT.price(price) }
-  if (terms.vat) words.vat = terms.vat === 'included' ? TEXT.vatIncluded : TEXT.vatExcluded
+  const label = priceType && (priceType === 'fixed' ? text.priceFixed : text.priceNegotiable)
+  const words: PriceWords = label ? { line: text.pricedAs(label, price), terms: { label, amount: price } } : { line: text.price(price) }
+  if (terms.vat) words.vat = terms.vat === 'included' ? text.vatIncluded : text.vatExcluded
   return words
 }
 

@@ -1,5 +1,6 @@
 // The console's page "Datenschutz": what its API answers (POST /api/privacy/access and /api/privacy/erase, each with
 // { email }). Shared by the server and the console's React code; nothing here may import server code.
+import type { Language } from './language.ts'
 
 export const PRIVACY_PATH = '/datenschutz'
 
@@ -20,6 +21,8 @@ export interface AccessReport {
     name: string
     email: string
     message: string
+    /** The language of the page the inquiry was written on (de, en). */
+    language: Language
     offer: { amount: number; currency: string } | null
     belowMinimum: boolean
     counterOffer: { amount: number; expiresAt: string | null } | null

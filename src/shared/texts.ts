@@ -1,4 +1,8 @@
-// Every German text the visitor sees, in one place, so server and browser show the same words.
+// Every German text the visitor sees, in one place, so server and browser show the same words. The English table
+// (texts-en.ts) has the type `Texts`, made from this one: a text added here without its English one does not compile.
+import type { Language } from './language.ts'
+import { EN } from './texts-en.ts'
+
 export const TEXT = {
   interested: 'Haben Sie Interesse an dieser Domain?',
   forSale: (host: string) => `Die Domain ${host} ist zu verkaufen.`,
@@ -70,9 +74,11 @@ export const TEXT = {
   domainListFound: (count: string, q: string) => (count === '1' ? `1 Domain mit „${q}“` : `${count} Domains mit „${q}“`),
   domainListEmpty: 'Keine Domain gefunden.',
   domainListPages: 'Seiten',
-  domainListPage: (page: number, pages: number) => `Seite ${page} von ${pages}`,
+  domainListPage: (page: string, pages: string) => `Seite ${page} von ${pages}`,
   domainListPrevious: 'Zurück',
   domainListNext: 'Weiter',
+  /** The link-preview image's line when the domain has no description (page/og-route.ts). */
+  imageText: 'Diese Domain steht zum Verkauf',
   imprint: 'Impressum',
   privacy: 'Datenschutz',
   privacyNote:
@@ -93,3 +99,9 @@ export const TEXT = {
   unavailable: 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut.',
   internal: 'Interner Fehler.',
 } as const
+
+/** A table of every text, in one language: the German one's keys, each a string or a function making one. */
+export type Texts = { readonly [Key in keyof typeof TEXT]: (typeof TEXT)[Key] extends string ? string : (typeof TEXT)[Key] }
+
+/** Every text in each language a page can speak: the page's `language` picks the table. */
+export const TEXTS: Record<Language, Texts> = { de: TEXT, en: EN }

@@ -47,9 +47,11 @@ export function requestAs(
 /** GET / for `host`. */
 export const getPage = (url: string, host: string) => requestAs(host, `${url}/`)
 
-/** GET / as a browser would (for `host`, if given), and the token and hash of its form. */
-export async function fetchForm(url: string, host?: string): Promise<{ token: string; hash: string; html: string }> {
-  const { status, html } = host ? await getPage(url, host) : await fetch(`${url}/`).then(async (r) => ({ status: r.status, html: await r.text() }))
+/** GET / as a browser would (for `host`, if given, with `headers`), and the token and hash of its form. */
+export async function fetchForm(url: string, host?: string, headers: Record<string, string> = {}): Promise<{ token: string; hash: string; html: string }> {
+  const { status, html } = host
+    ? await requestAs(host, `${url}/`, { headers })
+    : await fetch(`${url}/`, { headers }).then(async (r) => ({ status: r.status, html: await r.text() }))
   const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
   const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
   if (!token || !hash) throw new Error(`no form in the page (status ${status})`)

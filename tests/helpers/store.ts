@@ -34,6 +34,7 @@ export function newInquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
     name: 'Erika Mustermann',
     email: 'erika@example.de',
     message: `Nachricht ${counter}`,
+    language: 'de',
     spamReason: null,
     offer: null,
     belowMinimum: false,

@@ -69,6 +69,7 @@ describe('list and show', () => {
     const { code, out } = cli('show', '1')
     expect(code).toBe(0)
     expect(out).toMatch(/Name:\s+Erika/)
+    expect(out).toMatch(/Language:\s+de/)
     expect(out).toContain('Erste Anfrage')
   })
 
@@ -90,14 +91,15 @@ describe('export', () => {
   test('CSV starts with a BOM and a header, quotes every text cell, and defuses formulas', () => {
     const { out } = cli('export', '--format', 'csv', '--genuine')
     const lines = out.split('\r\n')
-    expect(lines[0]).toBe('\ufeff"id","time","domain","name","email","message","offer","currency","belowMinimum","spam","mail"')
+    expect(lines[0]).toBe('\ufeff"id","time","domain","name","email","message","offer","currency","belowMinimum","spam","mail","language"')
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`)
+    expect(lines[1]).toMatch(/,"de"$/)
     expect(lines[2]).toContain(',"Erste Anfrage",')
   })
 
   test('--sep ";" writes CSV for German spreadsheets; another separator is a mistake', () => {
     const lines = cli('export', '--sep', ';', '--genuine').out.split('\r\n')
-    expect(lines[0]).toBe('\ufeff"id";"time";"domain";"name";"email";"message";"offer";"currency";"belowMinimum";"spam";"mail"')
+    expect(lines[0]).toBe('\ufeff"id";"time";"domain";"name";"email";"message";"offer";"currency";"belowMinimum";"spam";"mail";"language"')
     expect(lines[2]).toMatch(/^1;"[^"]+";"example\.de";"Erika";/)
     expect(cli('export', '--sep', '|')).toMatchObject({ code: 2, err: expect.stringContaining('--sep is "," or ";"') })
     expect(cli('export', '--format', 'json', '--sep', ';')).toMatchObject({ code: 2, err: expect.stringContaining('--sep applies to --format csv only') })

@@ -234,7 +234,7 @@ describe('confirm: verify', () => {
     const createdAt = Date.now() - UNCONFIRMED_TTL_MS - 60_000
     const email = nextVisitor('expired')
     const saved = await store.saveInquiry(
-      { token: 'ExpiredToken123', contentHash: 'h', domain: 'pruefen.de', name: 'Erika', email, message: 'Alt', spamReason: null, offer: null, belowMinimum: false, createdAt },
+      { token: 'ExpiredToken123', contentHash: 'h', domain: 'pruefen.de', name: 'Erika', email, message: 'Alt', language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt },
       { queue: false },
       { kind: 'verify', mail: false, body: '', replyTo: null },
     )
@@ -305,7 +305,7 @@ test('a starting server erases unconfirmed inquiries older than 48 hours, and ke
   const store = await openStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
   const save = async (token: string, createdAt: number) => {
     const result = await store.saveInquiry(
-      { token, contentHash: token, domain: 'pruefen.de', name: 'Erika', email: 'erika@example.de', message: token, spamReason: null, offer: null, belowMinimum: false, createdAt },
+      { token, contentHash: token, domain: 'pruefen.de', name: 'Erika', email: 'erika@example.de', message: token, language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt },
       { queue: false },
       { kind: 'verify', mail: false, body: '', replyTo: null },
     )

@@ -2,7 +2,7 @@
 // the whole list at /domains, searched, sorted and paged without script.
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { TEXT } from '../../src/shared/texts.ts'
+import { TEXT, TEXTS } from '../../src/shared/texts.ts'
 import { getPage, requestAs } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
@@ -115,7 +115,7 @@ describe('/domains', () => {
     expect(rows).toHaveLength(50)
     expect(rows.slice(0, 3)).toEqual(['kaffee-bar.de 2.500 €', 'kaffee-shop.de 4.900 €', 'kaffee.com 99.000 $'])
     expect(html).toContain(TEXT.domainListCount('65'))
-    expect(html).toContain(TEXT.domainListPage(1, 2))
+    expect(html).toContain(TEXT.domainListPage('1', '2'))
     expect(html).toContain('<a href="/domains?page=2" rel="next">')
     const second = await requestAs('kaffee-shop.de', `${server.url}/domains?page=2`)
     expect(rowsOf(second.html)).toHaveLength(15)
@@ -151,7 +151,7 @@ describe('/domains', () => {
     expect((await requestAs('kaffee-shop.de', `${server.url}/domains?page=0`)).status).toBe(400)
     expect((await requestAs('kaffee-shop.de', `${server.url}/domains?q=${'x'.repeat(101)}`)).status).toBe(400)
     const late = await requestAs('kaffee-shop.de', `${server.url}/domains?page=99`)
-    expect(late.html).toContain(TEXT.domainListPage(2, 2))
+    expect(late.html).toContain(TEXT.domainListPage('2', '2'))
   })
 
   test('hosts that get no page get no list', async () => {
@@ -169,5 +169,28 @@ describe('/domains', () => {
       'münchen-kaffee.de 3.000 €',
     ])
     expect(portfolioOf((await getPage(server.url, 'kaffee-shop.de')).html).slice(0, 2).map((name) => name.name)).toEqual(['kaffee-bar.de', 'kaffee-neu.de'])
+  })
+})
+
+describe('an English page of the portfolio', () => {
+  test('lists the other names and the whole list in English, amounts as English readers write them', async () => {
+    const english = writeTestFile('portfolio: true\ndefault: { language: en }\ndomains:\n  a-shop.com: { price: 4900 }\n  b-shop.com: { price: 2500, priceType: negotiable }\n  c-shop.com: { priceType: on-request }\n')
+    const other = await startServerProcess({ DOMAINS_FILE: english })
+    try {
+      const page = await getPage(other.url, 'a-shop.com')
+      expect(page.html).toContain(`<h2 id="portfolio-heading">${TEXTS.en.portfolio}</h2>`)
+      expect(portfolioOf(page.html)).toEqual([
+        { href: 'https://b-shop.com/', name: 'b-shop.com', price: TEXTS.en.priceNegotiableShort('€2,500') },
+        { href: 'https://c-shop.com/', name: 'c-shop.com', price: TEXTS.en.priceOnRequest },
+      ])
+      const list = await requestAs('a-shop.com', `${other.url}/domains?sort=price&order=desc`)
+      expect(list.html).toContain('<html lang="en">')
+      expect(list.html).toContain(`<title>${TEXTS.en.domainListTitle} | a-shop.com</title>`)
+      expect(rowsOf(list.html)).toEqual(['a-shop.com €4,900', `b-shop.com ${TEXTS.en.priceNegotiableShort('€2,500')}`, `c-shop.com ${TEXTS.en.priceOnRequest}`])
+      expect(list.html).toContain(TEXTS.en.domainListCount('3'))
+    } finally {
+      await other.stop()
+      other.cleanup()
+    }
   })
 })

@@ -102,7 +102,7 @@ describe('scheduled jobs in the real server', () => {
   test('retention erases old inquiries when the server starts, and logs only how many', async () => {
     const dataDir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'domain-lander-test-'))
     const store = await openStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
-    const base = { contentHash: 'h', domain: 'example.de', name: 'Alt Ottokar', message: 'alt', spamReason: null, offer: null, belowMinimum: false }
+    const base = { contentHash: 'h', domain: 'example.de', name: 'Alt Ottokar', message: 'alt', language: 'de' as const, spamReason: null, offer: null, belowMinimum: false }
     await store.saveInquiry({ ...base, token: 'retention-old-0000001', email: 'ottokar@example.org', createdAt: Date.now() - 40 * DAY }, { queue: false })
     await store.saveInquiry({ ...base, token: 'retention-new-0000001', name: 'Neu Nora', email: 'neu@example.org', createdAt: Date.now() - 2 * DAY }, { queue: false })
     await store.close()
@@ -124,7 +124,7 @@ describe('scheduled jobs in the real server', () => {
     const monday = nextRunAt({ weekly: { weekday: 1, hour: 8 } }, Date.now() + 60_000)
     const dataDir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'domain-lander-test-'))
     const store = await openStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
-    const base = { contentHash: 'h', domain: 'example.de', name: 'Nora', email: 'nora@example.org', message: 'x', spamReason: null, offer: null, belowMinimum: false }
+    const base = { contentHash: 'h', domain: 'example.de', name: 'Nora', email: 'nora@example.org', message: 'x', language: 'de' as const, spamReason: null, offer: null, belowMinimum: false }
     await store.saveInquiry({ ...base, token: 'digest-inquiry-000001', createdAt: monday - DAY }, { queue: false })
     await store.close()
     const server = await startServerProcess({ DATA_DIR: dataDir, SMTP_URL: smtp.url, DIGEST: 'weekly', WORKERS: '2', JOBS_CLOCK_START: new Date(monday - 2000).toISOString() })

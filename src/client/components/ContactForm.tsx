@@ -7,7 +7,7 @@ import {
   type FieldErrors,
   type VisibleField,
 } from '../../shared/contact.ts'
-import { TEXT } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
 type Status =
@@ -30,7 +30,8 @@ const isSuccess = (body: unknown): body is ContactSuccess =>
   typeof body === 'object' && body !== null && (body as ContactSuccess).ok === true &&
   typeof (body as ContactSuccess).token === 'string' && typeof (body as ContactSuccess).hash === 'string'
 
-export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values' | 'offer' | 'verify'>) {
+export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values' | 'offer' | 'verify' | 'language'>) {
+  const text = TEXTS[props.language]
   const [values, setValues] = useState<Values>({ ...EMPTY, ...props.values })
   const [credentials, setCredentials] = useState({ token: props.token, hash: props.hash })
   const [errors, setErrors] = useState<FieldErrors>(props.outcome?.status === 'invalid' ? (props.outcome.fieldErrors ?? {}) : {})
@@ -69,7 +70,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
     setValues(next)
     // After a failed attempt every change is checked again, so a hint disappears as soon as the value is right.
     if (attempted || errors[field]) {
-      const check = checkContact({ ...next, [FIELD.token]: credentials.token, [FIELD.hash]: credentials.hash })
+      const check = checkContact({ ...next, [FIELD.token]: credentials.token, [FIELD.hash]: credentials.hash }, props.language)
       setErrors((current) => ({ ...current, [field]: check.status === 'invalid' ? check.fieldErrors[field] : undefined }))
     }
   }
@@ -80,11 +81,11 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
     const form = event.currentTarget
     const payload = Object.fromEntries(new FormData(form)) as Record<string, string>
     if (!props.offer) delete payload[FIELD.offer]
-    const check = checkContact(payload)
+    const check = checkContact(payload, props.language)
     if (check.status === 'invalid') {
       setAttempted(true)
       setErrors(check.fieldErrors)
-      setStatus({ kind: 'invalid', message: TEXT.invalid })
+      setStatus({ kind: 'invalid', message: text.invalid })
       const first = Object.keys(check.fieldErrors)[0]
       if (first) (form.elements.namedItem(first) as HTMLElement | null)?.focus()
       return
@@ -106,15 +107,15 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
         setCredentials({ token: body.token, hash: body.hash })
         setStatus({ kind: 'success' })
       } else {
-        setStatus({ kind: 'failed', message: TEXT.failed })
+        setStatus({ kind: 'failed', message: text.failed })
       }
     } catch {
-      setStatus({ kind: 'failed', message: TEXT.failed })
+      setStatus({ kind: 'failed', message: text.failed })
     }
   }
 
   const statusText =
-    status.kind === 'success' ? (props.verify ? TEXT.successVerify : TEXT.success) : status.kind === 'invalid' || status.kind === 'failed' ? status.message : ''
+    status.kind === 'success' ? (props.verify ? text.successVerify : text.success) : status.kind === 'invalid' || status.kind === 'failed' ? status.message : ''
   const fieldProps = (field: VisibleField) => ({ field, value: values[field], error: errors[field], onChange })
 
   return (
@@ -126,37 +127,37 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
       noValidate={scripted}
       onSubmit={onSubmit}
     >
-      <Field {...fieldProps(FIELD.name)} id="contact-name" label={TEXT.labelName} type="text" autoComplete="name" required maxLength={LIMIT.name} />
-      <Decoy name={FIELD.nameDecoy} label={TEXT.labelName} type="text" />
+      <Field {...fieldProps(FIELD.name)} id="contact-name" label={text.labelName} type="text" autoComplete="name" required maxLength={LIMIT.name} />
+      <Decoy name={FIELD.nameDecoy} label={text.labelName} type="text" />
       <Field
         {...fieldProps(FIELD.email)}
         id="contact-email"
-        label={TEXT.labelEmail}
+        label={text.labelEmail}
         type="email"
         autoComplete="email"
         inputMode="email"
         required
         maxLength={LIMIT.email}
       />
-      <Decoy name={FIELD.emailDecoy} label={TEXT.labelEmail} type="email" />
-      <Field {...fieldProps(FIELD.message)} id="contact-message" label={TEXT.labelMessage} rows={8} required maxLength={LIMIT.message} />
+      <Decoy name={FIELD.emailDecoy} label={text.labelEmail} type="email" />
+      <Field {...fieldProps(FIELD.message)} id="contact-message" label={text.labelMessage} rows={8} required maxLength={LIMIT.message} />
       {props.offer && (
         <Field
           {...fieldProps(FIELD.offer)}
           id="contact-offer"
-          label={TEXT.labelOffer(props.offer.currency)}
+          label={text.labelOffer(props.offer.currency)}
           type="text"
           inputMode="numeric"
           autoComplete="off"
           maxLength={30}
-          note={{ id: 'contact-offer-minimum', text: TEXT.offerMinimum(props.offer.minimum) }}
+          note={{ id: 'contact-offer-minimum', text: text.offerMinimum(props.offer.minimum) }}
         />
       )}
       <input type="hidden" name={FIELD.token} value={credentials.token} />
       <input type="hidden" name={FIELD.hash} value={credentials.hash} />
       <div className="actions">
-        <button type="submit" value={TEXT.submit} disabled={status.kind === 'sending'} aria-busy={status.kind === 'sending' || undefined}>
-          {TEXT.submit}
+        <button type="submit" value={text.submit} disabled={status.kind === 'sending'} aria-busy={status.kind === 'sending' || undefined}>
+          {text.submit}
         </button>
         <div
           className={`status status-${status.kind}`}

@@ -1,5 +1,6 @@
 // GET /domains: every name of the portfolio, searched and sorted by links and a GET form, so it works without script.
-import { TEXT } from '../../shared/texts.ts'
+import { LOCALE } from '../../shared/language.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { DomainListProps } from '../page-props.ts'
 import { Footer } from './Footer.tsx'
 
@@ -18,6 +19,7 @@ function hrefOf(props: DomainListProps, change: Partial<Pick<DomainListProps, 's
 
 /** A column's heading: a link that sorts by it, ascending first, and the other way round when it already does. */
 function SortLink({ props, sort, label }: { props: DomainListProps; sort: Sort; label: string }) {
+  const text = TEXTS[props.language]
   const active = props.sort === sort
   const order = active && props.order === 'asc' ? 'desc' : 'asc'
   return (
@@ -25,39 +27,39 @@ function SortLink({ props, sort, label }: { props: DomainListProps; sort: Sort; 
       <a href={hrefOf(props, { sort, order })}>
         {label}
         {active && <span className="sort-mark" aria-hidden="true">{props.order === 'asc' ? ' ▲' : ' ▼'}</span>}
-        {active && <span className="visually-hidden">{`, ${props.order === 'asc' ? TEXT.domainListSortedUp : TEXT.domainListSortedDown}`}</span>}
+        {active && <span className="visually-hidden">{`, ${props.order === 'asc' ? text.domainListSortedUp : text.domainListSortedDown}`}</span>}
       </a>
     </th>
   )
 }
 
-const count = (total: number) => total.toLocaleString('de-DE')
-
 export function DomainList(props: DomainListProps) {
+  const text = TEXTS[props.language]
+  const count = (n: number) => n.toLocaleString(LOCALE[props.language])
   return (
     <>
       <main className="page domain-list">
-        <h1>{TEXT.domainListTitle}</h1>
+        <h1>{text.domainListTitle}</h1>
         <form className="search" method="get" action="/domains" role="search">
-          <label htmlFor="domain-search">{TEXT.domainListSearch}</label>
+          <label htmlFor="domain-search">{text.domainListSearch}</label>
           <div className="search-row">
             <input id="domain-search" type="search" name="q" defaultValue={props.q} maxLength={100} autoComplete="off" />
             {props.sort !== 'name' && <input type="hidden" name="sort" value={props.sort} />}
             {props.order !== 'asc' && <input type="hidden" name="order" value={props.order} />}
-            <button type="submit">{TEXT.domainListSubmit}</button>
+            <button type="submit">{text.domainListSubmit}</button>
           </div>
         </form>
         <p className="list-count" role="status">
-          {props.q ? TEXT.domainListFound(count(props.total), props.q) : TEXT.domainListCount(count(props.total))}
+          {props.q ? text.domainListFound(count(props.total), props.q) : text.domainListCount(count(props.total))}
         </p>
         {props.items.length === 0 ? (
-          <p>{TEXT.domainListEmpty}</p>
+          <p>{text.domainListEmpty}</p>
         ) : (
           <table>
             <thead>
               <tr>
-                <SortLink props={props} sort="name" label={TEXT.domainListName} />
-                <SortLink props={props} sort="price" label={TEXT.domainListPrice} />
+                <SortLink props={props} sort="name" label={text.domainListName} />
+                <SortLink props={props} sort="price" label={text.domainListPrice} />
               </tr>
             </thead>
             <tbody>
@@ -73,25 +75,25 @@ export function DomainList(props: DomainListProps) {
           </table>
         )}
         {props.pages > 1 && (
-          <nav className="pages" aria-label={TEXT.domainListPages}>
+          <nav className="pages" aria-label={text.domainListPages}>
             {props.page > 1 && (
               <a href={hrefOf(props, { page: props.page - 1 })} rel="prev">
-                {TEXT.domainListPrevious}
+                {text.domainListPrevious}
               </a>
             )}
-            <span>{TEXT.domainListPage(props.page, props.pages)}</span>
+            <span>{text.domainListPage(count(props.page), count(props.pages))}</span>
             {props.page < props.pages && (
               <a href={hrefOf(props, { page: props.page + 1 })} rel="next">
-                {TEXT.domainListNext}
+                {text.domainListNext}
               </a>
             )}
           </nav>
         )}
         <p>
-          <a href="/">{TEXT.backHome}</a>
+          <a href="/">{text.backHome}</a>
         </p>
       </main>
-      <Footer legal={props.legal} />
+      <Footer legal={props.legal} language={props.language} />
     </>
   )
 }

@@ -1,10 +1,12 @@
 import { priceText } from '../../shared/price-terms.ts'
-import { TEXT } from '../../shared/texts.ts'
+import type { Language } from '../../shared/language.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
 /** The price terms and the buy button: what a buyer looks for first, so it comes right after the name. */
-export function Offer({ listing, buyUrl }: Pick<PageProps, 'listing' | 'buyUrl'>) {
-  const price = listing && priceText(listing)
+export function Offer({ listing, buyUrl, language }: Pick<PageProps, 'listing' | 'buyUrl' | 'language'>) {
+  const text = TEXTS[language]
+  const price = listing && priceText(listing, language)
   if (!price && !buyUrl) return null
   return (
     <div className="offer">
@@ -24,24 +26,27 @@ export function Offer({ listing, buyUrl }: Pick<PageProps, 'listing' | 'buyUrl'>
         <>
           {/* The same tab, and the address exactly as the owner wrote it: nothing added, no window.opener. */}
           <a className="buy" href={buyUrl}>
-            {TEXT.buyNow}
+            {text.buyNow}
           </a>
-          <p className="buy-via">{TEXT.buyVia(new URL(buyUrl).hostname)}</p>
+          <p className="buy-via">{text.buyVia(new URL(buyUrl).hostname)}</p>
         </>
       )}
     </div>
   )
 }
 
-/** "So läuft der Kauf ab": one step per line of the text, numbered when there are several. */
-export function HowToBuy({ text }: { text: string }) {
-  const steps = text
+/**
+ * "So läuft der Kauf ab": one step per line of the text (the owner's own, as written, or the page language's
+ * standard steps), numbered when there are several.
+ */
+export function HowToBuy({ steps: own, language }: { steps: string | undefined; language: Language }) {
+  const steps = (own ?? TEXTS[language].howToBuy)
     .split('\n')
     .map((step) => step.trim())
     .filter(Boolean)
   return (
     <section className="how-to-buy" aria-labelledby="how-to-buy-heading">
-      <h2 id="how-to-buy-heading">{TEXT.howToBuyTitle}</h2>
+      <h2 id="how-to-buy-heading">{TEXTS[language].howToBuyTitle}</h2>
       {steps.length > 1 ? (
         <ol>
           {steps.map((step, index) => (

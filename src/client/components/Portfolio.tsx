@@ -1,11 +1,13 @@
-import { TEXT } from '../../shared/texts.ts'
+import type { Language } from '../../shared/language.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
 /** "Weitere Domains": the owner's other names most like this one, each a link to its own page, and the whole list. */
-export function Portfolio({ names }: NonNullable<PageProps['portfolio']>) {
+export function Portfolio({ names, language }: NonNullable<PageProps['portfolio']> & { language: Language }) {
+  const text = TEXTS[language]
   return (
     <section className="portfolio" aria-labelledby="portfolio-heading">
-      <h2 id="portfolio-heading">{TEXT.portfolio}</h2>
+      <h2 id="portfolio-heading">{text.portfolio}</h2>
       {names.length > 0 && (
         <ul className="portfolio-names">
           {names.map((name) => (
@@ -17,7 +19,7 @@ export function Portfolio({ names }: NonNullable<PageProps['portfolio']>) {
         </ul>
       )}
       <p className="portfolio-all">
-        <a href="/domains">{TEXT.portfolioAll}</a>
+        <a href="/domains">{text.portfolioAll}</a>
       </p>
     </section>
   )

@@ -11,6 +11,7 @@ import {
   type InquiryDetail,
   type ReplyRequest,
 } from '../../shared/console-api.ts'
+import { LANGUAGE_NAME } from '../../shared/language.ts'
 import { callApi, go, type ApiResult } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
@@ -101,6 +102,8 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
         </dd>
         <dt>Domain</dt>
         <dd>{detail.domain}</dd>
+        <dt>Sprache</dt>
+        <dd>{LANGUAGE_NAME[detail.language]}</dd>
         <dt>Eingang</dt>
         <dd>
           <time dateTime={new Date(detail.createdAt).toISOString()}>{formatTime(detail.createdAt)}</time>

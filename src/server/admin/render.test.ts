@@ -17,6 +17,7 @@ const state: ConsoleState = {
     name: BREAKOUTS,
     email: 'a@example.org',
     message: `${BREAKOUTS}\n<!--app-state--> <!--app-html-->`,
+    language: 'de',
     createdAt: Date.UTC(2025, 4, 20),
     status: 'new',
     spamReason: null,

@@ -43,7 +43,7 @@ export async function confirmationFor(
   if (kind === 'off') return undefined
   const taken = await quota.take(recipientKey(email), CONFIRM_MAILS_PER_ADDRESS, DAY_MS)
   return {
-    plan: { kind, mail: taken.status === 'taken', body: confirmText(kind, site.host.display).text, replyTo: site.settings.mailTo ?? null },
+    plan: { kind, mail: taken.status === 'taken', body: confirmText(kind, site.host.display, site.language).text, replyTo: site.settings.mailTo ?? null },
     giveBack: async () => {
       if (taken.status === 'taken') await taken.giveBack()
     },

@@ -3,7 +3,8 @@
 // inquiry is confirmed by a machine that merely looked at the mail.
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { TEXT } from '../../shared/texts.ts'
+import type { Language } from '../../shared/language.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { Config } from '../config.ts'
 import { ownerMailPlan } from '../contact/owner-mail.ts'
 import { clientKeyOf } from '../http/client-address.ts'
@@ -11,6 +12,7 @@ import { HttpError, toFailure } from '../http/errors.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
 import type { PageView } from '../page/view.ts'
+import type { AnswerLanguage } from '../sites/language.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { StoreUnavailableError, type ConfirmationTarget, type Store } from '../store/types.ts'
 import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from './link.ts'
@@ -28,16 +30,23 @@ const HOUR_MS = 60 * 60 * 1000
 /** Requests to the link per client address and hour, as a multiple of CONTACT_RATE_LIMIT (as for the form's POSTs). */
 const LIMIT_FACTOR = 10
 
-type Checked = { kind: 'waiting'; site: Site; target: ConfirmationTarget } | { kind: 'already' | 'expired' | 'invalid' }
+/**
+ * What a link stands for, and in which language to answer: the language the inquiry was written in, once the link is
+ * known to be one of ours; otherwise (`language` absent) the site's.
+ */
+type Checked =
+  | { kind: 'waiting'; site: Site; target: ConfirmationTarget; language: Language }
+  | { kind: 'already' | 'expired' | 'invalid'; language?: Language }
 
 export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmDeps) {
   const { secret, sites, view, store, outbox, config } = deps
   await app.register(formbody, { bodyLimit: 1024 })
   // The link is opened from a mail: every answer is a page, errors too.
   app.setErrorHandler((error, request, reply) => {
-    const failure = toFailure(error)
+    const answer = sites.answerLanguage(request)
+    const failure = toFailure(error, TEXTS[answer.language])
     if (failure.statusCode >= 500 && !(error instanceof StoreUnavailableError)) request.log.error({ err: error }, 'request failed')
-    return view.notice(reply.headers(failure.headers), failure.statusCode, TEXT.confirmTitle, failure.body.error)
+    return view.notice(reply.headers(failure.headers), failure.statusCode, answer, TEXTS[answer.language].confirmTitle, failure.body.error)
   })
 
   /** What the link stands for; the expiry is believed only once the signature holds. */
@@ -50,20 +59,26 @@ export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmD
     if (target.domain !== site.host.ascii) return { kind: 'invalid' }
     const link = checkConfirmToken(secret, token, target, now)
     if (link === 'invalid') return { kind: 'invalid' }
-    if (target.status !== 'unconfirmed') return { kind: 'already' }
-    return link === 'expired' ? { kind: 'expired' } : { kind: 'waiting', site, target }
+    const { language } = target
+    if (target.status !== 'unconfirmed') return { kind: 'already', language }
+    return link === 'expired' ? { kind: 'expired', language } : { kind: 'waiting', site, target, language }
   }
 
-  function answer(reply: FastifyReply, kind: 'already' | 'expired' | 'invalid' | 'confirmed') {
+  /** The inquiry's language when the link named one, which no Accept-Language changes; else the site's. */
+  const languageOf = (site: Site, checked: Checked): AnswerLanguage =>
+    checked.language ? { language: checked.language, variesByLanguage: false } : site
+
+  function answer(reply: FastifyReply, kind: 'already' | 'expired' | 'invalid' | 'confirmed', language: AnswerLanguage) {
+    const text = TEXTS[language.language]
     switch (kind) {
       case 'confirmed':
-        return view.notice(reply, 200, TEXT.confirmedTitle, TEXT.confirmedText)
+        return view.notice(reply, 200, language, text.confirmedTitle, text.confirmedText)
       case 'already':
-        return view.notice(reply, 200, TEXT.confirmedTitle, TEXT.confirmedAlready)
+        return view.notice(reply, 200, language, text.confirmedTitle, text.confirmedAlready)
       case 'expired':
-        return view.notice(reply, 410, TEXT.confirmExpiredTitle, TEXT.confirmExpired)
+        return view.notice(reply, 410, language, text.confirmExpiredTitle, text.confirmExpired)
       case 'invalid':
-        return view.notice(reply, 400, TEXT.confirmInvalidTitle, TEXT.confirmInvalid)
+        return view.notice(reply, 400, language, text.confirmInvalidTitle, text.confirmInvalid)
     }
   }
 
@@ -84,7 +99,7 @@ export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmD
             max: config.contactRateLimit * LIMIT_FACTOR,
             timeWindow: HOUR_MS,
             keyGenerator: clientKey,
-            errorResponseBuilder: () => new HttpError(429, TEXT.rateLimited),
+            errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, TEXTS[sites.answerLanguage(request).language].rateLimited),
           },
         }
       : {}
@@ -93,27 +108,30 @@ export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmD
     const site = siteOf(request, reply)
     if (!site) return reply
     const checked = await check(site, request.query.t, Date.now())
-    if (checked.kind !== 'waiting') return answer(reply, checked.kind)
-    return view.notice(reply, 200, TEXT.confirmTitle, TEXT.confirmText(site.host.display), {
+    const language = languageOf(site, checked)
+    if (checked.kind !== 'waiting') return answer(reply, checked.kind, language)
+    const text = TEXTS[checked.language]
+    return view.notice(reply, 200, language, text.confirmTitle, text.confirmText(site.host.display), {
       action: CONFIRM_PATH,
       fields: { t: String(request.query.t) },
-      label: TEXT.confirmButton,
+      label: text.confirmButton,
     })
   })
 
   app.post<{ Body: { t?: unknown } | undefined }>(CONFIRM_PATH, { config: limited }, async (request, reply) => {
-    if (isCrossSite(request.headers)) throw new HttpError(403, TEXT.crossSite)
+    if (isCrossSite(request.headers)) throw new HttpError(403, TEXTS[sites.answerLanguage(request).language].crossSite)
     const site = siteOf(request, reply)
     if (!site) return reply
     const now = Date.now()
     const checked = await check(site, request.body?.t, now)
-    if (checked.kind !== 'waiting') return answer(reply, checked.kind)
+    const language = languageOf(site, checked)
+    if (checked.kind !== 'waiting') return answer(reply, checked.kind, language)
     const { target } = checked
     const result = await store.confirmInquiry(target.id, target.domain, ownerMailPlan(site, target.belowMinimum, config), now)
     if (result === 'confirmed') {
       outbox.kick()
       request.log.info({ inquiry: target.id, domain: target.domain }, 'inquiry confirmed by its visitor')
     }
-    return answer(reply, result === 'missing' ? 'expired' : result)
+    return answer(reply, result === 'missing' ? 'expired' : result, language)
   })
 }

@@ -12,12 +12,13 @@ import {
   type ContactSuccess,
   type VisibleField,
 } from '../../shared/contact.ts'
-import { TEXT } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import type { Config } from '../config.ts'
 import { HttpError, sendFailure, toFailure } from '../http/errors.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import type { PageHost } from '../sites/host.ts'
+import { varyByLanguage } from '../sites/language.ts'
 import type { OutboxWorker } from '../mail/outbox.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
@@ -92,9 +93,13 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   // Confirmation mails per recipient address and day, whatever CONTACT_RATE_LIMIT says (confirm/plan.ts).
   const confirmMails = deps.rateLimits.quota('confirmation mails')
 
+  // Every answer speaks the language of the request's page, the errors of the JSON API too.
+  const textOf = (request: FastifyRequest) => TEXTS[deps.sites.answerLanguage(request).language]
+
   app.setErrorHandler((error, request, reply) => {
-    if (!isFormPost(request)) return sendFailure(request, reply, error)
-    const failure = toFailure(error)
+    const answer = deps.sites.answerLanguage(request)
+    if (!isFormPost(request)) return sendFailure(request, varyByLanguage(reply, answer), error, TEXTS[answer.language])
+    const failure = toFailure(error, TEXTS[answer.language])
     reply.headers(failure.headers)
     const invalid = failure.statusCode === 400 && failure.body.fields
     return deps.view.page(request, reply, failure.statusCode, {
@@ -106,18 +111,19 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   })
 
   function checkSubmission(request: FastifyRequest): Submission {
-    if (isCrossSite(request.headers)) throw new HttpError(403, TEXT.crossSite)
+    const text = textOf(request)
+    if (isCrossSite(request.headers)) throw new HttpError(403, text.crossSite)
     const lookup = deps.sites.lookup(request)
-    if (lookup.kind === 'invalid') throw new HttpError(400, TEXT.badHost)
-    if (lookup.kind !== 'site') throw new HttpError(404, TEXT.unavailableDomain)
+    if (lookup.kind === 'invalid') throw new HttpError(400, text.badHost)
+    if (lookup.kind !== 'site') throw new HttpError(404, text.unavailableDomain)
     // A sold name takes no more inquiries, whatever was sent; 410 says it is gone for good.
-    if (lookup.site.settings.status === 'sold') throw new HttpError(410, TEXT.sold)
-    const check = checkContact(request.body)
-    if (check.status === 'invalid') throw new HttpError(400, TEXT.invalid, check.fieldErrors)
+    if (lookup.site.settings.status === 'sold') throw new HttpError(410, text.sold)
+    const check = checkContact(request.body, lookup.site.language)
+    if (check.status === 'invalid') throw new HttpError(400, text.invalid, check.fieldErrors)
     const offer = offerOf(lookup.site, check.data)
-    if (offer === 'invalid') throw new HttpError(400, TEXT.invalid, { [FIELD.offer]: TEXT.hintOffer })
+    if (offer === 'invalid') throw new HttpError(400, text.invalid, { [FIELD.offer]: text.hintOffer })
     const token = verifyToken(secret, check.data[FIELD.token], lookup.site.host.ascii, check.data[FIELD.hash])
-    if (token.status !== 'valid') throw new HttpError(403, TEXT.tokenInvalid)
+    if (token.status !== 'valid') throw new HttpError(403, text.tokenInvalid)
     return { data: check.data, site: lookup.site, issuedAt: token.issuedAt, offer }
   }
 
@@ -138,6 +144,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
         name: data[FIELD.name],
         email: data[FIELD.email],
         message: data[FIELD.message],
+        language: site.language,
         spamReason: spam,
         ...offer,
         createdAt: now,
@@ -145,7 +152,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     } finally {
       if (result?.status !== 'created') await confirmation?.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
     }
-    if (result.status === 'conflict') throw new HttpError(409, TEXT.tokenConflict)
+    if (result.status === 'conflict') throw new HttpError(409, TEXTS[site.language].tokenConflict)
     if (result.status === 'created') {
       if (mail.queue || confirmation?.plan.mail) outbox.kick()
       const confirm = confirmation && { kind: confirmation.plan.kind, mailed: confirmation.plan.mail }
@@ -165,7 +172,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
       taken = await accepted.take(clientKey(request), config.contactRateLimit, HOUR_MS)
       // A visitor repeating a submission that was already taken (its answer got lost) is answered as before.
       if (taken.status === 'full' && (await store.findInquiry(data[FIELD.token]))?.contentHash !== digest) {
-        throw new HttpError(429, TEXT.rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
+        throw new HttpError(429, TEXTS[site.language].rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
       }
     }
     let created = false
@@ -191,7 +198,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
           max: config.contactRateLimit * POST_LIMIT_FACTOR,
           timeWindow: HOUR_MS,
           keyGenerator: clientKey,
-          errorResponseBuilder: () => new HttpError(429, TEXT.rateLimited),
+          errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, textOf(request).rateLimited),
         },
       }
     : {}

@@ -18,10 +18,12 @@ export function inquiryJson(i: InquiryListing) {
     belowMinimum: i.belowMinimum,
     spam: i.spamReason,
     mail: i.mailStatus,
+    language: i.language,
   }
 }
 
-const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'offer', 'currency', 'belowMinimum', 'spam', 'mail'] as const
+// New columns go last: a spreadsheet or script that reads the columns by position keeps working.
+const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'offer', 'currency', 'belowMinimum', 'spam', 'mail', 'language'] as const
 
 export function exportText(inquiries: InquiryListing[], format: 'csv' | 'json', separator: CsvSeparator = ','): string {
   const rows = inquiries.map(inquiryJson)

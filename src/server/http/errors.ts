@@ -1,9 +1,10 @@
-// One error shape for the whole API: { error: "<German sentence>" } (plus "fields" for field errors).
-// The message of any 5xx is hidden; bad input never gets a 5xx.
+// One error shape for the whole API: { error: "<sentence>" } (plus "fields" for field errors), in German unless the
+// route knows the page's language (the contact API of an English page). The message of any 5xx is hidden; bad input
+// never gets a 5xx.
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiError, FieldErrors } from '../../shared/contact.ts'
-import { TEXT } from '../../shared/texts.ts'
+import { TEXT, type Texts } from '../../shared/texts.ts'
 import { StoreUnavailableError } from '../store/types.ts'
 
 export class HttpError extends Error {
@@ -27,14 +28,17 @@ export interface Failure {
 
 const RETRY_AFTER_UNAVAILABLE = '5'
 
-const FASTIFY_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: TEXT.tooLarge,
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: TEXT.unsupportedType,
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: TEXT.badRequest,
+const FASTIFY_MESSAGES: Record<string, 'tooLarge' | 'unsupportedType' | 'badRequest'> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'tooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupportedType',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'badRequest',
 }
 
-/** Maps anything thrown while answering a request to the status, body and headers the client gets. */
-export function toFailure(error: unknown): Failure {
+/**
+ * Maps anything thrown while answering a request to the status, body and headers the client gets. An HttpError
+ * says what it says; everything else is told in `text`.
+ */
+export function toFailure(error: unknown, text: Texts = TEXT): Failure {
   if (error instanceof HttpError) {
     return {
       statusCode: error.statusCode,
@@ -43,18 +47,19 @@ export function toFailure(error: unknown): Failure {
     }
   }
   if (error instanceof StoreUnavailableError) {
-    return { statusCode: 503, body: { error: TEXT.unavailable }, headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE } }
+    return { statusCode: 503, body: { error: text.unavailable }, headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE } }
   }
   const e = error as Partial<FastifyError>
   const statusCode = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
-  if (statusCode === 429) return { statusCode, body: { error: TEXT.rateLimited }, headers: {} }
-  if (statusCode === 503) return { statusCode, body: { error: TEXT.unavailable }, headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE } }
-  if (statusCode >= 500) return { statusCode, body: { error: TEXT.internal }, headers: {} }
-  return { statusCode, body: { error: (e.code && FASTIFY_MESSAGES[e.code]) || TEXT.badRequest }, headers: {} }
+  if (statusCode === 429) return { statusCode, body: { error: text.rateLimited }, headers: {} }
+  if (statusCode === 503) return { statusCode, body: { error: text.unavailable }, headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE } }
+  if (statusCode >= 500) return { statusCode, body: { error: text.internal }, headers: {} }
+  const known = e.code !== undefined && Object.hasOwn(FASTIFY_MESSAGES, e.code) ? FASTIFY_MESSAGES[e.code] : undefined
+  return { statusCode, body: { error: text[known ?? 'badRequest'] }, headers: {} }
 }
 
-export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  const failure = toFailure(error)
+export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, text: Texts = TEXT): FastifyReply {
+  const failure = toFailure(error, text)
   if (failure.statusCode >= 500 && !(error instanceof StoreUnavailableError)) {
     request.log.error({ err: error }, 'request failed')
   } else if (failure.statusCode === 503) {

@@ -36,6 +36,7 @@ async function save(store: Store, overrides: Partial<NewInquiry>, queue = true) 
       name: 'Besucher',
       email: `b${counter}@example.org`,
       message: 'Hallo',
+      language: 'de',
       spamReason: null,
       offer: null,
       belowMinimum: false,

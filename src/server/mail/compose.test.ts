@@ -10,6 +10,7 @@ const inquiry: StoredInquiry = {
   name: 'Erika <Mustermann>',
   email: 'erika@example.de',
   message: 'Was kostet die Domain? <b>fett</b> & mehr',
+  language: 'de',
   spamReason: null,
   offer: null,
   belowMinimum: false,
@@ -47,6 +48,15 @@ describe('the owner mail', () => {
     expect(mail.html).toContain('&lt;b&gt;fett&lt;/b&gt; &amp; mehr')
     expect(mail.html).toContain('Erika &lt;Mustermann&gt;')
     expect(mail.html).not.toContain('<b>fett</b>')
+  })
+
+  test('says in German which language the buyer wrote in: German for a German page, English for an English one', () => {
+    expect(mail.text).toContain('Sprache: Deutsch')
+    const english = composeInquiryMail({ ...inquiry, language: 'en' }, '<id@x>', addresses)
+    expect(english.text).toContain('Sprache: Englisch')
+    expect(english.html).toContain('<tr><th align="left">Sprache</th><td>Englisch</td></tr>')
+    expect(english.subject).toBe('Anfrage zu münchen.de')
+    expect(english.text).toMatch(/^Neue Anfrage zu münchen\.de\n/)
   })
 
   test('names the offer, and says when it is below the minimum', () => {

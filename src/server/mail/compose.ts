@@ -5,6 +5,7 @@ import { formatPrice } from '../sites/settings.ts'
 import { displayHost } from '../sites/host.ts'
 import type { StoredInquiry } from '../store/types.ts'
 import { escapeHtml } from '../../shared/html.ts'
+import { LANGUAGE_NAME } from '../../shared/language.ts'
 
 export interface MailAddresses {
   from: string
@@ -40,6 +41,8 @@ export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, ad
     ['Domain', domain],
     ['Name', name],
     ['E-Mail', email],
+    // The owner answers in the language the buyer wrote in.
+    ['Sprache', LANGUAGE_NAME[inquiry.language]],
     ...(inquiry.offer !== null
       ? [['Angebot', `${formatPrice(inquiry.offer.amount, inquiry.offer.currency)}${inquiry.belowMinimum ? ' (unter dem Mindestangebot)' : ''}`] as [string, string]]
       : []),

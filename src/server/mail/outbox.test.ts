@@ -42,7 +42,7 @@ test('a batch that takes longer than half its lease is given back and claimed an
   }
   for (let i = 0; i < 6; i++) {
     await store.saveInquiry(
-      { token: `token${i}`.padEnd(15, 'x'), contentHash: `h${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, spamReason: null, offer: null, belowMinimum: false, createdAt: clock - 1000 },
+      { token: `token${i}`.padEnd(15, 'x'), contentHash: `h${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt: clock - 1000 },
       { queue: true, mailTo: null },
     )
   }

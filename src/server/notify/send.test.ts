@@ -13,6 +13,7 @@ const notice = (overrides: Partial<Notice> = {}): Notice => ({
     name: 'Erika',
     email: 'erika@example.de',
     message: 'Hallo',
+    language: 'de',
     spamReason: null,
     offer: { amount: 4900, currency: 'EUR' },
     belowMinimum: true,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { answerLanguageFor } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
 import { domainsFileSchema, resolveDomain } from '../sites/settings.ts'
 import { domainsVersion, jsonForScript, pageHeadFor, renderHeadTags } from './head.ts'
@@ -15,8 +16,9 @@ const file = domainsFileSchema.parse({
   },
 })
 
-function siteFor(ascii: string, display = ascii, config = file): Site {
-  return { host: { ascii, display }, settings: resolveDomain(config, ascii)!.settings, domainsConfig: config, legal: {} }
+function siteFor(ascii: string, display = ascii, config = file, acceptLanguage?: string): Site {
+  const { settings } = resolveDomain(config, ascii)!
+  return { host: { ascii, display }, settings, domainsConfig: config, legal: {}, ...answerLanguageFor(settings.language, acceptLanguage) }
 }
 
 /** The head as a browser's HTML parser reads it: a script element's text ends at the first "</script". */
@@ -104,5 +106,27 @@ describe('the head of a page', () => {
     expect(pageHeadFor(siteFor('a.de', 'a.de', parsed)).noindex).toBe(true)
     expect(pageHeadFor(siteFor('b.de', 'b.de', parsed)).noindex).toBe(false)
     expect(domainsFileSchema.safeParse({ domains: { 'a.de': { noindex: 'yes' } } }).success).toBe(false)
+  })
+
+  test('an English page has English title and description, og:locale en_US, and the same image as before', () => {
+    const config = domainsFileSchema.parse({ domains: { 'english.com': { language: 'en', price: 4900 } } })
+    const { meta, jsonLd } = headOf(siteFor('english.com', 'english.com', config, 'de-DE'))
+    expect(meta('og:locale')).toBe('en_US')
+    expect(meta('og:title')).toBe('english.com is for sale')
+    expect(meta('og:description')).toBe('The domain english.com is for sale. Send the owner a message directly.')
+    expect(jsonLd.description).toBe(meta('og:description'))
+    expect(meta('og:image')).toBe(`https://english.com/og.png?v=${domainsVersion(config)}`)
+    expect(jsonLd.offers).toMatchObject({ price: 4900, priceCurrency: 'EUR' })
+  })
+
+  test('with language: auto the head follows the request, and the image URL names the language it was made in', () => {
+    const config = domainsFileSchema.parse({ default: { language: 'auto' }, domains: { 'both.de': null } })
+    const english = headOf(siteFor('both.de', 'both.de', config, 'en-GB,en;q=0.9'))
+    const german = headOf(siteFor('both.de', 'both.de', config, 'de-AT'))
+    expect([english.meta('og:locale'), english.meta('og:title')]).toEqual(['en_US', 'both.de is for sale'])
+    expect([german.meta('og:locale'), german.meta('og:title')]).toEqual(['de_DE', 'both.de steht zum Verkauf'])
+    expect(english.meta('og:image')).toBe(`https://both.de/og.png?v=${domainsVersion(config)}&amp;lang=en`)
+    expect(german.meta('og:image')).toBe(`https://both.de/og.png?v=${domainsVersion(config)}&amp;lang=de`)
+    expect(english.jsonLd.image).toBe(`https://both.de/og.png?v=${domainsVersion(config)}&lang=en`)
   })
 })

@@ -2,7 +2,8 @@
 // and a schema.org Product as JSON-LD. Made from the site alone, so it is part of the page rendered once per host.
 import { createHash } from 'node:crypto'
 import { escapeHtml } from '../../shared/html.ts'
-import { TEXT } from '../../shared/texts.ts'
+import { LOCALE } from '../../shared/language.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { Site } from '../sites/resolver.ts'
 import { publicPrice, type DomainSettings, type DomainsConfig } from '../sites/settings.ts'
 
@@ -17,6 +18,8 @@ export interface PageHead {
   url: string
   title: string
   description: string
+  /** The page's language, as og:locale names it (de_DE, en_US). */
+  locale: string
   image: string
   noindex: boolean
   offer: { availability: Availability; price?: number; priceCurrency?: string }
@@ -51,12 +54,16 @@ export function pageHeadFor(site: Site): PageHead {
   const url = `https://${host.ascii}/`
   const price = publicPrice(settings)
   const { currency = 'EUR' } = settings
+  const text = TEXTS[site.language]
   return {
     name: host.display,
     url,
-    title: TEXT.title(host.display),
-    description: settings.description ?? TEXT.description(host.display),
-    image: `${url}${OG_IMAGE_PATH.slice(1)}?v=${domainsVersion(site.domainsConfig)}`,
+    title: text.title(host.display),
+    description: settings.description ?? text.description(host.display),
+    locale: LOCALE[site.language].replace('-', '_'),
+    // With `language: auto` the image's URL names the page's language: a link preview made from an English page
+    // shows the English image, whatever the Accept-Language of the request for the image (page/og-route.ts).
+    image: `${url}${OG_IMAGE_PATH.slice(1)}?v=${domainsVersion(site.domainsConfig)}${site.variesByLanguage ? `&lang=${site.language}` : ''}`,
     noindex: settings.noindex === true,
     offer: { availability: availabilityOf(settings), ...(price !== undefined && { price, priceCurrency: currency }) },
   }
@@ -94,7 +101,7 @@ export function renderHeadTags(head: PageHead): string {
     `<link rel="canonical" href="${escapeHtml(head.url)}" />`,
     meta('name', 'robots', head.noindex ? 'noindex' : 'index,follow'),
     meta('property', 'og:type', 'website'),
-    meta('property', 'og:locale', 'de_DE'),
+    meta('property', 'og:locale', head.locale),
     meta('property', 'og:title', head.title),
     meta('property', 'og:description', head.description),
     meta('property', 'og:url', head.url),

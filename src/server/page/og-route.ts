@@ -1,9 +1,11 @@
 // GET /og.png: the link-preview image of the request's host, drawn once per host and domains file and kept in memory.
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import type { Language } from '../../shared/language.ts'
 import { priceLine, priceText } from '../../shared/price-terms.ts'
-import { TEXT } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import { HttpError } from '../http/errors.ts'
+import { varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
 import { priceTermsOf } from '../sites/settings.ts'
 import { domainsVersion, OG_IMAGE_PATH } from './head.ts'
@@ -17,7 +19,6 @@ const CACHE_SIZE = 256
  * page), so a flood of new names must not take every core: beyond this, 503 with Retry-After.
  */
 const MAX_RENDERING = 4
-const FOR_SALE = 'Diese Domain steht zum Verkauf'
 
 interface OgImage {
   png: Buffer
@@ -28,33 +29,42 @@ interface OgImage {
  * What the image shows: the name, the price as the page words it (no amount when it is on request, none for a sold
  * name, as on the page), and the description.
  */
-export function ogContentOf(site: Site): OgImageContent {
-  const price = priceText(priceTermsOf(site.settings))
+export function ogContentOf(site: Site, language: Language): OgImageContent {
+  const text = TEXTS[language]
+  const price = priceText(priceTermsOf(site.settings, language), language)
   return {
     name: site.host.display,
     ...(price && { price: priceLine(price) }),
-    text: site.settings.description ?? (site.settings.status === 'sold' ? TEXT.sold : FOR_SALE),
+    text: site.settings.description ?? (site.settings.status === 'sold' ? text.sold : text.imageText),
   }
+}
+
+/**
+ * The image's language: the site's; with `language: auto` the one the page named in the image's URL (head.ts), so
+ * the image does not depend on the Accept-Language of whoever fetches it, else the request's.
+ */
+function imageLanguage(site: Site, lang: unknown): AnswerLanguage {
+  return site.variesByLanguage && (lang === 'de' || lang === 'en') ? { language: lang, variesByLanguage: false } : site
 }
 
 function createOgImages() {
   const cache = new Map<string, Promise<OgImage>>()
   let rendering = 0
   return {
-    get(site: Site): Promise<OgImage> {
-      const key = `${site.host.ascii}\n${site.host.display}\n${domainsVersion(site.domainsConfig)}`
+    get(site: Site, language: Language): Promise<OgImage> {
+      const key = `${site.host.ascii}\n${site.host.display}\n${language}\n${domainsVersion(site.domainsConfig)}`
       const hit = cache.get(key)
       if (hit) {
         cache.delete(key) // most recently used goes last
         cache.set(key, hit)
         return hit
       }
-      if (rendering >= MAX_RENDERING) throw new HttpError(503, TEXT.unavailable, undefined, { 'retry-after': '5' })
+      if (rendering >= MAX_RENDERING) throw new HttpError(503, TEXTS[language].unavailable, undefined, { 'retry-after': '5' })
       rendering++
       // The promise is cached at once, so concurrent requests for one host draw it once.
       const image = (async () => {
         try {
-          const svg = await ogImageSvg(ogContentOf(site))
+          const svg = await ogImageSvg(ogContentOf(site, language))
           const png = await renderOgImage(svg)
           return { png, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` }
         } finally {
@@ -72,10 +82,12 @@ function createOgImages() {
 export default async function ogImageRoutes(app: FastifyInstance, deps: { view: PageView }) {
   const { view } = deps
   const images = createOgImages()
-  app.get(OG_IMAGE_PATH, async (request, reply) => {
+  app.get<{ Querystring: { lang?: unknown } }>(OG_IMAGE_PATH, async (request, reply) => {
     const site = view.siteOf(request, reply)
     if (!site) return reply
-    const image = await images.get(site)
+    const answer = imageLanguage(site, request.query.lang)
+    varyByLanguage(reply, answer)
+    const image = await images.get(site, answer.language)
     reply
       .header('cache-control', 'public, max-age=86400')
       .header('etag', image.etag)

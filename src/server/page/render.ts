@@ -7,6 +7,7 @@ import type { ViteDevServer } from 'vite'
 import type { DomainListProps, PageProps } from '../../client/page-props.ts'
 import * as entryServer from '../../client/entry-server.tsx'
 import { escapeHtml } from '../../shared/html.ts'
+import type { Language } from '../../shared/language.ts'
 import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
 import { renderHeadTags, type PageHead } from './head.ts'
 
@@ -20,14 +21,14 @@ export interface PageRenderer {
   /** The landing page, hydrated in the browser when the visitor turns to the form; `head`: its search and sharing tags. */
   page(props: PageProps, nonce: string, gzip?: boolean, head?: PageHead): RenderedPage
   /** A plain page without script, for 400/404: it never shows the requested host. `form`: one button that posts. */
-  notice(title: string, text: string, link?: { href: string; label: string }, form?: NoticeForm): string
+  notice(language: Language, title: string, text: string, link?: { href: string; label: string }, form?: NoticeForm): string
   /**
    * The whole portfolio (GET /domains), without script. `noindex, follow`: every host of the portfolio shows the same
    * list, so search engines follow its links to the names' own pages but index none of its copies.
    */
   domainList(props: DomainListProps): string
   /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
-  legal(title: string, text: string): string
+  legal(language: Language, title: string, text: string): string
   /** Content-Security-Policy sources that allow the pages' inline style sheet (its hash), for `style-src`. */
   styleSources: string[]
 }
@@ -99,7 +100,11 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
   }
 }
 
-function rendererFrom(html: string, { TEXT, renderApp, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
+/** index.html says the page is German; the renderer puts in the page's language instead. */
+const GERMAN_ROOT = '<html lang="de">'
+
+function rendererFrom(html: string, { TEXTS, renderApp, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
+  if (!html.includes(GERMAN_ROOT)) throw new Error(`index.html has no ${GERMAN_ROOT}`)
   const template = html.replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
   // The build puts the style sheet into the page (vite.config.ts); the CSP allows that element, and only it.
   const styleSources = [...template.matchAll(/<style>([^<]*)<\/style>/g)].map(
@@ -109,16 +114,19 @@ function rendererFrom(html: string, { TEXT, renderApp, renderDomainList, renderH
     .replace(/<script nonce="[^"]*" type="module"[^>]*>[\s\S]*?<\/script>\s*/g, '')
     .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
     .replace('<!--app-props-->', '')
+  const inLanguage = (page: string, language: Language) => page.replace(GERMAN_ROOT, () => `<html lang="${language}">`)
 
-  const render = (props: PageProps, nonce: string, head?: PageHead) =>
-    template
-      .replace('<!--app-head-->', () => (head ? `${renderHead(props.host)}\n    ${renderHeadTags(head)}` : renderHead(props.host)))
+  const render = (props: PageProps, nonce: string, head?: PageHead) => {
+    const title = renderHead(props.host, props.language)
+    return inLanguage(template, props.language)
+      .replace('<!--app-head-->', () => (head ? `${title}\n    ${renderHeadTags(head)}` : title))
       .replace('<!--app-html-->', () => renderApp(props))
       .replace('<!--app-props-->', () => renderProps(props, nonce))
+  }
 
   // The page of a host is the same for every visitor but for its token, hash and nonce. It is rendered once per
-  // host (and settings) with placeholders, which are then replaced per request: the page stays identical, and
-  // React's renderer does not run on the hot path. The fixed parts are kept as UTF-8 bytes and compressed once.
+  // host, language and settings (all in the props) with placeholders, which are then replaced per request: the page
+  // stays identical, and React's renderer does not run on the hot path. The fixed parts are kept as UTF-8 bytes and compressed once.
   interface CachedPage {
     parts: (Buffer | string)[]
     /** Made at the first request that asks for gzip, with that request's values for their lengths. */
@@ -161,21 +169,23 @@ function rendererFrom(html: string, { TEXT, renderApp, renderDomainList, renderH
       return { body: spliceGzip(page.gzip, values) ?? zlib.gzipSync(plain()), encoding: 'gzip' }
     },
     domainList(props) {
-      const head = [`<title>${escapeHtml(`${TEXT.domainListTitle} | ${props.host}`)}</title>`, '<meta name="robots" content="noindex,follow" />']
-      return noticeTemplate.replace('<!--app-head-->', () => head.join('\n    ')).replace('<!--app-html-->', () => renderDomainList(props))
+      const head = [`<title>${escapeHtml(`${TEXTS[props.language].domainListTitle} | ${props.host}`)}</title>`, '<meta name="robots" content="noindex,follow" />']
+      return inLanguage(noticeTemplate, props.language)
+        .replace('<!--app-head-->', () => head.join('\n    '))
+        .replace('<!--app-html-->', () => renderDomainList(props))
     },
-    legal(title, text) {
-      const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXT.backHome)}</a></p></main>`
-      return noticeTemplate
+    legal(language, title, text) {
+      const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXTS[language].backHome)}</a></p></main>`
+      return inLanguage(noticeTemplate, language)
         .replace('<!--app-head-->', () => `<title>${escapeHtml(title)}</title>`)
         .replace('<!--app-html-->', () => body)
     },
-    notice(title, text, link, form) {
+    notice(language, title, text, link, form) {
       const fields = form ? Object.entries(form.fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`) : []
       const body = `<main class="page notice"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${
         form ? `<form method="post" action="${escapeHtml(form.action)}">${fields.join('')}<button type="submit">${escapeHtml(form.label)}</button></form>` : ''
       }${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}</main>`
-      return noticeTemplate
+      return inLanguage(noticeTemplate, language)
         .replace('<!--app-head-->', () => `<title>${escapeHtml(title)}</title>`)
         .replace('<!--app-html-->', () => body)
     },

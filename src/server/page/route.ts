@@ -1,6 +1,6 @@
 // GET / (the landing page of the request's host) and the owner's own Impressum and Datenschutzerklärung.
 import type { FastifyInstance } from 'fastify'
-import { TEXT } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { SiteResolver } from '../sites/resolver.ts'
 import type { PageView } from './view.ts'
 
@@ -12,16 +12,19 @@ export default async function pageRoutes(app: FastifyInstance, deps: { view: Pag
     return view.page(request, reply, 200, sent ? { outcome: { status: 'success' } } : {})
   })
 
-  // The owner's own Impressum and Datenschutzerklärung, when their texts are configured.
-  for (const [path, kind, title] of [
-    ['/impressum', 'imprint', TEXT.imprint],
-    ['/datenschutz', 'privacy', TEXT.privacy],
+  // The owner's own Impressum and Datenschutzerklärung, when their texts are configured. The owner's text is shown
+  // as it is; title and link are in the site's language.
+  for (const [path, kind] of [
+    ['/impressum', 'imprint'],
+    ['/datenschutz', 'privacy'],
   ] as const) {
     app.get(path, async (request, reply) => {
       const lookup = sites.lookup(request)
+      const answer = sites.answerLanguage(request)
+      const words = TEXTS[answer.language]
       const text = lookup.kind === 'site' ? sites.legalText(kind, lookup.site) : undefined
-      if (!text) return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.notFound)
-      return view.legal(reply, title, text)
+      if (!text) return view.notice(reply, 404, answer, words.notFoundTitle, words.notFound)
+      return view.legal(reply, answer, words[kind], text)
     })
   }
 }

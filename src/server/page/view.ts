@@ -4,10 +4,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { DomainListProps, PageProps } from '../../client/page-props.ts'
 import { priceText } from '../../shared/price-terms.ts'
-import { TEXT } from '../../shared/texts.ts'
+import { TEXT, TEXTS } from '../../shared/texts.ts'
 import { issueToken } from '../contact/token.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice, priceTermsOf } from '../sites/settings.ts'
+import { GERMAN, varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
 import { confirmModeOf } from '../confirm/plan.ts'
 import { acceptsGzip } from './gzip-splice.ts'
 import { pageHeadFor } from './head.ts'
@@ -22,15 +23,16 @@ export interface PageView {
    * script.
    */
   page(request: FastifyRequest, reply: FastifyReply, statusCode?: number, extra?: Pick<PageProps, 'outcome' | 'values'>): FastifyReply
-  notice(reply: FastifyReply, statusCode: number, title: string, text: string, form?: NoticeForm): FastifyReply
-  legal(reply: FastifyReply, title: string, text: string): FastifyReply
+  /** A page without form in `answer`'s language (a site's, or GERMAN): its texts are the caller's, in that language. */
+  notice(reply: FastifyReply, statusCode: number, answer: AnswerLanguage, title: string, text: string, form?: NoticeForm): FastifyReply
+  legal(reply: FastifyReply, answer: AnswerLanguage, title: string, text: string): FastifyReply
   /**
    * The request's site, for the routes of a site's other files (og.png, robots.txt, /domains); null once it has
    * answered for a host without one as they all do: 400, 404 (also where `/` shows the neutral page) or the www redirect.
    */
   siteOf(request: FastifyRequest, reply: FastifyReply): Site | null
-  /** GET /domains of a host with a portfolio. */
-  domainList(reply: FastifyReply, props: DomainListProps): FastifyReply
+  /** GET /domains of a host with a portfolio, in the site's language (`props.language`). */
+  domainList(reply: FastifyReply, site: AnswerLanguage, props: DomainListProps): FastifyReply
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -42,7 +44,7 @@ const HTML = 'text/html; charset=utf-8'
  */
 function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'howToBuy' | 'offer' | 'legal' | 'verify' | 'saleStatus' | 'portfolio'> {
   const { currency = 'EUR', description, minOffer, status, buyUrl, howToBuy } = site.settings
-  const terms = priceTermsOf(site.settings)
+  const terms = priceTermsOf(site.settings, site.language)
   const listing = { ...terms, ...(description && { description }) }
   // An empty howToBuy in the file leaves the block out.
   const showsSteps = priceText(terms) !== undefined && howToBuy !== ''
@@ -50,7 +52,7 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'howToBuy
     ...(Object.keys(listing).length > 0 && { listing }),
     ...(buyUrl !== undefined && status !== 'reserved' && status !== 'sold' && { buyUrl }),
     ...(showsSteps && { howToBuy: howToBuy === undefined ? {} : { text: howToBuy } }),
-    ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency) } }),
+    ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency, site.language) } }),
     ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
     ...(confirmModeOf(site) === 'verify' && { verify: true }),
     ...((status === 'reserved' || status === 'sold') && { saleStatus: status }),
@@ -61,12 +63,11 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'howToBuy
 export function createPageView(deps: { secret: string; renderer: PageRenderer; sites: SiteResolver; pageViews: PageViewCounter }): PageView {
   const { secret, renderer, sites, pageViews } = deps
 
-  function notice(reply: FastifyReply, statusCode: number, title: string, text: string, form?: NoticeForm) {
-    return reply
-      .code(statusCode)
-      .type(HTML)
-      .header('cache-control', 'no-store')
-      .send(renderer.notice(title, text, statusCode === 404 ? { href: '/', label: TEXT.backHome } : undefined, form))
+  function notice(reply: FastifyReply, statusCode: number, answer: AnswerLanguage, title: string, text: string, form?: NoticeForm) {
+    const home = statusCode === 404 ? { href: '/', label: TEXTS[answer.language].backHome } : undefined
+    return varyByLanguage(reply.code(statusCode).type(HTML).header('cache-control', 'no-store'), answer).send(
+      renderer.notice(answer.language, title, text, home, form),
+    )
   }
 
   return {
@@ -74,35 +75,36 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       const lookup = sites.lookup(request)
       switch (lookup.kind) {
         case 'invalid':
-          return notice(reply, 400, TEXT.badRequest, TEXT.badHost)
+          return notice(reply, 400, GERMAN, TEXT.badRequest, TEXT.badHost)
         case 'unknown':
           return lookup.answer === 'neutral'
-            ? notice(reply, 200, TEXT.unavailableDomain, TEXT.unavailableDomain)
-            : notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
+            ? notice(reply, 200, GERMAN, TEXT.unavailableDomain, TEXT.unavailableDomain)
+            : notice(reply, 404, GERMAN, TEXT.notFoundTitle, TEXT.unavailableDomain)
         case 'redirect':
           return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
       }
       const { site } = lookup
       const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
-      const props: PageProps = { host: site.host.display, token, hash: signedIssueTime, ...siteProps(site), ...extra }
+      const props: PageProps = { host: site.host.display, language: site.language, token, hash: signedIssueTime, ...siteProps(site), ...extra }
       if (statusCode === 200 && request.method === 'GET') pageViews.count(site.host.ascii)
       const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']), pageHeadFor(site))
       if (page.encoding) reply.header('content-encoding', page.encoding)
       // Every page carries a fresh single-use token, so no cache may keep it.
-      return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding').send(page.body)
+      reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding')
+      return varyByLanguage(reply, site).send(page.body)
     },
     notice,
-    legal(reply, title, text) {
-      return reply.code(200).type(HTML).header('cache-control', 'no-cache').send(renderer.legal(title, text))
+    legal(reply, answer, title, text) {
+      return varyByLanguage(reply.code(200).type(HTML).header('cache-control', 'no-cache'), answer).send(renderer.legal(answer.language, title, text))
     },
     siteOf(request, reply) {
       const lookup = sites.lookup(request)
       switch (lookup.kind) {
         case 'invalid':
-          notice(reply, 400, TEXT.badRequest, TEXT.badHost)
+          notice(reply, 400, GERMAN, TEXT.badRequest, TEXT.badHost)
           return null
         case 'unknown':
-          notice(reply, 404, TEXT.notFoundTitle, TEXT.unavailableDomain)
+          notice(reply, 404, GERMAN, TEXT.notFoundTitle, TEXT.unavailableDomain)
           return null
         case 'redirect':
           reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
@@ -110,8 +112,8 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       }
       return lookup.site
     },
-    domainList(reply, props) {
-      return reply.code(200).type(HTML).header('cache-control', 'no-cache').send(renderer.domainList(props))
+    domainList(reply, site, props) {
+      return varyByLanguage(reply.code(200).type(HTML).header('cache-control', 'no-cache'), site).send(renderer.domainList(props))
     },
   }
 }

@@ -1,6 +1,7 @@
 // The owner's other names as the page shows them: a link to each name's own page and its price as that page says it.
 import type { PortfolioLink } from '../../client/page-props.ts'
-import { TEXT } from '../../shared/texts.ts'
+import type { Language } from '../../shared/language.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { Site } from '../sites/resolver.ts'
 import { priceTermsOf } from '../sites/settings.ts'
 import { portfolioOf, type PortfolioName } from './names.ts'
@@ -9,14 +10,15 @@ import { portfolioOf, type PortfolioName } from './names.ts'
 const RELATED_NAMES = 12
 
 /** The price in a list: the amount (with "VB" when negotiable), "Preis auf Anfrage", or nothing. */
-function shortPrice(settings: PortfolioName['settings']): string | undefined {
-  const { price, priceType } = priceTermsOf(settings)
-  if (priceType === 'on-request') return TEXT.priceOnRequest
-  return price !== undefined && priceType === 'negotiable' ? TEXT.priceNegotiableShort(price) : price
+function shortPrice(settings: PortfolioName['settings'], language: Language): string | undefined {
+  const { price, priceType } = priceTermsOf(settings, language)
+  if (priceType === 'on-request') return TEXTS[language].priceOnRequest
+  return price !== undefined && priceType === 'negotiable' ? TEXTS[language].priceNegotiableShort(price) : price
 }
 
-export function linkOf({ ascii, display, settings }: PortfolioName): PortfolioLink {
-  const shown = shortPrice(settings)
+/** A name as a page in `language` lists it. */
+export function linkOf({ ascii, display, settings }: PortfolioName, language: Language): PortfolioLink {
+  const shown = shortPrice(settings, language)
   // Each name is its own site (and gets its own certificate), so the link leaves this host.
   return { name: display, href: `https://${ascii}/`, ...(shown && { price: shown }) }
 }
@@ -24,5 +26,5 @@ export function linkOf({ ascii, display, settings }: PortfolioName): PortfolioLi
 /** The page's "Weitere Domains", when the domains file has a portfolio. */
 export function portfolioLinks(site: Site): { portfolio?: { names: PortfolioLink[] } } {
   const portfolio = portfolioOf(site.domainsConfig)
-  return portfolio ? { portfolio: { names: portfolio.related(site.host.ascii, RELATED_NAMES).map(linkOf) } } : {}
+  return portfolio ? { portfolio: { names: portfolio.related(site.host.ascii, RELATED_NAMES).map((name) => linkOf(name, site.language)) } } : {}
 }

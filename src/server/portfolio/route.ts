@@ -2,7 +2,7 @@
 // domains file has no portfolio answers 404, as for any page that does not exist.
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { TEXT } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts.ts'
 import type { PageView } from '../page/view.ts'
 import { linkOf } from './links.ts'
 import { portfolioOf } from './names.ts'
@@ -21,25 +21,27 @@ export default async function portfolioRoutes(app: FastifyInstance, deps: { view
   app.get('/domains', async (request, reply) => {
     const site = view.siteOf(request, reply)
     if (!site) return reply
+    const text = TEXTS[site.language]
     const portfolio = portfolioOf(site.domainsConfig)
-    if (!portfolio) return view.notice(reply, 404, TEXT.notFoundTitle, TEXT.notFound)
+    if (!portfolio) return view.notice(reply, 404, site, text.notFoundTitle, text.notFound)
     const query = listQuery.safeParse(request.query)
-    if (!query.success) return view.notice(reply, 400, TEXT.badRequest, TEXT.badRequest)
+    if (!query.success) return view.notice(reply, 400, site, text.badRequest, text.badRequest)
     const { q, sort, order } = query.data
     const first = portfolio.list({ q, sort, order, offset: (query.data.page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
     const pages = Math.max(1, Math.ceil(first.total / PAGE_SIZE))
     // A page past the end (a list that shrank since the link was made) shows the last one.
     const page = Math.min(query.data.page, pages)
     const { total, items } = page === query.data.page ? first : portfolio.list({ q, sort, order, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
-    return view.domainList(reply, {
+    return view.domainList(reply, site, {
       host: site.host.display,
+      language: site.language,
       q,
       sort,
       order,
       page,
       pages,
       total,
-      items: items.map(linkOf),
+      items: items.map((item) => linkOf(item, site.language)),
       ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
     })
   })

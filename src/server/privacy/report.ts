@@ -22,6 +22,7 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
       name: inquiry.name,
       email: inquiry.email,
       message: inquiry.message,
+      language: inquiry.language,
       offer: inquiry.offer,
       belowMinimum: inquiry.belowMinimum,
       counterOffer: inquiry.counter ? { amount: inquiry.counter.amount, expiresAt: iso(inquiry.counter.expiresAt) } : null,

@@ -1,5 +1,6 @@
 // Which site a request is for: the host (www. folded into the bare domain), its settings from the domains file,
-// and the legal links of its footer. Page, contact API, legal pages and the TLS check all ask here.
+// the legal links of its footer and the language of its answers. Page, contact API, legal pages and the TLS check
+// all ask here.
 import fs from 'node:fs'
 import type { FastifyRequest } from 'fastify'
 import { connectsFromThisMachine } from '../http/client-address.ts'
@@ -7,8 +8,10 @@ import type { Config } from '../config.ts'
 import type { DomainRegistry } from './registry.ts'
 import { resolveDomain, type DomainSettings, type DomainsConfig } from './settings.ts'
 import { isDomainName, parseHost, type PageHost } from './host.ts'
+import { answerLanguageFor, GERMAN, type AnswerLanguage } from './language.ts'
 
-export interface Site {
+/** A site as one request sees it: `language` is the one its answers to this request speak (sites/language.ts). */
+export interface Site extends AnswerLanguage {
   host: PageHost
   settings: DomainSettings
   /** The domains configuration in force when the request came (what the domains file says for every host). */
@@ -30,6 +33,8 @@ export interface SiteResolver {
   /** For the TLS check: may this server get a certificate for `name`? */
   certificateRule(name: string): CertificateRule
   legalText(kind: 'imprint' | 'privacy', site: Site): string | undefined
+  /** The language of the answers to this request: its site's, or German for a host without a page. */
+  answerLanguage(request: FastifyRequest): AnswerLanguage
 }
 
 /** "www.example.de" -> "example.de"; a bare two-label name stays as it is. */
@@ -103,17 +108,24 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
     if (host !== parsed && domainsConfig.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
       return { kind: 'redirect', location: redirectLocation(request, host) }
     }
-    return { kind: 'site', site: { host, settings: resolved.settings, domainsConfig, legal: legalLinks(resolved.settings, domainsConfig) } }
+    const { settings } = resolved
+    const language = answerLanguageFor(settings.language, request.headers['accept-language'])
+    return { kind: 'site', site: { host, settings, domainsConfig, legal: legalLinks(settings, domainsConfig), ...language } }
   }
 
   // A request is looked up once, whoever asks: the contact route, then its error handler answering with the page,
   // see the same site, even if the domains file reloaded in between.
   const looked = new WeakMap<FastifyRequest, SiteLookup>()
+  function lookup(request: FastifyRequest): SiteLookup {
+    let found = looked.get(request)
+    if (!found) looked.set(request, (found = lookupOnce(request)))
+    return found
+  }
   return {
-    lookup(request) {
-      let lookup = looked.get(request)
-      if (!lookup) looked.set(request, (lookup = lookupOnce(request)))
-      return lookup
+    lookup,
+    answerLanguage(request) {
+      const found = lookup(request)
+      return found.kind === 'site' ? found.site : GERMAN
     },
     certificateRule(name) {
       const parsed = parseHost(name)

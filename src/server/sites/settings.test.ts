@@ -94,6 +94,21 @@ test('prices are shown the German way', () => {
   expect(formatPrice(990, 'USD')).toBe('990\u00a0$')
 })
 
+test('on English pages prices are shown as English readers write them', () => {
+  expect(formatPrice(4900, 'EUR', 'en')).toBe('€4,900')
+  expect(formatPrice(1250000, 'USD', 'en')).toBe('$1,250,000')
+  expect(formatPrice(4900, 'CHF', 'en')).toBe('CHF\u00a04,900')
+  expect(formatPrice(4900, 'EUR', 'de')).toBe('4.900\u00a0€')
+})
+
+test('language is de, en or auto, per domain and in default', () => {
+  const parsed = domainsFileSchema.parse({ default: { language: 'auto' }, domains: { 'a.com': { language: 'en' }, 'b.de': null } })
+  expect(resolveDomain(parsed, 'a.com')?.settings.language).toBe('en')
+  expect(resolveDomain(parsed, 'b.de')?.settings.language).toBe('auto')
+  expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language: 'fr' } } }).success).toBe(false)
+  expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language: 'EN' } } }).success).toBe(false)
+})
+
 test('notify: a list or one entry; a domain’s list replaces the default’s, an empty one turns notifications off', () => {
   const notifying = domainsFileSchema.parse({
     default: { notify: 'https://hooks.example.org/a' },

@@ -4,6 +4,7 @@ import tr46 from 'tr46'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
 import type { PriceTerms } from '../../shared/price-terms.ts'
+import { LOCALE, type Language } from '../../shared/language.ts'
 import { parseTargetList } from '../notify/targets.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
@@ -131,9 +132,9 @@ export function resolveDomain(domainsConfig: DomainsConfig, ascii: string): Reso
   return exact ? { settings, known: true } : { settings, known: true, wildcard: wildcard! }
 }
 
-/** "4.900 €": German grouping, no cents for whole amounts. */
-export function formatPrice(amount: number, currency = 'EUR'): string {
-  return new Intl.NumberFormat('de-DE', { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(amount)
+/** "4.900 €" (German grouping; on an English page "€4,900"), no cents for whole amounts. */
+export function formatPrice(amount: number, currency = 'EUR', language: Language = 'de'): string {
+  return new Intl.NumberFormat(LOCALE[language], { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(amount)
 }
 
 /**
@@ -148,12 +149,12 @@ export function publicPrice(settings: DomainSettings): number | undefined {
  * The price terms the page and its preview image put into words (shared/price-terms.ts); none for a sold name, whose
  * page says only that it is sold.
  */
-export function priceTermsOf(settings: DomainSettings): PriceTerms {
+export function priceTermsOf(settings: DomainSettings, language: Language = 'de'): PriceTerms {
   const { priceType, vat, currency = 'EUR', status } = settings
   if (status === 'sold') return {}
   const price = publicPrice(settings)
   return {
-    ...(price !== undefined && { price: formatPrice(price, currency) }),
+    ...(price !== undefined && { price: formatPrice(price, currency, language) }),
     ...(priceType && { priceType }),
     // VAT is said of an amount; "none" says nothing.
     ...(price !== undefined && vat !== undefined && vat !== 'none' && { vat }),

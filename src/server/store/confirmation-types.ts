@@ -1,4 +1,5 @@
 // The store's part for buyer confirmation (store/confirmation.ts; docs/confirmation.md).
+import type { Language } from '../../shared/language.ts'
 import type { InquiryStatus, MailPlan } from './types.ts'
 
 /** The visitor's confirmation of a new genuine inquiry (the domains file's `confirm`; docs/confirmation.md). */
@@ -21,6 +22,8 @@ export interface ConfirmationTarget {
   createdAt: number
   belowMinimum: boolean
   status: InquiryStatus
+  /** The pages of the link answer in the language the inquiry was written in. */
+  language: Language
 }
 
 export interface ConfirmationStore {

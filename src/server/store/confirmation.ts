@@ -16,10 +16,10 @@ export function confirmationStore(db: Kysely<Database>, dialect: DialectSpecific
   return {
     async confirmationTarget(id) {
       const row = await guard(() =>
-        db.selectFrom('inquiries').select(['id', 'token', 'domain', 'created_at', 'below_minimum', 'status']).where('id', '=', id).executeTakeFirst(),
+        db.selectFrom('inquiries').select(['id', 'token', 'domain', 'created_at', 'below_minimum', 'status', 'language']).where('id', '=', id).executeTakeFirst(),
       )
       return row
-        ? { id: row.id, token: row.token, domain: row.domain, createdAt: row.created_at, belowMinimum: row.below_minimum === 1, status: row.status }
+        ? { id: row.id, token: row.token, domain: row.domain, createdAt: row.created_at, belowMinimum: row.below_minimum === 1, status: row.status, language: row.language }
         : null
     },
     async confirmInquiry(id, domain, mail, now) {

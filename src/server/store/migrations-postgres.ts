@@ -111,4 +111,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
    ANALYZE inquiries;
    ANALYZE outbox;
    ANALYZE replies;`,
+  // English pages (docs/decisions/025): the language the buyer wrote in. Every inquiry before was German.
+  `ALTER TABLE inquiries ADD COLUMN language TEXT NOT NULL DEFAULT 'de' CHECK (language IN ('de', 'en'));`,
 ]

@@ -38,6 +38,7 @@ function inquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
     name: 'Max Muster',
     email: 'max@example.org',
     message: `Nachricht ${counter}`,
+    language: 'de',
     spamReason: null,
     offer: null,
     belowMinimum: false,

@@ -31,7 +31,7 @@ function precompiled<Name extends string, Row>(names: readonly Name[], build: (v
 
 /** Stores the inquiry and its outbox entries (the owner's mail and its notifications); the same token again is a duplicate, or a conflict with other content. */
 export function inquirySaver(db: Kysely<Database>) {
-  const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status'] as const
+  const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'language', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status'] as const
   const insertInquiry = precompiled(inquiryColumns, (value) =>
     db
       .insertInto('inquiries')
@@ -42,6 +42,7 @@ export function inquirySaver(db: Kysely<Database>) {
         name: value('name'),
         email: value('email'),
         message: value('message'),
+        language: value('language'),
         spam_reason: value('spam_reason'),
         offer_amount: value('offer_amount'),
         offer_currency: value('offer_currency'),
@@ -131,6 +132,7 @@ export function inquirySaver(db: Kysely<Database>) {
           name: inquiry.name,
           email: inquiry.email,
           message: inquiry.message,
+          language: inquiry.language,
           spam_reason: inquiry.spamReason,
           offer_amount: inquiry.offer?.amount ?? null,
           offer_currency: inquiry.offer?.currency ?? null,

@@ -1,6 +1,7 @@
 // The tables as the query layer sees them, the same in both databases (PostgreSQL's BIGINT columns are read as
 // numbers: see postgres.ts). Generated columns are `Generated`, so inserts need not name them.
 import type { Generated } from 'kysely'
+import type { Language } from '../../shared/language.ts'
 import type { InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
 
 export interface Database {
@@ -12,6 +13,8 @@ export interface Database {
     name: string
     email: string
     message: string
+    /** The language of the page the buyer wrote from ('de' for every inquiry from before English pages). */
+    language: Language
     spam_reason: string | null
     offer_amount: number | null
     offer_currency: string | null

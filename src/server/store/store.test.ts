@@ -32,6 +32,28 @@ test('an inquiry is stored with its mail; the same token again is a duplicate, w
   expect(await store.outboxStatus((spam as { id: number }).id)).toBeNull()
 })
 
+test('an inquiry keeps the language it was written in wherever it is read; the store takes no language but de and en', async () => {
+  const config = await storeConfig()
+  const store = await open(config)
+  const english = inquiry({ language: 'en', email: 'john@example.com' })
+  const confirm = { kind: 'notice', mail: true, body: 'Your inquiry has arrived.', replyTo: null } as const
+  const { id } = (await store.saveInquiry(english, queue, confirm)) as { id: number }
+  const german = (await store.saveInquiry(inquiry(), queue)) as { id: number }
+  expect(await store.getInquiry(id)).toEqual({ ...english, id })
+  expect((await store.findInquiry(english.token))?.language).toBe('en')
+  expect((await store.getInquiry(german.id))?.language).toBe('de')
+  expect((await store.listInquiries({})).map((row) => [row.id, row.language])).toEqual([[german.id, 'de'], [id, 'en']])
+  expect((await store.consoleInquiries({ limit: 10 })).map((row) => row.language)).toEqual(['de', 'en'])
+  expect((await store.inquiryThread(id))?.inquiry.language).toBe('en')
+  expect((await store.confirmationTarget(id))?.language).toBe('en')
+  expect((await store.personData('john@example.com')).map((person) => person.inquiry.language)).toEqual(['en'])
+  // The owner's mail and the visitor's confirmation both know it: the one names it, the other is written in it.
+  const claimed = await store.claimDueMail(Date.now() + 1000, 10, 'owner-a', 60_000)
+  expect(claimed.filter((item) => item.inquiry.id === id).map((item) => [item.reply?.kind ?? 'owner', item.inquiry.language])).toEqual([['owner', 'en'], ['notice', 'en']])
+  await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'fr' WHERE id = ${id}`)).rejects.toThrow(/check/i)
+  await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = NULL WHERE id = ${id}`)).rejects.toThrow(/null/i)
+})
+
 test('inquiries saved at the same moment are all stored, each under its own id', async () => {
   const store = await open(await storeConfig())
   const results = await Promise.all(Array.from({ length: 50 }, () => store.saveInquiry(inquiry(), queue)))
@@ -167,7 +189,8 @@ test('a store made before the query layer is taken over as it is: its offers bec
      VALUES ('oldtoken0000000', 'h', 'example.de', 'Erika', 'erika@example.de', 'Alt', 4900, 0, 1)`,
   )
   const [a, b] = await Promise.all([open(config), open(config)])
-  expect(await a.findInquiry('oldtoken0000000')).toMatchObject({ offer: { amount: 4900, currency: 'EUR' }, message: 'Alt' })
+  // Every inquiry from before English pages was written on a German one.
+  expect(await a.findInquiry('oldtoken0000000')).toMatchObject({ offer: { amount: 4900, currency: 'EUR' }, message: 'Alt', language: 'de' })
   expect((await b.saveInquiry(inquiry({ offer: { amount: 10, currency: 'USD' } }), queue)).status).toBe('created')
   const recorded = await queryStore<{ name: string }>(config.dataDir, 'SELECT name FROM kysely_migration ORDER BY name')
   const all = (postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS).length

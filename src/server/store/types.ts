@@ -1,5 +1,6 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
 import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
+import type { Language } from '../../shared/language.ts'
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
 import type { JobStore } from './job-types.ts'
@@ -23,6 +24,8 @@ export interface NewInquiry {
   name: string
   email: string
   message: string
+  /** The language of the page the visitor wrote from: their confirmation mail is in it, the owner's mail names it. */
+  language: Language
   /** Why the submission was recognised as spam, or null for a genuine inquiry. */
   spamReason: string | null
   /** The visitor's offer, in whole units of the domain's currency, if the form asked for one. */

@@ -84,6 +84,7 @@ function createInboxData(deps: ConsoleDeps) {
       name: inquiry.name,
       email: inquiry.email,
       message: inquiry.message,
+      language: inquiry.language,
       createdAt: inquiry.createdAt,
       status: shownStatus(inquiry),
       spamReason: inquiry.spamReason,

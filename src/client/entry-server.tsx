@@ -15,9 +15,11 @@ export function renderDomainList(props: DomainListProps): string {
   return renderToString(<DomainList {...props} />)
 }
 
-export function renderHead(host: string, language: Language): string {
+/** The page's title and description; a sold name's say that it was sold, not that it is for sale. */
+export function renderHead(host: string, language: Language, sold = false): string {
   const text = TEXTS[language]
-  return `<title>${escapeHtml(text.title(host))}</title>\n    <meta name="description" content="${escapeHtml(text.description(host))}" />`
+  const [title, description] = sold ? [text.titleSold(host), text.sold] : [text.title(host), text.description(host)]
+  return `<title>${escapeHtml(title)}</title>\n    <meta name="description" content="${escapeHtml(description)}" />`
 }
 
 /** The props as JSON inside a non-executed script element; "<" is escaped so no value can close the element. */

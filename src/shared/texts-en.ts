@@ -7,6 +7,7 @@ export const EN: Texts = {
   forSale: (host: string) => `The domain ${host} is for sale.`,
   writeUs: 'Send us a message',
   title: (host: string) => `${host} is for sale`,
+  titleSold: (host: string) => `${host} has been sold`,
   description: (host: string) => `The domain ${host} is for sale. Send the owner a message directly.`,
   labelName: 'Name',
   labelEmail: 'Email',

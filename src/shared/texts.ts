@@ -8,6 +8,7 @@ export const TEXT = {
   forSale: (host: string) => `Die Domain ${host} ist zu verkaufen.`,
   writeUs: 'Schreiben Sie uns eine Nachricht',
   title: (host: string) => `${host} steht zum Verkauf`,
+  titleSold: (host: string) => `${host} wurde verkauft`,
   description: (host: string) =>
     `Die Domain ${host} ist zu verkaufen. Schreiben Sie dem Inhaber direkt eine Nachricht.`,
   labelName: 'Name',

@@ -56,6 +56,12 @@ test('a sold name says so, has no form, and answers 410 to a POST, with or witho
   const { status, html } = await getPage(server.url, 'verkauft.de')
   expect(status).toBe(200)
   expect(html).toContain(`<p class="sale-status">${TEXT.sold}</p>`)
+  // Nothing in the head says it is still for sale.
+  expect(html).toContain(`<title>${TEXT.titleSold('verkauft.de')}</title>`)
+  expect(html).toContain(`<meta name="description" content="${TEXT.sold}" />`)
+  expect(html).toContain(`<meta property="og:title" content="${TEXT.titleSold('verkauft.de')}" />`)
+  expect(html).not.toContain('zu verkaufen')
+  expect(html).not.toContain('zum Verkauf')
   expect(html).not.toContain('<form')
   expect(availabilityOf(html)).toBe('https://schema.org/SoldOut')
   // A token from before the sale (any token: the answer does not depend on it).

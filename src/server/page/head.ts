@@ -58,8 +58,8 @@ export function pageHeadFor(site: Site): PageHead {
   return {
     name: host.display,
     url,
-    title: text.title(host.display),
-    description: settings.description ?? text.description(host.display),
+    title: settings.status === 'sold' ? text.titleSold(host.display) : text.title(host.display),
+    description: settings.description ?? (settings.status === 'sold' ? text.sold : text.description(host.display)),
     locale: LOCALE[site.language].replace('-', '_'),
     // With `language: auto` the image's URL names the page's language: a link preview made from an English page
     // shows the English image, whatever the Accept-Language of the request for the image (page/og-route.ts).

@@ -117,7 +117,7 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderDomainList, render
   const inLanguage = (page: string, language: Language) => page.replace(GERMAN_ROOT, () => `<html lang="${language}">`)
 
   const render = (props: PageProps, nonce: string, head?: PageHead) => {
-    const title = renderHead(props.host, props.language)
+    const title = renderHead(props.host, props.language, props.saleStatus === 'sold')
     return inLanguage(template, props.language)
       .replace('<!--app-head-->', () => (head ? `${title}\n    ${renderHeadTags(head)}` : title))
       .replace('<!--app-html-->', () => renderApp(props))

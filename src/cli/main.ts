@@ -18,6 +18,7 @@ import { PasswordError, readNewPassword, savePassword } from './set-password.ts'
 import { isDealCommand, runDeal } from './deal.ts'
 import { isPrivacyCommand, runPrivacy } from './privacy.ts'
 import { runDns } from './dns.ts'
+import { runImportCommand } from './import.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
@@ -37,6 +38,9 @@ Commands:
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
   dns      [--domain D] [--format zone|json]   the _for-sale TXT records (RFC 10023) of the names in DOMAINS_FILE
   dns check [--resolver IP:PORT] [--domain D] [--json]   look them up: missing, stale, left over, malformed (exit 1)
+  import   FILE [--format csv|json] [--dry-run] [--prune]   a registrar's list of names, prices, minimum offers and
+           currencies into DOMAINS_FILE: shows the changes, writes the file unless --dry-run (exit 1 on any error);
+           --prune also removes the exact names the list does not have
 Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
@@ -67,6 +71,8 @@ const OPTIONS = {
   note: { type: 'string' },
   'confirm-expired': { type: 'boolean' },
   resolver: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  prune: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -234,8 +240,9 @@ export async function main(argv: string[], print = printLine, printError = (text
       print('The console password is set; every session signed in before has ended.')
       return 0
     }
-    // The DNS records come from the domains file alone: no store needed.
+    // The DNS records and the import work on the domains file alone: no store needed.
     if (command === 'dns') return await runDns(args, values, config, print)
+    if (command === 'import') return runImportCommand(args, values, config, print)
     const file = sqliteFileOf(config)
     if (!config.databaseUrl && !fs.existsSync(file)) {
       throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)

@@ -2,6 +2,7 @@
 import { useEffect } from 'react'
 import type { ConsoleState } from '../shared/console-api.ts'
 import { Layout } from './Layout.tsx'
+import { ImportPage } from './pages/Import.tsx'
 import { Inbox } from './pages/Inbox.tsx'
 import { InquiryPage } from './pages/Inquiry.tsx'
 import { NotFound } from './pages/NotFound.tsx'
@@ -64,6 +65,12 @@ function Page({ state, now }: AppProps) {
       return (
         <Layout current="privacy">
           <Privacy />
+        </Layout>
+      )
+    case 'import':
+      return (
+        <Layout current="import">
+          <ImportPage data={state.data} />
         </Layout>
       )
     case 'not-found':

@@ -1,11 +1,12 @@
 // The frame of every signed-in page: the top navigation and "Abmelden".
 import { useState, type ReactNode } from 'react'
 import { CONSOLE_PATHS } from '../shared/console-api.ts'
+import { IMPORT_PATH } from '../shared/import-api.ts'
 import { PRIVACY_PATH } from '../shared/privacy-api.ts'
 import { callApi, go } from './api.ts'
 import { ErrorText } from './ErrorText.tsx'
 
-type Section = 'inbox' | 'outbox' | 'overview' | 'templates' | 'privacy'
+type Section = 'inbox' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'import'
 
 const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'inbox', href: CONSOLE_PATHS.inbox, label: 'Posteingang' },
@@ -13,6 +14,7 @@ const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: CONSOLE_PATHS.overview, label: 'Übersicht' },
   { section: 'templates', href: CONSOLE_PATHS.templates, label: 'Vorlagen' },
   { section: 'privacy', href: PRIVACY_PATH, label: 'Datenschutz' },
+  { section: 'import', href: IMPORT_PATH, label: 'Import' },
 ]
 
 export function Layout({ current, children }: { current: Section; children: ReactNode }) {

@@ -1,7 +1,10 @@
+import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { ConsoleState, InboxRow, InquiryDetail, Overview } from '../shared/console-api.ts'
+import type { ImportReport } from '../shared/import-api.ts'
 import { renderConsole } from './entry-server.tsx'
 import { formatAge } from './format.ts'
+import { ImportReportView } from './pages/ImportReport.tsx'
 import { sortDomains } from './pages/Overview.tsx'
 
 const NOW = Date.UTC(2025, 4, 20, 12, 0, 0)
@@ -73,6 +76,7 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
     data: { templates: [{ kind: 'decline', label: 'Ablehnung', text: 'Guten Tag, {domain}', isDefault: false, defaultText: 'Standard', placeholders: ['domain', 'notiz'] }] },
   },
   privacy: { page: 'privacy' },
+  import: { page: 'import', data: { domainsFile: '/etc/domain-lander/domains.yaml', maxBytes: 10 * 1024 * 1024 } },
   'not-found': { page: 'not-found' },
 }
 
@@ -196,6 +200,17 @@ describe('console pages', () => {
     expect(html).toContain('<a href="/">Zum Posteingang</a>')
   })
 
+  it('the import page has a labelled file field, the choice to remove unlisted names and Vorschau; without DOMAINS_FILE it says why', () => {
+    const html = render(STATES.import)
+    expect(html.replace(/<!-- -->/g, '')).toContain('<label for="import-file">Datei (CSV oder JSON, höchstens 10 MB)</label><input id="import-file" type="file"')
+    expect(html).toContain('<input id="import-prune" type="checkbox" name="prune"/><label for="import-prune">')
+    expect(html).toMatch(/<button type="submit"[^>]*>Vorschau<\/button>/)
+    expect(text(html)).toContain('/etc/domain-lander/domains.yaml')
+    const without = text(render({ page: 'import', data: { domainsFile: null, maxBytes: 1024 } }))
+    expect(without).toContain('keine Domains-Datei (DOMAINS_FILE)')
+    expect(without).not.toContain('Vorschau')
+  })
+
   it('no page uses a style attribute (the CSP blocks them)', () => {
     for (const state of Object.values(STATES)) expect(render(state)).not.toMatch(/\sstyle=/)
   })
@@ -238,6 +253,53 @@ describe('what visitors typed', () => {
   it('is isolated from the text around it (a right-to-left override cannot turn the page around)', () => {
     const html = render(pages[1]!)
     expect(html).toMatch(/<bdi>[^<]*\u202Eevil\.exe/)
+  })
+})
+
+describe('an import report', () => {
+  const terms = (price: number | null) => ({ price, minOffer: null, currency: 'EUR' })
+  const report: ImportReport = {
+    format: 'csv',
+    separator: ';',
+    columns: [{ field: 'name', header: '<b>Domain</b>' }],
+    ignored: [],
+    rows: 1200,
+    domainsFile: '/etc/domains.yaml',
+    fingerprint: '',
+    problems: [
+      { kind: 'name', line: 3, value: '<img src=x onerror=alert(1)>.de' },
+      { kind: 'name', line: 4, value: '\u202Eexe.de' },
+      { kind: 'amount', line: 5, field: 'price', value: '4,50', reason: 'cents', currency: '' },
+      { kind: 'duplicate', line: 9, first: 2, name: 'münchen.de', conflict: false },
+    ],
+    added: [{ name: 'neu.de', terms: terms(4900) }],
+    changed: [{ name: 'beispiel.de', before: terms(4000), after: terms(4900) }],
+    removed: [],
+    counts: { errors: 3, warnings: 1, added: 1001, changed: 1, removed: 0, unchanged: 5 },
+    written: false,
+  }
+
+  it('shows every problem with its line, the values as isolated text, and the changes with their counts', () => {
+    const html = renderToString(<ImportReportView report={report} />)
+    expect(html).not.toMatch(/<(img|b)\b/i)
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;.de')
+    expect(html).toMatch(/<bdi>\u202Eexe\.de<\/bdi>/)
+    // The words as read: React's text separators and the inline elements go, block elements leave a space.
+    const shown = text(html.replace(/<!-- -->|<\/?(?:bdi|span)>/g, '')).replace(/\s+/g, ' ')
+    for (const phrase of [
+      'Gelesen: 1.200 Zeilen (Spalten: „<b>Domain</b>“ → Domain).',
+      '1.001 neu, 1 geändert, 0 entfernt, 5 unverändert',
+      'Fehler (3)',
+      'Zeile 3: „<img src=x onerror=alert(1)>.de“ ist kein Domainname.',
+      'Zeile 5: Preis „4,50“ hat Cent',
+      'Hinweise (1)',
+      'Zeile 9: münchen.de steht schon in Zeile 2, mit denselben Werten',
+      'Neu (1.001)',
+      '… und 1.000 weitere',
+      'beispiel.de 4.000 → 4.900 – EUR',
+    ]) {
+      expect(shown).toContain(phrase)
+    }
   })
 })
 

@@ -14,6 +14,7 @@ const TITLES: Record<ConsoleState['page'], string> = {
   overview: 'Übersicht',
   templates: 'Vorlagen',
   privacy: 'Datenschutz',
+  import: 'Domains importieren',
   'not-found': 'Seite nicht gefunden',
 }
 

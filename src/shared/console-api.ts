@@ -1,5 +1,6 @@
 // The owner's console: what its pages and its JSON API exchange. Shared by the server (src/server/admin) and the
 // console's React code (src/console); nothing here may import server code.
+import type { ImportPageData } from './import-api.ts'
 import type { Language } from './language.ts'
 
 export type InquiryStatus = 'new' | 'unconfirmed' | 'answered' | 'countered' | 'expired' | 'accepted' | 'declined' | 'archived' | 'spam'
@@ -215,6 +216,7 @@ export type ConsoleState =
   | { page: 'overview'; data: Overview }
   | { page: 'templates'; data: TemplatesPage }
   | { page: 'privacy' }
+  | { page: 'import'; data: ImportPageData }
   | { page: 'not-found' }
 
 /** Page paths of the console (the server answers them with HTML, the API with JSON). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checkContact, isValidEmail, parseOffer } from './contact.ts'
+import { checkContact, isValidEmail, markFits, parseOffer, readAmount } from './contact.ts'
 
 const valid = {
   name58fnlsd: 'Erika Mustermann',
@@ -124,6 +124,7 @@ describe('offers', () => {
     ['4.900', 4900],
     ['4 900 €', 4900],
     ['4900,00', 4900],
+    ['4.900,- €', 4900],
     ['1.250.000 EUR', 1250000],
     ['', null],
     ['  ', null],
@@ -150,6 +151,26 @@ describe('offers', () => {
 
   test.each([['4.900 €', 4900], ['4900 EUR', 4900], ['4900', 4900]])('%j is read as %s euros on a EUR domain', (typed, amount) => {
     expect(parseOffer(typed, 'EUR')).toBe(amount)
+  })
+
+  test.each([
+    ['4.900,00 €', { amount: 4900, mark: '€' }],
+    ['USD 1,500.00', { amount: 1500, mark: 'USD' }],
+    ['1500', { amount: 1500, mark: '' }],
+    ['4.900,50 €', 'cents'],
+    ['12.34', 'cents'],
+    ['4,5', 'cents'],
+    ['1.500.000.000', 'range'],
+    ['viel', 'format'],
+    ['-100', 'format'],
+    ['$1.500 USD', 'format'],
+    ['', null],
+  ])('readAmount reads %j as %j, saying why when it is no whole amount', (typed, read) => expect(readAmount(typed)).toEqual(read))
+
+  test('markFits takes no mark, or the currency\'s code or symbol, or any currency mark when none is given', () => {
+    expect([markFits('', 'EUR'), markFits('€', 'EUR'), markFits('EUR', 'EUR'), markFits('$', 'USD')]).toEqual([true, true, true, true])
+    expect([markFits('$', 'EUR'), markFits('EUR', 'USD'), markFits('ABCD')]).toEqual([false, false, false])
+    expect([markFits('CHF'), markFits('€')]).toEqual([true, true])
   })
 
   test('an offer the form cannot read is a field error with a hint', () => {

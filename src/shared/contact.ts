@@ -89,35 +89,68 @@ const contactSchema = z.object({
 
 export type ContactPayload = z.infer<typeof contactSchema>
 
+// Made once per currency: a NumberFormat takes a while to build, and an import checks 100,000 amounts.
+const marks = new Map<string, string[]>()
+
 /** How a currency is written next to an amount: its code and its symbols ("USD", "$", "US$"), upper case. */
 function marksOf(currency: string): string[] {
   const symbol = (locale: string, currencyDisplay: 'symbol' | 'narrowSymbol') =>
     new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay }).formatToParts(1).find((part) => part.type === 'currency')?.value ?? ''
-  return [currency, ...['de-DE', 'en-US'].flatMap((locale) => [symbol(locale, 'symbol'), symbol(locale, 'narrowSymbol')])].map((mark) => mark.toUpperCase())
+  let found = marks.get(currency)
+  if (!found) {
+    found = [currency, ...['de-DE', 'en-US'].flatMap((locale) => [symbol(locale, 'symbol'), symbol(locale, 'narrowSymbol')])].map((mark) => mark.toUpperCase())
+    marks.set(currency, found)
+  }
+  return found
 }
 
 // An amount with a currency mark before or after it; whole units grouped in thousands by "." or "," (German or
-// English), optionally followed by zero cents with the other separator.
-const OFFER = /^([\p{L}\p{Sc}]{0,4})(\d{1,3}(?:([.,])\d{3})(?:\3\d{3})*|\d{1,10})(?:([.,])0{1,2})?([\p{L}\p{Sc}]{0,4})$/u
+// English), optionally followed by cents with the other separator (",-" is German for none).
+const AMOUNT = /^([\p{L}\p{Sc}]{0,4})(\d{1,3}(?:([.,])\d{3})(?:\3\d{3})*|\d{1,10})(?:([.,])(\d{1,2}|[-\u2013]))?([\p{L}\p{Sc}]{0,4})$/u
+
+/** Why a text is no amount: not a number as people write one, cents other than zero, or above 1,000,000,000. */
+export type AmountProblem = 'format' | 'cents' | 'range'
+
+/** A whole amount and the currency mark written with it ("", "EUR", "€", "US$"; upper case). */
+export interface Amount {
+  amount: number
+  mark: string
+}
 
 /**
- * An offer as people type it: "4900", "4.900", "4 900 €", "4900,00", "$1,500", "1,500.00 USD". Whole currency
- * units; '' is no offer. Returns 'invalid' for anything else (cents other than zero included: offers are in whole
- * units). With `currency` (the domain's), a currency mark must be that currency's code or symbol; without it (the
- * form's first check, which does not know the domain), any code or symbol passes.
+ * An amount as people type it: "4900", "4.900", "4 900 €", "4900,00", "4.900,- €", "$1,500", "1,500.00 USD".
+ * Whole currency units; '' is none. The mark is returned unchecked: markFits says whether it is the right one.
  */
-export function parseOffer(value: string, currency?: string): number | null | 'invalid' {
+export function readAmount(value: string): Amount | null | AmountProblem {
   const compact = value.replace(/[\s\u00a0\u202f]/g, '')
   if (compact === '') return null
-  const match = OFFER.exec(compact)
-  if (!match) return 'invalid'
-  const [, before = '', digits = '', thousands, decimal, after = ''] = match
-  if (before && after) return 'invalid'
-  if (thousands && decimal === thousands) return 'invalid'
-  const mark = (before || after).toUpperCase()
-  if (mark && !(currency ? marksOf(currency).includes(mark) : /^[A-Z]{3}$|\p{Sc}/u.test(mark))) return 'invalid'
+  const match = AMOUNT.exec(compact)
+  if (!match) return 'format'
+  const [, before = '', digits = '', thousands, decimal, cents = '', after = ''] = match
+  if ((before && after) || (thousands && decimal === thousands)) return 'format'
+  if (/[1-9]/.test(cents)) return 'cents'
   const amount = Number(thousands ? digits.replaceAll(thousands, '') : digits)
-  return amount <= 1_000_000_000 ? amount : 'invalid'
+  return amount <= 1_000_000_000 ? { amount, mark: (before || after).toUpperCase() } : 'range'
+}
+
+/**
+ * Whether a mark may stand beside an amount in `currency`: none, or that currency's code or symbol; without a
+ * currency (the form's first check, which does not know the domain), any code or symbol.
+ */
+export function markFits(mark: string, currency?: string): boolean {
+  if (!mark) return true
+  return currency ? marksOf(currency).includes(mark) : /^[A-Z]{3}$|\p{Sc}/u.test(mark)
+}
+
+/**
+ * An offer as people type it (see readAmount), in whole currency units; '' is no offer. Returns 'invalid' for
+ * anything else (cents other than zero included: offers are in whole units). With `currency` (the domain's), a
+ * currency mark must be that currency's code or symbol (markFits).
+ */
+export function parseOffer(value: string, currency?: string): number | null | 'invalid' {
+  const read = readAmount(value)
+  if (read === null) return null
+  return typeof read === 'object' && markFits(read.mark, currency) ? read.amount : 'invalid'
 }
 
 /** The visible fields, the ones a visitor can be told about. */

@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import type { ServerProcess } from '../helpers/server.ts'
@@ -50,11 +50,7 @@ async function signIn(): Promise<Page> {
   watched = await openPage(browser, { viewport: { width: 1280, height: 900 } })
   const { page } = watched
   page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
-  await page.goto(`${server.adminUrl}/anmelden`)
-  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
-  await page.getByLabel('Passwort').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Anmelden' }).click()
-  await page.waitForURL(`${server.adminUrl}/`)
+  await signInToConsole(page, server.adminUrl!, PASSWORD)
   return page
 }
 

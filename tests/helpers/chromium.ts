@@ -88,3 +88,12 @@ export async function closePage(watched: WatchedPage | undefined): Promise<strin
   await watched?.page.context().close()
   return problems
 }
+
+/** Signs in on the console's sign-in page as the owner would (by its labels); resolves on the Posteingang. */
+export async function signInToConsole(page: Page, adminUrl: string, password: string): Promise<void> {
+  await page.goto(`${adminUrl}/anmelden`)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  await page.getByLabel('Passwort').fill(password)
+  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.waitForURL(`${adminUrl}/`)
+}

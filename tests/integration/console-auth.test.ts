@@ -257,9 +257,10 @@ describe('the public port', () => {
     return fs.existsSync(assets) ? fs.readdirSync(assets).find((name) => /\.(js|css)$/.test(name)) ?? 'console.js' : 'console.js'
   }
   const requests = () => [
-    ...['/anmelden', '/postausgang', '/uebersicht', '/anfragen/1', `/assets/${consoleAsset()}`].map((url) => ({ method: 'GET', url })),
+    ...['/anmelden', '/postausgang', '/uebersicht', '/anfragen/1', '/domains-importieren', `/assets/${consoleAsset()}`].map((url) => ({ method: 'GET', url })),
     ...['/api/session', '/api/inbox', '/api/inquiries/1', '/api/export', '/api/outbox', '/api/overview'].map((url) => ({ method: 'GET', url })),
     { method: 'POST', url: '/api/session' },
+    { method: 'POST', url: '/api/import/apply' },
     { method: 'DELETE', url: '/api/session' },
   ]
 

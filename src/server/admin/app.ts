@@ -14,6 +14,7 @@ import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
 import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { ConsoleDeps } from './deps.ts'
 import dealRoutes from './deal/route.ts'
+import importRoutes from './import/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
 import privacyRoutes from './privacy/route.ts'
 import { createConsoleRenderer, type ConsoleRenderer } from './render.ts'
@@ -36,7 +37,7 @@ const routeLists = new WeakMap<FastifyInstance, readonly ConsoleRoute[]>()
 /** Every route the console answers (HEAD ones included): the test that every one is guarded walks them. */
 export const consoleRoutesOf = (app: FastifyInstance): readonly ConsoleRoute[] => routeLists.get(app) ?? []
 
-/** Replies and the export carry some text; nothing the owner sends comes near this. */
+/** Replies and the export carry some text; nothing the owner sends comes near this but a list to import (its routes set their own). */
 const BODY_LIMIT = 256 * 1024
 const REQUEST_TIMEOUT_MS = 10_000
 
@@ -85,6 +86,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   await app.register(inboxRoutes, deps)
   await app.register(dealRoutes(deps, renderer))
   await app.register(privacyRoutes, { ...deps, renderer })
+  await app.register(importRoutes, { ...deps, renderer })
   for (const url of PAGE_ROUTES) {
     app.get(url, async (request, reply) => {
       const state = await loadPage(request, deps)

@@ -1,5 +1,7 @@
+import fc from 'fast-check'
+import tr46 from 'tr46'
 import { describe, expect, test } from 'vitest'
-import { domainsFileSchema, formatPrice, priceTermsOf, publicPrice, resolveDomain } from './settings.ts'
+import { domainKeyOf, domainsFileSchema, formatPrice, priceTermsOf, publicPrice, resolveDomain } from './settings.ts'
 
 const file = domainsFileSchema.parse({
   unknownHosts: 'not-found',
@@ -170,5 +172,34 @@ describe('price terms', () => {
     })
     expect(resolveDomain(parsed, 'example.de')?.settings).toMatchObject({ priceType: 'fixed', vat: 'included' })
     expect(resolveDomain(parsed, 'anfrage.de')?.settings).toMatchObject({ priceType: 'on-request', vat: 'none' })
+  })
+})
+
+describe('keys', () => {
+  const UTS46 = { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true }
+
+  test.each([
+    ['Example.DE', 'example.de'],
+    ['münchen.de', 'xn--mnchen-3ya.de'],
+    ['xn--mnchen-3ya.de', 'xn--mnchen-3ya.de'],
+    ['*.Parked.de', '*.parked.de'],
+    ['ab--cd.de', null],
+    ['-a.de', null],
+    ['a..de', null],
+    [`${'a'.repeat(64)}.de`, null],
+  ])('%j is the key %j', (key, ascii) => expect(domainKeyOf(key)).toBe(ascii))
+
+  test('a plain name skips UTS #46 and gets exactly what it would have returned', () => {
+    const chars = fc.constantFrom(...'abz09-.', 'x', 'n', 'ü', 'A')
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 80 }).map((list) => list.join('')), (name) => {
+        expect(domainKeyOf(name)).toBe(tr46.toASCII(name.toLowerCase(), UTS46))
+      }),
+      { numRuns: 5000 },
+    )
+    // Lengths at the limits, where the shortcut checks them itself.
+    for (const name of [`${'a'.repeat(63)}.de`, `${'a'.repeat(63)}.`.repeat(3) + 'a'.repeat(61), `${'a'.repeat(63)}.`.repeat(3) + 'a'.repeat(62)]) {
+      expect(domainKeyOf(name)).toBe(tr46.toASCII(name, UTS46))
+    }
   })
 })

@@ -68,21 +68,38 @@ const domainSettingsSchema = z
 
 export type DomainSettings = z.infer<typeof domainSettingsSchema>
 
-/** An exact name ("example.de", "münchen.de") or a wildcard for every subdomain ("*.example.de"). */
-const domainKey = z.string().transform((key, ctx) => {
+// Letters, digits and inner hyphens, 1 to 63 per label, no "--" in the third and fourth place (punycode, "xn--"):
+// toASCII returns these unchanged, so they skip its Unicode tables (a file or an import of 100,000 names has mostly
+// such names).
+const LABEL = '(?!..--)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?'
+const PLAIN_NAME = new RegExp(`^(?:${LABEL}\\.)*${LABEL}$`)
+
+/**
+ * A key of `domains` in ASCII: an exact name ("example.de", "münchen.de" -> "xn--mnchen-3ya.de") or a wildcard for
+ * every subdomain ("*.example.de"); null when it is neither. The portfolio import names keys by the same rule.
+ */
+export function domainKeyOf(key: string): string | null {
   const wildcard = key.startsWith('*.')
-  const ascii = tr46.toASCII((wildcard ? key.slice(2) : key).toLowerCase(), {
+  const name = (wildcard ? key.slice(2) : key).toLowerCase()
+  if (name.length <= 253 && PLAIN_NAME.test(name)) return wildcard ? `*.${name}` : name
+  const ascii = tr46.toASCII(name, {
     checkHyphens: true,
     checkBidi: true,
     checkJoiners: true,
     useSTD3ASCIIRules: true,
     verifyDNSLength: true,
   })
-  if (!ascii) {
+  if (!ascii) return null
+  return wildcard ? `*.${ascii}` : ascii
+}
+
+const domainKey = z.string().transform((key, ctx) => {
+  const ascii = domainKeyOf(key)
+  if (ascii === null) {
     ctx.addIssue({ code: 'custom', message: `"${key}" is not a domain name or a wildcard like *.example.de` })
     return z.NEVER
   }
-  return wildcard ? `*.${ascii}` : ascii
+  return ascii
 })
 
 export const domainsFileSchema = z

@@ -1,0 +1,63 @@
+// The console's page "Domains importieren": a registrar's list, read in the browser and sent as text, is checked and
+// merged in a dry run (POST /api/import/preview, the changes it would make), then written with "Übernehmen" (POST
+// /api/import/apply) exactly as `npx domain-lander import` writes it. Behind the session guard and the same-origin
+// rule of the admin app, like every console route. docs/console.md, docs/decisions/027.
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { IMPORT_MAX_BYTES, IMPORT_PATH, type ImportReport } from '../../../shared/import-api.ts'
+import { HttpError } from '../../http/errors.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import type { ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../session/route.ts'
+import { createImportRunner } from './child.ts'
+
+/** The list arrives inside a JSON string, whose escapes (quotes, line breaks) make the body larger than the file. */
+const BODY_LIMIT = 2 * IMPORT_MAX_BYTES + 64 * 1024
+/** The console shows the first of each list, with the whole counts. */
+const LIST_MAX = 500
+
+const previewBody = z.object({ text: z.string(), format: z.enum(['csv', 'json']), prune: z.boolean() })
+const applyBody = previewBody.extend({ fingerprint: z.string().regex(/^(?:[0-9a-f]{64})?$/) })
+
+const TEXTS = {
+  noFile: 'Der Server hat keine Domains-Datei (DOMAINS_FILE): es gibt nichts, in das importiert werden kann.',
+  badRequest: 'Bitte eine CSV- oder JSON-Datei wählen.',
+  tooLarge: `Die Datei ist größer als ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Größere Listen importiert npx domain-lander import auf dem Server.`,
+  changed: 'Die Domains-Datei wurde seit der Vorschau geändert. Bitte die Vorschau neu laden.',
+  write: 'Die Domains-Datei kann nicht geschrieben werden; sie bleibt, wie sie war. Der Grund steht im Log des Servers.',
+  errors: 'Die Liste hat Fehler; es wurde nichts geschrieben.',
+} as const
+
+export default async function importRoutes(app: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+  const { config, log, renderer } = deps
+  const run = createImportRunner()
+
+  app.get(IMPORT_PATH, async (_request, reply) =>
+    sendPage(reply, renderer, { page: 'import', data: { domainsFile: config.domainsFile ?? null, maxBytes: IMPORT_MAX_BYTES } }),
+  )
+
+  async function importFrom(body: unknown, write: boolean): Promise<ImportReport> {
+    if (!config.domainsFile) throw new HttpError(409, TEXTS.noFile)
+    const parsed = (write ? applyBody : previewBody).safeParse(body)
+    if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
+    if (Buffer.byteLength(parsed.data.text) > IMPORT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
+    return run({ ...parsed.data, domainsFile: config.domainsFile, write, listMax: LIST_MAX })
+  }
+
+  app.post('/api/import/preview', { bodyLimit: BODY_LIMIT }, async (request) => importFrom(request.body, false))
+
+  app.post('/api/import/apply', { bodyLimit: BODY_LIMIT }, async (request) => {
+    const report = await importFrom(request.body, true)
+    if (report.problems.some((problem) => problem.kind === 'changed')) throw new HttpError(409, TEXTS.changed)
+    const unwritten = report.problems.find((problem) => problem.kind === 'write')
+    if (unwritten) {
+      log.error({ reason: unwritten.message }, 'domains file not written by the console\'s import')
+      throw new HttpError(500, TEXTS.write)
+    }
+    if (report.counts.errors) throw new HttpError(422, TEXTS.errors)
+    const { added, changed, removed } = report.counts
+    // Counts only: the log is no second copy of the portfolio.
+    if (report.written) log.info({ added, changed, removed }, 'domains imported in the console')
+    return report
+  })
+}

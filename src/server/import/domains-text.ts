@@ -1,0 +1,157 @@
+// The domains file as the import edits it, in its own format: YAML through the yaml package's Document API (its
+// comments, order and quoting stay), JSON as an object written back with 2-space indentation. Only the terms of the
+// import (price, minOffer, currency) are touched; every other key of an entry stays as it was.
+import { isMap, isScalar, parseDocument, YAMLMap, type Document, type Pair } from 'yaml'
+import { domainKeyOf } from '../sites/settings.ts'
+
+type TermKey = 'price' | 'minOffer' | 'currency'
+/** What an entry's term is set to; null removes the key. */
+export type TermChanges = Partial<Record<TermKey, number | string | null>>
+
+export interface DomainsText {
+  /** The exact names of the file (never wildcards), in ASCII, with the terms their entries give themselves. */
+  readonly entries: ReadonlyMap<string, Partial<Record<TermKey, unknown>>>
+  /** The default's currency, or EUR. */
+  readonly defaultCurrency: string
+  change(ascii: string, changes: TermChanges): void
+  add(name: string, terms: TermChanges): void
+  remove(ascii: string): void
+  /** The whole file as it would be read (for the schema) and its text. */
+  value(): unknown
+  text(): string
+}
+
+/** The current file cannot be read or edited; the message names where. */
+export class DomainsTextError extends Error {
+  override name = 'DomainsTextError'
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** Exact names only: the import never adds, changes or removes a wildcard. */
+function exactName(key: unknown): string | null {
+  if (typeof key !== 'string' || key.startsWith('*.')) return null
+  return domainKeyOf(key)
+}
+
+/** A currency as the schema takes it; anything else counts as none here, and the schema check names it. */
+const codeOf = (value: unknown) => (typeof value === 'string' && /^[A-Z]{3}$/.test(value) ? value : undefined)
+
+function yamlText(source: string): DomainsText {
+  // Without the duplicate key check: it compares every key with every other (minutes for 100,000 names). The schema
+  // check of the result still sees every name, and the server's own reading still refuses duplicates.
+  const doc: Document = parseDocument(source, { uniqueKeys: false })
+  if (doc.errors.length) throw new DomainsTextError(doc.errors.map((error) => error.message).join('\n'))
+  if (doc.contents === null) doc.contents = doc.createNode({})
+  if (!isMap(doc.contents)) throw new DomainsTextError('the top level is not a mapping of keys (unknownHosts, default, domains, …)')
+  let domains = doc.get('domains', true)
+  if (domains === undefined || (isScalar(domains) && domains.value === null)) {
+    domains = new YAMLMap()
+    doc.set('domains', domains)
+  }
+  if (!isMap(domains)) throw new DomainsTextError('"domains" is not a mapping of names')
+  const map = domains
+  const pairs = new Map<string, Pair>()
+  const entries = new Map<string, Partial<Record<TermKey, unknown>>>()
+  for (const pair of map.items) {
+    const ascii = exactName(isScalar(pair.key) ? pair.key.value : pair.key)
+    if (ascii === null) continue
+    pairs.set(ascii, pair)
+    const value = pair.value
+    entries.set(ascii, isMap(value) ? { price: value.get('price'), minOffer: value.get('minOffer'), currency: codeOf(value.get('currency')) } : {})
+  }
+  const removed = new Set<Pair>()
+  // Filtered once: deleting the pairs one by one would search the whole list for each.
+  const dropRemoved = () => {
+    if (removed.size) map.items = map.items.filter((pair) => !removed.has(pair as Pair))
+    removed.clear()
+  }
+  // An empty flow map ("domains: {}") would put every new name on one line.
+  const toBlock = (node: YAMLMap) => {
+    if (node.items.length === 0) node.flow = false
+  }
+  return {
+    entries,
+    defaultCurrency: codeOf(doc.getIn(['default', 'currency'])) ?? 'EUR',
+    change(ascii, changes) {
+      const pair = pairs.get(ascii)!
+      if (!isMap(pair.value)) pair.value = new YAMLMap()
+      const entry = pair.value as YAMLMap
+      toBlock(entry)
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null) entry.delete(key)
+        else entry.set(key, value)
+      }
+    },
+    add(name, terms) {
+      toBlock(map)
+      // Pushed, not set(): set() looks for the key among all the others first.
+      map.items.push(doc.createPair(name, Object.fromEntries(Object.entries(terms).filter(([, value]) => value !== null))) as Pair)
+    },
+    remove(ascii) {
+      removed.add(pairs.get(ascii)!)
+    },
+    value() {
+      dropRemoved()
+      return doc.toJS()
+    },
+    text() {
+      dropRemoved()
+      // lineWidth 0: long values stay on their line instead of being folded anew.
+      return doc.toString({ lineWidth: 0, indent: indentOf(source) })
+    },
+  }
+}
+
+/** The indentation the file uses (its first indented line), so that the import writes it the same way. */
+function indentOf(source: string): number {
+  const width = /^( +)[^\s#-]/m.exec(source)?.[1]?.length ?? 2
+  return width >= 1 && width <= 8 ? width : 2
+}
+
+function jsonText(source: string): DomainsText {
+  let file: unknown
+  try {
+    file = source.trim() === '' ? {} : JSON.parse(source)
+  } catch (error) {
+    throw new DomainsTextError((error as Error).message)
+  }
+  if (!isObject(file)) throw new DomainsTextError('the top level is not an object')
+  file.domains ??= {}
+  const domains = file.domains
+  if (!isObject(domains)) throw new DomainsTextError('"domains" is not an object of names')
+  const keys = new Map<string, string>()
+  const entries = new Map<string, Partial<Record<TermKey, unknown>>>()
+  for (const [key, entry] of Object.entries(domains)) {
+    const ascii = exactName(key)
+    if (ascii === null) continue
+    keys.set(ascii, key)
+    entries.set(ascii, isObject(entry) ? { price: entry.price, minOffer: entry.minOffer, currency: codeOf(entry.currency) } : {})
+  }
+  const apply = (entry: Record<string, unknown>, changes: TermChanges) => {
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) delete entry[key]
+      else entry[key] = value
+    }
+    return entry
+  }
+  return {
+    entries,
+    defaultCurrency: (isObject(file.default) && codeOf(file.default.currency)) || 'EUR',
+    change(ascii, changes) {
+      const key = keys.get(ascii)!
+      domains[key] = apply(isObject(domains[key]) ? domains[key] : {}, changes)
+    },
+    add(name, terms) {
+      domains[name] = apply({}, terms)
+    },
+    remove(ascii) {
+      delete domains[keys.get(ascii)!]
+    },
+    value: () => file,
+    text: () => `${JSON.stringify(file, null, 2)}\n`,
+  }
+}
+
+/** The file's format goes by its name, as when the server reads it. */
+export const domainsText = (file: string, source: string): DomainsText => (/\.json$/i.test(file) ? jsonText(source) : yamlText(source))

@@ -3,7 +3,8 @@
 // installed, nginx serving the same page as a static file as the reference; in Chromium, what the first load fetches
 // and how long the form takes to hydrate from the visitor's first focus. `--json` for JSON,
 // `--duration N` for N seconds per load measurement (default 10). Traffic goes to 127.0.0.1 only.
-// `--console`: the owner's console on a seeded store instead (scripts/bench-console.mjs).
+// `--console`: the owner's console on a seeded store instead (scripts/bench-console.mjs); `--domains N`: a domains
+// file of N names against one of 10 (scripts/bench-domains.mjs).
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -315,4 +316,5 @@ async function benchPublicPage() {
 }
 
 if (args.includes('--console')) await (await import('./bench-console.mjs')).benchConsole(args)
+else if (args.includes('--domains')) await (await import('./bench-domains.mjs')).benchDomains(args)
 else await benchPublicPage()

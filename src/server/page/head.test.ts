@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import type { Site } from '../sites/resolver.ts'
-import { domainsFileSchema, resolveDomain } from '../sites/settings.ts'
-import { domainsVersion, jsonForScript, pageHeadFor, renderHeadTags } from './head.ts'
+import { domainsConfigOf } from '../sites/domains-document.ts'
+import { domainsFileSchema } from '../sites/settings.ts'
+import { jsonForScript, pageHeadFor, renderHeadTags } from './head.ts'
 
 const ATTACK = '</script><script>alert(1)</script><!-- & \u2028'
-const file = domainsFileSchema.parse({
+const file = domainsConfigOf({
   default: { currency: 'EUR' },
   domains: {
     'example.de': { price: 4900, description: 'Kurz und "einprägsam".' },
@@ -15,7 +16,7 @@ const file = domainsFileSchema.parse({
 })
 
 function siteFor(ascii: string, display = ascii, config = file): Site {
-  return { host: { ascii, display }, settings: resolveDomain(config, ascii)!.settings, domainsConfig: config, legal: {} }
+  return { host: { ascii, display }, settings: config.resolve(ascii)!.settings, domainsConfig: config, legal: {} }
 }
 
 /** The head as a browser's HTML parser reads it: a script element's text ends at the first "</script". */
@@ -38,7 +39,7 @@ describe('the head of a page', () => {
     expect(meta('og:title')).toBe('example.de steht zum Verkauf')
     expect(meta('og:description')).toBe('Kurz und &quot;einprägsam&quot;.')
     expect(meta('og:url')).toBe('https://example.de/')
-    expect(meta('og:image')).toBe(`https://example.de/og.png?v=${domainsVersion(file)}`)
+    expect(meta('og:image')).toBe(`https://example.de/og.png?v=${file.version}`)
     expect([meta('og:image:type'), meta('og:image:width'), meta('og:image:height')]).toEqual(['image/png', '1200', '630'])
     expect(meta('twitter:card')).toBe('summary_large_image')
     expect(jsonLd).toEqual({
@@ -47,7 +48,7 @@ describe('the head of a page', () => {
       name: 'example.de',
       description: 'Kurz und "einprägsam".',
       url: 'https://example.de/',
-      image: `https://example.de/og.png?v=${domainsVersion(file)}`,
+      image: `https://example.de/og.png?v=${file.version}`,
       offers: { '@type': 'Offer', url: 'https://example.de/', availability: 'https://schema.org/InStock', price: 4900, priceCurrency: 'EUR' },
     })
   })
@@ -85,15 +86,17 @@ describe('the head of a page', () => {
   })
 
   test('the image URL changes when the domains file changes, and not when it is read again unchanged', () => {
-    const again = domainsFileSchema.parse({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
-    const same = domainsFileSchema.parse({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
-    const changed = domainsFileSchema.parse({ default: { currency: 'EUR' }, domains: { 'plain.de': { price: 1 } } })
-    expect(domainsVersion(again)).toBe(domainsVersion(same))
-    expect(domainsVersion(changed)).not.toBe(domainsVersion(same))
+    const again = domainsConfigOf({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
+    const same = domainsConfigOf({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
+    const changed = domainsConfigOf({ default: { currency: 'EUR' }, domains: { 'plain.de': { price: 1 } } })
+    const otherDefault = domainsConfigOf({ default: { currency: 'USD' }, domains: { 'plain.de': null } })
+    expect(again.version).toBe(same.version)
+    expect(changed.version).not.toBe(same.version)
+    expect(otherDefault.version).not.toBe(same.version)
   })
 
   test('noindex is a key of a domain and of the default; anything but a boolean is refused', () => {
-    const parsed = domainsFileSchema.parse({ default: { noindex: true }, domains: { 'a.de': null, 'b.de': { noindex: false } } })
+    const parsed = domainsConfigOf({ default: { noindex: true }, domains: { 'a.de': null, 'b.de': { noindex: false } } })
     expect(pageHeadFor(siteFor('a.de', 'a.de', parsed)).noindex).toBe(true)
     expect(pageHeadFor(siteFor('b.de', 'b.de', parsed)).noindex).toBe(false)
     expect(domainsFileSchema.safeParse({ domains: { 'a.de': { noindex: 'yes' } } }).success).toBe(false)

@@ -5,7 +5,7 @@ import { TEXT } from '../../shared/texts.ts'
 import { HttpError } from '../http/errors.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice } from '../sites/settings.ts'
-import { domainsVersion, OG_IMAGE_PATH } from './head.ts'
+import { OG_IMAGE_PATH } from './head.ts'
 import { ogImageSvg, renderOgImage } from './og-image.ts'
 import type { PageView } from './view.ts'
 
@@ -33,7 +33,7 @@ function createOgImages() {
   let rendering = 0
   return {
     get(site: Site): Promise<OgImage> {
-      const key = `${site.host.ascii}\n${site.host.display}\n${domainsVersion(site.domainsConfig)}`
+      const key = `${site.host.ascii}\n${site.host.display}\n${site.domainsConfig.version}`
       const hit = cache.get(key)
       if (hit) {
         cache.delete(key) // most recently used goes last

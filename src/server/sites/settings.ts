@@ -1,9 +1,10 @@
 // The domains file: which domains this server sells, at what price, and where their inquiries go.
-// One zod schema validates it; resolveDomain() answers "what do we show for this host?".
+// One zod schema validates it (domains-document.ts applies it entry by entry); domains-table.ts keeps the result.
 import tr46 from 'tr46'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
 import { parseTargetList } from '../notify/targets.ts'
+import { isPlainName } from './host.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
 // Exactly one plain address, by the rule the visitor's address must pass: nodemailer reads a comma, a group, a
@@ -63,22 +64,34 @@ const domainSettingsSchema = z
 
 export type DomainSettings = z.infer<typeof domainSettingsSchema>
 
-/** An exact name ("example.de", "münchen.de") or a wildcard for every subdomain ("*.example.de"). */
-const domainKey = z.string().transform((key, ctx) => {
+/** The ASCII form of a name of the domains file (lower case, punycode), or null if it is not a domain name. */
+export function asciiName(name: string): string | null {
+  const lower = name.toLowerCase()
+  // tr46 costs tens of microseconds a name: seconds for a portfolio of 100,000, most of them plain.
+  if (isPlainName(lower)) return lower
+  return (
+    tr46.toASCII(lower, { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true }) || null
+  )
+}
+
+/** A key of `domains`, an exact name ("example.de", "münchen.de") or a wildcard ("*.example.de"), in ASCII; or null. */
+export function domainKey(key: string): string | null {
   const wildcard = key.startsWith('*.')
-  const ascii = tr46.toASCII((wildcard ? key.slice(2) : key).toLowerCase(), {
-    checkHyphens: true,
-    checkBidi: true,
-    checkJoiners: true,
-    useSTD3ASCIIRules: true,
-    verifyDNSLength: true,
-  })
-  if (!ascii) {
-    ctx.addIssue({ code: 'custom', message: `"${key}" is not a domain name or a wildcard like *.example.de` })
-    return z.NEVER
-  }
-  return wildcard ? `*.${ascii}` : ascii
+  const ascii = asciiName(wildcard ? key.slice(2) : key)
+  return ascii && wildcard ? `*.${ascii}` : ascii
+}
+
+export const notADomainKey = (key: string) => `"${key}" is not a domain name or a wildcard like *.example.de`
+
+const domainKeySchema = z.string().transform((key, ctx) => {
+  const ascii = domainKey(key)
+  if (ascii) return ascii
+  ctx.addIssue({ code: 'custom', message: notADomainKey(key) })
+  return z.NEVER
 })
+
+/** One entry of `domains`: its settings, or nothing (null: the defaults). */
+export const domainEntrySchema = domainSettingsSchema.nullable().transform((entry): DomainSettings => entry ?? {})
 
 export const domainsFileSchema = z
   .object({
@@ -96,36 +109,15 @@ export const domainsFileSchema = z
       .strict()
       .default({}),
     default: domainSettingsSchema.default({}),
-    domains: z.record(domainKey, domainSettingsSchema.nullable().transform((entry) => entry ?? {})).default({}),
+    domains: z.record(domainKeySchema, domainEntrySchema).default({}),
   })
   .strict()
 
-/** The whole domains configuration: the parsed domains file, or its defaults when there is none. */
-export type DomainsConfig = z.output<typeof domainsFileSchema>
+/** A domains file as validated: a plain object (the server keeps it as a table, domains-table.ts). */
+type DomainsDocument = z.output<typeof domainsFileSchema>
 
-/** Settings for a host the server shows; null for a host it does not. */
-export interface ResolvedDomain {
-  settings: DomainSettings
-  /** Whether the host was found in the file (false: an unknown host shown because unknownHosts is "page"). */
-  known: boolean
-  /** The wildcard entry that covers the host ("*.example.de"), when no exact entry does. */
-  wildcard?: string
-}
-
-/**
- * The exact entry, else the wildcard one level up; unlisted entries hide the domain. A wildcard covers exactly one
- * label, as in a certificate (RFC 6125, 6.4.3): *.example.de is shop.example.de, never a.b.example.de.
- */
-export function resolveDomain(domainsConfig: DomainsConfig, ascii: string): ResolvedDomain | null {
-  const exact = domainsConfig.domains[ascii]
-  const dot = ascii.indexOf('.')
-  const wildcard = exact || dot < 0 ? undefined : `*.${ascii.slice(dot + 1)}`
-  const entry = exact ?? (wildcard === undefined ? undefined : domainsConfig.domains[wildcard])
-  if (!entry) return domainsConfig.unknownHosts === 'page' ? { settings: domainsConfig.default, known: false } : null
-  const settings = { ...domainsConfig.default, ...entry }
-  if (settings.listed === false) return null
-  return exact ? { settings, known: true } : { settings, known: true, wildcard: wildcard! }
-}
+/** Everything of the file but its `domains`: what holds for all of them. */
+export type DomainsTop = Omit<DomainsDocument, 'domains'>
 
 /** "4.900 €": German grouping, no cents for whole amounts. */
 export function formatPrice(amount: number, currency = 'EUR'): string {

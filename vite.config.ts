@@ -51,6 +51,9 @@ const CLIENT_ENTRY = '__LANDER_CLIENT_ENTRY__'
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/** The server's entries: the server, and the process that loads the domains file (src/server/sites/registry.ts). */
+const SERVER_ENTRIES: Record<string, string> = { main: 'src/server/main.ts', 'domains-loader': 'src/server/sites/domains-loader.ts' }
+
 /** The mode of the console's browser build; scripts/build-lib.mjs passes it by name. */
 const CONSOLE_MODE = 'console'
 
@@ -89,14 +92,17 @@ export default defineConfig(({ isSsrBuild, mode }) =>
         // resvg is a native addon (its .node file is loaded by require): it stays in node_modules.
         ssr: { noExternal: true, external: ['@resvg/resvg-js'] },
         build: {
-          ssr: 'src/server/main.ts',
+          ssr: true,
           outDir: 'dist/server',
           emptyOutDir: true,
           target: 'node24',
           sourcemap: true,
           minify: true,
-          // One non-ASCII character makes V8 keep a whole chunk's source as two bytes per character.
-          rolldownOptions: { output: { charset: 'ascii' } },
+          rolldownOptions: {
+            input: SERVER_ENTRIES,
+            // One non-ASCII character makes V8 keep a whole chunk's source as two bytes per character.
+            output: { charset: 'ascii' },
+          },
         },
       }
     : {

@@ -57,7 +57,7 @@ export async function build({ force = false } = {}) {
     // The console (src/console), a build of its own: dist/client is the public port's and must not hold it.
     await viteBuild({ configFile, root: undefined, logLevel, mode: 'console' })
     precompress(path.join(root, 'dist', 'console'))
-    await viteBuild({ configFile, logLevel, mode: 'production', build: { ssr: 'src/server/main.ts' } })
+    await viteBuild({ configFile, logLevel, mode: 'production', build: { ssr: true } })
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV
     else process.env.NODE_ENV = nodeEnv

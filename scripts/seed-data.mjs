@@ -3,7 +3,7 @@
 import { domainToASCII } from 'node:url'
 
 /** mulberry32: small, fast and good enough to make test data; Math.random cannot be seeded. */
-function randomFrom(seed) {
+export function randomFrom(seed) {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

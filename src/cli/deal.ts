@@ -4,8 +4,9 @@ import type { Config } from '../server/config.ts'
 import { takeDealStep, type DealRequest } from '../server/deal/actions.ts'
 import { jsonText, visible } from '../server/export/escape.ts'
 import { formatDeadline } from '../server/mail/deal-mail.ts'
-import { readDomainsFile } from '../server/sites/registry.ts'
-import { domainsFileSchema, formatPrice } from '../server/sites/settings.ts'
+import { domainsConfigOf } from '../server/sites/domains-document.ts'
+import { readDomainsFile } from '../server/sites/domains-file.ts'
+import { formatPrice } from '../server/sites/settings.ts'
 import type { Store } from '../server/store/types.ts'
 
 const DEAL_COMMANDS = ['counter', 'accept', 'decline'] as const
@@ -50,7 +51,7 @@ export async function runDeal(
   } else {
     request = { kind: 'decline', ...(values.note !== undefined && { note: values.note }) }
   }
-  const domains = config.domainsFile ? readDomainsFile(config.domainsFile) : domainsFileSchema.parse({})
+  const domains = config.domainsFile ? readDomainsFile(config.domainsFile) : domainsConfigOf({})
   const outcome = await takeDealStep({ store, config, domains }, id, request, Date.now())
   switch (outcome.status) {
     case 'queued':

@@ -7,7 +7,7 @@ import { checkDomains, type DomainReport } from '../server/dns/check.ts'
 import { forSaleListing, ownerName, RECORD_TTL, zoneLine, type ForSaleListing } from '../server/dns/for-sale.ts'
 import { jsonText, visible } from '../server/export/escape.ts'
 import { displayHost, parseHost } from '../server/sites/host.ts'
-import { readDomainsFile } from '../server/sites/registry.ts'
+import { readDomainsFile } from '../server/sites/domains-file.ts'
 import { table } from './format.ts'
 import { UsageError } from './main.ts'
 

@@ -16,7 +16,7 @@ import type { ViteDev } from './vite-dev.ts'
 import contactRoutes, { BODY_LIMIT } from './contact/route.ts'
 import confirmRoutes from './confirm/route.ts'
 import { createUnconfirmedExpiry } from './confirm/expiry.ts'
-import { createDomainRegistry } from './sites/registry.ts'
+import { openDomainRegistry, type DomainsLoad } from './sites/registry.ts'
 import { createPageViewCounter } from './page/page-views.ts'
 import healthRoutes from './health/route.ts'
 import pageRoutes from './page/route.ts'
@@ -52,6 +52,8 @@ export interface AppOptions {
   dev?: ViteDev
   /** The console's build (dist/console); by default beside clientDir. */
   consoleDir?: string
+  /** The first load of DOMAINS_FILE, when serve.ts started it before this module was even loaded. */
+  domainsLoad?: DomainsLoad
 }
 
 declare module 'fastify' {
@@ -93,6 +95,15 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   })
 
   connectionTrackers.set(app, trackConnections(app.server))
+  // First: the domains file loads in a process of its own (on the other core; serve.ts may have started it already)
+  // while the store opens and the page renderer loads; it is awaited below, before anything needs it.
+  const domainsLoaded = openDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }), {
+    memoryMiB: config.domainsFileMemoryMiB,
+    check: (file) => missingNotifySecret(file, config.notify.secret),
+    ...(options.domainsLoad && { firstLoad: options.domainsLoad }),
+  })
+  // Awaited below; a failure before that (the store) must not also count as an unhandled rejection.
+  domainsLoaded.catch(() => {})
 
   const store = await openStore(config, { log: app.log.child({ component: 'store' }) })
   const secret = config.contactSecret ?? (await store.secret())
@@ -113,7 +124,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const unconfirmedExpiry = createUnconfirmedExpiry({ store, log: app.log.child({ component: 'confirm' }) })
   const devRenderer = options.dev && (await createDevPageRenderer(options.dev.vite))
   const renderer = devRenderer || createPageRenderer(options.clientDir)
-  const domains = createDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }), (file) => missingNotifySecret(file, config.notify.secret))
+  const domains = await domainsLoaded
   const sites = createSiteResolver(config, domains)
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })

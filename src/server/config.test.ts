@@ -22,6 +22,7 @@ describe('configuration', () => {
       logLevel: 'info',
       workers: 1,
       domainsFile: undefined,
+      domainsFileMemoryMiB: 384,
       databaseUrl: undefined,
       mailLeaseMs: 120_000,
       allowAnyTls: false,
@@ -36,6 +37,13 @@ describe('configuration', () => {
       notify: { urls: [], secret: undefined, personal: false },
       adminUrl: undefined,
     })
+  })
+
+  test('DOMAINS_FILE_MEMORY_MIB is a whole number of MiB from 16 to 4096', () => {
+    expect(loadConfig({ DOMAINS_FILE_MEMORY_MIB: '64' }).domainsFileMemoryMiB).toBe(64)
+    for (const value of ['8', '5000', '64.5', 'viel']) {
+      expect(() => loadConfig({ DOMAINS_FILE_MEMORY_MIB: value }), value).toThrow('DOMAINS_FILE_MEMORY_MIB: must be a whole number of MiB from 16 to 4096')
+    }
   })
 
   test('COUNTER_OFFER_DAYS is a whole number of days from 1 to 365', () => {

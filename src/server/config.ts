@@ -104,6 +104,13 @@ const configSchema = z
       .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'must be a whole number from 1 to 64, or auto' })
       .default(1),
     DOMAINS_FILE: z.string().min(1).optional(),
+    // The heap a load of the domains file may use, in its own process (docs/domains.md, "Large portfolios").
+    DOMAINS_FILE_MEMORY_MIB: z.coerce
+      .number({ error: 'must be a whole number of MiB from 16 to 4096' })
+      .int('must be a whole number of MiB from 16 to 4096')
+      .min(16, 'must be a whole number of MiB from 16 to 4096')
+      .max(4096, 'must be a whole number of MiB from 16 to 4096')
+      .default(384),
     DATABASE_URL: z
       .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL, e.g. postgres://lander:secret@db.internal:5432/lander' })
       .optional(),
@@ -171,6 +178,7 @@ const configSchema = z
       logFormat: env.LOG_FORMAT,
       workers: env.WORKERS === 'auto' ? os.availableParallelism() : env.WORKERS,
       domainsFile: env.DOMAINS_FILE && path.resolve(env.DOMAINS_FILE),
+      domainsFileMemoryMiB: env.DOMAINS_FILE_MEMORY_MIB,
       databaseUrl: env.DATABASE_URL,
       mailLeaseMs: env.MAIL_LEASE_SECONDS * 1000,
       allowAnyTls: env.ALLOW_ANY_TLS,

@@ -23,6 +23,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   // The primary of a cluster serves nothing: it loads only the cluster code, not the app (whose memory it would
   // otherwise carry for nothing).
   if (config.workers > 1 && cluster.isPrimary && !options.dev) return (await import('./cluster/primary.ts')).runPrimary(config)
+  // The domains file loads in a process of its own (docs/decisions/026); started now, it runs on the other core while
+  // the app's modules load and the store opens.
+  const domainsLoad = config.domainsFile && (await import('./sites/registry.ts')).startDomainsLoad(config.domainsFile, config.domainsFileMemoryMiB)
   const [{ buildApp, shutdown, SHUTDOWN_GRACE_MS }, { describeMailTransport }, { describeStore }, { default: closeWithGrace }] = await Promise.all([
     import('./app.ts'),
     import('./mail/transport.ts'),
@@ -32,6 +35,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const app = await buildApp(config, {
     clientDir: options.clientDir,
     ...(options.dev && { dev: options.dev }),
+    ...(domainsLoad && { domainsLoad }),
     clusterWorker: cluster.isWorker,
   })
 

@@ -2,7 +2,6 @@
 // confirmation mails per address that keeps the form from mailing one address in volume (decision 021).
 import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { Site } from '../sites/resolver.ts'
-import { resolveDomain } from '../sites/settings.ts'
 import type { ConfirmPlan } from '../store/types.ts'
 import { confirmText } from '../mail/confirm-mail.ts'
 
@@ -19,7 +18,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export function confirmModeOf(site: Site): ConfirmMode {
   const mode = site.settings.confirm ?? 'off'
   if (mode === 'off') return mode
-  return resolveDomain(site.domainsConfig, site.host.ascii)?.known ? mode : 'off'
+  return site.domainsConfig.resolve(site.host.ascii)?.known ? mode : 'off'
 }
 
 /** The mailbox an address reaches, for counting: neither case nor a "+tag" makes it another recipient. */

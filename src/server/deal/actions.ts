@@ -4,7 +4,7 @@ import { NOTE_MAX } from '../../shared/console-api.ts'
 import { parseOffer } from '../../shared/contact.ts'
 import type { Config } from '../config.ts'
 import { DEFAULT_TEMPLATES, renderDealText } from '../mail/deal-mail.ts'
-import { resolveDomain, type DomainsConfig } from '../sites/settings.ts'
+import type { DomainsConfig } from '../sites/domains-table.ts'
 import type { DealKind, DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -36,7 +36,7 @@ export interface DealContext {
   domains: DomainsConfig
 }
 
-const settingsOf = (domains: DomainsConfig, ascii: string) => resolveDomain(domains, ascii)?.settings ?? domains.default
+const settingsOf = (domains: DomainsConfig, ascii: string) => domains.resolve(ascii)?.settings ?? domains.default
 
 /**
  * The inquiry's currency: its offer's, else the domain's now (a counter-offer to an inquiry without an offer is

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { parseZoneTxt } from '../../../tests/helpers/dns.ts'
-import { domainsFileSchema } from '../sites/settings.ts'
+import { domainsConfigOf } from '../sites/domains-document.ts'
 import { judgeRecords } from './check.ts'
 import { forSaleListing, forSaleRecords, forSaleText, readForSaleTxt, zoneLine, zoneString, type ForSaleDomain } from './for-sale.ts'
 
@@ -12,7 +12,7 @@ const problemsOf = (...strings: string[]) => {
   const reading = readForSaleTxt(txt(...strings))
   return reading.kind === 'for-sale' ? reading.problems : null
 }
-const listing = (file: unknown) => forSaleListing(domainsFileSchema.parse(file))
+const listing = (file: unknown) => forSaleListing(domainsConfigOf(file))
 
 describe('the records of a domain', () => {
   test('are furi to its own page, fval from price and currency, ftxt from the description, one pair each', () => {

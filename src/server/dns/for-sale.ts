@@ -2,7 +2,8 @@
 // asks for, written for a zone file, and the rules a published record is read by. Decision 022 says which reading
 // of the RFC this follows.
 import { displayHost } from '../sites/host.ts'
-import { publicPrice, type DomainSettings, type DomainsConfig } from '../sites/settings.ts'
+import type { DomainsConfig } from '../sites/domains-table.ts'
+import { publicPrice, type DomainSettings } from '../sites/settings.ts'
 
 const VERSION_TAG = 'v=FORSALE1;'
 /** A record is one character-string; a longer one would have to be split, which the RFC forbids. */
@@ -79,7 +80,7 @@ export interface ForSaleListing {
 /** Every exact name the file lists and shows, with its records; `only` (ASCII) narrows it to one name. */
 export function forSaleListing(config: DomainsConfig, only?: string): ForSaleListing {
   const listing: ForSaleListing = { domains: [], skipped: [] }
-  for (const [key, entry] of Object.entries(config.domains)) {
+  for (const [key, entry] of config.entries()) {
     if (only !== undefined && key !== only) continue
     if (key.startsWith('*.')) {
       listing.skipped.push({ domain: `*.${displayHost(key.slice(2))}`, reason: 'a wildcard entry: _for-sale records name one domain each (list the names you sell)' })

@@ -2,7 +2,7 @@
 // comments, order and quoting stay), JSON as an object written back with 2-space indentation. Only the terms of the
 // import (price, minOffer, currency) are touched; every other key of an entry stays as it was.
 import { isMap, isScalar, parseDocument, YAMLMap, type Document, type Pair } from 'yaml'
-import { domainKeyOf } from '../sites/settings.ts'
+import { domainKey } from '../sites/settings.ts'
 
 type TermKey = 'price' | 'minOffer' | 'currency'
 /** What an entry's term is set to; null removes the key. */
@@ -31,7 +31,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 /** Exact names only: the import never adds, changes or removes a wildcard. */
 function exactName(key: unknown): string | null {
   if (typeof key !== 'string' || key.startsWith('*.')) return null
-  return domainKeyOf(key)
+  return domainKey(key)
 }
 
 /** A currency as the schema takes it; anything else counts as none here, and the schema check names it. */

@@ -4,7 +4,7 @@
 import { markFits, readAmount } from '../../shared/contact.ts'
 import type { ImportProblem } from '../../shared/import-api.ts'
 import { displayHost, isDomainName } from '../sites/host.ts'
-import { domainKeyOf } from '../sites/settings.ts'
+import { domainKey } from '../sites/settings.ts'
 import { CURRENCIES, type Source } from './source.ts'
 
 /** One name of the list. undefined: the list says nothing about it (no such column); null: none (an empty cell). */
@@ -68,7 +68,7 @@ export function checkRows(source: Source, currencyIn: (ascii: string) => string)
     }
     // A trailing dot is the DNS root (registrars export "example.de." now and then).
     const name = raw.replace(/\.$/, '')
-    const ascii = name.startsWith('*.') ? null : domainKeyOf(name)
+    const ascii = name.startsWith('*.') ? null : domainKey(name)
     if (name.startsWith('*.')) problems.push({ kind: 'wildcard', line, value: raw })
     else if (ascii === null || !isDomainName(ascii)) problems.push({ kind: 'name', line, value: raw })
 

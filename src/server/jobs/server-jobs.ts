@@ -36,7 +36,7 @@ export function createServerJobs(
         store,
         transport,
         addresses: { from: config.mailFrom, to: config.mailTo },
-        listed: () => Object.keys(domains.current().domains),
+        listed: () => [...domains.current().names()],
         log,
       }),
     )

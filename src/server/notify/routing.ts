@@ -1,7 +1,8 @@
 // Which addresses an inquiry's notifications go to, and where the link in them points.
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.ts'
-import type { DomainsConfig, DomainSettings } from '../sites/settings.ts'
+import type { DomainsConfig } from '../sites/domains-table.ts'
+import type { DomainSettings } from '../sites/settings.ts'
 
 /**
  * The domain's `notify:` (its own, else the default's) replaces NOTIFY_URLS; an empty list means none. For every
@@ -12,10 +13,9 @@ export function notifyUrlsFor(settings: Pick<DomainSettings, 'notify'>, config: 
 }
 
 /** Null when the domains file is fine without NOTIFY_SECRET, else why it is not. */
-export function missingNotifySecret(domains: DomainsConfig, secret: string | undefined): string | null {
-  if (secret) return null
-  const named = [['default', domains.default] as const, ...Object.entries(domains.domains)].find(([, settings]) => settings.notify?.length)
-  return named ? `${named[0]}: notify: needs NOTIFY_SECRET (at least 32 characters), which signs every notification` : null
+export function missingNotifySecret(domains: Pick<DomainsConfig, 'notifyIn'>, secret: string | undefined): string | null {
+  if (secret || domains.notifyIn === null) return null
+  return `${domains.notifyIn}: notify: needs NOTIFY_SECRET (at least 32 characters), which signs every notification`
 }
 
 /** ADMIN_URL, else the address the console listens on (as the start-up line shows it), else null (no console). */

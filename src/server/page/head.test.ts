@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { answerLanguageFor } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
-import { domainsFileSchema, resolveDomain } from '../sites/settings.ts'
-import { domainsVersion, jsonForScript, pageHeadFor, renderHeadTags } from './head.ts'
+import { domainsConfigOf } from '../sites/domains-document.ts'
+import { domainsFileSchema } from '../sites/settings.ts'
+import { jsonForScript, pageHeadFor, renderHeadTags } from './head.ts'
 
 const ATTACK = '</script><script>alert(1)</script><!-- & \u2028'
-const file = domainsFileSchema.parse({
+const file = domainsConfigOf({
   default: { currency: 'EUR' },
   domains: {
     'example.de': { price: 4900, description: 'Kurz und "einprägsam".' },
@@ -17,7 +18,7 @@ const file = domainsFileSchema.parse({
 })
 
 function siteFor(ascii: string, display = ascii, config = file, acceptLanguage?: string): Site {
-  const { settings } = resolveDomain(config, ascii)!
+  const { settings } = config.resolve(ascii)!
   return { host: { ascii, display }, settings, domainsConfig: config, legal: {}, ...answerLanguageFor(settings.language, acceptLanguage) }
 }
 
@@ -41,7 +42,7 @@ describe('the head of a page', () => {
     expect(meta('og:title')).toBe('example.de steht zum Verkauf')
     expect(meta('og:description')).toBe('Kurz und &quot;einprägsam&quot;.')
     expect(meta('og:url')).toBe('https://example.de/')
-    expect(meta('og:image')).toBe(`https://example.de/og.png?v=${domainsVersion(file)}`)
+    expect(meta('og:image')).toBe(`https://example.de/og.png?v=${file.version}`)
     expect([meta('og:image:type'), meta('og:image:width'), meta('og:image:height')]).toEqual(['image/png', '1200', '630'])
     expect(meta('twitter:card')).toBe('summary_large_image')
     expect(jsonLd).toEqual({
@@ -50,7 +51,7 @@ describe('the head of a page', () => {
       name: 'example.de',
       description: 'Kurz und "einprägsam".',
       url: 'https://example.de/',
-      image: `https://example.de/og.png?v=${domainsVersion(file)}`,
+      image: `https://example.de/og.png?v=${file.version}`,
       offers: { '@type': 'Offer', url: 'https://example.de/', availability: 'https://schema.org/InStock', price: 4900, priceCurrency: 'EUR' },
     })
   })
@@ -94,39 +95,41 @@ describe('the head of a page', () => {
   })
 
   test('the image URL changes when the domains file changes, and not when it is read again unchanged', () => {
-    const again = domainsFileSchema.parse({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
-    const same = domainsFileSchema.parse({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
-    const changed = domainsFileSchema.parse({ default: { currency: 'EUR' }, domains: { 'plain.de': { price: 1 } } })
-    expect(domainsVersion(again)).toBe(domainsVersion(same))
-    expect(domainsVersion(changed)).not.toBe(domainsVersion(same))
+    const again = domainsConfigOf({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
+    const same = domainsConfigOf({ default: { currency: 'EUR' }, domains: { 'plain.de': null } })
+    const changed = domainsConfigOf({ default: { currency: 'EUR' }, domains: { 'plain.de': { price: 1 } } })
+    const otherDefault = domainsConfigOf({ default: { currency: 'USD' }, domains: { 'plain.de': null } })
+    expect(again.version).toBe(same.version)
+    expect(changed.version).not.toBe(same.version)
+    expect(otherDefault.version).not.toBe(same.version)
   })
 
   test('noindex is a key of a domain and of the default; anything but a boolean is refused', () => {
-    const parsed = domainsFileSchema.parse({ default: { noindex: true }, domains: { 'a.de': null, 'b.de': { noindex: false } } })
+    const parsed = domainsConfigOf({ default: { noindex: true }, domains: { 'a.de': null, 'b.de': { noindex: false } } })
     expect(pageHeadFor(siteFor('a.de', 'a.de', parsed)).noindex).toBe(true)
     expect(pageHeadFor(siteFor('b.de', 'b.de', parsed)).noindex).toBe(false)
     expect(domainsFileSchema.safeParse({ domains: { 'a.de': { noindex: 'yes' } } }).success).toBe(false)
   })
 
   test('an English page has English title and description, og:locale en_US, and the same image as before', () => {
-    const config = domainsFileSchema.parse({ domains: { 'english.com': { language: 'en', price: 4900 } } })
+    const config = domainsConfigOf({ domains: { 'english.com': { language: 'en', price: 4900 } } })
     const { meta, jsonLd } = headOf(siteFor('english.com', 'english.com', config, 'de-DE'))
     expect(meta('og:locale')).toBe('en_US')
     expect(meta('og:title')).toBe('english.com is for sale')
     expect(meta('og:description')).toBe('The domain english.com is for sale. Send the owner a message directly.')
     expect(jsonLd.description).toBe(meta('og:description'))
-    expect(meta('og:image')).toBe(`https://english.com/og.png?v=${domainsVersion(config)}`)
+    expect(meta('og:image')).toBe(`https://english.com/og.png?v=${config.version}`)
     expect(jsonLd.offers).toMatchObject({ price: 4900, priceCurrency: 'EUR' })
   })
 
   test('with language: auto the head follows the request, and the image URL names the language it was made in', () => {
-    const config = domainsFileSchema.parse({ default: { language: 'auto' }, domains: { 'both.de': null } })
+    const config = domainsConfigOf({ default: { language: 'auto' }, domains: { 'both.de': null } })
     const english = headOf(siteFor('both.de', 'both.de', config, 'en-GB,en;q=0.9'))
     const german = headOf(siteFor('both.de', 'both.de', config, 'de-AT'))
     expect([english.meta('og:locale'), english.meta('og:title')]).toEqual(['en_US', 'both.de is for sale'])
     expect([german.meta('og:locale'), german.meta('og:title')]).toEqual(['de_DE', 'both.de steht zum Verkauf'])
-    expect(english.meta('og:image')).toBe(`https://both.de/og.png?v=${domainsVersion(config)}&amp;lang=en`)
-    expect(german.meta('og:image')).toBe(`https://both.de/og.png?v=${domainsVersion(config)}&amp;lang=de`)
-    expect(english.jsonLd.image).toBe(`https://both.de/og.png?v=${domainsVersion(config)}&lang=en`)
+    expect(english.meta('og:image')).toBe(`https://both.de/og.png?v=${config.version}&amp;lang=en`)
+    expect(german.meta('og:image')).toBe(`https://both.de/og.png?v=${config.version}&amp;lang=de`)
+    expect(english.jsonLd.image).toBe(`https://both.de/og.png?v=${config.version}&lang=en`)
   })
 })

@@ -1,11 +1,10 @@
 // What search engines and link previews read in the page's <head>: canonical link, robots, Open Graph, Twitter card
 // and a schema.org Product as JSON-LD. Made from the site alone, so it is part of the page rendered once per host.
-import { createHash } from 'node:crypto'
 import { escapeHtml } from '../../shared/html.ts'
 import { LOCALE } from '../../shared/language.ts'
 import { TEXTS } from '../../shared/texts.ts'
 import type { Site } from '../sites/resolver.ts'
-import { publicPrice, type DomainSettings, type DomainsConfig } from '../sites/settings.ts'
+import { publicPrice, type DomainSettings } from '../sites/settings.ts'
 
 export const OG_IMAGE_PATH = '/og.png'
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const
@@ -34,21 +33,6 @@ function availabilityOf(settings: DomainSettings): Availability {
   return settings.status === 'sold' ? 'SoldOut' : settings.status === 'reserved' ? 'LimitedAvailability' : 'InStock'
 }
 
-const versions = new WeakMap<DomainsConfig, string>()
-
-/**
- * A short fingerprint of the domains file in force. It goes into the image's URL, so that link previews fetch the
- * image anew after an edit, and keys the image cache; the same file gives the same value after a restart.
- */
-export function domainsVersion(config: DomainsConfig): string {
-  let version = versions.get(config)
-  if (!version) {
-    version = createHash('sha256').update(JSON.stringify(config)).digest('base64url').slice(0, 10)
-    versions.set(config, version)
-  }
-  return version
-}
-
 export function pageHeadFor(site: Site): PageHead {
   const { host, settings } = site
   const url = `https://${host.ascii}/`
@@ -63,7 +47,7 @@ export function pageHeadFor(site: Site): PageHead {
     locale: LOCALE[site.language].replace('-', '_'),
     // With `language: auto` the image's URL names the page's language: a link preview made from an English page
     // shows the English image, whatever the Accept-Language of the request for the image (page/og-route.ts).
-    image: `${url}${OG_IMAGE_PATH.slice(1)}?v=${domainsVersion(site.domainsConfig)}${site.variesByLanguage ? `&lang=${site.language}` : ''}`,
+    image: `${url}${OG_IMAGE_PATH.slice(1)}?v=${site.domainsConfig.version}${site.variesByLanguage ? `&lang=${site.language}` : ''}`,
     noindex: settings.noindex === true,
     offer: { availability: availabilityOf(settings), ...(price !== undefined && { price, priceCurrency: currency }) },
   }

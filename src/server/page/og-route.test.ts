@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import type { Site } from '../sites/resolver.ts'
-import { domainsFileSchema, resolveDomain } from '../sites/settings.ts'
+import { domainsConfigOf } from '../sites/domains-document.ts'
 import { ogContentOf } from './og-route.ts'
 
-const file = domainsFileSchema.parse({
+const file = domainsConfigOf({
   domains: {
     'example.de': { price: 4900 },
     'fest.de': { price: 12000, currency: 'USD', priceType: 'fixed', vat: 'excluded', description: 'Kurz.' },
@@ -11,7 +11,7 @@ const file = domainsFileSchema.parse({
     'verkauft.de': { price: 4900, status: 'sold' },
   },
 })
-const siteFor = (ascii: string): Site => ({ host: { ascii, display: ascii }, settings: resolveDomain(file, ascii)!.settings, domainsConfig: file, legal: {}, language: 'de', variesByLanguage: false })
+const siteFor = (ascii: string): Site => ({ host: { ascii, display: ascii }, settings: file.resolve(ascii)!.settings, domainsConfig: file, legal: {}, language: 'de', variesByLanguage: false })
 
 describe('what the link-preview image shows', () => {
   test('the price in the words of the page, terms and VAT included', () => {

@@ -8,7 +8,7 @@ import { HttpError } from '../http/errors.ts'
 import { varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
 import { priceTermsOf } from '../sites/settings.ts'
-import { domainsVersion, OG_IMAGE_PATH } from './head.ts'
+import { OG_IMAGE_PATH } from './head.ts'
 import { ogImageSvg, renderOgImage, type OgImageContent } from './og-image.ts'
 import type { PageView } from './view.ts'
 
@@ -52,7 +52,7 @@ function createOgImages() {
   let rendering = 0
   return {
     get(site: Site, language: Language): Promise<OgImage> {
-      const key = `${site.host.ascii}\n${site.host.display}\n${language}\n${domainsVersion(site.domainsConfig)}`
+      const key = `${site.host.ascii}\n${site.host.display}\n${language}\n${site.domainsConfig.version}`
       const hit = cache.get(key)
       if (hit) {
         cache.delete(key) // most recently used goes last

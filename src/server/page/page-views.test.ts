@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { expect, test, vi } from 'vitest'
 import type { DomainRegistry } from '../sites/registry.ts'
-import { domainsFileSchema } from '../sites/settings.ts'
+import { domainsConfigOf } from '../sites/domains-document.ts'
 import { createPageViewCounter, MAX_NAMES_PER_DAY, MAX_PENDING, OTHER_NAMES } from './page-views.ts'
 import type { Store } from '../store/types.ts'
 
@@ -26,8 +26,8 @@ function fakeLog() {
 }
 
 const registry = (domains: Record<string, object | null>): DomainRegistry => {
-  const domainsConfig = domainsFileSchema.parse({ domains })
-  return { current: () => domainsConfig, fromFile: true, reload: () => true, close: () => {} }
+  const domainsConfig = domainsConfigOf({ domains })
+  return { current: () => domainsConfig, fromFile: true, reload: async () => {}, close: () => {} }
 }
 
 const DAY = Date.UTC(2026, 10, 22, 12)

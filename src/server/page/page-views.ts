@@ -6,7 +6,6 @@
 // and at most MAX_NAMES_PER_DAY names a day per process; everything beyond counts as OTHER_NAMES.
 import type { FastifyBaseLogger } from 'fastify'
 import type { DomainRegistry } from '../sites/registry.ts'
-import { resolveDomain } from '../sites/settings.ts'
 import type { Store } from '../store/types.ts'
 
 export interface PageViewCounter {
@@ -31,7 +30,7 @@ export const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10)
 
 /** The entry of the domains file that shows `ascii`: itself, or its wildcard; none for a host it does not list. */
 function listedName(domains: DomainRegistry, ascii: string): string | undefined {
-  const resolved = resolveDomain(domains.current(), ascii)
+  const resolved = domains.current().resolve(ascii)
   return resolved?.known ? (resolved.wildcard ?? ascii) : undefined
 }
 

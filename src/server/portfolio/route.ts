@@ -5,7 +5,6 @@ import { z } from 'zod'
 import { TEXTS } from '../../shared/texts.ts'
 import type { PageView } from '../page/view.ts'
 import { linkOf } from './links.ts'
-import { portfolioOf } from './names.ts'
 
 const PAGE_SIZE = 50
 
@@ -22,8 +21,8 @@ export default async function portfolioRoutes(app: FastifyInstance, deps: { view
     const site = view.siteOf(request, reply)
     if (!site) return reply
     const text = TEXTS[site.language]
-    const portfolio = portfolioOf(site.domainsConfig)
-    if (!portfolio) return view.notice(reply, 404, site, text.notFoundTitle, text.notFound)
+    const portfolio = site.domainsConfig
+    if (!portfolio.portfolio) return view.notice(reply, 404, site, text.notFoundTitle, text.notFound)
     const query = listQuery.safeParse(request.query)
     if (!query.success) return view.notice(reply, 400, site, text.badRequest, text.badRequest)
     const { q, sort, order } = query.data

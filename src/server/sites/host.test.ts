@@ -1,3 +1,5 @@
+import fc from 'fast-check'
+import tr46 from 'tr46'
 import { describe, expect, test } from 'vitest'
 import { displayHost, isDomainName, parseHost } from './host.ts'
 
@@ -113,3 +115,12 @@ function toAscii(name: string): string {
   if (!host) throw new Error(`not a host name: ${name}`)
   return host.ascii
 }
+
+test('a host of letters, digits, hyphens and dots is parsed as tr46 has it, also where tr46 is not asked', () => {
+  const viaTr46 = (host: string) => {
+    const name = host.toLowerCase().replace(/\.$/, '')
+    const ascii = name && tr46.toASCII(name, { checkBidi: true, checkHyphens: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true })
+    return ascii && ascii.length <= 253 && ascii.split('.').every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) ? ascii : null
+  }
+  fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z0-9.-]{1,80}$/), (host) => (parseHost(host)?.ascii ?? null) === viaTr46(host)), { numRuns: 2000 })
+})

@@ -6,7 +6,8 @@ import type { FastifyRequest } from 'fastify'
 import { connectsFromThisMachine } from '../http/client-address.ts'
 import type { Config } from '../config.ts'
 import type { DomainRegistry } from './registry.ts'
-import { resolveDomain, type DomainSettings, type DomainsConfig } from './settings.ts'
+import type { DomainsConfig } from './domains-table.ts'
+import type { DomainSettings } from './settings.ts'
 import { isDomainName, parseHost, type PageHost } from './host.ts'
 import { answerLanguageFor, GERMAN, type AnswerLanguage } from './language.ts'
 
@@ -102,7 +103,7 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
       return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'not-found' ? 'not-found' : 'neutral' }
     }
     const host = withoutWww(parsed)
-    const resolved = resolveDomain(domainsConfig, host.ascii)
+    const resolved = domainsConfig.resolve(host.ascii)
     if (!resolved) return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
     // HEAD answers like GET (RFC 9110, 9.3.2).
     if (host !== parsed && domainsConfig.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
@@ -132,7 +133,7 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
       // An address or a single label is nobody's domain: a certificate for one could only serve an attacker.
       if (!parsed || !isDomainName(parsed.ascii)) return REFUSE
       if (!domains.fromFile) return config.allowAnyTls ? APPROVE : REFUSE
-      const resolved = resolveDomain(domains.current(), withoutWww(parsed).ascii)
+      const resolved = domains.current().resolve(withoutWww(parsed).ascii)
       if (!resolved) return REFUSE
       if (config.allowAnyTls) return APPROVE
       if (!resolved.known) return REFUSE

@@ -1,11 +1,12 @@
 // The domains file: which domains this server sells, at what price, and where their inquiries go.
-// One zod schema validates it; resolveDomain() answers "what do we show for this host?".
+// One zod schema validates it (domains-document.ts applies it entry by entry); domains-table.ts keeps the result.
 import tr46 from 'tr46'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
 import type { PriceTerms } from '../../shared/price-terms.ts'
 import { LOCALE, type Language } from '../../shared/language.ts'
 import { parseTargetList } from '../notify/targets.ts'
+import { isPlainName } from './host.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
 // Exactly one plain address, by the rule the visitor's address must pass: nodemailer reads a comma, a group, a
@@ -68,39 +69,34 @@ const domainSettingsSchema = z
 
 export type DomainSettings = z.infer<typeof domainSettingsSchema>
 
-// Letters, digits and inner hyphens, 1 to 63 per label, no "--" in the third and fourth place (punycode, "xn--"):
-// toASCII returns these unchanged, so they skip its Unicode tables (a file or an import of 100,000 names has mostly
-// such names).
-const LABEL = '(?!..--)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?'
-const PLAIN_NAME = new RegExp(`^(?:${LABEL}\\.)*${LABEL}$`)
-
-/**
- * A key of `domains` in ASCII: an exact name ("example.de", "münchen.de" -> "xn--mnchen-3ya.de") or a wildcard for
- * every subdomain ("*.example.de"); null when it is neither. The portfolio import names keys by the same rule.
- */
-export function domainKeyOf(key: string): string | null {
-  const wildcard = key.startsWith('*.')
-  const name = (wildcard ? key.slice(2) : key).toLowerCase()
-  if (name.length <= 253 && PLAIN_NAME.test(name)) return wildcard ? `*.${name}` : name
-  const ascii = tr46.toASCII(name, {
-    checkHyphens: true,
-    checkBidi: true,
-    checkJoiners: true,
-    useSTD3ASCIIRules: true,
-    verifyDNSLength: true,
-  })
-  if (!ascii) return null
-  return wildcard ? `*.${ascii}` : ascii
+/** The ASCII form of a name of the domains file (lower case, punycode), or null if it is not a domain name. */
+export function asciiName(name: string): string | null {
+  const lower = name.toLowerCase()
+  // tr46 costs tens of microseconds a name: seconds for a portfolio of 100,000, most of them plain.
+  if (isPlainName(lower)) return lower
+  return (
+    tr46.toASCII(lower, { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true }) || null
+  )
 }
 
-const domainKey = z.string().transform((key, ctx) => {
-  const ascii = domainKeyOf(key)
-  if (ascii === null) {
-    ctx.addIssue({ code: 'custom', message: `"${key}" is not a domain name or a wildcard like *.example.de` })
-    return z.NEVER
-  }
-  return ascii
+/** A key of `domains`, an exact name ("example.de", "münchen.de") or a wildcard ("*.example.de"), in ASCII; or null. */
+export function domainKey(key: string): string | null {
+  const wildcard = key.startsWith('*.')
+  const ascii = asciiName(wildcard ? key.slice(2) : key)
+  return ascii && wildcard ? `*.${ascii}` : ascii
+}
+
+export const notADomainKey = (key: string) => `"${key}" is not a domain name or a wildcard like *.example.de`
+
+const domainKeySchema = z.string().transform((key, ctx) => {
+  const ascii = domainKey(key)
+  if (ascii) return ascii
+  ctx.addIssue({ code: 'custom', message: notADomainKey(key) })
+  return z.NEVER
 })
+
+/** One entry of `domains`: its settings, or nothing (null: the defaults). */
+export const domainEntrySchema = domainSettingsSchema.nullable().transform((entry): DomainSettings => entry ?? {})
 
 export const domainsFileSchema = z
   .object({
@@ -118,36 +114,15 @@ export const domainsFileSchema = z
       .strict()
       .default({}),
     default: domainSettingsSchema.default({}),
-    domains: z.record(domainKey, domainSettingsSchema.nullable().transform((entry) => entry ?? {})).default({}),
+    domains: z.record(domainKeySchema, domainEntrySchema).default({}),
   })
   .strict()
 
-/** The whole domains configuration: the parsed domains file, or its defaults when there is none. */
-export type DomainsConfig = z.output<typeof domainsFileSchema>
+/** A domains file as validated: a plain object (the server keeps it as a table, domains-table.ts). */
+type DomainsDocument = z.output<typeof domainsFileSchema>
 
-/** Settings for a host the server shows; null for a host it does not. */
-export interface ResolvedDomain {
-  settings: DomainSettings
-  /** Whether the host was found in the file (false: an unknown host shown because unknownHosts is "page"). */
-  known: boolean
-  /** The wildcard entry that covers the host ("*.example.de"), when no exact entry does. */
-  wildcard?: string
-}
-
-/**
- * The exact entry, else the wildcard one level up; unlisted entries hide the domain. A wildcard covers exactly one
- * label, as in a certificate (RFC 6125, 6.4.3): *.example.de is shop.example.de, never a.b.example.de.
- */
-export function resolveDomain(domainsConfig: DomainsConfig, ascii: string): ResolvedDomain | null {
-  const exact = domainsConfig.domains[ascii]
-  const dot = ascii.indexOf('.')
-  const wildcard = exact || dot < 0 ? undefined : `*.${ascii.slice(dot + 1)}`
-  const entry = exact ?? (wildcard === undefined ? undefined : domainsConfig.domains[wildcard])
-  if (!entry) return domainsConfig.unknownHosts === 'page' ? { settings: domainsConfig.default, known: false } : null
-  const settings = { ...domainsConfig.default, ...entry }
-  if (settings.listed === false) return null
-  return exact ? { settings, known: true } : { settings, known: true, wildcard: wildcard! }
-}
+/** Everything of the file but its `domains`: what holds for all of them. */
+export type DomainsTop = Omit<DomainsDocument, 'domains'>
 
 /** "4.900 €" (German grouping; on an English page "€4,900"), no cents for whole amounts. */
 export function formatPrice(amount: number, currency = 'EUR', language: Language = 'de'): string {

@@ -15,7 +15,7 @@ import { HttpError } from '../../http/errors.ts'
 import { hostOf } from '../../notify/targets.ts'
 import { dayOf } from '../../page/page-views.ts'
 import { displayHost } from '../../sites/host.ts'
-import { formatPrice, resolveDomain } from '../../sites/settings.ts'
+import { formatPrice } from '../../sites/settings.ts'
 import { counterExpired, currencyOf } from '../../deal/actions.ts'
 import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow } from '../../store/types.ts'
 import type { ConsoleDeps } from '../deps.ts'
@@ -45,7 +45,7 @@ function createInboxData(deps: ConsoleDeps) {
     if (shown?.from !== names) shown = { from: names, list: names.map((ascii) => ({ ascii, display: displayHost(ascii) })) }
     return shown.list
   }
-  const settingsOf = (domain: string) => resolveDomain(domains.current(), domain)?.settings ?? domains.current().default
+  const settingsOf = (domain: string) => domains.current().resolve(domain)?.settings ?? domains.current().default
 
   async function inbox(rawQuery: unknown): Promise<{ query: InboxQuery; data: InboxPage }> {
     const query = parse(inboxQuerySchema, rawQuery)

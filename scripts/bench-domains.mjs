@@ -1,0 +1,243 @@
+// `npm run bench -- --domains 100000`: the built server with a domains file of N exact names and N/100 wildcards
+// (scripts/domains-file.mjs), as JSON and as YAML, against the same server with 10 names and one wildcard, in the
+// same run: cold start to the first 200 and RSS idle (alternating, --runs N each, default 3, medians); how soon a
+// change is in force after the write; GET / p99 while the file reloads over and over under load, against the same
+// load without reloads; GET / for an exact and a wildcard name and /tls-check for names drawn from all N; and, in
+// this process, the cost of one lookup in the table at both sizes. --duration N seconds per load (default 10),
+// --json for JSON. Traffic goes to 127.0.0.1 only.
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { spawn } from 'node:child_process'
+import autocannon from 'autocannon'
+import { readDomainsFile } from '../src/server/sites/domains-file.ts'
+import { build } from './build-lib.mjs'
+import { domainsDocument, domainsFileText } from './domains-file.mjs'
+import { freePort, SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS } from './server-lib.mjs'
+
+const CONNECTIONS = 50
+const SMALL = 10
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const ratio = (a, b) => +(a / b).toFixed(2)
+
+/** GET with a Host header of our choosing (fetch() does not allow one): status and body. */
+function get(port, host, target = '/') {
+  return new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: target, headers: { host } }, (response) => {
+        let body = ''
+        response.setEncoding('utf8').on('data', (chunk) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode, body }))
+      })
+      .on('error', () => resolve({ status: 0, body: '' }))
+  })
+}
+
+const rssMiB = (pid) => +(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024).toFixed(1)
+
+/** The production server with DOMAINS_FILE=file, as `npm start` runs it; resolves once example.de answers 200. */
+async function startWith(file, dataDir) {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
+    env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DOMAINS_FILE: file },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  while ((await get(port, 'example.de')).status !== 200) {
+    if (child.exitCode !== null || performance.now() - started > 60_000) throw new Error(`the server with ${file} did not start`)
+    await sleep(5)
+  }
+  const startMs = Math.round(performance.now() - started)
+  return {
+    port,
+    startMs,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+async function load(port, duration, options) {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration, ...options })
+  const ok = result.statusCodeStats['200']?.count ?? 0
+  return { requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, notOk: result.requests.total - ok + result.errors + result.timeouts }
+}
+
+/** Replaces the file (a new file renamed over it, as editors do) with example.de at `price`. */
+function writeVersion(file, text, price) {
+  const changed = text.replace(/("?price"?: )4900\b/, `$1${price}`)
+  fs.writeFileSync(`${file}.tmp`, changed)
+  fs.renameSync(`${file}.tmp`, file)
+}
+const priceOnPage = (body) => /<p class="price">Preis: ([\d.]+)/.exec(body)?.[1]?.replaceAll('.', '')
+
+/** From the write to the first answer with the new price, polling every 5 ms. */
+async function untilInForce(port, price) {
+  while (priceOnPage((await get(port, 'example.de')).body) !== String(price)) await sleep(5)
+}
+
+/** What the lookups found, so that the loops cannot be optimised away (printed with the figures). */
+let found = 0
+
+/**
+ * ns per resolve() in this process: ten exact names again and again (their settings stay decoded), exact names seen
+ * rarely (`rare`: decoded each time; the large file only), names under a wildcard, and names not in the file.
+ */
+function lookupCost(file, names, wildcardHosts, rare) {
+  const table = readDomainsFile(file)
+  const unknown = names.map((name) => `x${name}`)
+  const time = (hosts) => {
+    const rounds = Math.ceil(1_000_000 / hosts.length)
+    for (let warm = 0; warm < 2; warm++) for (const host of hosts) found += table.resolve(host) ? 1 : 0
+    const started = process.hrtime.bigint()
+    for (let round = 0; round < rounds; round++) for (const host of hosts) found += table.resolve(host) ? 1 : 0
+    return Math.round(Number(process.hrtime.bigint() - started) / (rounds * hosts.length))
+  }
+  return { exactNs: time(names), ...(rare && { rareNs: time(rare) }), wildcardNs: time(wildcardHosts), unknownNs: time(unknown) }
+}
+
+export async function benchDomains(args) {
+  const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
+  const asJson = args.includes('--json')
+  const log = (...line) => asJson || console.log(...line)
+  const count = option('--domains', 100_000)
+  const duration = option('--duration', 10)
+  const runs = option('--runs', 3)
+  const wildcards = Math.max(1, Math.round(count / 100))
+  await build()
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-domains-'))
+  const results = { domains: count, wildcards, small: SMALL }
+  try {
+    const document = domainsDocument({ domains: count, wildcards })
+    const exactNames = Object.keys(document.domains).filter((name) => !name.startsWith('*') && document.domains[name].listed !== false)
+    const asciiNames = exactNames.map((name) => new URL(`http://${name}/`).hostname)
+    const wildcardKeys = Object.keys(document.domains).filter((name) => name.startsWith('*'))
+    const files = {}
+    for (const format of ['json', 'yaml']) {
+      files[format] = { text: domainsFileText(format, { domains: count, wildcards }), file: path.join(tmp, `large-${format}`, `domains.${format}`) }
+      files[`small-${format}`] = { text: domainsFileText(format, { domains: SMALL, wildcards: 1 }), file: path.join(tmp, `small-${format}`, `domains.${format}`) }
+    }
+    for (const { text, file } of Object.values(files)) {
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      fs.writeFileSync(file, text)
+    }
+    const dataDir = (name) => fs.mkdtempSync(path.join(tmp, `${name}-`))
+    log(`domains file: ${count} names and ${wildcards} wildcards, JSON ${(files.json.text.length / 2 ** 20).toFixed(1)} MiB, YAML ${(Buffer.byteLength(files.yaml.text) / 2 ** 20).toFixed(1)} MiB; against ${SMALL} names`)
+
+    for (const format of ['json', 'yaml']) {
+      log(`${format}: cold start and RSS idle, ${runs} runs each, alternating with the ${SMALL}-name file ...`)
+      const figures = { small: { startMs: [], rssMiB: [] }, large: { startMs: [], rssMiB: [] } }
+      for (let run = 0; run < runs; run++) {
+        for (const size of ['small', 'large']) {
+          const server = await startWith(files[size === 'small' ? `small-${format}` : format].file, dataDir(`${size}-${format}`))
+          await sleep(1000)
+          figures[size].startMs.push(server.startMs)
+          figures[size].rssMiB.push(rssMiB(server.pid))
+          await server.stop()
+        }
+      }
+      const medians = (size) => ({ startMs: median(figures[size].startMs), rssIdleMiB: median(figures[size].rssMiB), runs: figures[size] })
+      results[format] = { small: medians('small'), large: medians('large') }
+      results[format].startLaterMs = results[format].large.startMs - results[format].small.startMs
+      results[format].rssMoreMiB = +(results[format].large.rssIdleMiB - results[format].small.rssIdleMiB).toFixed(1)
+    }
+
+    const wildcardHost = (key) => `shop.${new URL(`http://${key.slice(2)}/`).hostname}`
+    const tlsRequests = (names) => [{ setupRequest: (request) => ({ ...request, path: `/tls-check?domain=${names[Math.floor(Math.random() * names.length)]}` }) }]
+    for (const format of ['json', 'yaml']) {
+      log(`${format}: GET / (exact, wildcard) and /tls-check, ${duration} s each, on the ${SMALL}-name and the ${count}-name server ...`)
+      for (const size of ['small', 'large']) {
+        const { file, text } = files[size === 'small' ? `small-${format}` : format]
+        const server = await startWith(file, dataDir(`load-${size}-${format}`))
+        try {
+          const names = size === 'small' ? Object.keys(domainsDocument({ domains: SMALL }).domains).map((name) => new URL(`http://${name}/`).hostname) : asciiNames
+          const wildcard = wildcardHost(size === 'small' ? Object.keys(domainsDocument({ domains: SMALL, wildcards: 1 }).domains).at(-1) : wildcardKeys[0])
+          await load(server.port, 2, { headers: { host: 'example.de' } })
+          const figures = {
+            getExact: await load(server.port, duration, { headers: { host: 'example.de' } }),
+            getWildcard: await load(server.port, duration, { headers: { host: wildcard } }),
+            tlsCheck: await load(server.port, duration, { requests: tlsRequests(names) }),
+          }
+          if (size === 'large') {
+            log(`${format}: a change in force after the write (5 times), then GET / while the file reloads over and over ...`)
+            const inForceMs = []
+            for (let version = 1; version <= 5; version++) {
+              const written = performance.now()
+              writeVersion(file, text, 4900 + version)
+              await untilInForce(server.port, 4900 + version)
+              inForceMs.push(Math.round(performance.now() - written))
+              await sleep(300)
+            }
+            figures.inForceMs = { median: median(inForceMs), max: Math.max(...inForceMs), runs: inForceMs }
+            let reloading = true
+            let reloads = 0
+            const reloader = (async () => {
+              for (let version = 100; reloading; version++) {
+                writeVersion(file, text, 4900 + version)
+                await untilInForce(server.port, 4900 + version)
+                reloads++
+              }
+            })()
+            const during = await load(server.port, duration, { headers: { host: 'example.de' } })
+            reloading = false
+            await reloader
+            figures.getDuringReloads = { ...during, reloads }
+            figures.rssAfterReloadsMiB = rssMiB(server.pid)
+          }
+          results[format][size].load = figures
+        } finally {
+          await server.stop()
+        }
+      }
+    }
+
+    log('lookups in this process (resolve(), exact, wildcard and unknown names) ...')
+    const rare = asciiNames.filter((_, i) => i % Math.max(1, Math.floor(asciiNames.length / 10_000)) === 0)
+    const smallDocument = domainsDocument({ domains: SMALL, wildcards: 1 })
+    const smallNames = Object.keys(smallDocument.domains).filter((name) => !name.startsWith('*')).map((name) => new URL(`http://${name}/`).hostname)
+    results.lookup = {
+      small: lookupCost(files['small-json'].file, smallNames, [wildcardHost(Object.keys(smallDocument.domains).at(-1))]),
+      large: lookupCost(files.json.file, asciiNames.slice(0, smallNames.length), wildcardKeys.slice(0, 10).map(wildcardHost), rare),
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  if (asJson) return console.log(JSON.stringify(results, null, 2))
+  print(results)
+}
+
+function print(results) {
+  const { domains, small } = results
+  const rows = {}
+  for (const format of ['json', 'yaml']) {
+    const r = results[format]
+    const { load: big } = r.large
+    const { load: few } = r.small
+    rows[`${format}: start to first 200`] = { [`${small} names`]: `${r.small.startMs} ms`, [`${domains} names`]: `${r.large.startMs} ms`, difference: `+${r.startLaterMs} ms`, target: '<= +1000 ms' }
+    rows[`${format}: RSS idle`] = { [`${small} names`]: `${r.small.rssIdleMiB} MiB`, [`${domains} names`]: `${r.large.rssIdleMiB} MiB`, difference: `+${r.rssMoreMiB} MiB`, target: '<= +40 MiB' }
+    rows[`${format}: GET / exact, req/s`] = { [`${small} names`]: few.getExact.requestsPerSecond, [`${domains} names`]: big.getExact.requestsPerSecond, difference: `x${ratio(big.getExact.requestsPerSecond, few.getExact.requestsPerSecond)}`, target: 'x1 (same cost)' }
+    rows[`${format}: GET / wildcard, req/s`] = { [`${small} names`]: few.getWildcard.requestsPerSecond, [`${domains} names`]: big.getWildcard.requestsPerSecond, difference: `x${ratio(big.getWildcard.requestsPerSecond, few.getWildcard.requestsPerSecond)}`, target: 'x1 (same cost)' }
+    rows[`${format}: /tls-check, req/s`] = { [`${small} names`]: few.tlsCheck.requestsPerSecond, [`${domains} names`]: big.tlsCheck.requestsPerSecond, difference: `x${ratio(big.tlsCheck.requestsPerSecond, big.getExact.requestsPerSecond)} of GET /`, target: 'like GET /' }
+    rows[`${format}: change in force after the write`] = { [`${domains} names`]: `${big.inForceMs.median} ms (max ${big.inForceMs.max})`, target: '<= 1000 ms' }
+    rows[`${format}: GET / p99, reloading`] = {
+      [`${domains} names`]: `${big.getDuringReloads.p99Ms} ms (${big.getDuringReloads.reloads} reloads; ${big.getDuringReloads.notOk} not 200)`,
+      difference: `x${ratio(big.getDuringReloads.p99Ms, big.getExact.p99Ms)} of ${big.getExact.p99Ms} ms without`,
+      target: '<= x2',
+    }
+  }
+  console.table(rows)
+  const { lookup } = results
+  if (found === 0) console.log('(no lookup found anything: the lookup figures are void)')
+  console.log(
+    `resolve() in ns, ${small} / ${domains} names: exact ${lookup.small.exactNs} / ${lookup.large.exactNs} (a name not asked for lately: ${lookup.large.rareNs}), wildcard ${lookup.small.wildcardNs} / ${lookup.large.wildcardNs}, unknown ${lookup.small.unknownNs} / ${lookup.large.unknownNs}`,
+  )
+  for (const format of ['json', 'yaml']) {
+    const r = results[format]
+    console.log(`${format} runs: start ${r.small.runs.startMs.join(', ')} / ${r.large.runs.startMs.join(', ')} ms; RSS ${r.small.runs.rssMiB.join(', ')} / ${r.large.runs.rssMiB.join(', ')} MiB; RSS after the reloads ${r.large.load.rssAfterReloadsMiB} MiB`)
+  }
+}

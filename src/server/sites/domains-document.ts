@@ -3,7 +3,7 @@
 // which only the loading thread and the CLI need.
 import type { z } from 'zod'
 import { domainsTableBuilder, openDomainsTable, type DomainsConfig, type DomainsTableData } from './domains-table.ts'
-import { domainEntrySchema, domainKey, domainsFileSchema, notADomainKey } from './settings.ts'
+import { domainEntrySchema, domainKey, domainSettingsShape, domainsFileSchema, notADomainKey, type DomainSettings } from './settings.ts'
 
 export class DomainsFileError extends Error {
   override name = 'DomainsFileError'
@@ -25,6 +25,25 @@ const problemsOf = (error: z.ZodError, prefix: PropertyKey[] = []): Problem[] =>
     path: [...prefix, ...issue.path, ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])],
     message: issue.message,
   }))
+
+type EntryCheck = { success: true; data: DomainSettings } | { success: false; error: z.ZodError }
+
+/**
+ * An entry checked by the schema of each key it has, not by the whole object schema, which looks at every one of its
+ * keys for each entry: a third of the time for 100,000 entries (decision 026). The same answer as domainEntrySchema
+ * (settings.ts has no check of a whole entry); an entry that is not a mapping, or has a key the schema does not know,
+ * is left to it for its message.
+ */
+function checkEntry(value: unknown): EntryCheck {
+  if (!isPlainObject(value) || Object.keys(value).some((key) => !Object.hasOwn(domainSettingsShape, key))) return domainEntrySchema.safeParse(value)
+  const data: Record<string, unknown> = {}
+  for (const key in value) {
+    const result = domainSettingsShape[key]!.safeParse(value[key])
+    if (!result.success) return domainEntrySchema.safeParse(value)
+    if (result.data !== undefined) data[key] = result.data
+  }
+  return { success: true, data: data as DomainSettings }
+}
 
 /**
  * The validated file as a table, or its problems. The entries are checked one by one rather than as one zod record,
@@ -58,7 +77,7 @@ export function validateDomains(raw: unknown): { data: DomainsTableData } | { pr
   for (const key of Object.keys(domains)) {
     // The key as domainsFileSchema checks it, without a zod call for each of 100,000.
     const name = domainKey(key)
-    const entry = domainEntrySchema.safeParse(domains[key])
+    const entry = checkEntry(domains[key])
     if (!name) report([{ path: ['domains', key], message: notADomainKey(key) }])
     if (!entry.success) report(problemsOf(entry.error, ['domains', key]))
     if (!name || !entry.success) continue

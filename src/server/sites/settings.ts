@@ -95,6 +95,9 @@ const domainKeySchema = z.string().transform((key, ctx) => {
   return z.NEVER
 })
 
+/** Each key of an entry with its own schema: domains-document.ts checks an entry key by key (decision 026). */
+export const domainSettingsShape: Readonly<Record<string, z.ZodType>> = domainSettingsSchema.shape
+
 /** One entry of `domains`: its settings, or nothing (null: the defaults). */
 export const domainEntrySchema = domainSettingsSchema.nullable().transform((entry): DomainSettings => entry ?? {})
 

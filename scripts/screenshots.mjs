@@ -50,10 +50,14 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-screenshots
 const domainsFile = path.join(dataDir, 'domains.yaml')
 fs.writeFileSync(
   domainsFile,
-  `domains:
+  `portfolio: true
+domains:
   beispiel.de: { price: 5000, minOffer: 1000 }
   kaffee-shop.de: {}
   münchen-immobilien.de: { price: 15000, minOffer: 8000 }
+  ferienhof-allgaeu.de: { price: 3900, priceType: negotiable }
+  sonnenhof-urlaub.de: { price: 2500 }
+  ferien-am-see.de: { priceType: on-request }
   ${PAGE_HOST}:
     price: 4900
     priceType: negotiable

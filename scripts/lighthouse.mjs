@@ -28,7 +28,9 @@ const httpsPort = await freePort()
 const domainsFile = path.join(dir, 'domains.yaml')
 fs.writeFileSync(
   domainsFile,
-  `domains:
+  `portfolio: true
+domains:
+${Array.from({ length: 14 }, (_, i) => `  beispiel-${i + 1}.de: { price: ${1000 + i * 500} }`).join('\n')}
   ${HOST}:
     price: 4900
     priceType: negotiable

@@ -1,5 +1,5 @@
-// Programs the tests need from the system: Chromium (browser tests), Caddy (the shipped Caddyfile is checked) and
-// PostgreSQL (the store's tests run against a real server too).
+// Programs the tests need from the system: Chromium (browser tests), Caddy (the shipped Caddyfile is checked),
+// PostgreSQL (the store's tests run against a real server too) and openssl (a test certificate).
 // Each is found where it usually is; if missing, Debian's package is installed when running as root with apt,
 // otherwise the run stops with a one-line instruction.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -39,6 +39,12 @@ const TOOLS = {
         : []),
     ],
     aptPackage: 'postgresql',
+  },
+  // Makes the test certificate of the HTTPS checkout the browser tests are sent to (tests/helpers/receiver.ts).
+  openssl: {
+    env: 'OPENSSL_PATH',
+    candidates: () => [process.env.OPENSSL_PATH, '/usr/bin/openssl', '/usr/local/bin/openssl'],
+    aptPackage: 'openssl',
   },
 }
 

@@ -39,7 +39,7 @@ function selfSignedCertificate(name: string): { key: string; cert: string } {
   try {
     const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')]
     const run = spawnSync(
-      'openssl',
+      process.env.OPENSSL_PATH ?? 'openssl',
       ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-keyout', key, '-out', cert, '-subj', `/CN=${name}`, '-addext', `subjectAltName=DNS:${name}`],
       { encoding: 'utf8' },
     )

@@ -3,6 +3,7 @@
 // import (price, minOffer, currency) are touched; every other key of an entry stays as it was.
 import { isMap, isScalar, parseDocument, YAMLMap, type Document, type Pair } from 'yaml'
 import { domainKey } from '../sites/settings.ts'
+import { readsAs, Unsupported, yamlLines, type YamlLines } from './yaml-lines.ts'
 
 type TermKey = 'price' | 'minOffer' | 'currency'
 /** What an entry's term is set to; null removes the key. */
@@ -37,7 +38,74 @@ function exactName(key: unknown): string | null {
 /** A currency as the schema takes it; anything else counts as none here, and the schema check names it. */
 const codeOf = (value: unknown) => (typeof value === 'string' && /^[A-Z]{3}$/.test(value) ? value : undefined)
 
+/** The terms an entry gives itself, as the import compares them. */
+const termsOf = (value: unknown): Partial<Record<TermKey, unknown>> =>
+  isObject(value) ? { price: value.price, minOffer: value.minOffer, currency: codeOf(value.currency) } : {}
+
+/**
+ * A YAML file edited line by line (yaml-lines.ts), where its shape allows: a hundredth of the memory of the Document
+ * API for 100,000 names (decision 027). What it writes must read back as exactly the expected document; where it does
+ * not, or the shape is one it does not take, the same edits are made with the Document API (yamlDocumentText).
+ */
 function yamlText(source: string): DomainsText {
+  let lines: YamlLines
+  try {
+    lines = yamlLines(source)
+  } catch (error) {
+    if (error instanceof Unsupported) return yamlDocumentText(source)
+    throw error
+  }
+  const expected = structuredClone(lines.document)
+  const keys = new Map<string, string>()
+  const entries = new Map<string, Partial<Record<TermKey, unknown>>>()
+  for (const [key, entry] of lines.entries) {
+    const ascii = exactName(key)
+    if (ascii === null) continue
+    keys.set(ascii, key)
+    entries.set(ascii, termsOf(entry.value))
+  }
+  const domains = () => ((expected.domains ??= {}) as Record<string, Record<string, unknown> | null>)
+  const edits: ((file: DomainsText) => void)[] = []
+  const defaultCurrency = (isObject(expected.default) && codeOf(expected.default.currency)) || 'EUR'
+  return {
+    entries,
+    defaultCurrency,
+    change(ascii, changes) {
+      edits.push((file) => file.change(ascii, changes))
+      const key = keys.get(ascii)!
+      lines.change(key, changes)
+      const entry = (domains()[key] ??= {})
+      for (const [term, value] of Object.entries(changes)) {
+        if (value === null) delete entry[term]
+        else entry[term] = value
+      }
+    },
+    add(name, terms) {
+      edits.push((file) => file.add(name, terms))
+      lines.add(name, terms)
+      domains()[name] = Object.fromEntries(Object.entries(terms).filter(([, value]) => value !== null))
+    },
+    remove(ascii) {
+      edits.push((file) => file.remove(ascii))
+      lines.remove(keys.get(ascii)!)
+      delete domains()[keys.get(ascii)!]
+    },
+    value: () => expected,
+    text() {
+      try {
+        const text = lines.text()
+        if (readsAs(text, expected)) return text
+      } catch (error) {
+        if (!(error instanceof Unsupported)) throw error
+      }
+      const file = yamlDocumentText(source)
+      for (const edit of edits) edit(file)
+      return file.text()
+    },
+  }
+}
+
+function yamlDocumentText(source: string): DomainsText {
   // Without the duplicate key check: it compares every key with every other (minutes for 100,000 names). The schema
   // check of the result still sees every name, and the server's own reading still refuses duplicates.
   const doc: Document = parseDocument(source, { uniqueKeys: false })
@@ -58,7 +126,7 @@ function yamlText(source: string): DomainsText {
     if (ascii === null) continue
     pairs.set(ascii, pair)
     const value = pair.value
-    entries.set(ascii, isMap(value) ? { price: value.get('price'), minOffer: value.get('minOffer'), currency: codeOf(value.get('currency')) } : {})
+    entries.set(ascii, isMap(value) ? termsOf({ price: value.get('price'), minOffer: value.get('minOffer'), currency: value.get('currency') }) : {})
   }
   const removed = new Set<Pair>()
   // Filtered once: deleting the pairs one by one would search the whole list for each.
@@ -126,7 +194,7 @@ function jsonText(source: string): DomainsText {
     const ascii = exactName(key)
     if (ascii === null) continue
     keys.set(ascii, key)
-    entries.set(ascii, isObject(entry) ? { price: entry.price, minOffer: entry.minOffer, currency: codeOf(entry.currency) } : {})
+    entries.set(ascii, termsOf(entry))
   }
   const apply = (entry: Record<string, unknown>, changes: TermChanges) => {
     for (const [key, value] of Object.entries(changes)) {

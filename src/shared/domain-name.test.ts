@@ -38,7 +38,7 @@ describe('the layout of the domain name', () => {
   })
 
   test('every step has its class in the style sheet, and the style sheet no other', () => {
-    const css = fs.readFileSync(path.join(import.meta.dirname, '../client/styles.css'), 'utf8')
+    const css = fs.readFileSync(path.join(import.meta.dirname, '../client/styles/intro.css'), 'utf8')
     const classes = [...css.matchAll(/\.fit-(\d+)\s*\{\s*--fit:\s*(\d+)\s*\}/g)].map(([, name, value]) => [Number(name), Number(value)])
     expect(classes).toEqual(FIT_STEPS.map((step) => [step, step]))
   })

@@ -1,7 +1,7 @@
 // How the domain name, the page's large title, is laid out without script: its size is chosen from the name itself
 // (rendered once per host on the server, the same on hydration), so that it fits the screen and never breaks inside
 // a label, even on a 320 px phone. The style sheet scales the title to its container: font-size = 100cqi / fit,
-// at most 3.5rem (client/styles.css, `.fit-N`). Decision 024 has the figures.
+// at most 3.5rem (client/styles/intro.css, `.fit-N`). Decision 024 has the figures.
 
 /** The widths, in em, the style sheet has a class for: a name is set at the first step at least as wide as it. */
 export const FIT_STEPS = [5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 21, 24, 28, 32, 37, 43, 50, 58, 70] as const

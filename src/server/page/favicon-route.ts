@@ -4,8 +4,9 @@
 import type { FastifyInstance } from 'fastify'
 import { escapeHtml } from '../../shared/html.ts'
 import type { SiteResolver } from '../sites/resolver.ts'
+import { COLOURS } from './og-image.ts'
 
-const ACCENT = '#1f5f8b'
+const ACCENT = COLOURS.accent
 /** For hosts without a page (400 and 404 answers): a plus, as before there were icons per name. */
 const NEUTRAL_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${ACCENT}"/><path d="M9 16.5h14M16 9.5v14" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>`
 

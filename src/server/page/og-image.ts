@@ -17,8 +17,8 @@ const FONT: NonNullable<ResvgRenderOptions['font']> = {
   defaultFontFamily: FONT_FAMILY,
 }
 
-// The page's light colours (client/styles/base.css).
-const COLOURS = { background: '#f4f6f8', text: '#16202a', muted: '#4a5868', accent: '#1f5f8b' }
+// The page's light colours (client/styles/base.css), for the images the server draws (this one, the icon).
+export const COLOURS = { background: '#f4f6f8', text: '#16202a', muted: '#4a5868', accent: '#1f5f8b' }
 const MARGIN = 90
 const WIDTH = OG_IMAGE_SIZE.width - 2 * MARGIN
 const NAME_SIZE = 150

@@ -65,6 +65,8 @@ export interface PortfolioSections {
 }
 
 const NO_PRICE = 0xffffffff
+/** The related names of this many pages are kept (the answers are shared: callers only read them). */
+const RELATED_KEPT = 1024
 /** At most this many items in one list page; a larger limit is cut to it. */
 const MAX_PAGE = 1000
 
@@ -207,7 +209,11 @@ export function openPortfolio(s: PortfolioSections, entries: PortfolioEntries): 
     return { ascii, display: displayHost(ascii), ...(price !== NO_PRICE && { price }), currency, ...(priceType && { priceType }) }
   }
 
-  function related(ascii: string, limit = 12): PortfolioItem[] {
+  // Every page of a portfolio asks on every request; the pages visited most ask again and again.
+  const answers = lruCache<string, PortfolioItem[]>(RELATED_KEPT)
+  const related = (ascii: string, limit = 12): PortfolioItem[] => answers.get(`${limit} ${ascii}`) ?? answers.set(`${limit} ${ascii}`, rank(ascii, limit))
+
+  function rank(ascii: string, limit: number): PortfolioItem[] {
     const self = entries.entryOf(ascii)
     const tld = indexOf(tlds, ascii.slice(ascii.lastIndexOf('.') + 1))
     shared ??= new Uint8Array(count)

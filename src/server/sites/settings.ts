@@ -129,8 +129,20 @@ export type DomainsTop = Omit<DomainsDocument, 'domains'>
 
 /** "4.900 €" (German grouping; on an English page "€4,900"), no cents for whole amounts. */
 export function formatPrice(amount: number, currency = 'EUR', language: Language = 'de'): string {
-  return new Intl.NumberFormat(LOCALE[language], { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(amount)
+  const key = `${language} ${currency}`
+  let format = priceFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE[language], { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 })
+    priceFormats.set(key, format)
+  }
+  return format.format(amount)
 }
+
+/**
+ * A NumberFormat per language and currency: making one costs about 70 times what formatting with it does, and a page
+ * with "Weitere Domains" formats a dozen prices per request. Currencies are the file's ISO codes, so few.
+ */
+const priceFormats = new Map<string, Intl.NumberFormat>()
 
 /**
  * The asking price anyone may see: none when it is on request, wherever it would show (page, JSON-LD, preview image,

@@ -63,10 +63,17 @@ export function prepareDataDir(dir: string): { warning: string | null } {
  * Makes this process the only server on DATA_DIR's SQLite store: a second one would end the first one's mail
  * leases and send its mail again. The lock is SQLite's own file lock (fcntl) on DATA_DIR/server.lock, which the
  * kernel drops when the process ends, however it ends, so a server killed with -9 leaves nothing stale behind.
- * server.pid only names the holder for the message.
+ * server.pid names the holder for the message, and is the second line of defence: a lock file deleted under a
+ * running server (a clean-up script, a careless `rm`) no longer protects it, so the server named there is asked
+ * too.
  */
 export function lockDataDir(dir: string): void {
   const pidFile = path.join(dir, 'server.pid')
+  const recorded = readPid(pidFile)
+  const refuse = (pid: string) =>
+    new DataDirError(
+      `another domain-lander server (PID ${pid}) is running on DATA_DIR ${dir}; stop it first or give this one its own DATA_DIR (for several processes on one store: WORKERS, or PostgreSQL via DATABASE_URL)`,
+    )
   const db = new DatabaseSync(path.join(dir, 'server.lock'), { timeout: 0 })
   try {
     db.exec('PRAGMA locking_mode = EXCLUSIVE')
@@ -74,17 +81,52 @@ export function lockDataDir(dir: string): void {
   } catch (error) {
     db.close()
     if ((error as { errcode?: number }).errcode !== 5) throw error
-    let pid = 'unknown'
-    try {
-      pid = fs.readFileSync(pidFile, 'utf8').trim() || pid
-    } catch {
-      // written right after the lock is taken: the other server may be just starting
-    }
-    throw new DataDirError(
-      `another domain-lander server (PID ${pid}) is running on DATA_DIR ${dir}; stop it first or give this one its own DATA_DIR (for several processes on one store: WORKERS, or PostgreSQL via DATABASE_URL)`,
-    )
+    // written right after the lock is taken: the other server may be just starting
+    throw refuse(readPid(pidFile) ?? 'unknown')
+  }
+  if (recorded && Number(recorded) !== process.pid && holdsStore(Number(recorded), dir)) {
+    db.close()
+    throw refuse(recorded)
   }
   // Referenced until the process exits: a collected connection would take the lock with it.
   process.once('exit', () => db.close())
   fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 })
+}
+
+function readPid(file: string): string | null {
+  try {
+    const text = fs.readFileSync(file, 'utf8').trim()
+    return /^\d+$/.test(text) ? text : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Whether the process `pid`, or one of its children (the workers of a cluster), has DATA_DIR's database open: a
+ * server, not a stranger that got the PID of one that died. Only Linux shows this (/proc); elsewhere the lock file
+ * alone decides.
+ */
+function holdsStore(pid: number, dir: string): boolean {
+  const database = path.join(fs.realpathSync(dir), 'domain-lander.sqlite')
+  const opens = (id: number | string) => {
+    try {
+      return fs.readdirSync(`/proc/${id}/fd`).some((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/${id}/fd/${fd}`).startsWith(database)
+        } catch {
+          return false // closed meanwhile
+        }
+      })
+    } catch {
+      return false // gone, or not ours to look at
+    }
+  }
+  let children: string[] = []
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean)
+  } catch {
+    // no such process
+  }
+  return opens(pid) || children.some(opens)
 }

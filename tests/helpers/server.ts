@@ -7,6 +7,7 @@ import { tempDataDir } from './app.ts'
 import { storeEnv } from './postgres.ts'
 
 const MAIN = path.resolve(import.meta.dirname, '../../dist/server/main.js')
+const START = path.resolve(import.meta.dirname, '../../scripts/start.mjs')
 
 export interface ServerProcess {
   url: string
@@ -27,11 +28,17 @@ export interface ServerProcess {
   cleanup(): void
 }
 
-/** `onSpawn` sees the process at once, before it is ready (to signal it while it starts). */
-export async function startServerProcess(env: Record<string, string> = {}, options: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<ServerProcess> {
+/**
+ * `onSpawn` sees the process at once, before it is ready (to signal it while it starts). `viaStart` runs it the way
+ * `npm start` does, through scripts/start.mjs (which checks the build, then becomes the server by execve).
+ */
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  options: { onSpawn?: (child: ChildProcess) => void; viaStart?: boolean } = {},
+): Promise<ServerProcess> {
   const ownDataDir = !env.DATA_DIR
   const dataDir = env.DATA_DIR ?? tempDataDir()
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [options.viaStart ? START : MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',

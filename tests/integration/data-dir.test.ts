@@ -129,6 +129,17 @@ test('the workers of a cluster start on the DATA_DIR their primary holds, and an
   else expect(await refusal(second)).toContain(`(PID ${cluster.child.pid}) is running on DATA_DIR ${cluster.dataDir}`)
 })
 
+test('a second server still refuses the DATA_DIR after someone deleted the running server\'s lock file', async () => {
+  const first = await start({})
+  dirs.push(first.dataDir)
+  fs.rmSync(path.join(first.dataDir, 'server.lock'), { force: true })
+  const second = startServerProcess({ DATA_DIR: first.dataDir })
+  // PostgreSQL takes no lock: instances sharing the database are what it is for.
+  if (onPostgres()) servers.push(await second)
+  else expect(await refusal(second)).toContain(`(PID ${first.child.pid}) is running on DATA_DIR ${first.dataDir}`)
+  expect((await submitInquiry(first.url)).status).toBe(200)
+})
+
 test('after the server was killed with -9, a new one starts on its DATA_DIR and has its inquiries', async () => {
   const first = await start({})
   dirs.push(first.dataDir)

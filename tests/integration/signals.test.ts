@@ -76,3 +76,44 @@ describe.each<{ mode: string; env: Record<string, string> }>([
     expect(server.output.join('\n')).not.toContain('worker died')
   })
 })
+
+test('SIGHUP while `npm start` checks the build, before it becomes the server, leaves the server up under the same PID', async () => {
+  // Every time the process shows a SIGHUP handler, it gets a SIGHUP (at most one per 5 ms): one while it is still
+  // scripts/start.mjs, the rest after it became the server. Between the two, Node's own start-up has no handler, and
+  // gets none (that gap no script can close: docs/operations.md).
+  const sentTo = { start: 0, server: 0 }
+  let watch: ReturnType<typeof setInterval> | undefined
+  let last = 0
+  let serverStarting = false
+  server = await startServerProcess(
+    {},
+    {
+      viaStart: true,
+      onSpawn: (child) => {
+        watch = setInterval(() => {
+          try {
+            const phase = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').includes('start.mjs') ? 'start' : 'server'
+            // A signal sent while the process is inside execve stays pending and meets the new image's default, and
+            // /proc shows the new command line a moment before the old handlers go: that race is part of the gap,
+            // so only one goes to start.mjs, as soon as it has its handler, and the server's only once its own is there.
+            const { hangup } = snapshot(child.pid!)
+            if (phase === 'server' && !hangup) serverStarting = true
+            if (!hangup || Date.now() - last < 5 || (phase === 'start' ? sentTo.start >= 1 : !serverStarting)) return
+            last = Date.now()
+            child.kill('SIGHUP')
+            sentTo[phase]++
+          } catch {
+            clearInterval(watch) // gone
+          }
+        }, 1)
+      },
+    },
+  )
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  clearInterval(watch)
+  expect(sentTo.start).toBeGreaterThan(0)
+  expect(sentTo.server).toBeGreaterThan(0)
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+  expect(fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8')).toContain('main.js')
+  expect(await server.stop()).toBe(0)
+})

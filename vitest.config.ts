@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config'
 const STORE_TESTS = [
   'src/server/store/{store,postgres,console,sessions,confirmation,deal,notifications,privacy}.test.ts',
   'src/server/jobs/{scheduler,digest}.test.ts',
-  'tests/integration/{abuse,cli,cluster,console-auth,confirmation,console-inbox,contact-api,crash,data-dir,domains,english-contact,health,hosts,instances,logs,mail-delivery,memory,negotiation,notify,privacy,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
+  'tests/integration/{abuse,cli,cluster,console-auth,console-sign-in-limits,confirmation,console-inbox,contact-api,crash,data-dir,domains,english-contact,health,hosts,instances,logs,mail-delivery,memory,negotiation,notify,privacy,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
 ]
 const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{instances,store-faults-postgres}.test.ts']
 

@@ -18,6 +18,7 @@ describe('configuration', () => {
       contactRateLimit: 10,
       minFillSeconds: 3,
       trustProxy: false,
+      adminTrustProxy: false,
       rateLimitIpv6Prefix: 64,
       logLevel: 'info',
       workers: 1,
@@ -121,6 +122,12 @@ describe('configuration', () => {
     expect(trust('127.0.0.1, 10.0.0.0/8,fd00::/8 ,::1,loopback')).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1', 'loopback'])
   })
 
+  test("the console believes no X-Forwarded-For unless ADMIN_TRUST_PROXY says so, whatever the public port's TRUST_PROXY is", () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' })).toMatchObject({ trustProxy: 1, adminTrustProxy: false })
+    expect(loadConfig({ TRUST_PROXY: 'true', ADMIN_TRUST_PROXY: '127.0.0.1' })).toMatchObject({ trustProxy: 1, adminTrustProxy: ['127.0.0.1'] })
+    expect(loadConfig({ ADMIN_TRUST_PROXY: 'true' })).toMatchObject({ trustProxy: false, adminTrustProxy: 1 })
+  })
+
   test('RATE_LIMIT_IPV6_PREFIX sets how many bits of an IPv6 address make one client', () => {
     expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '56' }).rateLimitIpv6Prefix).toBe(56)
   })
@@ -147,6 +154,7 @@ describe('configuration', () => {
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
     ['TRUST_PROXY', { TRUST_PROXY: '127.0.0.1,proxy.internal' }],
     ['TRUST_PROXY', { TRUST_PROXY: '99' }],
+    ['ADMIN_TRUST_PROXY', { ADMIN_TRUST_PROXY: 'maybe' }],
     ['RATE_LIMIT_IPV6_PREFIX', { RATE_LIMIT_IPV6_PREFIX: '16' }],
     ['RATE_LIMIT_IPV6_PREFIX', { RATE_LIMIT_IPV6_PREFIX: '129' }],
     ['RATE_LIMIT_IPV6_PREFIX', { RATE_LIMIT_IPV6_PREFIX: 'wide' }],

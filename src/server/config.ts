@@ -91,6 +91,8 @@ const configSchema = z
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
     MIN_FILL_SECONDS: z.coerce.number().min(0).max(3600).default(3),
     TRUST_PROXY: trustProxy.default(false),
+    // The console's own: the public port's proxy is not the console's, and a tunnel connects from loopback too.
+    ADMIN_TRUST_PROXY: trustProxy.default(false),
     RATE_LIMIT_IPV6_PREFIX: z.coerce
       .number({ error: IPV6_PREFIX_ERROR })
       .int({ error: IPV6_PREFIX_ERROR })
@@ -173,6 +175,7 @@ const configSchema = z
       contactRateLimit: env.CONTACT_RATE_LIMIT,
       minFillSeconds: env.MIN_FILL_SECONDS,
       trustProxy: env.TRUST_PROXY,
+      adminTrustProxy: env.ADMIN_TRUST_PROXY,
       rateLimitIpv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       logLevel: env.LOG_LEVEL,
       logFormat: env.LOG_FORMAT,

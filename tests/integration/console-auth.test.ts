@@ -19,7 +19,7 @@ const WRONG = { status: 401, body: { error: 'Das Passwort ist falsch.' } }
 
 let server: ServerProcess
 let admin: string
-/** Each test signs in from an address of its own (TRUST_PROXY): the failed sign-ins of one do not block another. */
+/** Each test signs in from an address of its own (ADMIN_TRUST_PROXY): the failed sign-ins of one do not block another. */
 let clients = 0
 const newClient = () => `198.51.100.${++clients}`
 
@@ -28,7 +28,7 @@ let signIn: ReturnType<typeof consoleClient>['signIn']
 let setPassword: ReturnType<typeof consoleClient>['setPassword']
 
 beforeAll(async () => {
-  server = await startServerProcess({ TRUST_PROXY: 'true' })
+  server = await startServerProcess({ ADMIN_TRUST_PROXY: 'true' })
   ;({ admin, call, signIn, setPassword } = consoleClient(server, PASSWORD))
 })
 afterAll(async () => {
@@ -123,7 +123,7 @@ describe('in order: before and after the password', () => {
     expect(setCookie).toMatch(/^console-session=[\w-]{43}; Path=\/; Max-Age=604800; HttpOnly; SameSite=Strict$/)
   })
 
-  test('behind a TLS proxy (TRUST_PROXY, X-Forwarded-Proto: https) the cookie is __Host- and Secure, and only that one counts', async () => {
+  test('behind a TLS proxy (ADMIN_TRUST_PROXY, X-Forwarded-Proto: https) the cookie is __Host- and Secure, and only that one counts', async () => {
     const https = { 'x-forwarded-proto': 'https' }
     const { cookie, setCookie } = await signIn({ client: newClient(), headers: https })
     expect(setCookie).toMatch(/^__Host-console-session=[\w-]{43}; Path=\/; Max-Age=604800; HttpOnly; SameSite=Strict; Secure$/)

@@ -13,6 +13,7 @@ import { isCrossSite } from '../http/same-origin.ts'
 import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
 import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { ConsoleDeps } from './deps.ts'
+import { consoleHostNames, isConsoleHost } from './host.ts'
 import dealRoutes from './deal/route.ts'
 import importRoutes from './import/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
@@ -39,7 +40,25 @@ export const consoleRoutesOf = (app: FastifyInstance): readonly ConsoleRoute[] =
 
 /** Replies and the export carry some text; nothing the owner sends comes near this but a list to import (its routes set their own). */
 const BODY_LIMIT = 256 * 1024
+/** A request's head and body: an import's file arrives within it (docs/console.md). */
 const REQUEST_TIMEOUT_MS = 10_000
+/** A head is a few hundred bytes; a connection that takes longer is holding a place, not sending a request. */
+const HEADERS_TIMEOUT_MS = 5_000
+/**
+ * An idle keep-alive connection: Fastify's figure, as on the public port, longer than a browser keeps one idle, so
+ * that the server is not the side closing a connection the client is about to reuse.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000
+/**
+ * A connection on which nothing moves either way (a client that stopped reading an answer). Longer than an import
+ * may take (import/child.ts), which sends nothing while it works.
+ */
+const CONNECTION_TIMEOUT_MS = 6 * 60_000
+/**
+ * Connections at once: more than one owner's browser and a proxy's pool need; anything past it is refused at once
+ * instead of costing memory and a file descriptor each (docs/decisions/031).
+ */
+export const MAX_CONNECTIONS = 256
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -51,12 +70,18 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   const renderer = options.renderer ?? createConsoleRenderer(consoleDir)
   const app = Fastify({
     loggerInstance: deps.log,
-    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Its own setting, off unless set: the public port's proxy is not the console's, and the SSH tunnel connects
+    // from 127.0.0.1 like a proxy on this machine, so trusting loopback would let a tunnel user write any address.
+    trustProxy: fastifyTrustProxy(config.adminTrustProxy),
     bodyLimit: BODY_LIMIT,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    http: { headersTimeout: REQUEST_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // Node checks both timeouts only every connectionsCheckingInterval (30 s unless told): check every second.
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
     clientErrorHandler: answerClientError,
   })
+  app.server.maxConnections = MAX_CONNECTIONS
   const routes: ConsoleRoute[] = []
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url })
@@ -64,10 +89,24 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
 
   // The public page's policy (docs/decisions/006) without its style hash: the console has no inline style.
   addSecurityHeaders(app, pagePolicy())
+  const hostNames = consoleHostNames(config)
+  let untrustedProxyTold = false
   app.addHook('onRequest', async (request, reply) => {
     // Nothing of the console belongs in a cache, a shared one least of all; no page of it in a frame.
     reply.raw.setHeader('Cache-Control', 'no-store')
     reply.raw.setHeader('X-Frame-Options', 'DENY')
+    // Before anything else is looked at: a page of another name (DNS rebinding through the owner's tunnel) gets
+    // nothing, not even a counted sign-in. The Host header itself, never X-Forwarded-Host: a proxy passes it on.
+    if (!isConsoleHost(hostNames, request.headers.host)) {
+      return reply.code(421).type('application/json; charset=utf-8').send({ error: TEXT.badHost })
+    }
+    // A proxy says the browser came over HTTPS, and nothing believes it: once, so that the owner learns why.
+    if (config.adminTrustProxy === false && !untrustedProxyTold && request.headers['x-forwarded-proto'] !== undefined) {
+      untrustedProxyTold = true
+      request.log.warn(
+        'console: a proxy sends X-Forwarded-Proto, but ADMIN_TRUST_PROXY is not set: the session cookie is not Secure and every sign-in counts as the proxy\'s; set ADMIN_TRUST_PROXY (docs/console.md)',
+      )
+    }
     // Before the session: another site must not even sign the owner in or out. A browser sends a custom header
     // cross-site only after a CORS preflight, which this app never allows.
     if (STATE_CHANGING.has(request.method) && (isCrossSite(request.headers) || request.headers[CONSOLE_HEADER] === undefined)) {
@@ -75,6 +114,10 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     }
   })
   app.addHook('onRequest', sessionGuard({ ...deps, rateLimits, renderer }))
+  app.addHook('onSend', async (_request, reply) => {
+    // A body refused for its size is not read to its end just to keep the connection: the place goes to the next.
+    if (reply.statusCode === 413) reply.header('connection', 'close')
+  })
 
   // Set before the routes' plugins are registered: each takes the error handler in force when it is made.
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))

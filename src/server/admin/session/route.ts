@@ -1,7 +1,9 @@
 // Signing in and out of the console, and the guard in front of everything else on the admin port
-// (docs/decisions/016).
+// (docs/decisions/016, its limits 031).
+import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CONSOLE_PATHS, type ConsoleState, type SignInRequest } from '../../../shared/console-api.ts'
+import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
 import type { RateLimits } from '../../store/rate-limit-common.ts'
 import type { ConsoleDeps } from '../deps.ts'
@@ -27,6 +29,20 @@ const CONSOLE_TEXT = {
 /** Failed sign-ins per client address within the window; the next one is refused (429) until it has run out. */
 const SIGN_IN_FAILURES = 5
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000
+/**
+ * Failed sign-ins of all clients together within the window: the limit no choice of addresses escapes (an IPv6
+ * network, a botnet, a proxy setting that believes the client's X-Forwarded-For). Reaching it locks the owner out
+ * too, until the window has run out or `set-password` (docs/decisions/031).
+ */
+export const SIGN_IN_FAILURES_ALL = 50
+/** A password is a few dozen bytes of JSON; a sign-in that declares more than this is refused unread. */
+export const SIGN_IN_BODY_LIMIT = 1024
+
+/**
+ * The counters belong to the password they guard: a new one (set-password, in the store, so every process and
+ * instance sees it at once) starts them afresh, the owner's way back in after a lock-out.
+ */
+const generationOf = (hash: string | null) => (hash === null ? 'none' : createHash('sha256').update(hash).digest('base64url').slice(0, 22))
 
 /** What answers without a session: the sign-in page, signing in, and the console's static files. */
 const OPEN_ROUTES = new Set(['GET /anmelden', 'HEAD /anmelden', 'POST /api/session', 'GET /assets/*', 'HEAD /assets/*'])
@@ -71,7 +87,38 @@ export function sessionGuard(deps: SessionDeps) {
 
 export default async function sessionRoutes(app: FastifyInstance, deps: SessionDeps) {
   const failures = deps.rateLimits.quota('console-sign-in')
+  const allFailures = deps.rateLimits.quota('console-sign-in-all')
   const clientKey = clientKeyOf(deps.config.rateLimitIpv6Prefix)
+  /** What a sign-in took from the quotas, given back when its password was right. */
+  const giveBack = new WeakMap<FastifyRequest, () => Promise<void>>()
+
+  const refuse = (request: FastifyRequest, reply: FastifyReply, retryAfterMs: number, why: string) => {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
+    request.log.warn({ retryAfter: seconds }, `console: ${why}, sign-in is refused for ${seconds} s`)
+    return sendError(reply.header('retry-after', String(seconds)), 429, CONSOLE_TEXT.tooManyFailures)
+  }
+
+  /**
+   * Before the body is read (onRequest): a sign-in that declares a large body is refused unread, and one over a
+   * quota is refused before it costs more than its head. Counted before the password is checked, so that guesses
+   * sent together cannot all pass; a right password gives its counts back.
+   */
+  async function checkQuotas(request: FastifyRequest, reply: FastifyReply) {
+    if (Number(request.headers['content-length']) > SIGN_IN_BODY_LIMIT) return sendError(reply, 413, TEXT.tooLarge)
+    const generation = generationOf(await deps.store.ownerPassword())
+    const mine = await failures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
+    if (mine.status === 'full') return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong passwords from one client`)
+    const all = await allFailures.take(generation, SIGN_IN_FAILURES_ALL, SIGN_IN_WINDOW_MS)
+    if (all.status === 'full') {
+      // Not a guess that was checked: the client's own count is not spent on it.
+      await mine.giveBack()
+      return refuse(request, reply, all.retryAfterMs, `${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together (npx domain-lander set-password ends this)`)
+    }
+    giveBack.set(request, async () => {
+      await mine.giveBack()
+      await all.giveBack()
+    })
+  }
 
   app.get(CONSOLE_PATHS.signin, async (request, reply) => {
     if ((await deps.store.ownerPassword()) === null) return sendPage(reply, deps.renderer, { page: 'setup' })
@@ -79,15 +126,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     return sendPage(reply, deps.renderer, { page: 'signin' })
   })
 
-  app.post('/api/session', async (request, reply) => {
-    // Counted before the password is checked, so that guesses sent together cannot all pass; a right password
-    // gives its count back.
-    const taken = await failures.take(clientKey(request), SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
-    if (taken.status === 'full') {
-      const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000))
-      request.log.warn({ retryAfter: seconds }, `console: ${SIGN_IN_FAILURES} wrong passwords from one client, it is refused for ${seconds} s`)
-      return sendError(reply.header('retry-after', String(seconds)), 429, CONSOLE_TEXT.tooManyFailures)
-    }
+  app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas }, async (request, reply) => {
     // Anything may arrive; only a string is a password.
     const body = request.body as Partial<Record<keyof SignInRequest, unknown>> | null
     const password = typeof body?.password === 'string' ? body.password : ''
@@ -99,7 +138,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
       request.log.info('console: wrong password')
       return sendError(reply, 401, CONSOLE_TEXT.wrongPassword)
     }
-    await taken.giveBack()
+    await giveBack.get(request)?.()
     // Always a new id (a session fixed by someone else before sign-in is never taken over); the old one ends.
     const previous = sessionIdOf(request)
     if (previous !== null) await deps.store.deleteSession(hashOfSessionId(previous))

@@ -1,0 +1,128 @@
+// Password guessing against the console where the client chooses its address (issue 12/19, break 7): the public
+// port's TRUST_PROXY, the SSH tunnel that connects from 127.0.0.1 like a proxy on the same machine, a proxy that is
+// trusted, many addresses at once, and a page of another name reaching the console through the owner's tunnel (DNS
+// rebinding). Counters live in the store: run on SQLite and PostgreSQL.
+import { afterEach, describe, expect, test } from 'vitest'
+import { SIGN_IN_FAILURES_ALL } from '../../src/server/admin/session/route.ts'
+import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
+import { consoleClient } from '../helpers/console.ts'
+import { requestAs } from '../helpers/contact.ts'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+
+const PASSWORD = 'Kanzlei-Rheinblick-2026'
+const TOO_MANY = 'Zu viele falsche Passwörter. Bitte versuchen Sie es später erneut.'
+const BAD_HOST = { error: 'Diese Adresse ist ungültig.' }
+
+let server: ServerProcess | undefined
+afterEach(async () => {
+  await server?.stop()
+  server?.cleanup()
+  server = undefined
+})
+
+async function start(env: Record<string, string>) {
+  server = await startServerProcess(env)
+  const client = consoleClient(server, PASSWORD)
+  expect((await client.setPassword()).code).toBe(0)
+  /** A sign-in whose X-Forwarded-For names `address`. */
+  const attempt = (password: string, address: string, headers: Record<string, string> = {}) =>
+    client.call('/api/session', { method: 'POST', body: { password }, client: address, headers })
+  return { ...client, server, attempt }
+}
+
+/** A sign-in with any Host header, as a page of that name (or a tunnel on that local port) sends it. */
+function signInAs(host: string, password: string) {
+  return requestAs(host, `${server!.adminUrl}/api/session`, {
+    method: 'POST',
+    body: { password },
+    headers: { origin: `http://${host}`, [CONSOLE_HEADER]: '1' },
+  })
+}
+
+describe('guessing from many addresses', () => {
+  test("with the public port's TRUST_PROXY=true, a direct connection that writes a new X-Forwarded-For for every guess is one client; set-password lets the owner in again", async () => {
+    const { attempt, call, setPassword } = await start({ TRUST_PROXY: 'true' })
+    for (let i = 0; i < 5; i++) expect((await attempt(`falsch-falsch-${i}`, `203.0.113.${i + 1}`)).status).toBe(401)
+    const refused = await attempt('falsch-falsch-5', '203.0.113.99')
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual({ error: TOO_MANY })
+    // The lock-out holds for the right password too: its answer would otherwise tell the guesser it was right.
+    expect((await attempt(PASSWORD, '198.51.100.1')).status).toBe(429)
+    // Nor does the console believe the public port's proxy about the scheme.
+    expect((await setPassword()).code).toBe(0)
+    const signedIn = await attempt(PASSWORD, '198.51.100.2', { 'x-forwarded-proto': 'https' })
+    expect(signedIn.status).toBe(204)
+    expect(signedIn.headers.getSetCookie()[0]).toMatch(/^console-session=[\w-]{43}; Path=\/; Max-Age=604800; HttpOnly; SameSite=Strict$/)
+    expect((await call('/api/inbox', { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! })).status).toBe(200)
+    // The owner who set only TRUST_PROXY behind a proxy is told which setting the console needs.
+    expect(server!.output.filter((line) => line.includes('but ADMIN_TRUST_PROXY is not set'))).toHaveLength(1)
+  })
+
+  // Fifty password checks and two runs of the CLI: more than the default time on a busy machine.
+  test(`behind a trusted proxy (ADMIN_TRUST_PROXY), ${SIGN_IN_FAILURES_ALL} failures from as many addresses close the sign-in for everyone until set-password`, { timeout: 120_000 }, async () => {
+    const { attempt, server, setPassword } = await start({ ADMIN_TRUST_PROXY: '127.0.0.1' })
+    // One guess per address, four at a time: no address reaches its own limit of 5.
+    const guesses = Array.from({ length: SIGN_IN_FAILURES_ALL }, (_, i) => i)
+    for (let i = 0; i < guesses.length; i += 4) {
+      const statuses = await Promise.all(guesses.slice(i, i + 4).map((n) => attempt(`falsch-falsch-${n}`, `203.0.113.${n + 1}`).then((r) => r.status)))
+      expect(statuses).toEqual(statuses.map(() => 401))
+    }
+    const fresh = await attempt('falsch-falsch-x', '192.0.2.200')
+    expect(fresh.status).toBe(429)
+    expect(Number(fresh.headers.get('retry-after'))).toBeGreaterThan(800)
+    expect(await fresh.json()).toEqual({ error: TOO_MANY })
+    expect((await attempt(PASSWORD, '192.0.2.201')).status).toBe(429)
+    await expect.poll(() => server.output.some((line) => line.includes(`${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together`))).toBe(true)
+    expect(server.output.filter((line) => /203\.0\.|192\.0\.2\./.test(line))).toEqual([])
+
+    // The owner's way back in: a new password, written to the store, seen by every process.
+    expect((await setPassword()).code).toBe(0)
+    expect((await attempt(PASSWORD, '192.0.2.201')).status).toBe(204)
+    expect((await attempt('falsch-falsch-y', '192.0.2.202')).status).toBe(401)
+  })
+})
+
+describe('the hosts the console answers', () => {
+  test('a page of another name (DNS rebinding through the tunnel) gets 421 for everything and cannot lock the owner out', async () => {
+    const { signIn } = await start({})
+    for (const pathName of ['/', '/anmelden', '/api/inbox', '/assets/x.js']) {
+      const response = await requestAs('rebind.evil.example:3001', `${server!.adminUrl}${pathName}`)
+      expect([response.status, JSON.parse(response.html)], pathName).toEqual([421, BAD_HOST])
+      expect([response.headers['cache-control'], response.headers['x-frame-options']]).toEqual(['no-store', 'DENY'])
+    }
+    for (let i = 0; i < 8; i++) {
+      const response = await signInAs('rebind.evil.example:3001', `falsch-falsch-${i}`)
+      expect([response.status, JSON.parse(response.html)]).toEqual([421, BAD_HOST])
+    }
+    const right = await signInAs('rebind.evil.example:3001', PASSWORD)
+    expect(right.status).toBe(421)
+    expect(right.headers['set-cookie']).toBeUndefined()
+    // None of it was counted against the owner, who connects from the same 127.0.0.1.
+    await signIn()
+  })
+
+  test('through an SSH tunnel on another local port, by 127.0.0.1, localhost or [::1], the owner signs in', async () => {
+    const { call } = await start({})
+    for (const host of ['127.0.0.1:8080', 'localhost:8080', '[::1]:3001']) {
+      const response = await signInAs(host, PASSWORD)
+      expect(response.status, host).toBe(204)
+      const cookie = String(response.headers['set-cookie']).split(';')[0]!
+      expect(cookie).toMatch(/^console-session=/)
+      expect((await call('/api/inbox', { cookie })).status, host).toBe(200)
+    }
+  })
+
+  test("ADMIN_URL's host is answered (the name a proxy passes on), other names still are not", async () => {
+    await start({ ADMIN_URL: 'https://konsole.example.de', ADMIN_TRUST_PROXY: '127.0.0.1' })
+    const page = await requestAs('konsole.example.de', `${server!.adminUrl}/anmelden`)
+    expect(page.status).toBe(200)
+    const signedIn = await requestAs('konsole.example.de', `${server!.adminUrl}/api/session`, {
+      method: 'POST',
+      body: { password: PASSWORD },
+      headers: { origin: 'https://konsole.example.de', [CONSOLE_HEADER]: '1', 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' },
+    })
+    expect(signedIn.status).toBe(204)
+    expect(String(signedIn.headers['set-cookie'])).toMatch(/^__Host-console-session=[\w-]{43};.*; Secure$/)
+    expect((await requestAs('example.de', `${server!.adminUrl}/anmelden`)).status).toBe(421)
+  })
+})

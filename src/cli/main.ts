@@ -5,7 +5,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../server/config.ts'
 import { displayHost, parseHost } from '../server/sites/host.ts'
-import { hostOf } from '../server/notify/targets.ts'
+import { notifyHost } from '../server/notify/targets.ts'
 import { dayOf } from '../server/page/page-views.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
@@ -174,7 +174,7 @@ async function run(command: string | undefined, args: string[], values: Values, 
       if (status && !['pending', 'failed', 'sent'].includes(status)) throw new UsageError('--status is pending, failed or sent')
       const rows = await store.listOutbox(status)
       // A notification's address may hold a token (Telegram's is in its path): only its host is shown.
-      const shown = rows.map(({ webhookUrl, ...r }) => ({ ...r, webhook: webhookUrl === null ? null : hostOf(webhookUrl) }))
+      const shown = rows.map(({ webhookUrl, ...r }) => ({ ...r, webhook: webhookUrl === null ? null : notifyHost(webhookUrl) }))
       if (values.json) return json(shown.map((r) => ({ ...r, domain: displayHost(r.domain), createdAt: new Date(r.createdAt).toISOString() })))
       if (rows.length === 0) return print(status ? `No ${status} mail.` : 'The outbox is empty.')
       return print(

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checkContact, isValidEmail, markFits, parseOffer, readAmount } from './contact.ts'
+import { checkContact, emailDomainAscii, isValidEmail, markFits, parseOffer, readAmount } from './contact.ts'
 
 const valid = {
   name58fnlsd: 'Erika Mustermann',
@@ -111,7 +111,32 @@ describe('the e-mail rule', () => {
     ['a local part over 64', `${'a'.repeat(65)}@example.de`],
     ['over 254 in all', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.de`],
     ['a numeric top-level domain', 'erika@example.123'],
+    ['an underscore in the domain', 'erika@exa_mple.de'],
+    ['a label starting with a hyphen', 'erika@-example.de'],
+    ['"--" in the third and fourth place', 'erika@ab--cd.de'],
+    ['an empty label', 'erika@example..de'],
+    ['a trailing dot', 'erika@example.de.'],
+    ['a percent escape', 'erika@ex%61mple.de'],
+    ['a port', 'erika@example.de:25'],
+    ['a full-width @', 'erika@ｅｘ＠ａｍｐｌｅ.de'],
+    ['a zero-width joiner between letters', 'erika@a\u200db.de'],
+    ['an address made of digits', 'erika@127.0.0.1'],
+    ['a domain whose punycode is over 253 long', `e@${'ü'.repeat(60)}.${'ö'.repeat(60)}.${'ä'.repeat(60)}.de`],
   ])('%s is refused', (_what, address) => expect(isValidEmail(address)).toBe(false))
+
+  test('a domain in full-width letters or dots, in capitals or in Unicode is mapped as mail servers resolve it', () => {
+    expect(emailDomainAscii('ｅｘａｍｐｌｅ．ｄｅ')).toBe('example.de')
+    expect(emailDomainAscii('MÜNCHEN.de')).toBe('xn--mnchen-3ya.de')
+    expect(emailDomainAscii('xn--mnchen-3ya.de')).toBe('xn--mnchen-3ya.de')
+    expect(isValidEmail('opfer@ｅｘａｍｐｌｅ.de')).toBe(true)
+    expect(isValidEmail('opfer@ＭＵＮＣＨＥＮ.ＤＥ')).toBe(true)
+    expect(emailDomainAscii('exa_mple.de')).toBeNull()
+  })
+
+  test('an invalid domain is a field error in the page’s language', () => {
+    expect(checkContact({ ...valid, themail3h6: 'erika@exa_mple.de' }, 'de')).toMatchObject({ fieldErrors: { themail3h6: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.' } })
+    expect(checkContact({ ...valid, themail3h6: 'erika@-example.de' }, 'en')).toMatchObject({ fieldErrors: { themail3h6: 'Please enter a valid email address.' } })
+  })
 
   test('a 300 KB address is refused by its length alone', () => {
     expect(isValidEmail(`${'a'.repeat(300_000)}@example.de`)).toBe(false)

@@ -33,26 +33,48 @@ export const LIMIT = {
 const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u
 
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_{|}~-]+)*$/
-const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u
-const TOP_LEVEL = /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu
+// A label of a host name in ASCII: letters, digits, inner hyphens, no "--" in the third and fourth place unless it is
+// punycode ("xn--").
+const ASCII_LABEL = /^(?!(?!xn)..--)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+const TOP_LEVEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
+// What would make `http://<domain>/` another URL than a host name (a path, a port, user info, an escape).
+const NOT_IN_HOST = /[\s/?#\\:@%[\]]/u
+
+/**
+ * The domain of an address as mail goes to it: mapped as UTS #46 maps host names (full-width letters and dots,
+ * case, Unicode to punycode), which the browser's and Node's URL parser do, and then checked label by label. Null
+ * for anything that is not a host name. The server checks the punycode labels further (mail/mailbox.ts).
+ */
+export function emailDomainAscii(domain: string): string | null {
+  if (domain === '' || NOT_IN_HOST.test(domain)) return null
+  let ascii: string
+  try {
+    ascii = new URL(`http://${domain}/`).hostname
+  } catch {
+    return null
+  }
+  return ascii.length <= 253 && ascii.split('.').every((label) => ASCII_LABEL.test(label)) ? ascii : null
+}
 
 /**
  * Our own strict address rule, checked before any mail library sees the address: exactly one @, a dot-atom
- * local part (no quotes, backticks, comments, groups, commas, spaces or NUL), a domain of at least two labels.
- * The length is checked first so that a huge value is rejected without running a single expression on it.
- * singleLabelDomain: also a domain of one label (localhost), for the server's own settings.
+ * local part (no quotes, backticks, comments, groups, commas, spaces or NUL), a domain of at least two labels that
+ * is a valid host name once mapped to ASCII (emailDomainAscii; so "ｅｘａｍｐｌｅ.de" is example.de, and
+ * "exa_mple.de" is refused). The length is checked first so that a huge value is rejected without running a single
+ * expression on it. singleLabelDomain: also a domain of one label (localhost), for the server's own settings.
  */
 export function isValidEmail(value: string, options: { singleLabelDomain?: boolean } = {}): boolean {
   if (value.length > LIMIT.email) return false
   const at = value.indexOf('@')
   if (at < 1 || at !== value.lastIndexOf('@')) return false
   const local = value.slice(0, at)
-  const domain = value.slice(at + 1)
   if (local.length > LIMIT.emailLocal || !LOCAL_PART.test(local)) return false
+  const domain = emailDomainAscii(value.slice(at + 1))
+  // Punycode can make the address longer than what was typed: the mail goes to the longer one.
+  if (domain === null || local.length + 1 + domain.length > LIMIT.email) return false
   const labels = domain.split('.')
   // The owner's own settings may name a host of the local network (owner@localhost); a visitor's address may not.
   if (labels.length < 2 && !options.singleLabelDomain) return false
-  if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false
   return TOP_LEVEL.test(labels[labels.length - 1] ?? '')
 }
 

@@ -33,8 +33,8 @@ export interface AccessReport {
       id: number
       kind: 'inquiry' | 'reply' | 'webhook'
       replyId: number | null
-      webhookUrl: string | null
-      to: string | null
+      /** An address for mail ("MAIL_TO" for the server's), or "Webhook an <host>": never a notification's whole URL. */
+      to: string
       messageId: string
       status: string
       attempts: number

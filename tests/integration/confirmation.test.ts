@@ -10,7 +10,7 @@ import { CONFIRM_MAILS_PER_ADDRESS } from '../../src/server/confirm/plan.ts'
 import { UNCONFIRMED_TTL_MS } from '../../src/server/store/confirmation.ts'
 import { openStore } from '../../src/server/store/index.ts'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { TEXT } from '../../src/shared/texts.ts'
+import { TEXT, TEXTS } from '../../src/shared/texts.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { VISITOR, fetchForm, requestAs, type RawResponse } from '../helpers/contact.ts'
 import { databaseUrlFor, queryStore } from '../helpers/postgres.ts'
@@ -26,6 +26,8 @@ domains:
   hinweis.de: {}
   pruefen.de: { confirm: verify, mailTo: verkauf@example.org }
   still.de: { confirm: off }
+  englisch.de: { language: en }
+  "*.parked-wild.de": { confirm: verify }
 `
 
 let server: ServerProcess
@@ -259,6 +261,29 @@ describe('confirm: verify', () => {
   })
 })
 
+describe('a name under a wildcard entry', () => {
+  test('gets no confirmation mail, so the label a sender chose never reaches a mail; the owner hears of it at once', async () => {
+    const label = 'ihr-konto-ist-gesperrt-jetzt-anmelden-unter-evil-example'
+    const host = `${label}.parked-wild.de`
+    const email = nextVisitor('wild')
+    const message = `Wildcard ${email}`
+    const response = await inquire(host, { themail3h6: email, message })
+    expect(response.status).toBe(200)
+    // Without a confirmation the inquiry is genuine at once: the owner's mail (which names the host it came on) goes.
+    await expect.poll(() => mailAbout(message)).toHaveLength(1)
+    expect(mailAbout(message)[0]!.envelope.to).toEqual(['owner@example.org'])
+    await outboxDrained()
+    expect(mailsTo(new RegExp(`^${email}$`, 'i'))).toEqual([])
+    const visitorMails = smtp.messages.filter((mail) => !mail.envelope.to.includes('owner@example.org') && !mail.envelope.to.includes('verkauf@example.org'))
+    expect(visitorMails.filter((mail) => `${mail.parsed.subject}\n${mail.parsed.text}`.includes('evil-example'))).toEqual([])
+    expect((await inquiryOf(email)).status).toBe('new')
+    // The page does not ask the visitor to look for a mail that will not come.
+    const page = await requestAs(host, `${server.url}/?gesendet=1`)
+    expect(page.html).toContain(TEXT.success)
+    expect(page.html).not.toContain(TEXT.successVerify)
+  })
+})
+
 describe('abuse', () => {
   test('posts from many client addresses naming one address reach it a few times a day at most, over domains and modes', async () => {
     const statuses: number[] = []
@@ -274,6 +299,70 @@ describe('abuse', () => {
     // Every inquiry is still stored; the ones over the limit just got no mail.
     const [stored] = await queryStore<{ n: number }>(server.dataDir, "SELECT COUNT(*) AS n FROM inquiries WHERE message LIKE 'Flut %'")
     expect(Number(stored!.n)).toBe(8)
+  })
+
+  test('eleven spellings of one mailbox (full-width letters and dots, Unicode, punycode, case, tags) reach it three times at most', async () => {
+    const spellings = [
+      'ziel@bücher.example',
+      'ziel@xn--bcher-kva.example',
+      'ZIEL@BÜCHER.EXAMPLE',
+      'ziel@ｂüｃｈｅｒ.example',
+      'ziel@ｂüｃｈｅｒ．ｅｘａｍｐｌｅ',
+      'Ziel@XN--BCHER-KVA.EXAMPLE',
+      'ziel+a@bücher.example',
+      'ziel@ＢÜＣＨＥＲ.example',
+      'ziel+b@xn--bcher-kva.example',
+      'zIEL@bücher.ｅｘａｍｐｌｅ',
+      'ziel@BüCHER.example',
+    ]
+    const statuses = []
+    for (const [i, email] of spellings.entries()) statuses.push((await inquire(i % 2 ? 'pruefen.de' : 'hinweis.de', { themail3h6: email, message: `Schreibweise ${i}` })).status)
+    expect(statuses).toEqual(Array(11).fill(200))
+    await outboxDrained()
+    // What the mail server was given (smtp-server shows the punycode domain in Unicode): one mailbox, three times.
+    expect(mailsTo(/^ziel(\+[a-z])?@(xn--bcher-kva|bücher)\.example$/i)).toHaveLength(CONFIRM_MAILS_PER_ADDRESS)
+    expect(mailsTo(/^ziel[+@]/i)).toHaveLength(CONFIRM_MAILS_PER_ADDRESS)
+  })
+
+  test('eleven spellings of one Gmail mailbox (dots, tags, googlemail.com, full-width, case) reach it three times at most', async () => {
+    const spellings = [
+      'z.i.e.l.g@gmail.com',
+      'zielg@googlemail.com',
+      'ZielG@GMAIL.COM',
+      'zi.elg+1@gmail.com',
+      'zielg@ｇｍａｉｌ.ｃｏｍ',
+      'z.ielg@googlemail.com',
+      'zielg+x@googlemail.com',
+      'ZIEL.G@gmail.com',
+      'zielg@gmail.com',
+      'z.i.e.l.g+y@ＧＭＡＩＬ.com',
+      'zie.lg@gmail.com',
+    ]
+    for (const [i, email] of spellings.entries()) expect((await inquire(i % 2 ? 'pruefen.de' : 'hinweis.de', { themail3h6: email, message: `Gmail ${i}` })).status).toBe(200)
+    await outboxDrained()
+    // Gmail delivers all of these to one mailbox.
+    const toThatMailbox = smtp.messages.filter((mail) =>
+      mail.envelope.to.some((to) => {
+        const [local = '', domain = ''] = to.toLowerCase().split('@')
+        return ['gmail.com', 'googlemail.com'].includes(domain) && local.split('+')[0]!.replaceAll('.', '') === 'zielg'
+      }),
+    )
+    expect(toThatMailbox).toHaveLength(CONFIRM_MAILS_PER_ADDRESS)
+  })
+
+  test('an address whose domain is no valid internationalised name is refused with the field’s hint, in the page’s language', async () => {
+    const cases: [string, string, string][] = [
+      ['hinweis.de', 'kaputt@xn--a.example', TEXT.hintEmail],
+      ['hinweis.de', 'kaputt@exa_mple.example', TEXT.hintEmail],
+      ['pruefen.de', 'kaputt@-minus.example', TEXT.hintEmail],
+      ['englisch.de', 'kaputt@xn--a.example', TEXTS.en.hintEmail],
+    ]
+    for (const [host, email, hint] of cases) {
+      const response = await inquire(host, { themail3h6: email })
+      expect(response.status, email).toBe(400)
+      expect(JSON.parse(response.html)).toMatchObject({ fields: { themail3h6: hint } })
+    }
+    expect(await queryStore(server.dataDir, "SELECT id FROM inquiries WHERE email LIKE 'kaputt@%'")).toEqual([])
   })
 
   test('one client address gets no more confirmations than CONTACT_RATE_LIMIT lets it send inquiries', async () => {

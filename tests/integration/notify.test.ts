@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { OutboxPage } from '../../src/shared/console-api.ts'
-import { runCli } from '../helpers/cli.ts'
+import { runCli, runCliAsync } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
@@ -78,6 +78,14 @@ describe('notifications of new inquiries', () => {
   matrix.de: { notify: "matrix+${services.url}/!raum:example.org?access_token=syt_GEHEIM" }
   slack.de: { notify: "slack+${services.url}/services/T000/B000/GEHEIMslack" }
   mattermost.de: { notify: "mattermost+${services.url}/hooks/geheim-mm" }
+  alle.de:
+    notify:
+      - "telegram+${services.url}/bot123456:GEHEIM-token?chat_id=-100042"
+      - "matrix+${services.url}/!raum:example.org?access_token=syt_GEHEIM"
+      - "slack+${services.url}/services/T000/B000/GEHEIMslack"
+      - "mattermost+${services.url}/hooks/geheim-mm"
+      - "${hooks.url}/hooks/geheim-pfad"
+      - "telegram+${services.url}/bot777:GEHEIM-kaputt?chat_id=-1"
 `)
     server = await startServerProcess({
       SMTP_URL: smtp.url,
@@ -239,6 +247,42 @@ describe('notifications of new inquiries', () => {
     await expect.poll(async () => (await notificationsOf(server, slack))[0]?.status).toBe('sent')
     await expect.poll(async () => (await notificationsOf(server, mattermost))[0]?.status).toBe('sent')
   })
+
+  test('no token of a notification address reaches the GDPR report, an export, the Postausgang, the CLI or the log', async () => {
+    const email = 'wanda.webhook@example.org'
+    const id = await inquiryId(server, await writeFrom(server, 'alle.de', { themail3h6: email, message: 'Bitte um Rückruf' }))
+    // Five delivered, one the receiver keeps answering 503 (pending, retried, logged as not delivered).
+    await expect.poll(async () => (await notificationsOf(server, id)).map((row) => row.status).sort()).toEqual(['pending', 'sent', 'sent', 'sent', 'sent', 'sent'])
+    await expect.poll(async () => (await notificationsOf(server, id)).find((row) => row.status === 'pending')?.last_error).toBe('HTTP 503 Service Unavailable')
+    await expect.poll(() => server.output.some((line) => line.includes('notification not delivered, will retry'))).toBe(true)
+    const secret = /geheim/i
+    const env = await storeEnv(server.dataDir)
+    const seen: Record<string, string> = {}
+
+    const access = await client.call('/api/privacy/access', { method: 'POST', cookie, body: { email } })
+    expect(access.status).toBe(200)
+    seen['console access report'] = await access.text()
+    const commands = [['access', '--email', email], ['access', '--email', 'WANDA.webhook@EXAMPLE.org', '--json'], ['export'], ['export', '--format', 'json'], ['outbox'], ['outbox', '--json']]
+    const runs = await Promise.all(commands.map((args) => runCliAsync(server.dataDir, env, ...args)))
+    for (const [i, run] of runs.entries()) {
+      expect(run.code, run.err).toBe(0)
+      seen[`CLI ${commands[i]!.join(' ')}`] = run.out + run.err
+    }
+    for (const path of ['/api/outbox', '/postausgang', `/api/inquiries/${id}`, `/anfragen/${id}`, '/api/export?format=csv', '/api/export?format=json']) {
+      const response = await client.call(path, { cookie })
+      expect(response.status, path).toBe(200)
+      seen[`console ${path}`] = await response.text()
+    }
+    seen['server log'] = server.output.join('\n')
+    expect(Object.entries(seen).filter(([, text]) => secret.test(text)).map(([where]) => where)).toEqual([])
+    // What was sent where, by host: the mail to the owner and six notifications.
+    const report = JSON.parse(seen['console access report']!) as { inquiries: { mails: { kind: string; to: string }[] }[] }
+    expect(report.inquiries[0]!.mails.map((mail) => mail.to).sort()).toEqual(['MAIL_TO', ...Array(5).fill(`Webhook an ${services.host}`), `Webhook an ${hooks.host}`].sort())
+    expect(report.inquiries[0]!.mails.filter((mail) => mail.kind === 'webhook')).toHaveLength(6)
+    expect(seen['CLI access --email wanda.webhook@example.org']).toContain(`Webhook an ${services.host}`)
+    expect(seen['CLI outbox']).toContain(`Webhook an ${services.host}`)
+    expect(JSON.parse(seen['console /api/outbox']!).items).toContainEqual(expect.objectContaining({ inquiryId: id, kind: 'webhook', target: services.host, status: 'pending' }))
+  }, 90_000)
 })
 
 /** The stand-ins answer as the services do: 200 for a request of the right shape, their error otherwise. */
@@ -258,6 +302,8 @@ function playServices(request: ReceivedRequest): Answer {
   if (path.startsWith('/bot')) {
     const body = json()
     if (!path.endsWith('/sendMessage') || !/^\/bot\d+:[\w-]+\//.test(path)) return { status: 404, body: '{"ok":false,"error_code":404}' }
+    // A bot whose server is down for the whole test.
+    if (path.includes('GEHEIM-kaputt')) return { status: 503, body: '{"ok":false,"error_code":503}' }
     return isJson && body?.chat_id && typeof body.text === 'string' ? { status: 200, body: '{"ok":true,"result":{}}' } : { status: 400, body: '{"ok":false,"error_code":400}' }
   }
   // Matrix client-server API: PUT /_matrix/client/v3/rooms/{roomId}/send/{eventType}/{txnId}, Bearer token.

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { nextRunAt } from '../../src/server/jobs/scheduler.ts'
 import { openStore } from '../../src/server/store/index.ts'
-import { runCli } from '../helpers/cli.ts'
+import { runCli, runCliAsync } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { leftoversOf } from '../helpers/leftovers.ts'
@@ -96,6 +96,60 @@ describe('forget and access (CLI) and the console page', () => {
     expect(await leftoversOf(server.dataDir, { texts: ['max@example.org', 'Max Muster'], inquiryIds: [ids[2]!], replyIds: [] })).toEqual([])
     expect(server.output.join('\n')).not.toContain('max@example.org')
   })
+})
+
+describe('access and erasure find every spelling of an address', () => {
+  let server: ServerProcess
+  const cli = async (...args: string[]) => runCliAsync(server.dataDir, await storeEnv(server.dataDir), ...args)
+  const messagesIn = (report: { inquiries: { message: string }[] }) => report.inquiries.map((inquiry) => inquiry.message).sort()
+
+  beforeAll(async () => {
+    server = await startServerProcess()
+    for (const [email, message] of [
+      ['Wanda@BÜCHER.example', 'Xylofon1'],
+      ['wanda@xn--bcher-kva.example', 'Xylofon2'],
+      ['wanda@ｂüｃｈｅｒ．ｅｘａｍｐｌｅ', 'Xylofon3'],
+      // Not the same mailbox everywhere: a +tag or a dot elsewhere than at Gmail may be another person's.
+      ['wanda+shop@bücher.example', 'Andersfon1'],
+      ['wan.da@bücher.example', 'Andersfon2'],
+      ['W.a.n.d.a+shop@googlemail.com', 'Mailfon1'],
+      ['wanda@ｇｍａｉｌ.com', 'Mailfon2'],
+    ]) {
+      const response = await submitInquiry(server.url, { name58fnlsd: 'Wanda Wortreich', themail3h6: email, message })
+      expect(response.status, email).toBe(200)
+    }
+  })
+  afterAll(async () => {
+    await server?.stop()
+    server?.cleanup()
+  })
+
+  test('access on the CLI and in the console finds the inquiries stored under full-width, Unicode and punycode spellings', async () => {
+    const runs = await Promise.all(['wanda@bücher.example', 'WANDA@xn--bcher-kva.example', 'wanda@ｂüｃｈｅｒ.example'].map((email) => cli('access', '--email', email)))
+    for (const { code, out, err } of runs) {
+      expect(code, err).toBe(0)
+      expect(messagesIn(JSON.parse(out))).toEqual(['Xylofon1', 'Xylofon2', 'Xylofon3'])
+    }
+    const client = consoleClient(server)
+    expect((await client.setPassword()).code).toBe(0)
+    const { cookie } = await client.signIn()
+    const access = await client.call('/api/privacy/access', { method: 'POST', cookie, body: { email: 'wanda@gmail.com' } })
+    expect(messagesIn(await access.json())).toEqual(['Mailfon1', 'Mailfon2'])
+    // Erased in the console: Gmail's dots, tag and googlemail.com are one mailbox.
+    const erase = await client.call('/api/privacy/erase', { method: 'POST', cookie, body: { email: 'wan.da+x@GMAIL.com' } })
+    expect((await erase.json()).inquiries).toHaveLength(2)
+    expect(await leftoversOf(server.dataDir, { texts: ['Mailfon1', 'Mailfon2'], inquiryIds: [], replyIds: [] })).toEqual([])
+  }, 60_000)
+
+  test('forget erases every spelling of the mailbox, and only that mailbox', async () => {
+    const { code, out } = await cli('forget', '--email', 'WANDA@BÜCHER.EXAMPLE', '--json')
+    expect(code).toBe(0)
+    expect(JSON.parse(out).inquiries).toHaveLength(3)
+    expect(await leftoversOf(server.dataDir, { texts: ['Xylofon1', 'Xylofon2', 'Xylofon3'], inquiryIds: [], replyIds: [] })).toEqual([])
+    const [tagged, dotted] = await Promise.all([cli('access', '--email', 'wanda+shop@bücher.example'), cli('access', '--email', 'wan.da@xn--bcher-kva.example')])
+    expect(messagesIn(JSON.parse(tagged.out))).toEqual(['Andersfon1'])
+    expect(messagesIn(JSON.parse(dotted.out))).toEqual(['Andersfon2'])
+  }, 60_000)
 })
 
 describe('scheduled jobs in the real server', () => {

@@ -57,7 +57,7 @@ export function Privacy() {
     <>
       <h1>Datenschutz</h1>
       <p className="muted">
-        Auskunft (Art. 15 DSGVO) und Löschung (Art. 17 DSGVO) für eine Person: alle Anfragen mit ihrer E-Mail-Adresse (Groß- und Kleinschreibung egal),
+        Auskunft (Art. 15 DSGVO) und Löschung (Art. 17 DSGVO) für eine Person: alle Anfragen mit ihrer E-Mail-Adresse in jeder Schreibweise, die dasselbe Postfach erreicht (Groß- und Kleinschreibung, Umlaute oder Punycode in der Domain; bei Gmail auch Punkte und +Zusätze),
         mit Antworten und Mails. Seitenaufrufe sind nicht personenbezogen und bleiben.
       </p>
       <form className="privacy-form" onSubmit={lookUp}>

@@ -4,6 +4,7 @@ import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { Site } from '../sites/resolver.ts'
 import type { ConfirmPlan } from '../store/types.ts'
 import { confirmText } from '../mail/confirm-mail.ts'
+import { recipientKey } from '../mail/mailbox.ts'
 
 export type ConfirmMode = 'off' | 'notice' | 'verify'
 
@@ -12,21 +13,15 @@ export const CONFIRM_MAILS_PER_ADDRESS = 3
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
- * The site's mode. Only for names the domains file lists (exactly or by wildcard): a host shown because of
- * `unknownHosts: page` is any name a sender puts into the Host header, and it would be the one free word in the mail.
+ * The site's mode. Only for names the domains file lists exactly (decision 030): a host shown because of
+ * `unknownHosts: page` is any name a sender puts into the Host header, and under a `*.` wildcard the first label is
+ * the sender's choice; either would be the one free word in the mail.
  */
 export function confirmModeOf(site: Site): ConfirmMode {
   const mode = site.settings.confirm ?? 'off'
   if (mode === 'off') return mode
-  return site.domainsConfig.resolve(site.host.ascii)?.known ? mode : 'off'
-}
-
-/** The mailbox an address reaches, for counting: neither case nor a "+tag" makes it another recipient. */
-export function recipientKey(email: string): string {
-  const at = email.lastIndexOf('@')
-  const local = email.slice(0, at).toLowerCase()
-  const plus = local.indexOf('+')
-  return `${plus > 0 ? local.slice(0, plus) : local}@${email.slice(at + 1).toLowerCase()}`
+  const entry = site.domainsConfig.resolve(site.host.ascii)
+  return entry?.known && entry.wildcard === undefined ? mode : 'off'
 }
 
 /**

@@ -24,6 +24,7 @@ import type { Site, SiteResolver } from '../sites/resolver.ts'
 import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
 import type { MailPlan, Offer, SaveResult, Store } from '../store/types.ts'
 import { confirmationFor } from '../confirm/plan.ts'
+import { mailboxOf } from '../mail/mailbox.ts'
 import { ownerMailPlan } from './owner-mail.ts'
 import { spamReason } from './spam.ts'
 import { issueToken, verifyToken } from './token.ts'
@@ -120,6 +121,9 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     if (lookup.site.settings.status === 'sold') throw new HttpError(410, text.sold)
     const check = checkContact(request.body, lookup.site.language)
     if (check.status === 'invalid') throw new HttpError(400, text.invalid, check.fieldErrors)
+    // The schema maps the domain as the browser can (URL); tr46 also checks its punycode labels. An address no mail
+    // server resolves is refused with the same hint: mail could not reach it, and it would escape the counting.
+    if (mailboxOf(check.data[FIELD.email]) === null) throw new HttpError(400, text.invalid, { [FIELD.email]: text.hintEmail })
     const offer = offerOf(lookup.site, check.data)
     if (offer === 'invalid') throw new HttpError(400, text.invalid, { [FIELD.offer]: text.hintOffer })
     const token = verifyToken(secret, check.data[FIELD.token], lookup.site.host.ascii, check.data[FIELD.hash])

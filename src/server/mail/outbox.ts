@@ -3,7 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { CONSOLE_PATHS } from '../../shared/console-api.ts'
 import { sendNotification } from '../notify/send.ts'
-import { hostOf } from '../notify/targets.ts'
+import { notifyHost } from '../notify/targets.ts'
 import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
 import { composeConfirmMail } from './confirm-mail.ts'
@@ -111,7 +111,7 @@ export function createOutboxWorker(options: {
       },
       { secret: notify.secret, timeoutMs: Math.min(NOTIFY_TIMEOUT_MS, leaseMs / 2), now: now() },
     )
-    const fields = { inquiry: item.inquiry.id, delivery: item.id, host: hostOf(url), attempts: item.attempts + 1 }
+    const fields = { inquiry: item.inquiry.id, delivery: item.id, host: notifyHost(url), attempts: item.attempts + 1 }
     if (result.status === 'sent') {
       await store.markSent(item.id, now())
       log.info(fields, 'notification delivered')

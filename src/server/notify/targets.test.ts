@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { hostOf, parseTarget, parseTargetList, redactedEntry } from './targets.ts'
+import { notifyHost, parseTarget, parseTargetList, redactedEntry } from './targets.ts'
 
 describe('notification addresses', () => {
   test.each([
@@ -50,7 +50,15 @@ describe('notification addresses', () => {
   })
 
   test('the host of an entry, with or without a preset', () => {
-    expect(hostOf('telegram+https://api.telegram.org/bot1:X?chat_id=1')).toBe('api.telegram.org')
-    expect(hostOf('http://127.0.0.1:8080/hook')).toBe('127.0.0.1:8080')
+    expect(notifyHost('telegram+https://api.telegram.org/bot1:X?chat_id=1')).toBe('api.telegram.org')
+    expect(notifyHost('http://127.0.0.1:8080/hook')).toBe('127.0.0.1:8080')
+    expect(notifyHost('matrix+https://u:GEHEIM@m.example.org/!a:b?access_token=GEHEIM')).toBe('m.example.org')
+    expect(notifyHost('kein URL bot123:GEHEIM')).toBe('?')
+  })
+
+  test('an entry that is no URL, or hides its path behind a backslash, shows no token in an error', () => {
+    expect(redactedEntry('bot123456:GEHEIM?chat_id=1')).toBe('"bot…"')
+    expect(redactedEntry('telegram+https://api.telegram.org\\bot123:GEHEIM')).toBe('"telegram+https://api.telegram.org/…"')
+    expect(redactedEntry('https://exa mple.org/GEHEIM')).toBe('"https://?/…"')
   })
 })

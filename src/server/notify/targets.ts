@@ -21,21 +21,26 @@ function isLoopback(hostname: string): boolean {
   return net.isIPv4(hostname) && hostname.startsWith('127.')
 }
 
-/** "https://api.telegram.org/…": enough to tell entries apart, never a token. */
-export function redactedEntry(entry: string): string {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(entry.trim())
-  if (!match) return `"${entry.slice(0, 12)}…"`
-  const host = match[2]!.replace(/^.*@/, '')
-  return `"${match[1]}${host}/…"`
-}
-
-/** The host a notification goes to, for logs and the Postausgang. */
-export function hostOf(entry: string): string {
+/**
+ * The host a notification goes to ("api.telegram.org", "127.0.0.1:8080"): the one way an address is shown anywhere
+ * (logs, the Postausgang, the CLI, the GDPR access report, configuration errors), never its path or query, where
+ * tokens live. "?" when it is no URL.
+ */
+export function notifyHost(entry: string): string {
   try {
-    return new URL(entry.replace(/^[a-z]+\+/i, '')).host
+    return new URL(entry.trim().replace(/^[a-z]+\+/i, '')).host || '?'
   } catch {
     return '?'
   }
+}
+
+/** "https://api.telegram.org/…": enough to tell entries apart in an error, never a token. */
+export function redactedEntry(entry: string): string {
+  const trimmed = entry.trim()
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(trimmed)?.[0]
+  // Not even a scheme: the first letters only, which cannot be a token's digits or punctuation.
+  if (!scheme) return `"${/^[a-z+]{0,12}/i.exec(trimmed)![0]}…"`
+  return `"${scheme}${notifyHost(trimmed)}/…"`
 }
 
 export type ParsedTarget = { ok: true; target: NotifyTarget } | { ok: false; error: string }

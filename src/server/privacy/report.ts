@@ -1,5 +1,6 @@
 // What the owner hands a person who asks what is stored about them (GDPR Art. 15), and what an erasure removed:
 // the same JSON from the CLI and the console. Times are ISO 8601 (UTC); domains as shown and as stored.
+import { notifyHost } from '../notify/targets.ts'
 import { displayHost } from '../sites/host.ts'
 import type { PersonInquiry } from '../store/types.ts'
 import type { AccessReport, ErasedReport } from '../../shared/privacy-api.ts'
@@ -33,8 +34,8 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
         id: mail.id,
         kind: mail.webhookUrl !== null ? ('webhook' as const) : mail.replyId !== null ? ('reply' as const) : ('inquiry' as const),
         replyId: mail.replyId,
-        webhookUrl: mail.webhookUrl,
-        to: mail.webhookUrl !== null ? null : mail.replyId !== null ? (mail.mailTo ?? inquiry.email) : (mail.mailTo ?? 'MAIL_TO'),
+        // A notification by its receiver's host only: the rest of its address may hold a token (decision 019).
+        to: mail.webhookUrl !== null ? `Webhook an ${notifyHost(mail.webhookUrl)}` : mail.replyId !== null ? (mail.mailTo ?? inquiry.email) : (mail.mailTo ?? 'MAIL_TO'),
         messageId: mail.messageId,
         status: mail.status,
         attempts: mail.attempts,

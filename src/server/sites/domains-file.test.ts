@@ -30,6 +30,13 @@ describe('a broken edit of a large file names the line', () => {
     expect(refusal(file)).toMatch(new RegExp(`^${file}: line 50004: Expected ',' or '}' after property value`))
   })
 
+  test('a syntax error in JSON next to a notification address names its line, not the text around it', () => {
+    const file = writeTestFile('{"domains": {\n  "a.de": { "notify": telegram+https://api.telegram.org/bot123:GEHEIM?chat_id=1 }\n}}\n', 'domains.json')
+    const message = refusal(file)
+    expect(message).toMatch(new RegExp(`^${file}: line 2: Unexpected token`))
+    expect(message).not.toMatch(/GEHEIM|telegram|is not valid JSON/)
+  })
+
   test('a syntax error in YAML', () => {
     const file = large('yaml', 100_000, (lines) => (lines[150_001] = '    price: [1, 2'))
     expect(refusal(file)).toMatch(new RegExp(`^${file}: line 150003, column \\d+: `))

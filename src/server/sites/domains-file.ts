@@ -39,10 +39,15 @@ function parse(file: string, text: string): unknown {
       return JSON.parse(text)
     } catch (error) {
       const message = (error as Error).message
-      // V8 says where: "Expected ',' or '}' after property value in JSON at position 25 (line 3 column 5)".
-      const position = /at position (\d+)/.exec(message)?.[1]
+      // V8 says where: "Expected ',' or '}' after property value in JSON at position 25 (line 3 column 5)", or quotes
+      // the text around it: 'Unexpected token 'e', ..."notify": telegram+ht"... is not valid JSON'. That text is
+      // found again for its line and left out of the message: the file may hold tokens (notify: addresses).
+      const quoted = /(?:\.\.\.)?"(.*)"(?:\.\.\.)? is not valid JSON$/s.exec(message)?.[1]
+      const found = quoted ? text.indexOf(quoted) : -1
+      const position = /at position (\d+)/.exec(message)?.[1] ?? (found >= 0 ? found + Math.floor(quoted!.length / 2) : undefined)
       const { line } = lineAt(text, position === undefined ? text.length : Number(position))
-      throw new DomainsFileError(`${file}: line ${line}: ${message.replace(/ in JSON at position.*$/, '')}`)
+      const reason = message.replace(/ in JSON at position.*$/, '').replace(/,?\s*(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '')
+      throw new DomainsFileError(`${file}: line ${line}: ${reason}`)
     }
   }
   try {

@@ -141,4 +141,9 @@ export const SQLITE_MIGRATIONS: string[] = [
    ANALYZE replies;`,
   // English pages (docs/decisions/025): the language the buyer wrote in. Every inquiry before was German.
   `ALTER TABLE inquiries ADD COLUMN language TEXT NOT NULL DEFAULT 'de' CHECK (language IN ('de', 'en'));`,
+  // Finding a person's inquiries in every spelling of their address (decision 030, store/privacy.ts): the local part
+  // up to its first "+", without dots, in lower case; the domain's spellings need IDNA, which is done on the rows found.
+  `DROP INDEX inquiries_email;
+   CREATE INDEX inquiries_email_stem ON inquiries (lower(replace(substr(email, 1, CASE WHEN instr(email, '+') BETWEEN 1 AND instr(email, '@') THEN instr(email, '+') ELSE instr(email, '@') END - 1), '.', '')));
+   ANALYZE inquiries;`,
 ]

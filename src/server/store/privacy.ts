@@ -1,7 +1,10 @@
 // GDPR in the store: everything about one person (Art. 15), erasing it (Art. 17), and finding what retention erases.
-// Same for both databases but for matching an address without regard to case, which each does through its own
-// index (inquiries_email: lower(email) on PostgreSQL, email COLLATE NOCASE on SQLite).
+// An address is found in every spelling that reaches the same mailbox (mail/mailbox.ts: case, full-width letters,
+// Unicode or punycode, Gmail's dots and tags). No SQL function knows IDNA, so each database indexes a coarse key of
+// the local part (inquiries_email_stem: the same key, each with its own functions); mailboxOf decides among the rows
+// it finds.
 import { sql, type Kysely, type Transaction } from 'kysely'
+import { localStem, sameMailboxAs } from '../mail/mailbox.ts'
 import { INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
@@ -12,9 +15,18 @@ type Db = Kysely<Database>
 export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
   const { guard } = dialect
   const write = writer(dialect)
-  // Written as the index is, so that the planner uses it.
-  const sameAddress = (email: string) =>
-    dialect.name === 'postgres' ? sql<boolean>`lower(i.email) = lower(${email})` : sql<boolean>`i.email = ${email} COLLATE NOCASE`
+  // Written exactly as the index is (migrations-*.ts), so that the planner uses it; localStem computes the same.
+  const stemMatches = (email: string) =>
+    dialect.name === 'postgres'
+      ? sql<boolean>`lower(replace(split_part(split_part(i.email, '@', 1), '+', 1), '.', '')) = ${localStem(email)}`
+      : sql<boolean>`lower(replace(substr(i.email, 1, CASE WHEN instr(i.email, '+') BETWEEN 1 AND instr(i.email, '@') THEN instr(i.email, '+') ELSE instr(i.email, '@') END - 1), '.', '')) = ${localStem(email)}`
+
+  /** The ids of the inquiries whose address reaches the mailbox `email` reaches, oldest first. */
+  async function idsOf(trx: Kysely<Database>, email: string): Promise<number[]> {
+    const rows = await trx.selectFrom('inquiries as i').select(['i.id', 'i.email']).where(stemMatches(email)).orderBy('i.created_at').orderBy('i.id').execute()
+    const sameMailbox = sameMailboxAs(email)
+    return rows.filter((row) => sameMailbox(row.email)).map((row) => row.id)
+  }
 
   async function erase(trx: Transaction<Database>, ids: number[]): Promise<Erased> {
     if (ids.length === 0) return { inquiries: [], replyIds: [], outboxRows: 0 }
@@ -35,9 +47,9 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
     purgeErased,
     async personData(email) {
       return guard(async () => {
-        const rows = await db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where(sameAddress(email)).orderBy('i.created_at').orderBy('i.id').execute()
-        if (rows.length === 0) return []
-        const ids = rows.map((row) => row.id)
+        const ids = await idsOf(db, email)
+        if (ids.length === 0) return []
+        const rows = await db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', 'in', ids).orderBy('i.created_at').orderBy('i.id').execute()
         const [replies, mails] = await Promise.all([
           db.selectFrom('replies').selectAll().where('inquiry_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
           db
@@ -75,11 +87,7 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
     async eraseByEmail(email) {
       const erased = await write(() =>
         db.transaction().execute(async (trx) => {
-          const rows = await trx.selectFrom('inquiries as i').select('i.id').where(sameAddress(email)).execute()
-          return erase(
-            trx,
-            rows.map((row) => row.id),
-          )
+          return erase(trx, await idsOf(trx, email))
         }),
       )
       if (erased.inquiries.length > 0) await purgeErased()

@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/console-api.ts'
 import { exportText } from '../../export/inquiries.ts'
 import { HttpError } from '../../http/errors.ts'
-import { hostOf } from '../../notify/targets.ts'
+import { notifyHost } from '../../notify/targets.ts'
 import { dayOf } from '../../page/page-views.ts'
 import { displayHost } from '../../sites/host.ts'
 import { formatPrice } from '../../sites/settings.ts'
@@ -124,7 +124,7 @@ function createInboxData(deps: ConsoleDeps) {
         domain: displayHost(row.domain),
         kind: row.webhookUrl !== null ? 'webhook' : row.replyId === null ? 'inquiry' : 'reply',
         // The host only: the rest of a notification's address may hold a token.
-        target: row.webhookUrl === null ? null : hostOf(row.webhookUrl),
+        target: row.webhookUrl === null ? null : notifyHost(row.webhookUrl),
         status: row.status,
         attempts: row.attempts,
         lastError: row.lastError,

@@ -52,7 +52,11 @@ const CLIENT_ENTRY = '__LANDER_CLIENT_ENTRY__'
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** The server's entries: the server, and the process that loads the domains file (src/server/sites/registry.ts). */
-const SERVER_ENTRIES: Record<string, string> = { main: 'src/server/main.ts', 'domains-loader': 'src/server/sites/domains-loader.ts' }
+const SERVER_ENTRIES: Record<string, string> = {
+  main: 'src/server/main.ts',
+  'domains-loader': 'src/server/sites/domains-loader.ts',
+  'og-worker': 'src/server/page/og-worker.ts',
+}
 
 /** The mode of the console's browser build; scripts/build-lib.mjs passes it by name. */
 const CONSOLE_MODE = 'console'

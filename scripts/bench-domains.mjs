@@ -3,7 +3,9 @@
 // same run: cold start to the first 200 and RSS idle (alternating, --runs N each, default 3, medians); how soon a
 // change is in force after the write; GET / p99 while the file reloads over and over under load, against the same
 // load without reloads; GET / for an exact and a wildcard name and /tls-check for names drawn from all N; and, in
-// this process, the cost of one lookup in the table at both sizes. --duration N seconds per load (default 10),
+// this process, the cost of one lookup in the table at both sizes; and the search flood of issue 12/19 (with
+// `portfolio: true`): GET / p99 idle and while one client floods /domains with varied sorted searches, with the
+// search limit and without it (--only search: that phase alone). --duration N seconds per load (default 10),
 // --json for JSON. Traffic goes to 127.0.0.1 only.
 import fs from 'node:fs'
 import http from 'node:http'
@@ -35,14 +37,14 @@ function get(port, host, target = '/') {
   })
 }
 
-const rssMiB = (pid) => +(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024).toFixed(1)
+export const rssMiB = (pid) => +(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024).toFixed(1)
 
 /** The production server with DOMAINS_FILE=file, as `npm start` runs it; resolves once example.de answers 200. */
-async function startWith(file, dataDir) {
+export async function startWith(file, dataDir, env = {}) {
   const port = await freePort()
   const started = performance.now()
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
-    env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DOMAINS_FILE: file },
+    env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DOMAINS_FILE: file, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -62,7 +64,7 @@ async function startWith(file, dataDir) {
   }
 }
 
-async function load(port, duration, options) {
+export async function load(port, duration, options) {
   const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration, ...options })
   const ok = result.statusCodeStats['200']?.count ?? 0
   return { requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, notOk: result.requests.total - ok + result.errors + result.timeouts }
@@ -79,6 +81,60 @@ const priceOnPage = (body) => /<p class="price">Preis: ([\d.]+)/.exec(body)?.[1]
 /** From the write to the first answer with the new price, polling every 5 ms. */
 async function untilInForce(port, price) {
   while (priceOnPage((await get(port, 'example.de')).body) !== String(price)) await sleep(5)
+}
+
+/** GET / at a fixed rate that leaves the server room (its p99 is what a flood must not spoil). */
+export const PAGE_LOAD = { connections: 10, overallRate: 1000 }
+/** The flood: one client, its searches at a fixed rate above the 86 a second that took GET / to p99 675 ms. */
+const FLOOD = { connections: 8, overallRate: 400 }
+const FLOOD_WORDS = ['auto', 'haus', 'shop', 'reise', 'web', 'zeit', 'bio', 'rad', 'markt', 'garten', 'ü', 'de', 'com', '-', '1', '2']
+
+/** Varied searches: a word, a part of one or one to three letters, by price either way, on one of the first pages. */
+function floodRequests() {
+  const letters = 'abcdefghijklmnopqrstuvwxyz'
+  const pick = (list) => list[Math.floor(Math.random() * list.length)]
+  const query = () => {
+    const roll = Math.random()
+    if (roll < 0.3) return pick(FLOOD_WORDS)
+    if (roll < 0.5) return pick(FLOOD_WORDS).slice(0, 2)
+    return Array.from({ length: 1 + Math.floor(Math.random() * 3) }, () => pick(letters)).join('')
+  }
+  return [{ setupRequest: (request) => ({ ...request, path: `/domains?q=${encodeURIComponent(query())}&sort=price&order=${pick(['asc', 'desc'])}&page=${1 + Math.floor(Math.random() * 3)}` }) }]
+}
+
+/**
+ * GET / (fixed rate) alone, then together with one client's flood of /domains searches, on a server whose domains
+ * file has `portfolio: true`: with the search limit as configured by default, and with SEARCH_RATE_LIMIT=0 (what
+ * the index alone does).
+ */
+async function searchFlood(file, dataDir, duration, log) {
+  const result = {}
+  for (const [name, env] of [['limited', {}], ['unlimited', { SEARCH_RATE_LIMIT: '0' }]]) {
+    log(`search flood (${name}): GET / at ${PAGE_LOAD.overallRate}/s alone, then with ${FLOOD.overallRate} searches/s from one client, ${duration} s each ...`)
+    const server = await startWith(file, dataDir(`search-${name}`), env)
+    try {
+      const pageLoad = () => load(server.port, duration, { ...PAGE_LOAD, headers: { host: 'example.de' } })
+      await load(server.port, 2, { ...PAGE_LOAD, headers: { host: 'example.de' } })
+      const idle = await pageLoad()
+      const rssIdleMiB = rssMiB(server.pid)
+      const flood = autocannon({ url: `http://127.0.0.1:${server.port}/`, ...FLOOD, duration: duration + 1, headers: { host: 'example.de' }, requests: floodRequests() })
+      await sleep(500)
+      const during = await pageLoad()
+      const searches = await flood
+      const codes = Object.fromEntries(Object.entries(searches.statusCodeStats).map(([code, { count }]) => [code, count]))
+      result[name] = {
+        idle,
+        during,
+        ratioP99: ratio(during.p99Ms, idle.p99Ms),
+        flood: { requestsPerSecond: Math.round(searches.requests.average), p50Ms: searches.latency.p50, p99Ms: searches.latency.p99, statusCodes: codes, errors: searches.errors + searches.timeouts },
+        rssIdleMiB,
+        rssAfterMiB: rssMiB(server.pid),
+      }
+    } finally {
+      await server.stop()
+    }
+  }
+  return result
 }
 
 /** What the lookups found, so that the loops cannot be optimised away (printed with the figures). */
@@ -108,6 +164,7 @@ export async function benchDomains(args) {
   const count = option('--domains', 100_000)
   const duration = option('--duration', 10)
   const runs = option('--runs', 3)
+  const onlySearch = args.includes('--only') && args[args.indexOf('--only') + 1] === 'search'
   const wildcards = Math.max(1, Math.round(count / 100))
   await build()
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-domains-'))
@@ -127,6 +184,13 @@ export async function benchDomains(args) {
       fs.writeFileSync(file, text)
     }
     const dataDir = (name) => fs.mkdtempSync(path.join(tmp, `${name}-`))
+    const portfolioFile = path.join(tmp, 'portfolio', 'domains.json')
+    fs.mkdirSync(path.dirname(portfolioFile), { recursive: true })
+    fs.writeFileSync(portfolioFile, `${JSON.stringify({ ...document, portfolio: true }, null, 2)}\n`)
+    if (onlySearch) {
+      results.searchFlood = await searchFlood(portfolioFile, dataDir, duration, log)
+      return asJson ? console.log(JSON.stringify(results, null, 2)) : printSearchFlood(results)
+    }
     log(`domains file: ${count} names and ${wildcards} wildcards, JSON ${(files.json.text.length / 2 ** 20).toFixed(1)} MiB, YAML ${(Buffer.byteLength(files.yaml.text) / 2 ** 20).toFixed(1)} MiB; against ${SMALL} names`)
 
     for (const format of ['json', 'yaml']) {
@@ -196,6 +260,8 @@ export async function benchDomains(args) {
       }
     }
 
+    results.searchFlood = await searchFlood(portfolioFile, dataDir, duration, log)
+
     log('lookups in this process (resolve(), exact, wildcard and unknown names) ...')
     const rare = asciiNames.filter((_, i) => i % Math.max(1, Math.floor(asciiNames.length / 10_000)) === 0)
     const smallDocument = domainsDocument({ domains: SMALL, wildcards: 1 })
@@ -236,8 +302,25 @@ function print(results) {
   console.log(
     `resolve() in ns, ${small} / ${domains} names: exact ${lookup.small.exactNs} / ${lookup.large.exactNs} (a name not asked for lately: ${lookup.large.rareNs}), wildcard ${lookup.small.wildcardNs} / ${lookup.large.wildcardNs}, unknown ${lookup.small.unknownNs} / ${lookup.large.unknownNs}`,
   )
+  printSearchFlood(results)
   for (const format of ['json', 'yaml']) {
     const r = results[format]
     console.log(`${format} runs: start ${r.small.runs.startMs.join(', ')} / ${r.large.runs.startMs.join(', ')} ms; RSS ${r.small.runs.rssMiB.join(', ')} / ${r.large.runs.rssMiB.join(', ')} MiB; RSS after the reloads ${r.large.load.rssAfterReloadsMiB} MiB`)
   }
+}
+
+function printSearchFlood({ domains, searchFlood }) {
+  const rows = {}
+  for (const [name, r] of Object.entries(searchFlood)) {
+    rows[`GET / ${name === 'limited' ? 'with the search limit' : 'SEARCH_RATE_LIMIT=0'}`] = {
+      idle: `p50 ${r.idle.p50Ms} / p99 ${r.idle.p99Ms} ms`,
+      'search flood': `p50 ${r.during.p50Ms} / p99 ${r.during.p99Ms} ms (${r.during.notOk} not 200)`,
+      'p99 ratio': `x${r.ratioP99}`,
+      target: '<= x3',
+      searches: `${r.flood.requestsPerSecond}/s, p99 ${r.flood.p99Ms} ms, ${Object.entries(r.flood.statusCodes).map(([code, count]) => `${count} x ${code}`).join(', ')}`,
+      RSS: `${r.rssIdleMiB} -> ${r.rssAfterMiB} MiB`,
+    }
+  }
+  console.log(`search flood, ${domains} names with portfolio: true (GET / at ${PAGE_LOAD.overallRate}/s over ${PAGE_LOAD.connections} connections; searches at ${FLOOD.overallRate}/s over ${FLOOD.connections}):`)
+  console.table(rows)
 }

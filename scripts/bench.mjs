@@ -5,7 +5,7 @@
 // `--duration N` for N seconds per load measurement (default 10). Traffic goes to 127.0.0.1 only.
 // `--console`: the owner's console on a seeded store instead (scripts/bench-console.mjs); `--import`: the portfolio
 // import at scale (scripts/bench-import.mjs); `--domains N`: a domains file of N names against one of 10
-// (scripts/bench-domains.mjs).
+// (scripts/bench-domains.mjs); `--og-spray`: link-preview images asked for over distinct hosts (scripts/bench-og.mjs).
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -334,4 +334,5 @@ async function benchPublicPage() {
 if (args.includes('--console')) await (await import('./bench-console.mjs')).benchConsole(args)
 else if (args.includes('--import')) await (await import('./bench-import.mjs')).benchImport(args)
 else if (args.includes('--domains')) await (await import('./bench-domains.mjs')).benchDomains(args)
+else if (args.includes('--og-spray')) await (await import('./bench-og.mjs')).benchOgSpray(args)
 else await benchPublicPage()

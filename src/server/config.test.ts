@@ -29,6 +29,8 @@ describe('configuration', () => {
       allowAnyTls: false,
       readyzDetails: false,
       tlsWildcardDailyLimit: 20,
+      searchRateLimit: 30,
+      imageRateLimit: 10,
       localPreview: true,
       counterOfferDays: 7,
       retentionDays: undefined,
@@ -38,6 +40,14 @@ describe('configuration', () => {
       notify: { urls: [], secret: undefined, personal: false },
       adminUrl: undefined,
     })
+  })
+
+  test('SEARCH_RATE_LIMIT and IMAGE_RATE_LIMIT are whole numbers per minute, 0 for no limit', () => {
+    expect(loadConfig({ SEARCH_RATE_LIMIT: '0', IMAGE_RATE_LIMIT: '120' })).toMatchObject({ searchRateLimit: 0, imageRateLimit: 120 })
+    for (const value of ['-1', '2.5', 'viele']) {
+      expect(() => loadConfig({ SEARCH_RATE_LIMIT: value }), value).toThrow('SEARCH_RATE_LIMIT: must be a whole number per client and minute')
+      expect(() => loadConfig({ IMAGE_RATE_LIMIT: value }), value).toThrow('IMAGE_RATE_LIMIT: must be a whole number per client and minute')
+    }
   })
 
   test('DOMAINS_FILE_MEMORY_MIB is a whole number of MiB from 16 to 4096', () => {

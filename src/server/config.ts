@@ -61,6 +61,8 @@ const trustProxy = z
 
 const IPV6_PREFIX_ERROR = 'must be a whole number from 32 to 128 (how many leading bits of an IPv6 address make one client)'
 
+const PER_MINUTE_ERROR = 'must be a whole number per client and minute from 0 to 100000 (0: no limit)'
+
 const RETENTION_ERROR = 'must be a whole number of days from 1 to 36500 (e.g. 365), or off'
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -125,6 +127,10 @@ const configSchema = z
       .min(0, 'must be a whole number from 0 to 1000')
       .max(1000, 'must be a whole number from 0 to 1000')
       .default(20),
+    // Work a client may make this process do per minute (decision 032): lists of /domains that are not the plain
+    // first page, and link-preview images not drawn yet. 0: no limit.
+    SEARCH_RATE_LIMIT: z.coerce.number({ error: PER_MINUTE_ERROR }).int(PER_MINUTE_ERROR).min(0, PER_MINUTE_ERROR).max(100_000, PER_MINUTE_ERROR).default(30),
+    IMAGE_RATE_LIMIT: z.coerce.number({ error: PER_MINUTE_ERROR }).int(PER_MINUTE_ERROR).min(0, PER_MINUTE_ERROR).max(100_000, PER_MINUTE_ERROR).default(10),
     LOCAL_PREVIEW: flag.default(true),
     IMPRINT_URL: httpUrl.optional(),
     PRIVACY_URL: httpUrl.optional(),
@@ -187,6 +193,8 @@ const configSchema = z
       allowAnyTls: env.ALLOW_ANY_TLS,
       readyzDetails: env.READYZ_DETAILS,
       tlsWildcardDailyLimit: env.TLS_WILDCARD_DAILY_LIMIT,
+      searchRateLimit: env.SEARCH_RATE_LIMIT,
+      imageRateLimit: env.IMAGE_RATE_LIMIT,
       localPreview: env.LOCAL_PREVIEW,
       /** How long a counter-offer stands unless the owner says otherwise (docs/negotiation.md). */
       counterOfferDays: env.COUNTER_OFFER_DAYS,

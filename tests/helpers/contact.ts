@@ -26,14 +26,15 @@ export interface RawResponse {
 export function requestAs(
   host: string,
   url: string,
-  options: { method?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  options: { method?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string>; localAddress?: string } = {},
 ): Promise<RawResponse> {
   const body = options.form ? new URLSearchParams(options.form).toString() : options.body === undefined ? undefined : JSON.stringify(options.body)
   const headers: http.OutgoingHttpHeaders = { ...options.headers, host }
   const type = options.form ? 'application/x-www-form-urlencoded' : 'application/json'
   if (body !== undefined) Object.assign(headers, { 'content-type': type, 'content-length': Buffer.byteLength(body) })
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? 'GET', headers }, (response) => {
+    // localAddress: another loopback address (127.0.0.2) is another client to the server.
+    const request = http.request(url, { method: options.method ?? 'GET', headers, ...(options.localAddress && { localAddress: options.localAddress }) }, (response) => {
       let html = ''
       response.setEncoding('utf8')
       response.on('data', (chunk: string) => (html += chunk))

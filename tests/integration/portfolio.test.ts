@@ -41,7 +41,8 @@ let server: ServerProcess
 let file: string
 beforeAll(async () => {
   file = writeTestFile(DOMAINS)
-  server = await startServerProcess({ DOMAINS_FILE: file })
+  // The tests below search more often than a visitor would (the limit has a test of its own).
+  server = await startServerProcess({ DOMAINS_FILE: file, SEARCH_RATE_LIMIT: '0' })
 })
 afterAll(async () => {
   await server?.stop()
@@ -169,6 +170,56 @@ describe('/domains', () => {
       'münchen-kaffee.de 3.000 €',
     ])
     expect(portfolioOf((await getPage(server.url, 'kaffee-shop.de')).html).slice(0, 2).map((name) => name.name)).toEqual(['kaffee-bar.de', 'kaffee-neu.de'])
+  })
+})
+
+describe('a client that searches too often', () => {
+  test('gets 429 with a page that says so and Retry-After, while GET /, the plain list and other clients still get answers', async () => {
+    const limited = await startServerProcess({ DOMAINS_FILE: file, SEARCH_RATE_LIMIT: '5' })
+    try {
+      const search = (i: number, localAddress?: string) =>
+        requestAs('kaffee-shop.de', `${limited.url}/domains?q=${['kaffee', 'name', 'de', 'shop', 'bar', 'tee', 'n', 'e'][i % 8]}&sort=price&page=${1 + (i % 2)}`, {
+          ...(localAddress && { localAddress }),
+        })
+      // Another visitor saw the plain list first.
+      expect((await requestAs('kaffee-shop.de', `${limited.url}/domains`, { localAddress: '127.0.0.3' })).status).toBe(200)
+      const answers = []
+      for (let i = 0; i < 12; i++) answers.push(await search(i))
+      expect(answers.map((answer) => answer.status)).toEqual([...Array(5).fill(200), ...Array(7).fill(429)])
+      const refused = answers.at(-1)!
+      expect(refused.headers['content-type']).toMatch(/^text\/html/)
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60)
+      expect(refused.html).toContain(TEXT.rateLimited)
+      expect(refused.html).not.toMatch(/<script[\s>]/)
+      // Sorting and paging without a search cost a rendering each, so they count too.
+      expect((await requestAs('kaffee-shop.de', `${limited.url}/domains?page=2`)).status).toBe(429)
+      // What the client is still answered: the page, and the plain list (kept since it was rendered).
+      expect((await getPage(limited.url, 'kaffee-shop.de')).status).toBe(200)
+      const plain = await requestAs('kaffee-shop.de', `${limited.url}/domains`)
+      expect(plain.status).toBe(200)
+      expect(rowsOf(plain.html)).toHaveLength(50)
+      // Another address is another client.
+      expect((await search(0, '127.0.0.2')).status).toBe(200)
+    } finally {
+      await limited.stop()
+      limited.cleanup()
+    }
+  })
+
+  test('the plain list of a host is rendered once and then costs no search of the budget', async () => {
+    const limited = await startServerProcess({ DOMAINS_FILE: file, SEARCH_RATE_LIMIT: '2' })
+    try {
+      const statuses = []
+      for (let i = 0; i < 6; i++) statuses.push((await requestAs('kaffee-shop.de', `${limited.url}/domains`)).status)
+      expect(statuses).toEqual(Array(6).fill(200))
+      // The first plain list counted once; one search is left of two.
+      expect((await requestAs('kaffee-shop.de', `${limited.url}/domains?q=kaffee`)).status).toBe(200)
+      expect((await requestAs('kaffee-shop.de', `${limited.url}/domains?q=kaffee`)).status).toBe(429)
+    } finally {
+      await limited.stop()
+      limited.cleanup()
+    }
   })
 })
 

@@ -2,6 +2,7 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { TEXT } from '../../src/shared/texts.ts'
 import { getPage, requestAs } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { pngSize } from '../helpers/png.ts'
@@ -36,11 +37,15 @@ afterAll(async () => {
 const jsonLdOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as Record<string, unknown>
 const metaOf = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1]
 
-/** GET with a chosen Host header, the body as bytes. */
-function getImage(host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+/** GET with a chosen Host header (from another loopback address with `localAddress`), the body as bytes. */
+function getImage(
+  host: string,
+  headers: Record<string, string> = {},
+  { url = server.url, localAddress }: { url?: string; localAddress?: string } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
-      .get(`${server.url}/og.png`, { headers: { ...headers, host } }, (response) => {
+      .get(`${url}/og.png`, { headers: { ...headers, host }, ...(localAddress && { localAddress }) }, (response) => {
         const chunks: Buffer[] = []
         response.on('data', (chunk: Buffer) => chunks.push(chunk))
         response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }))
@@ -124,6 +129,29 @@ describe('the link-preview image', () => {
     expect(after.headers.etag).not.toBe(before.headers.etag)
     expect(after.body.equals(before.body)).toBe(false)
     expect(pngSize(after.body)).toEqual({ width: 1200, height: 630 })
+  })
+})
+
+describe('a client asking for the images of many hosts', () => {
+  test('gets 429 once it has had IMAGE_RATE_LIMIT images drawn, while GET /, images already drawn and other clients are still answered', async () => {
+    // Every name gets a page, and so an image: a client can name new hosts without end.
+    const spray = await startServerProcess({ DOMAINS_FILE: writeTestFile('unknownHosts: page\ndomains:\n  example.de: {}\n'), IMAGE_RATE_LIMIT: '3' })
+    try {
+      const url = spray.url
+      const statuses = []
+      for (let i = 0; i < 8; i++) statuses.push((await getImage(`spray-${i}.de`, {}, { url })).status)
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429])
+      const refused = await getImage('spray-9.de', {}, { url })
+      expect(refused.status).toBe(429)
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      expect(JSON.parse(refused.body.toString())).toEqual({ error: TEXT.rateLimited })
+      expect((await getPage(url, 'spray-9.de')).status).toBe(200)
+      expect((await getImage('spray-0.de', {}, { url })).status).toBe(200)
+      expect((await getImage('spray-9.de', {}, { url, localAddress: '127.0.0.2' })).status).toBe(200)
+    } finally {
+      await spray.stop()
+      spray.cleanup()
+    }
   })
 })
 

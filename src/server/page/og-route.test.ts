@@ -1,7 +1,11 @@
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
+import { TEXTS } from '../../shared/texts.ts'
+import { HttpError } from '../http/errors.ts'
+import { createWorkBudget } from '../http/work-budget.ts'
 import type { Site } from '../sites/resolver.ts'
 import { domainsConfigOf } from '../sites/domains-document.ts'
-import { ogContentOf } from './og-route.ts'
+import { createOgDrawer } from './og-drawer.ts'
+import { createOgImages, ogContentOf } from './og-route.ts'
 
 const file = domainsConfigOf({
   domains: {
@@ -25,5 +29,50 @@ describe('what the link-preview image shows', () => {
 
   test('a sold name: no price, and that it is sold', () => {
     expect(ogContentOf(siteFor('verkauft.de'), 'de')).toEqual({ name: 'verkauft.de', text: 'Diese Domain wurde verkauft.' })
+  })
+})
+
+describe('drawing the images', () => {
+  const drawer = createOgDrawer()
+  afterAll(() => drawer.close())
+  const unlimited = createWorkBudget({ max: 0, windowMs: 60_000 })
+  const hostSite = (name: string): Site => ({ ...siteFor('example.de'), host: { ascii: name, display: name } })
+  const statusOf = (error: unknown) => (error instanceof HttpError ? error.statusCode : error)
+
+  test('the images kept never take more than their bound in bytes; the ones used last stay', async () => {
+    const bound = 150 * 1024
+    const images = createOgImages({ budget: unlimited, drawer, cacheBytes: bound })
+    const drawn = []
+    for (let i = 0; i < 6; i++) {
+      drawn.push(await images.get(hostSite(`name-${i}.de`), 'de', 'a'))
+      expect(images.cachedBytes()).toBeLessThanOrEqual(bound)
+    }
+    // Three real images of 30 to 60 KB fit, more do not.
+    expect(images.cachedBytes()).toBeGreaterThan(2 * 30 * 1024)
+    expect(await images.get(hostSite('name-5.de'), 'de', 'a')).toBe(drawn[5])
+    expect(await images.get(hostSite('name-0.de'), 'de', 'a')).not.toBe(drawn[0])
+  })
+
+  test('a client gets 429 once its drawings are spent, though kept images are still given to it and others still draw', async () => {
+    const images = createOgImages({ budget: createWorkBudget({ max: 2, windowMs: 60_000 }), drawer })
+    await images.get(hostSite('a.de'), 'de', 'spray')
+    await images.get(hostSite('b.de'), 'de', 'spray')
+    const refused = await Promise.resolve()
+      .then(() => images.get(hostSite('c.de'), 'de', 'spray'))
+      .catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(HttpError)
+    expect(refused).toMatchObject({ statusCode: 429, message: TEXTS.de.rateLimited })
+    expect(Number((refused as HttpError).headers['retry-after'])).toBeGreaterThan(0)
+    expect((await images.get(hostSite('a.de'), 'de', 'spray')).png.length).toBeGreaterThan(0)
+    expect((await images.get(hostSite('c.de'), 'de', 'other')).png.length).toBeGreaterThan(0)
+  })
+
+  test('one drawing at a time and a short queue: more new images asked for at once get 503 with Retry-After', async () => {
+    const images = createOgImages({ budget: unlimited, drawer })
+    const answers = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => Promise.resolve().then(() => images.get(hostSite(`n${i}.de`), 'de', 'a'))))
+    const statuses = answers.map((answer) => (answer.status === 'fulfilled' ? 200 : statusOf(answer.reason)))
+    expect(statuses).toEqual([...Array(9).fill(200), ...Array(3).fill(503)])
+    const refused = answers.at(-1) as PromiseRejectedResult
+    expect((refused.reason as HttpError).headers['retry-after']).toBe('5')
   })
 })

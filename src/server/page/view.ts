@@ -31,8 +31,10 @@ export interface PageView {
    * answered for a host without one as they all do: 400, 404 (also where `/` shows the neutral page) or the www redirect.
    */
   siteOf(request: FastifyRequest, reply: FastifyReply): Site | null
-  /** GET /domains of a host with a portfolio, in the site's language (`props.language`). */
-  domainList(reply: FastifyReply, site: AnswerLanguage, props: DomainListProps): FastifyReply
+  /** The page of GET /domains of a host with a portfolio, in the site's language (`props.language`). */
+  renderDomainList(props: DomainListProps): string
+  /** Answers with a page renderDomainList made. */
+  domainList(reply: FastifyReply, site: AnswerLanguage, html: string): FastifyReply
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -112,8 +114,9 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       }
       return lookup.site
     },
-    domainList(reply, site, props) {
-      return varyByLanguage(reply.code(200).type(HTML).header('cache-control', 'no-cache'), site).send(renderer.domainList(props))
+    renderDomainList: (props) => renderer.domainList(props),
+    domainList(reply, site, html) {
+      return varyByLanguage(reply.code(200).type(HTML).header('cache-control', 'no-cache'), site).send(html)
     },
   }
 }

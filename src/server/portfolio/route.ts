@@ -3,10 +3,16 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { TEXTS } from '../../shared/texts.ts'
+import type { Config } from '../config.ts'
+import { clientKeyOf } from '../http/client-address.ts'
+import { createWorkBudget } from '../http/work-budget.ts'
 import type { PageView } from '../page/view.ts'
+import { lruCache } from '../sites/lru.ts'
 import { linkOf } from './links.ts'
 
 const PAGE_SIZE = 50
+/** Plain first pages kept (one per host and language that was asked for lately). */
+const PLAIN_PAGES_KEPT = 64
 
 const listQuery = z.object({
   q: z.string().max(100).transform((q) => q.trim()).default(''),
@@ -15,8 +21,14 @@ const listQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })
 
-export default async function portfolioRoutes(app: FastifyInstance, deps: { view: PageView }) {
-  const { view } = deps
+export default async function portfolioRoutes(app: FastifyInstance, deps: { view: PageView; config: Pick<Config, 'searchRateLimit' | 'rateLimitIpv6Prefix'> }) {
+  const { view, config } = deps
+  // Every list but the plain first page costs a search or a rendering, and a client can ask for a new one with every
+  // request: those are counted per client (decision 032). The plain first page is the same for every visitor of a
+  // host until the file changes, so it is kept and costs nothing when asked again.
+  const budget = createWorkBudget({ max: config.searchRateLimit, windowMs: 60_000 })
+  const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
+  const plainPages = lruCache<string, string>(PLAIN_PAGES_KEPT)
   app.get('/domains', async (request, reply) => {
     const site = view.siteOf(request, reply)
     if (!site) return reply
@@ -26,12 +38,21 @@ export default async function portfolioRoutes(app: FastifyInstance, deps: { view
     const query = listQuery.safeParse(request.query)
     if (!query.success) return view.notice(reply, 400, site, text.badRequest, text.badRequest)
     const { q, sort, order } = query.data
+    const plain = q === '' && sort === 'name' && order === 'asc' && query.data.page === 1
+    const plainKey = `${site.host.ascii}\n${site.language}\n${portfolio.version}`
+    const kept = plain ? plainPages.get(plainKey) : undefined
+    if (kept) return view.domainList(reply, site, kept)
+    const allowed = budget.take(clientKey(request))
+    if (!allowed.ok) {
+      reply.header('retry-after', String(allowed.retryAfterSeconds))
+      return view.notice(reply, 429, site, text.rateLimited, text.rateLimited)
+    }
     const first = portfolio.list({ q, sort, order, offset: (query.data.page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
     const pages = Math.max(1, Math.ceil(first.total / PAGE_SIZE))
     // A page past the end (a list that shrank since the link was made) shows the last one.
     const page = Math.min(query.data.page, pages)
     const { total, items } = page === query.data.page ? first : portfolio.list({ q, sort, order, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
-    return view.domainList(reply, site, {
+    const html = view.renderDomainList({
       host: site.host.display,
       language: site.language,
       q,
@@ -43,5 +64,6 @@ export default async function portfolioRoutes(app: FastifyInstance, deps: { view
       items: items.map((item) => linkOf(item, site.language)),
       ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
     })
+    return view.domainList(reply, site, plain ? plainPages.set(plainKey, html) : html)
   })
 }

@@ -69,6 +69,16 @@ const NO_PRICE = 0xffffffff
 const RELATED_KEPT = 1024
 /** At most this many items in one list page; a larger limit is cut to it. */
 const MAX_PAGE = 1000
+/** The searches whose matches are kept: a list paged or sorted again is not searched again. */
+const SEARCHES_KEPT = 64
+/** Searches for one character, kept apart: the costliest (most names match), and there are only so many. */
+const SINGLES_KEPT = 128
+
+/** The items a search found, one bit each (item i is bit i % 32 of word i / 32), and how many. */
+interface Matches {
+  bits: Uint32Array
+  total: number
+}
 
 /** What names are compared by: the shown name without accents, so that ö sorts with o (no collation per name). */
 const sortKey = (display: string) => (/^[a-z0-9.-]*$/.test(display) ? display : display.normalize('NFD').replace(/\p{M}/gu, ''))
@@ -199,7 +209,9 @@ export function openPortfolio(s: PortfolioSections, entries: PortfolioEntries): 
   let shared: Uint8Array | undefined
   let text: string | undefined
   let priceRank: { asc: Uint32Array; desc: Uint32Array } | undefined
-  const searches = lruCache<string, Uint32Array>(32)
+  // A search's matches as one bit per item, so the kept searches stay small whatever they matched.
+  const searches = lruCache<string, Matches>(SEARCHES_KEPT)
+  const singles = lruCache<string, Matches>(SINGLES_KEPT)
 
   function itemOf(item: number): PortfolioItem {
     const entry = s.itemEntry[item]!
@@ -248,25 +260,56 @@ export function openPortfolio(s: PortfolioSections, entries: PortfolioEntries): 
     return chosen.map(itemOf)
   }
 
-  /** The items whose line contains `q`, in name order: one indexOf per match over the whole list's text. */
-  function search(q: string): Uint32Array {
-    const cached = searches.get(q)
+  /** The item whose line holds text position `at`, at or after item `from` (whose line starts at or before it). */
+  function lineOf(at: number, from: number): number {
+    // Galloping, then halving: a step or two for dense matches, a few dozen for a far one.
+    let low = from
+    let step = 1
+    while (low + step < count && s.searchStarts[low + step]! <= at) {
+      low += step
+      step *= 2
+    }
+    let high = Math.min(low + step, count)
+    while (high - low > 1) {
+      const middle = (low + high) >>> 1
+      if (s.searchStarts[middle]! <= at) low = middle
+      else high = middle
+    }
+    return low
+  }
+
+  /** The items whose line contains `q`: one pass of indexOf over the whole list's text, in text order. */
+  function search(q: string): Matches {
+    const kept = [...q].length === 1 ? singles : searches
+    const cached = kept.get(q)
     if (cached) return cached
     text ??= new TextDecoder().decode(s.searchBytes)
-    const found: number[] = []
-    for (let at = text.indexOf(q); at >= 0; ) {
-      // The item whose line holds position `at`: the last start at or before it.
-      let low = 0
-      let high = count - 1
-      while (low < high) {
-        const middle = (low + high + 1) >> 1
-        if (s.searchStarts[middle]! <= at) low = middle
-        else high = middle - 1
-      }
-      found.push(low)
-      at = text.indexOf(q, s.searchStarts[low + 1])
+    const bits = new Uint32Array((count + 31) >>> 5)
+    let total = 0
+    for (let at = text.indexOf(q), item = 0; at >= 0; ) {
+      item = lineOf(at, item)
+      bits[item >>> 5]! |= 1 << (item & 31)
+      total++
+      if (++item === count) break
+      at = text.indexOf(q, s.searchStarts[item])
     }
-    return searches.set(q, Uint32Array.from(found))
+    return kept.set(q, { bits, total })
+  }
+
+  /** The k-th item of an order (both price orders were sorted when the file was loaded), and its rank in it. */
+  function orderOf(sort: 'name' | 'price', order: 'asc' | 'desc'): { at: (k: number) => number; rankOf: (item: number) => number } {
+    if (sort === 'name') return order === 'asc' ? { at: (k) => k, rankOf: (item) => item } : { at: (k) => count - 1 - k, rankOf: (item) => count - 1 - item }
+    const byPrice = order === 'asc' ? s.byPriceAsc : s.byPriceDesc
+    return {
+      at: (k) => byPrice[k]!,
+      rankOf: (item) => {
+        if (!priceRank) {
+          const ranks = (ordered: Uint32Array) => ordered.reduce((rank, item, k) => ((rank[item] = k), rank), new Uint32Array(count))
+          priceRank = { asc: ranks(s.byPriceAsc), desc: ranks(s.byPriceDesc) }
+        }
+        return priceRank[order][item]!
+      },
+    }
   }
 
   function list({ q = '', sort = 'name', order = 'asc', offset = 0, limit = 50 }: PortfolioQuery): PortfolioPage {
@@ -274,26 +317,35 @@ export function openPortfolio(s: PortfolioSections, entries: PortfolioEntries): 
     const needle = q.replace(/[\0\n]/g, '').trim().toLowerCase()
     const from = Math.max(0, Math.floor(offset) || 0)
     const size = Math.min(MAX_PAGE, Math.max(0, Math.floor(limit) || 0))
-    const byPrice = order === 'asc' ? s.byPriceAsc : s.byPriceDesc
-    let ordered: (k: number) => number
-    let total = count
-    if (!needle) {
-      ordered = sort === 'price' ? (k) => byPrice[k]! : order === 'asc' ? (k) => k : (k) => count - 1 - k
-    } else {
-      const found = search(needle)
-      total = found.length
-      if (sort === 'price') {
-        if (!priceRank) {
-          const rankOf = (byPrice: Uint32Array) => byPrice.reduce((rank, item, k) => ((rank[item] = k), rank), new Uint32Array(count))
-          priceRank = { asc: rankOf(s.byPriceAsc), desc: rankOf(s.byPriceDesc) }
-        }
-        const rank = priceRank[order === 'asc' ? 'asc' : 'desc']
-        const ranks = found.map((item) => rank[item]!).sort()
-        ordered = (k) => byPrice[ranks[k]!]!
-      } else ordered = order === 'asc' ? (k) => found[k]! : (k) => found[total - 1 - k]!
-    }
+    const { at, rankOf } = orderOf(sort === 'price' ? 'price' : 'name', order === 'desc' ? 'desc' : 'asc')
     const items: PortfolioItem[] = []
-    for (let k = from; k < Math.min(total, from + size); k++) items.push(itemOf(ordered(k)))
+    if (!needle) {
+      for (let k = from; k < Math.min(count, from + size); k++) items.push(itemOf(at(k)))
+      return { total: count, items }
+    }
+    const { bits, total } = search(needle)
+    const end = Math.min(total, from + size)
+    if (end <= from) return { total, items }
+    const matches = (item: number) => (bits[item >>> 5]! & (1 << (item & 31))) !== 0
+    // Never a sort of every match per request: the order, sorted once per load, is walked and what does not match
+    // skipped until the page is full; only when the matches are so few that sorting them is cheaper than that walk
+    // are their ranks sorted instead. Either way at most about one step per name.
+    const walk = Math.min(count, (end * count) / total)
+    if (total * Math.log2(total + 1) >= walk) {
+      for (let k = 0, seen = 0; k < count && seen < end; k++) {
+        const item = at(k)
+        if (!matches(item)) continue
+        if (seen >= from) items.push(itemOf(item))
+        seen++
+      }
+      return { total, items }
+    }
+    const ranks = new Uint32Array(total)
+    for (let word = 0, found = 0; word < bits.length; word++) {
+      for (let rest = bits[word]!; rest !== 0; rest &= rest - 1) ranks[found++] = rankOf(word * 32 + 31 - Math.clz32(rest & -rest))
+    }
+    ranks.sort()
+    for (let k = from; k < end; k++) items.push(itemOf(at(ranks[k]!)))
     return { total, items }
   }
 

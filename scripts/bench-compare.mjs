@@ -67,7 +67,7 @@ function wrk(url, seconds) {
   }
   return {
     requestsPerSecond: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1])),
-    p99Ms: +ms(/99%\s+(\S+)/.exec(out)[1]).toFixed(2),
+    p99Ms: +ms(/^\s+99%\s+(\S+)/m.exec(out)[1]).toFixed(2),
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
     socketErrors: /Socket errors: (.*)/.exec(out)?.[1] ?? 'none',
   }

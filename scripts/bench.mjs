@@ -331,7 +331,8 @@ async function benchPublicPage() {
   }
 }
 
-if (args.includes('--console')) await (await import('./bench-console.mjs')).benchConsole(args)
+if (args.includes('--speed') || args.includes('--compare')) await (await import('./bench-compare.mjs')).benchSpeed(args)
+else if (args.includes('--console')) await (await import('./bench-console.mjs')).benchConsole(args)
 else if (args.includes('--import')) await (await import('./bench-import.mjs')).benchImport(args)
 else if (args.includes('--domains')) await (await import('./bench-domains.mjs')).benchDomains(args)
 else if (args.includes('--og-spray')) await (await import('./bench-og.mjs')).benchOgSpray(args)

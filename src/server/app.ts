@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import { TEXTS } from '../shared/texts.ts'
 import type { Config } from './config.ts'
 import { answerClientError, sendFailure } from './http/errors.ts'
@@ -32,6 +32,7 @@ import tlsCheckRoutes, { createTlsApprovals } from './sites/tls-check.ts'
 import { leaseOwnerOf } from './cluster/lease.ts'
 import { fastifyTrustProxy } from './http/client-address.ts'
 import { trackConnections, type ConnectionTracker } from './http/connections.ts'
+import { logsEveryRequest, summariseFailedAnswers } from './http/request-log.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
 import { buildAdminApp } from './admin/app.ts'
 import { consoleUrlOf, missingNotifySecret } from './notify/routing.ts'
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers, stream: await logStream(config) },
+    logController: new LogController({ disableRequestLogging: !logsEveryRequest(config.logLevel) }),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -95,6 +97,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   })
 
   connectionTrackers.set(app, trackConnections(app.server))
+  summariseFailedAnswers(app, app.log.child({ component: 'requests' }), config.logLevel)
   // First: the domains file loads in a process of its own (on the other core; serve.ts may have started it already)
   // while the store opens and the page renderer loads; it is awaited below, before anything needs it.
   const domainsLoaded = openDomainRegistry(config.domainsFile, app.log.child({ component: 'domains' }), {

@@ -26,7 +26,7 @@ test('the log is JSON lines and holds neither the message, the name, the address
   for (const secret of ['Geheimname', 'xaver.geheim', 'example.de', 'Streng vertrauliche', 'remoteAddress', 'remotePort', '"ip"']) {
     expect(log).not.toContain(secret)
   }
-  expect(parsed(server.output).length).toBe(server.output.length)
+  expect(server.output.filter((line) => !line.startsWith('{'))).toEqual([])
 })
 
 test('mail failing for more than an hour is logged as an error on every further attempt', async () => {
@@ -40,3 +40,21 @@ test('mail failing for more than an hour is logged as an error on every further 
     failingForMinutes: expect.any(Number),
   })
 }, 30_000)
+
+test('at the default level no request gets a line of its own; failed answers are summed up by status, and debug logs every request', async () => {
+  server = await startServerProcess({})
+  const host = { host: 'beispiel.de' }
+  expect((await fetch(`${server.url}/`, { headers: host })).status).toBe(200)
+  expect((await fetch(`${server.url}/gibt-es-nicht`, { headers: host })).status).toBe(404)
+  expect((await fetch(`${server.url}/gibt-es-auch-nicht`, { headers: host })).status).toBe(404)
+  expect(await server.stop()).toBe(0)
+  const lines = parsed(server.output)
+  expect(lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed')).toEqual([])
+  // The minute's summary is also written when the server stops.
+  expect(lines.filter((line) => line.msg === 'failed answers since the last summary').map((line) => line.answers)).toEqual([{ 404: 2 }])
+  server.cleanup()
+
+  server = await startServerProcess({ LOG_LEVEL: 'debug' })
+  expect((await fetch(`${server.url}/`, { headers: host })).status).toBe(200)
+  await expect.poll(() => parsed(server!.output).filter((line) => line.msg === 'request completed').length).toBe(1)
+})

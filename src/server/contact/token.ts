@@ -2,8 +2,9 @@
 // with the token, hashed); we send, in the same field `hash`, the time the page was served and an HMAC (SHA-256,
 // keyed with the secret) of token, host and that time, so the server can tell a form's age and fill time without
 // storing anything per page view.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import { LIMIT } from '../../shared/contact.ts'
+import { eachRandomByte } from '../http/random-pool.ts'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -16,9 +17,9 @@ const CLOCK_SKEW_MS = 60 * 1000
 export function createToken(): string {
   let token = ''
   while (token.length < LIMIT.tokenLength) {
-    for (const byte of randomBytes(LIMIT.tokenLength * 2)) {
+    eachRandomByte(LIMIT.tokenLength * 2, (byte) => {
       if (byte < 248 && token.length < LIMIT.tokenLength) token += ALPHABET[byte % ALPHABET.length]
-    }
+    })
   }
   return token
 }

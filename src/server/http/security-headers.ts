@@ -2,8 +2,8 @@
 // the page's scripts, and the fixed headers helmet's defaults would send. Everything but the nonce is computed once,
 // at start-up: @fastify/helmet built and parsed its whole configuration again for every request, a large part of the
 // CPU time and memory of GET / (measured in docs/decisions/011).
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { randomHex } from './random-pool.ts'
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -71,7 +71,7 @@ export function addSecurityHeaders(app: FastifyInstance, directives: CspDirectiv
   const csp = cspTemplate(directives)
   app.decorateReply('cspNonce', '')
   app.addHook('onRequest', (_request, reply, done) => {
-    const nonce = randomBytes(16).toString('hex')
+    const nonce = randomHex(16)
     reply.cspNonce = nonce
     const raw = reply.raw
     raw.setHeader('Content-Security-Policy', csp(nonce))

@@ -19,7 +19,7 @@ interface RenderedPage {
 
 export interface PageRenderer {
   /** The landing page, hydrated in the browser when the visitor turns to the form; `head`: its search and sharing tags. */
-  page(props: PageProps, nonce: string, gzip?: boolean, head?: PageHead): RenderedPage
+  page(props: PageProps, nonce: string, gzip?: boolean, head?: PageHead, key?: string): RenderedPage
   /** A plain page without script, for 400/404: it never shows the requested host. `form`: one button that posts. */
   notice(language: Language, title: string, text: string, link?: { href: string; label: string }, form?: NoticeForm): string
   /**
@@ -39,6 +39,12 @@ export interface NoticeForm {
   fields: Record<string, string>
   label: string
 }
+
+/**
+ * The page cache's key: everything the page is made of but its per-request values. A caller that sends the same
+ * page often (page/view.ts) computes it once and passes it in.
+ */
+export const pageCacheKey = (props: Omit<PageProps, 'token' | 'hash'>, head: PageHead | undefined) => JSON.stringify({ ...props, token: '', hash: '', head })
 
 const NONCE = '%%CSP_NONCE%%'
 // Placeholders that survive the renderer's escaping and JSON unchanged. Visitor input never reaches a cached page;
@@ -133,8 +139,7 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderDomainList, render
     gzip?: GzipTemplate
   }
   const cache = new Map<string, CachedPage>()
-  function cached(props: PageProps, head: PageHead | undefined): CachedPage {
-    const key = JSON.stringify({ ...props, token: '', hash: '', head })
+  function cached(props: PageProps, head: PageHead | undefined, key = pageCacheKey(props, head)): CachedPage {
     let page = cache.get(key)
     if (page) {
       cache.delete(key) // most recently used goes last
@@ -149,14 +154,14 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderDomainList, render
 
   return {
     styleSources,
-    page(props, nonce, gzip = false, head) {
+    page(props, nonce, gzip = false, head, key) {
       // Pages answering a form sent without script carry the visitor's input: never cached.
       if (props.outcome || props.values) {
         const html = render(props, nonce, head).replaceAll(NONCE, nonce)
         return gzip ? { body: zlib.gzipSync(html), encoding: 'gzip' } : { body: html }
       }
       const slot: Record<string, string> = { [TOKEN]: props.token, [HASH]: props.hash, [NONCE]: nonce }
-      const page = cached(props, head)
+      const page = cached(props, head, key)
       const values = page.parts.filter((part) => typeof part === 'string').map((part) => Buffer.from(slot[part]!, 'latin1'))
       const filled = <T,>(value: (v: Buffer) => T) => {
         let next = 0

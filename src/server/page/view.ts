@@ -11,10 +11,10 @@ import { formatPrice, priceTermsOf } from '../sites/settings.ts'
 import { GERMAN, varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
 import { confirmModeOf } from '../confirm/plan.ts'
 import { acceptsGzip } from './gzip-splice.ts'
-import { pageHeadFor } from './head.ts'
+import { pageHeadFor, type PageHead } from './head.ts'
 import { portfolioLinks } from '../portfolio/links.ts'
 import type { PageViewCounter } from './page-views.ts'
-import type { NoticeForm, PageRenderer } from './render.ts'
+import { pageCacheKey, type NoticeForm, type PageRenderer } from './render.ts'
 
 export interface PageView {
   /**
@@ -62,8 +62,38 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'howToBuy
   }
 }
 
+/**
+ * What a site's page is made of besides its token: the same for every request of a host, in a language, until the
+ * domains file reloads (a new DomainsConfig) or the name's sale status changes. Made once and kept, with the
+ * renderer's cache key: building the props, the head and the key for every request was a measured share of GET /
+ * (docs/decisions/034-request-path.md).
+ */
+interface PageBase {
+  props: Omit<PageProps, 'token' | 'hash'>
+  head: PageHead
+  key: string
+}
+/** Hosts whose page base a domains configuration keeps; the oldest goes first beyond it (a spray of hosts). */
+const PAGE_BASES_PER_LOAD = 2000
+
 export function createPageView(deps: { secret: string; renderer: PageRenderer; sites: SiteResolver; pageViews: PageViewCounter }): PageView {
   const { secret, renderer, sites, pageViews } = deps
+  const bases = new WeakMap<Site['domainsConfig'], Map<string, PageBase>>()
+
+  function baseOf(site: Site): PageBase {
+    let perLoad = bases.get(site.domainsConfig)
+    if (!perLoad) bases.set(site.domainsConfig, (perLoad = new Map()))
+    const id = `${site.host.ascii} ${site.host.display} ${site.language} ${site.variesByLanguage} ${site.settings.status ?? ''}`
+    let base = perLoad.get(id)
+    if (!base) {
+      const props = { host: site.host.display, language: site.language, ...siteProps(site) }
+      const head = pageHeadFor(site)
+      base = { props, head, key: pageCacheKey(props, head) }
+      if (perLoad.size >= PAGE_BASES_PER_LOAD) perLoad.delete(perLoad.keys().next().value!)
+      perLoad.set(id, base)
+    }
+    return base
+  }
 
   function notice(reply: FastifyReply, statusCode: number, answer: AnswerLanguage, title: string, text: string, form?: NoticeForm) {
     const home = statusCode === 404 ? { href: '/', label: TEXTS[answer.language].backHome } : undefined
@@ -87,9 +117,10 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       }
       const { site } = lookup
       const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
-      const props: PageProps = { host: site.host.display, language: site.language, token, hash: signedIssueTime, ...siteProps(site), ...extra }
+      const base = baseOf(site)
+      const props: PageProps = { ...base.props, token, hash: signedIssueTime, ...extra }
       if (statusCode === 200 && request.method === 'GET') pageViews.count(site.host.ascii)
-      const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']), pageHeadFor(site))
+      const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']), base.head, base.key)
       if (page.encoding) reply.header('content-encoding', page.encoding)
       // Every page carries a fresh single-use token, so no cache may keep it.
       reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding')

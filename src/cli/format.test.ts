@@ -18,4 +18,12 @@ describe('table cells', () => {
     const lines = table(['A', 'B'], [['\u001b', 'x'], ['👋', 'y']]).split('\n')
     expect(lines).toEqual(['A     B', '----  -', '\\x1b  x', '👋     y'])
   })
+
+  test('a table of 200,000 rows is aligned to its widest cell (a spread of the widths was beyond the call stack)', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => [`name-${i}.de`, i])
+    const lines = table(['Domain', 'Price'], rows).split('\n')
+    expect(lines).toHaveLength(200_002)
+    expect(lines[1]).toBe('--------------  ------')
+    expect(lines.at(-1)).toBe('name-199999.de  199999')
+  })
 })

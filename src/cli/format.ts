@@ -1,6 +1,7 @@
 // Output for people (aligned tables, German times). Every cell goes through visibleUnits():
 // the values are what strangers typed, and they end up in the owner's terminal or spreadsheet.
 import { visibleUnits } from '../server/export/escape.ts'
+import { maxOf } from '../shared/arrays.ts'
 
 const berlin = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'short' })
 export const time = (ms: number | null | undefined) => (ms ? berlin.format(new Date(ms)) : '')
@@ -37,7 +38,7 @@ export function cell(value: string, maxWidth: number): Cell {
 export function table(headers: string[], rows: (string | number | null | undefined)[][], maxWidth = 40): string {
   const head = headers.map((header) => ({ text: header, width: header.length }))
   const cells = rows.map((row) => row.map((value) => cell(String(value ?? ''), maxWidth)))
-  const widths = head.map((header, i) => Math.max(header.width, ...cells.map((row) => row[i]!.width)))
+  const widths = head.map((header, i) => maxOf(header.width, cells.map((row) => row[i]!.width)))
   const line = (row: Cell[]) => row.map((c, i) => c.text + ' '.repeat(widths[i]! - c.width)).join('  ').trimEnd()
   return [line(head), line(widths.map((w) => ({ text: '-'.repeat(w), width: w }))), ...cells.map(line)].join('\n')
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import type { Config } from '../server/config.ts'
 import { jsonText, visible } from '../server/export/escape.ts'
 import { runImport, type ImportStep } from '../server/import/plan.ts'
+import { appendAll } from '../shared/arrays.ts'
 import { isWarning, type ImportField, type ImportFormat, type ImportProblem, type ImportReport, type Terms } from '../shared/import-api.ts'
 import { cell, table } from './format.ts'
 import { UsageError } from './main.ts'
@@ -56,6 +57,10 @@ function describeProblem(problem: ImportProblem, format: ImportFormat): string {
       return 'DOMAINS_FILE changed meanwhile: run the import again'
     case 'write':
       return `DOMAINS_FILE cannot be written (it stays as it was): ${visible(problem.message)}`
+    case 'refused':
+      return `the server would not load DOMAINS_FILE after this import, so it stays as it was: ${visible(problem.message)}`
+    case 'busy':
+      return `DOMAINS_FILE stays as it was: ${visible(problem.message)}`
   }
 }
 
@@ -76,7 +81,8 @@ function printReport(report: ImportReport, file: string, dryRun: boolean, print:
   lines.push(`Read ${report.rows} ${report.format === 'json' ? 'entries' : 'rows'} of ${visible(file)} (${report.format.toUpperCase()}${separator}): ${columns || 'no columns'}${ignored}`)
   const { counts } = report
   if (report.problems.length) {
-    lines.push(`Problems (${count(counts.errors, 'error')}, ${count(counts.warnings, 'warning')}):`, ...report.problems.map((problem) => `  ${describeProblem(problem, report.format)}`))
+    lines.push(`Problems (${count(counts.errors, 'error')}, ${count(counts.warnings, 'warning')}):`)
+    appendAll(lines, report.problems.map((problem) => `  ${describeProblem(problem, report.format)}`))
   }
   const rows = [
     ...report.added.map(({ name, terms }) => termsRow('added', name, terms)),
@@ -94,10 +100,12 @@ function printReport(report: ImportReport, file: string, dryRun: boolean, print:
 
 const STEP_TEXT: Record<ImportStep, string> = {
   list: 'reading the list',
+  lock: 'waiting for any other import writing the domains file',
   'domains-file': 'reading the domains file',
   rows: 'checking every row',
   merge: 'merging',
   check: 'validating the result',
+  load: 'loading the result as the server would',
   write: 'writing the domains file',
 }
 
@@ -113,7 +121,7 @@ function progress(): ((step: ImportStep) => void) | undefined {
 }
 
 /** Runs `import FILE`; the exit code (1 when the list has errors: then nothing is written). */
-export function runImportCommand(args: string[], options: ImportOptions, config: Config, print: (text: string) => void): number {
+export async function runImportCommand(args: string[], options: ImportOptions, config: Config, print: (text: string) => void): Promise<number> {
   const [file, ...rest] = args
   if (file === undefined || rest.length) throw new UsageError('import takes one file: import FILE [--format csv|json] [--dry-run] [--prune]')
   if (!config.domainsFile) throw new UsageError('import needs DOMAINS_FILE: the domains file it adds the names to')
@@ -126,8 +134,8 @@ export function runImportCommand(args: string[], options: ImportOptions, config:
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
   const dryRun = options['dry-run'] === true
-  const job = { text, format: format as ImportFormat, domainsFile: config.domainsFile, prune: options.prune === true, write: !dryRun } as const
-  const report = runImport(job, options.json ? undefined : progress())
+  const job = { text, format: format as ImportFormat, domainsFile: config.domainsFile, prune: options.prune === true, write: !dryRun, memoryMiB: config.domainsFileMemoryMiB }
+  const report = await runImport(job, options.json ? undefined : progress())
   if (options.json) print(jsonText(report))
   else printReport(report, file, dryRun, print)
   return report.problems.some((problem) => !isWarning(problem)) ? 1 : 0

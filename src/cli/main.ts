@@ -242,7 +242,7 @@ export async function main(argv: string[], print = printLine, printError = (text
     }
     // The DNS records and the import work on the domains file alone: no store needed.
     if (command === 'dns') return await runDns(args, values, config, print)
-    if (command === 'import') return runImportCommand(args, values, config, print)
+    if (command === 'import') return await runImportCommand(args, values, config, print)
     const file = sqliteFileOf(config)
     if (!config.databaseUrl && !fs.existsSync(file)) {
       throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)

@@ -53,6 +53,10 @@ export type ImportProblem =
   | { kind: 'changed' }
   /** The new file could not be written (the old one stays): the system's reason. */
   | { kind: 'write'; message: string }
+  /** The server would not load the domains file as the import leaves it (too large, too much memory, …): its reason. */
+  | { kind: 'refused'; message: string }
+  /** Another import was writing the domains file and did not finish in time: who it is. */
+  | { kind: 'busy'; message: string }
 
 export const isWarning = (problem: ImportProblem) => problem.kind === 'duplicate' && !problem.conflict
 

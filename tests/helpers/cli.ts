@@ -15,6 +15,8 @@ export function runCliWithInput(dataDir: string, env: Record<string, string>, in
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env },
     encoding: 'utf8',
     input,
+    // A report of 150,000 rows is more than the default megabyte.
+    maxBuffer: 256 * 1024 * 1024,
   })
   return { code: run.status, out: run.stdout, err: run.stderr }
 }

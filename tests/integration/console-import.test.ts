@@ -161,3 +161,63 @@ test('without DOMAINS_FILE there is nothing to import into', async () => {
     await app.close()
   }
 })
+
+describe('large and hostile lists (issue 12/19): refused with a reason, never a 500', () => {
+  test('150,000 rows with errors: the preview names the first 500 with the whole count', async () => {
+    const text = `Domain;Preis\n${Array.from({ length: 150_000 }, (_, i) => `kein name ${i};${i}`).join('\n')}\n`
+    const report = await preview(text)
+    expect(report.problems).toHaveLength(500)
+    expect(report.problems[0]).toEqual({ kind: 'name', line: 2, value: 'kein name 0' })
+    expect(report.counts.errors).toBe(150_000)
+    const applied = await post('/api/import/apply', { text, format: 'csv', prune: false, fingerprint: report.fingerprint })
+    expect(await answer(applied)).toEqual({ status: 422, body: { error: 'Die Liste hat Fehler; es wurde nichts geschrieben.' } })
+  })
+
+  test('a JSON list nested 5 million deep is unreadable, said so', async () => {
+    const text = `[${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}]`
+    const response = await post('/api/import/preview', { text, format: 'json', prune: false })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as ImportReport).problems).toEqual([{ kind: 'syntax', line: null, message: 'lists and objects nested more than 100 levels deep' }])
+  })
+})
+
+describe('a result the server would not load', () => {
+  // 31.99 MiB of comments (cheap to read and to load), then one name: a hundred more go over the 32 MiB limit.
+  const BIG = `${`# ${'x'.repeat(1021)}\n`.repeat(32 * 1024 - 1)}domains:\n  a.de: {}\n`
+  const bigDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-import-big-'))
+  const bigFile = path.join(bigDir, 'domains.yaml')
+  let big: ServerProcess
+  let bigClient: ReturnType<typeof consoleClient>
+  let bigCookie: string
+  beforeAll(async () => {
+    fs.writeFileSync(bigFile, BIG)
+    big = await startServerProcess({ DOMAINS_FILE: bigFile })
+    bigClient = consoleClient(big)
+    expect((await bigClient.setPassword()).code).toBe(0)
+    ;({ cookie: bigCookie } = await bigClient.signIn())
+  })
+  afterAll(async () => {
+    await big?.stop()
+    big?.cleanup()
+    fs.rmSync(bigDir, { recursive: true, force: true })
+  })
+
+  test('is refused in the preview and by "Übernehmen", with the reason, and the file stays as it was', async () => {
+    const text = `Domain;Preis\n${Array.from({ length: 100 }, (_, i) => `neu-${i}.de;${i}`).join('\n')}\n`
+    const previewed = await bigClient.call('/api/import/preview', { method: 'POST', body: { text, format: 'csv', prune: false }, cookie: bigCookie })
+    expect(previewed.status).toBe(200)
+    const report = (await previewed.json()) as ImportReport
+    const reason = `${bigFile} is 32.0 MiB; a domains file may have at most 32 MiB (see "Large portfolios" in docs/domains.md)`
+    expect(report.problems).toEqual([{ kind: 'refused', message: reason }])
+    expect(report.counts).toMatchObject({ errors: 1, added: 100 })
+    const applied = await bigClient.call('/api/import/apply', { method: 'POST', body: { text, format: 'csv', prune: false, fingerprint: report.fingerprint }, cookie: bigCookie })
+    expect(await answer(applied)).toEqual({
+      status: 422,
+      body: { error: `Der Server würde die Domains-Datei nach diesem Import nicht laden; es wurde nichts geschrieben. Grund: ${reason}` },
+    })
+    expect(fs.readFileSync(bigFile, 'utf8')).toBe(BIG)
+    expect(fs.readdirSync(bigDir)).toEqual(['domains.yaml'])
+    // The server still serves what it had.
+    expect((await getPage(big.url, 'a.de')).status).toBe(200)
+  })
+})

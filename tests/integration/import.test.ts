@@ -194,3 +194,70 @@ describe('with a running server', () => {
     expect(server.output.join('\n')).toContain('domains file reloaded')
   })
 })
+
+describe('large and hostile lists: every size works or is refused with one line, never a stack trace (issue 12/19)', () => {
+  const names = (count: number, prefix = 'neu') => `Domain;Preis\n${Array.from({ length: count }, (_, i) => `${prefix}-${i}.de;${i}`).join('\n')}\n`
+  const listFile = (text: string, name = 'liste.csv') => {
+    const file = path.join(dir, name)
+    fs.writeFileSync(file, text)
+    return file
+  }
+  const noStack = (run: { out: string; err: string }) => expect(`${run.out}\n${run.err}`).not.toMatch(/RangeError|Maximum call stack|\n\s+at /)
+
+  test('a result over the 32 MiB the server loads is refused before writing, with its reason on one line (also --dry-run)', () => {
+    // 31.99 MiB of comments (cheap to read), then the names: a hundred more go over the limit.
+    const big = `${`# ${'x'.repeat(1021)}\n`.repeat(32 * 1024 - 1)}domains:\n  a.de: {}\n`
+    fs.writeFileSync(domainsFile, big)
+    const list = listFile(names(100))
+    for (const args of [[list], [list, '--dry-run']]) {
+      const run = cliImport(...args)
+      expect(run.code).toBe(1)
+      noStack(run)
+      expect(run.out.split('\n').filter((line) => line.includes('would not load'))).toEqual([
+        `  the server would not load DOMAINS_FILE after this import, so it stays as it was: ${domainsFile} is 32.0 MiB; a domains file may have at most 32 MiB (see "Large portfolios" in docs/domains.md)`,
+      ])
+      expect(run.out).toContain('Nothing written: 1 error.')
+    }
+    expect(fs.readFileSync(domainsFile, 'utf8')).toBe(big)
+    expect(fs.readdirSync(dir).sort()).toEqual(['domains.yaml', 'liste.csv'])
+  })
+
+  test('80,000 new names go into a YAML file, and the server\'s loader takes it', () => {
+    const run = cliImport(listFile(names(80_000)), '--json')
+    expect(run.code, run.err).toBe(0)
+    expect(JSON.parse(run.out)).toMatchObject({ written: true, problems: [], counts: { added: 80_000 } })
+    const written = fs.readFileSync(domainsFile, 'utf8')
+    expect(written.startsWith(DOMAINS)).toBe(true)
+    expect(written.endsWith('  neu-79999.de:\n    price: 79999\n')).toBe(true)
+    // About 20 s on a busy 2-core machine (the import, then the server's loader on the result): room, not a measure.
+  }, 60_000)
+
+  test('150,000 rows with errors: each named, exit 1, nothing written', () => {
+    const run = cliImport(listFile(`Domain;Preis\n${Array.from({ length: 150_000 }, (_, i) => `kein name ${i};${i}`).join('\n')}\n`))
+    expect(run.code).toBe(1)
+    noStack(run)
+    expect(run.out).toContain('Problems (150000 errors, 0 warnings):')
+    expect(run.out).toContain('  line 150001: "kein name 149999" is not a domain name\n')
+    expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS)
+  })
+
+  test('--dry-run of 140,000 rows prints every change', () => {
+    // Into JSON, which the import and the server's loader read fastest: the size is the table's, not the file's.
+    const json = path.join(dir, 'domains.json')
+    fs.writeFileSync(json, '{"domains": {}}\n')
+    const run = runCli(dir, { DOMAINS_FILE: json }, 'import', listFile(names(140_000)), '--dry-run')
+    expect(run.code, run.err).toBe(0)
+    expect(run.out).toMatch(/\nadded\s+neu-139999\.de\s+139999\s+-\s+EUR\n/)
+    expect(run.out).toContain('140000 added, 0 changed, 0 removed, 0 unchanged.\nDry run: nothing written.')
+    expect(fs.readFileSync(json, 'utf8')).toBe('{"domains": {}}\n')
+    // About 15 s on a busy 2-core machine: room, not a measure.
+  }, 60_000)
+
+  test('a JSON list nested 5 million deep is refused on one line', () => {
+    const run = cliImport(listFile(`[${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}]`, 'tief.json'))
+    expect(run.code).toBe(1)
+    noStack(run)
+    expect(run.out).toContain('\n  the JSON cannot be read: lists and objects nested more than 100 levels deep\n')
+    expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS)
+  })
+})

@@ -98,6 +98,18 @@ function ProblemText({ problem, format }: { problem: ImportProblem; format: Impo
           Die Domains-Datei kann nicht geschrieben werden (sie bleibt, wie sie war): <bdi>{problem.message}</bdi>
         </>
       )
+    case 'refused':
+      return (
+        <>
+          Der Server würde die Domains-Datei nach diesem Import nicht laden; sie bleibt, wie sie war: <bdi>{problem.message}</bdi>
+        </>
+      )
+    case 'busy':
+      return (
+        <>
+          Die Domains-Datei bleibt, wie sie war: ein anderer Import schreibt sie gerade. <bdi>{problem.message}</bdi>
+        </>
+      )
   }
 }
 

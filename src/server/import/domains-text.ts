@@ -2,8 +2,9 @@
 // comments, order and quoting stay), JSON as an object written back with 2-space indentation. Only the terms of the
 // import (price, minOffer, currency) are touched; every other key of an entry stays as it was.
 import { isMap, isScalar, parseDocument, YAMLMap, type Document, type Pair } from 'yaml'
+import { MAX_NESTING, nestsTooDeep } from '../sites/domains-file.ts'
 import { domainKey } from '../sites/settings.ts'
-import { readsAs, Unsupported, yamlLines, type YamlLines } from './yaml-lines.ts'
+import { readsAs, Unreadable, Unsupported, yamlLines, type YamlLines } from './yaml-lines.ts'
 
 type TermKey = 'price' | 'minOffer' | 'currency'
 /** What an entry's term is set to; null removes the key. */
@@ -53,6 +54,7 @@ function yamlText(source: string): DomainsText {
     lines = yamlLines(source)
   } catch (error) {
     if (error instanceof Unsupported) return yamlDocumentText(source)
+    if (error instanceof Unreadable) throw new DomainsTextError(error.message)
     throw error
   }
   const expected = structuredClone(lines.document)
@@ -184,6 +186,7 @@ function jsonText(source: string): DomainsText {
   } catch (error) {
     throw new DomainsTextError((error as Error).message)
   }
+  if (nestsTooDeep(file)) throw new DomainsTextError(`its lists and objects are nested more than ${MAX_NESTING} levels deep`)
   if (!isObject(file)) throw new DomainsTextError('the top level is not an object')
   file.domains ??= {}
   const domains = file.domains

@@ -109,3 +109,21 @@ describe('JSON', () => {
     expect(readSource('[{"domain": "a.de",}]', 'json').problems).toEqual([{ kind: 'syntax', line: null, message: expect.any(String) }])
   })
 })
+
+describe('hostile lists', () => {
+  test('a header of 150,000 price columns: each one after the first is a problem, none is lost', () => {
+    const header = ['Domain', ...Array.from({ length: 150_000 }, () => 'Price')]
+    const source = readSource(`${header.join(',')}\na.de\n`, 'csv')
+    expect(source.problems).toHaveLength(149_999)
+    expect(source.problems[0]).toMatchObject({ kind: 'two-columns', field: 'price' })
+  })
+
+  test('JSON nested deeper than 100 levels is refused before any cell is shown as JSON (5 million levels)', () => {
+    expect(readSource(`[{"domain": ${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}}]`, 'json').problems).toEqual([
+      { kind: 'syntax', line: null, message: 'lists and objects nested more than 100 levels deep' },
+    ])
+    // 100 levels are read: the list, its entry, and a cell nested 98 deep.
+    const cell = `${'['.repeat(98)}${']'.repeat(98)}`
+    expect(readSource(`[{"domain": ${cell}}]`, 'json')).toMatchObject({ problems: [], rows: [{ cells: { name: cell } }] })
+  })
+})

@@ -2,7 +2,9 @@
 // name, the price, the minimum offer and the currency is found by its header, leniently, in German or English; other
 // columns are left alone. Checking the cells is rows.ts's work.
 import { parse } from 'csv-parse/sync'
+import { appendAll } from '../../shared/arrays.ts'
 import type { ImportField, ImportFormat, ImportProblem } from '../../shared/import-api.ts'
+import { MAX_NESTING, nestsTooDeep } from '../sites/domains-file.ts'
 
 /** A cell as the file had it; undefined: the file has no such column (or the JSON entry no such key). */
 type Cell = string | number | null | undefined
@@ -146,7 +148,7 @@ function readCsv(text: string): Source {
   const [first, ...rest] = records
   if (!first) return { ...base, problems: [...problems, { kind: 'no-rows' }] }
   const header = readHeader(first.cells.map((_, i) => i), first.cells, first.line)
-  problems.push(...header.problems)
+  appendAll(problems, header.problems)
   // Without a name column every row would be an error of its own: the one problem is enough.
   if (![...header.index.values()].includes('name')) return { ...base, ignored: header.ignored, problems: [...problems, { kind: 'no-name-column', headers: first.cells }] }
   const rows = rest
@@ -165,6 +167,8 @@ function readJson(text: string): Source {
   } catch (error) {
     return { ...base, problems: [{ kind: 'syntax', line: null, message: (error as Error).message }] }
   }
+  // Every cell that is no text is shown as JSON, which recurses: a list nested millions deep would end the import.
+  if (nestsTooDeep(value)) return { ...base, problems: [{ kind: 'syntax', line: null, message: `lists and objects nested more than ${MAX_NESTING} levels deep` }] }
   const list = Array.isArray(value) ? value : value && typeof value === 'object' && Array.isArray((value as { domains?: unknown }).domains) ? (value as { domains: unknown[] }).domains : null
   if (!list) return { ...base, problems: [{ kind: 'syntax', line: null, message: 'expected a list of entries: [{ "domain": "example.de", "price": 4900 }, …]' }] }
   const problems: ImportProblem[] = []
@@ -177,7 +181,7 @@ function readJson(text: string): Source {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { line, cells: { name: JSON.stringify(entry) ?? '' } }
     const keys = Object.keys(entry)
     const header = readHeader(keys, keys, line)
-    problems.push(...header.problems)
+    appendAll(problems, header.problems)
     header.columns.forEach(({ field, header: key }) => columns.set(key, field))
     header.ignored.forEach((key) => ignored.add(key))
     Object.assign(marks, header.marks)

@@ -6,10 +6,10 @@ import { runImport, type ImportJob } from './plan.ts'
 
 export type WorkerReply = { report: ImportReport } | { failure: string }
 
-process.once('message', (job: ImportJob) => {
+process.once('message', async (job: ImportJob) => {
   let reply: WorkerReply
   try {
-    reply = { report: runImport(job) }
+    reply = { report: await runImport(job) }
   } catch (error) {
     reply = { failure: (error as Error).message }
   }

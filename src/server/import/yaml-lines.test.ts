@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { domainsText } from './domains-text.ts'
-import { readsAs, Unsupported, yamlLines } from './yaml-lines.ts'
+import { readsAs, Unreadable, Unsupported, yamlLines } from './yaml-lines.ts'
 
 const FILE = `# Meine Domains: alles zu verkaufen
 unknownHosts: not-found
@@ -62,14 +62,28 @@ describe('the YAML domains file edited line by line', () => {
     expect(empty.text()).toBe('domains:\n  b.de:\n    price: 2\n')
   })
 
-  test('shapes it does not take are said to be unsupported: several documents, inline domains, tabs, duplicate keys', () => {
-    for (const text of ['---\ndomains: {}\n---\n', 'domains: { a.de: {} }\n', 'domains:\n\ta.de: {}\n', 'domains:\n  a.de: {}\n  a.de: {}\n']) {
+  test('shapes it does not take are said to be unsupported: a document marker, inline domains', () => {
+    for (const text of ['---\ndomains: {}\n', 'domains: { a.de: {} }\n']) {
       expect(() => yamlLines(text), text).toThrow(Unsupported)
     }
     // A term written in a way it cannot edit: found out when the text is made.
     const quoted = yamlLines('domains:\n  a.de:\n    "price": 1\n')
     quoted.change('a.de', { price: 2 })
     expect(() => quoted.text()).toThrow(Unsupported)
+  })
+
+  test('a file the server cannot read either (js-yaml, as it reads it) is unreadable, with the line: several documents, tabs, a key twice, nesting over 100 deep', () => {
+    const cases: [string, string][] = [
+      ['---\ndomains: {}\n---\n', 'expected a single document in the stream, but found more'],
+      ['domains:\n\ta.de: {}\n', 'line 2, column 1: tab characters must not be used in indentation'],
+      ['domains:\n  a.de: {}\n  a.de: {}\n', 'line 3, column 3: duplicated mapping key'],
+      // Five million levels: refused at the 101st (before, the Document API took minutes over it).
+      [`domains:\n  a.de: {}\nx: ${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}\n`, 'line 3, column 103: nesting exceeded maxDepth (100)'],
+    ]
+    for (const [text, message] of cases) {
+      expect(() => yamlLines(text), text.slice(0, 40)).toThrow(Unreadable)
+      expect(() => yamlLines(text), text.slice(0, 40)).toThrow(message)
+    }
   })
 
   test('what it writes is checked by reading it back', () => {
@@ -99,5 +113,32 @@ describe('the import on a YAML file', () => {
     file.add('neu.de', { price: 2 })
     expect(readsAs(file.text(), file.value())).toBe(true)
     expect(file.text()).toContain('# Die besten')
+  })
+})
+
+describe('large imports', () => {
+  test('80,000 new names are written, in order, each on its lines (one spread of them was beyond the call stack)', () => {
+    const file = yamlLines('domains:\n  a.de: {}\n')
+    for (let i = 0; i < 80_000; i++) file.add(`neu-${i}.de`, { price: i })
+    const text = file.text()
+    expect(text.startsWith('domains:\n  a.de: {}\n  neu-0.de:\n    price: 0\n')).toBe(true)
+    expect(text.endsWith('  neu-79999.de:\n    price: 79999\n')).toBe(true)
+    expect(text.split('\n')).toHaveLength(2 + 2 * 80_000 + 1)
+  })
+
+  test('into a file without domains the same', () => {
+    const file = yamlLines('unknownHosts: page\n')
+    for (let i = 0; i < 80_000; i++) file.add(`neu-${i}.de`, { price: i })
+    const text = file.text()
+    expect(text.startsWith('unknownHosts: page\ndomains:\n  neu-0.de:\n    price: 0\n')).toBe(true)
+    expect(text.endsWith('  neu-79999.de:\n    price: 79999\n')).toBe(true)
+    expect(text.split('\n')).toHaveLength(2 + 2 * 80_000 + 1)
+  })
+
+  test('an entry of 200,000 lines keeps them all when its price changes', () => {
+    const notify = Array.from({ length: 200_000 }, (_, i) => `      - https://hooks.example.org/${i}\n`).join('')
+    const file = yamlLines(`domains:\n  a.de:\n    price: 1\n    notify:\n${notify}`)
+    file.change('a.de', { price: 2 })
+    expect(file.text()).toBe(`domains:\n  a.de:\n    price: 2\n    notify:\n${notify}`)
   })
 })

@@ -7,6 +7,8 @@
 // Document API does the edit instead.
 import { isDeepStrictEqual } from 'node:util'
 import yaml from 'js-yaml'
+import { appendAll } from '../../shared/arrays.ts'
+import { YAML_OPTIONS, yamlProblem } from '../sites/domains-file.ts'
 
 type TermKey = 'price' | 'minOffer' | 'currency'
 type TermChanges = Partial<Record<TermKey, number | string | null>>
@@ -15,6 +17,11 @@ type Settings = Record<string, unknown>
 /** The file is of a shape this edit does not take: the caller edits it with the Document API. */
 export class Unsupported extends Error {
   override name = 'Unsupported'
+}
+
+/** js-yaml, and so the server, cannot read the file; the message says where and why. */
+export class Unreadable extends Error {
+  override name = 'Unreadable'
 }
 
 interface Entry {
@@ -57,9 +64,12 @@ export interface YamlLines {
 export function yamlLines(source: string): YamlLines {
   let document: unknown
   try {
-    document = yaml.load(source, { schema: yaml.CORE_SCHEMA }) ?? {}
-  } catch {
-    throw new Unsupported('js-yaml cannot read it')
+    document = yaml.load(source, YAML_OPTIONS) ?? {}
+  } catch (error) {
+    // The server reads the file with js-yaml too (sites/domains-file.ts): what it cannot read, no edit makes loadable.
+    // Not handed to the Document API, which takes minutes over a file nested a million deep.
+    if (error instanceof yaml.YAMLException) throw new Unreadable(yamlProblem(error))
+    throw error
   }
   if (!isObject(document)) throw new Unsupported('the top level is no mapping')
   const domains = document.domains ?? {}
@@ -95,7 +105,7 @@ export function yamlLines(source: string): YamlLines {
         const match = KEY_LINE.exec(line)
         if (!match) throw new Unsupported(`line ${i + 1} is no entry of domains`)
         close(lastContent + 1)
-        const key = yaml.load(match[2]!, { schema: yaml.CORE_SCHEMA })
+        const key = yaml.load(match[2]!, YAML_OPTIONS)
         if (typeof key !== 'string' || !Object.hasOwn(domains, key)) throw new Unsupported(`line ${i + 1}: a key that is not a name`)
         const value = domains[key] ?? {}
         const inline = match[3] && !match[3].startsWith('#') ? match[3] : null
@@ -171,9 +181,8 @@ export function yamlLines(source: string): YamlLines {
     add(name, terms) {
       const settings = Object.fromEntries(Object.entries(terms).filter(([, value]) => value !== null)) as Settings
       const cr = eol === '\r\n' ? '\r' : ''
-      added.push(
-        ...(Object.keys(settings).length === 0 ? [`${' '.repeat(indent)}${keyOf(name)}: {}${cr}`] : [`${' '.repeat(indent)}${keyOf(name)}:${cr}`, ...blockLines(settings, indent + step, cr)]),
-      )
+      if (Object.keys(settings).length === 0) added.push(`${' '.repeat(indent)}${keyOf(name)}: {}${cr}`)
+      else appendAll(added, [`${' '.repeat(indent)}${keyOf(name)}:${cr}`, ...blockLines(settings, indent + step, cr)])
     },
     remove(key) {
       entries.get(key)!.removed = true
@@ -181,21 +190,28 @@ export function yamlLines(source: string): YamlLines {
     text() {
       const out: string[] = []
       const byFirst = new Map([...entries.values()].map((entry) => [entry.first, entry]))
+      // Appended one by one: spread into push(), 80,000 new names are as many arguments, beyond the call stack.
+      const addedOnce = () => {
+        appendAll(out, added)
+        added.length = 0
+      }
       for (let i = 0; i < lines.length; ) {
         const entry = byFirst.get(i)
         if (entry) {
-          if (!entry.removed) out.push(...entryLines(entry))
+          if (!entry.removed) appendAll(out, entryLines(entry))
           i = entry.end
         } else {
           out.push(lines[i]!)
           i++
         }
-        if (i - 1 === appendAt && added.length) out.push(...added.splice(0))
+        if (i - 1 === appendAt && added.length) addedOnce()
       }
       if (added.length) {
         // No domains line yet: one at the end (after the file's last line break, if it has one).
         if (out.at(-1) === '') out.pop()
-        out.push(`domains:${eol === '\r\n' ? '\r' : ''}`, ...added.splice(0), '')
+        out.push(`domains:${eol === '\r\n' ? '\r' : ''}`)
+        addedOnce()
+        out.push('')
       }
       return out.join('\n')
     },
@@ -205,7 +221,7 @@ export function yamlLines(source: string): YamlLines {
 /** Whether the edited text reads as exactly the expected document. */
 export function readsAs(text: string, expected: unknown): boolean {
   try {
-    return isDeepStrictEqual(yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? {}, expected)
+    return isDeepStrictEqual(yaml.load(text, YAML_OPTIONS) ?? {}, expected)
   } catch {
     return false
   }

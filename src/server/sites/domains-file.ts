@@ -14,20 +14,53 @@ import { lineAt, lineOfPath } from './file-lines.ts'
  */
 export const MAX_FILE_MIB = 32
 
+/**
+ * How deep lists and mappings may nest: js-yaml's own limit (its default, given explicitly), and the import's for
+ * JSON. A domains file needs five levels; walking a value nested millions deep ends in "Maximum call stack size
+ * exceeded" (JSON.parse copes, zod, JSON.stringify and structuredClone do not).
+ */
+export const MAX_NESTING = 100
+
+/**
+ * How the file's YAML is read: the core schema of YAML 1.2, as the `yaml` package read these files before (`yes` and
+ * 2024-01-01 stay strings), and js-yaml's nesting limit (its default, named; its types do not know the option).
+ */
+export const YAML_OPTIONS = { schema: yaml.CORE_SCHEMA, maxDepth: MAX_NESTING }
+
+/** What js-yaml found wrong, and where (several documents in one file have no position). */
+export const yamlProblem = (error: yaml.YAMLException) =>
+  error.mark ? `line ${error.mark.line + 1}, column ${error.mark.column + 1}: ${error.reason}` : error.reason
+
+/** Whether `value` nests lists and mappings deeper than MAX_NESTING; found without recursion, so at any depth. */
+export function nestsTooDeep(value: unknown): boolean {
+  const open: [unknown, number][] = [[value, 1]]
+  for (let next = open.pop(); next !== undefined; next = open.pop()) {
+    const [node, depth] = next
+    if (node === null || typeof node !== 'object') continue
+    if (depth > MAX_NESTING) return true
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') open.push([child, depth + 1])
+  }
+  return false
+}
+
+/** Throws the error that refuses a domains file of `bytes` bytes, if it is larger than MAX_FILE_MIB. */
+export function checkFileSize(file: string, bytes: number): void {
+  if (bytes > MAX_FILE_MIB * 2 ** 20) {
+    throw new DomainsFileError(`${file} is ${(bytes / 2 ** 20).toFixed(1)} MiB; a domains file may have at most ${MAX_FILE_MIB} MiB (see "Large portfolios" in docs/domains.md)`)
+  }
+}
+
 function readText(file: string): string {
-  const tooLarge = (bytes: number) =>
-    new DomainsFileError(`${file} is ${(bytes / 2 ** 20).toFixed(1)} MiB; a domains file may have at most ${MAX_FILE_MIB} MiB (see "Large portfolios" in docs/domains.md)`)
   let bytes: Buffer
   try {
-    const { size } = fs.statSync(file)
-    if (size > MAX_FILE_MIB * 2 ** 20) throw tooLarge(size)
+    checkFileSize(file, fs.statSync(file).size)
     bytes = fs.readFileSync(file)
   } catch (error) {
     if (error instanceof DomainsFileError) throw error
     throw new DomainsFileError(`${file}: ${(error as Error).message}`)
   }
   // It may have grown between the two calls.
-  if (bytes.length > MAX_FILE_MIB * 2 ** 20) throw tooLarge(bytes.length)
+  checkFileSize(file, bytes.length)
   return bytes.toString('utf8').replace(/^\uFEFF/, '')
 }
 
@@ -51,11 +84,10 @@ function parse(file: string, text: string): unknown {
     }
   }
   try {
-    // The core schema of YAML 1.2, as the `yaml` package read these files before: `yes` and 2024-01-01 stay strings.
-    return yaml.load(text, { schema: yaml.CORE_SCHEMA })
+    return yaml.load(text, YAML_OPTIONS)
   } catch (error) {
     if (!(error instanceof yaml.YAMLException)) throw error
-    throw new DomainsFileError(`${file}: line ${error.mark.line + 1}, column ${error.mark.column + 1}: ${error.reason}`)
+    throw new DomainsFileError(`${file}: ${yamlProblem(error)}`)
   }
 }
 

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { IMPORT_MAX_BYTES, IMPORT_PATH, type ImportReport } from '../../../shared/import-api.ts'
+import { visible } from '../../export/escape.ts'
 import { HttpError } from '../../http/errors.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import type { ConsoleRenderer } from '../render.ts'
@@ -24,6 +25,8 @@ const TEXTS = {
   badRequest: 'Bitte eine CSV- oder JSON-Datei wählen.',
   tooLarge: `Die Datei ist größer als ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Größere Listen importiert npx domain-lander import auf dem Server.`,
   changed: 'Die Domains-Datei wurde seit der Vorschau geändert. Bitte die Vorschau neu laden.',
+  busy: 'Ein anderer Import schreibt gerade die Domains-Datei. Bitte gleich die Vorschau neu laden.',
+  refused: 'Der Server würde die Domains-Datei nach diesem Import nicht laden; es wurde nichts geschrieben. Grund:',
   write: 'Die Domains-Datei kann nicht geschrieben werden; sie bleibt, wie sie war. Der Grund steht im Log des Servers.',
   errors: 'Die Liste hat Fehler; es wurde nichts geschrieben.',
 } as const
@@ -41,7 +44,7 @@ export default async function importRoutes(app: FastifyInstance, deps: ConsoleDe
     const parsed = (write ? applyBody : previewBody).safeParse(body)
     if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
     if (Buffer.byteLength(parsed.data.text) > IMPORT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
-    return run({ ...parsed.data, domainsFile: config.domainsFile, write, listMax: LIST_MAX })
+    return run({ ...parsed.data, domainsFile: config.domainsFile, write, listMax: LIST_MAX, memoryMiB: config.domainsFileMemoryMiB })
   }
 
   app.post('/api/import/preview', { bodyLimit: BODY_LIMIT }, async (request) => importFrom(request.body, false))
@@ -49,6 +52,10 @@ export default async function importRoutes(app: FastifyInstance, deps: ConsoleDe
   app.post('/api/import/apply', { bodyLimit: BODY_LIMIT }, async (request) => {
     const report = await importFrom(request.body, true)
     if (report.problems.some((problem) => problem.kind === 'changed')) throw new HttpError(409, TEXTS.changed)
+    if (report.problems.some((problem) => problem.kind === 'busy')) throw new HttpError(409, TEXTS.busy)
+    const refused = report.problems.find((problem) => problem.kind === 'refused')
+    // The loader's reason (its size, its memory) as text: the owner must know why, and what to change.
+    if (refused) throw new HttpError(422, `${TEXTS.refused} ${visible(refused.message)}`)
     const unwritten = report.problems.find((problem) => problem.kind === 'write')
     if (unwritten) {
       log.error({ reason: unwritten.message }, 'domains file not written by the console\'s import')

@@ -1,5 +1,6 @@
 // Programs the tests need from the system: Chromium (browser tests), Caddy (the shipped Caddyfile is checked),
-// PostgreSQL (the store's tests run against a real server too) and openssl (a test certificate).
+// PostgreSQL (the store's tests run against a real server too), openssl (a test certificate) and zbarimg (the deal
+// page's EPC QR code is read back by a real decoder).
 // Each is found where it usually is; if missing, Debian's package is installed when running as root with apt,
 // otherwise the run stops with a one-line instruction.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -45,6 +46,12 @@ const TOOLS = {
     env: 'OPENSSL_PATH',
     candidates: () => [process.env.OPENSSL_PATH, '/usr/bin/openssl', '/usr/local/bin/openssl'],
     aptPackage: 'openssl',
+  },
+  // Reads the deal page's EPC QR code ("GiroCode") back as a banking app would (tests/helpers/qr.ts).
+  zbarimg: {
+    env: 'ZBARIMG_PATH',
+    candidates: () => [process.env.ZBARIMG_PATH, '/usr/bin/zbarimg', '/usr/local/bin/zbarimg'],
+    aptPackage: 'zbar-tools',
   },
 }
 

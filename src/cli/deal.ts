@@ -52,7 +52,8 @@ export async function runDeal(
     request = { kind: 'decline', ...(values.note !== undefined && { note: values.note }) }
   }
   const domains = config.domainsFile ? readDomainsFile(config.domainsFile) : domainsConfigOf({})
-  const outcome = await takeDealStep({ store, config, domains }, id, request, Date.now())
+  const secret = config.contactSecret ?? (await store.secret())
+  const outcome = await takeDealStep({ store, config, secret, domains }, id, request, Date.now())
   switch (outcome.status) {
     case 'queued':
       break
@@ -70,6 +71,8 @@ export async function runDeal(
       throw usage('--days takes a whole number of days from 1 to 365')
     case 'note-too-long':
       throw usage('--note is too long (at most 5000 characters)')
+    case 'deal-in-progress':
+      throw usage(`inquiry ${id} has deal ${outcome.dealId} under way: cancel it first (deal cancel ${outcome.dealId})`)
   }
   if (values.json) {
     return print(
@@ -82,14 +85,16 @@ export async function runDeal(
         amount: outcome.amount,
         currency: outcome.currency,
         ...(outcome.expiresAt !== undefined && { expiresAt: new Date(outcome.expiresAt).toISOString() }),
+        ...(outcome.deal && { deal: outcome.deal.id, dealPage: outcome.deal.url }),
         text: outcome.body,
       }),
     )
   }
   const amount = outcome.amount === null ? '' : ` (${formatPrice(outcome.amount, outcome.currency)})`
   const until = outcome.expiresAt === undefined ? '' : `, valid until ${formatDeadline(outcome.expiresAt)}`
+  const deal = outcome.deal ? ` Deal ${outcome.deal.id} is waiting for payment: ${outcome.deal.url}` : ''
   print(
-    `${NAMES[command]}${amount}${until} for inquiry ${id} is queued to ${visible(outcome.to)}; the running server sends it within seconds.\n\n` +
+    `${NAMES[command]}${amount}${until} for inquiry ${id} is queued to ${visible(outcome.to)}; the running server sends it within seconds.${deal}\n\n` +
       visible(outcome.body, { keepLineBreaks: true }),
   )
 }

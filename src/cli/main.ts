@@ -34,6 +34,11 @@ Commands:
   counter  ID --amount N [--note TEXT] [--days N]   mail the visitor a counter-offer (valid COUNTER_OFFER_DAYS, default 7)
   accept   ID [--note TEXT] [--confirm-expired]      mail the visitor that the offer is accepted
   decline  ID [--note TEXT]         mail the visitor that the offer is declined
+  deals    [--status S] [--json]   the deals (accepted offers): state, amount, buyer, next deadline first
+  deal show ID | paid ID | complete ID        a deal; mark the payment received; complete it (the name is sold)
+  deal transfer ID --code-stdin [--note TEXT] the transfer code from standard input (kept encrypted; the buyer
+           reveals it on the deal page), or --note alone for a push to the buyer's account
+  deal cancel ID [--reason TEXT]   cancel the deal; the reason is mailed to the buyer
   access   --email ADDRESS          everything stored about this address, as JSON (GDPR Art. 15)
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
   dns      [--domain D] [--format zone|json]   the _for-sale TXT records (RFC 10023) of the names in DOMAINS_FILE
@@ -70,6 +75,8 @@ const OPTIONS = {
   amount: { type: 'string' },
   note: { type: 'string' },
   'confirm-expired': { type: 'boolean' },
+  'code-stdin': { type: 'boolean' },
+  reason: { type: 'string' },
   resolver: { type: 'string' },
   'dry-run': { type: 'boolean' },
   prune: { type: 'boolean' },
@@ -248,7 +255,16 @@ export async function main(argv: string[], print = printLine, printError = (text
       throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)
     }
     store = await openStore(config)
-    if (isDealCommand(command)) await runDeal(command, args, values, { store, config, print, usage: (message) => new UsageError(message) })
+    const usage = (message: string) => new UsageError(message)
+    if (isDealCommand(command)) await runDeal(command, args, values, { store, config, print, usage })
+    else if (command === 'deals' || command === 'deal') {
+      // Loaded for these commands only: every other command starts as fast as before.
+      const { isDealStep, runDealsList, runDealStep } = await import('./deals.ts')
+      const [step, ...rest] = args
+      if (command === 'deals') await runDealsList(values, { store, config, print, usage })
+      else if (!isDealStep(step)) throw usage(`deal takes show, paid, transfer, complete or cancel${step ? `, not "${step}"` : ''} (see the command list)`)
+      else await runDealStep(step, rest, values, { store, config, print, usage })
+    }
     else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)
     else await run(command, args, values, store, print)
     return 0

@@ -63,3 +63,35 @@ export interface DomainListProps {
   items: PortfolioLink[]
   legal?: PageProps['legal']
 }
+
+/** GET /kauf/…: the buyer's page of one deal, rendered on the server only; its forms work without script. */
+export interface DealPageProps {
+  language: Language
+  /** The domain as people read it. */
+  domain: string
+  /** Formatted, with the VAT note when the domain has one. */
+  amount: string
+  vat?: string
+  reference: string
+  seller?: string
+  /** Where the buyer reaches the seller besides replying to the mail. */
+  contact?: string
+  status: 'awaiting_payment' | 'paid' | 'transferred' | 'completed' | 'cancelled'
+  steps: { key: 'payment' | 'transfer' | 'done'; state: 'done' | 'current' | 'todo'; deadline?: string; overdue?: boolean }[]
+  cancelled?: { by: 'owner' | 'buyer'; reason?: string }
+  /** Shown while the buyer has to pay. */
+  payment?: {
+    bank?: { holder: string; iban: string; bic?: string; amount: string; qrSvg?: string }
+    link?: string
+    escrow?: { name: string; url: string }
+  }
+  /** The form's action: this page's own path. */
+  action: string
+  canCancel: boolean
+  /** transferred: the code is there to reveal (`shown` after the address matched). */
+  code?: { shown?: string; wrongEmail?: true; email?: string }
+  transferNote?: string
+  /** When a transferred deal completes by itself. */
+  completesAt?: string
+  legal?: PageProps['legal']
+}

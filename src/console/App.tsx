@@ -9,6 +9,7 @@ import { NotFound } from './pages/NotFound.tsx'
 import { Outbox } from './pages/Outbox.tsx'
 import { OverviewPage } from './pages/Overview.tsx'
 import { Privacy } from './pages/Privacy.tsx'
+import { SalesPage } from './pages/Sales.tsx'
 import { Setup } from './pages/Setup.tsx'
 import { SignIn } from './pages/SignIn.tsx'
 import { TemplatesPage } from './pages/Templates.tsx'
@@ -59,6 +60,12 @@ function Page({ state, now }: AppProps) {
       return (
         <Layout current="templates">
           <TemplatesPage initial={state.data} />
+        </Layout>
+      )
+    case 'sales':
+      return (
+        <Layout current="sales">
+          <SalesPage initial={state.data} />
         </Layout>
       )
     case 'privacy':

@@ -6,10 +6,11 @@ import { PRIVACY_PATH } from '../shared/privacy-api.ts'
 import { callApi, go } from './api.ts'
 import { ErrorText } from './ErrorText.tsx'
 
-type Section = 'inbox' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'import'
+type Section = 'inbox' | 'sales' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'import'
 
 const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'inbox', href: CONSOLE_PATHS.inbox, label: 'Posteingang' },
+  { section: 'sales', href: CONSOLE_PATHS.sales, label: 'Verkäufe' },
   { section: 'outbox', href: CONSOLE_PATHS.outbox, label: 'Postausgang' },
   { section: 'overview', href: CONSOLE_PATHS.overview, label: 'Übersicht' },
   { section: 'templates', href: CONSOLE_PATHS.templates, label: 'Vorlagen' },

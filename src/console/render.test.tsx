@@ -44,6 +44,7 @@ const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
   currency: 'EUR',
   counter: null,
   counterDays: 7,
+  deal: null,
   ...fields,
 })
 
@@ -74,6 +75,32 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   templates: {
     page: 'templates',
     data: { templates: [{ kind: 'decline', label: 'Ablehnung', text: 'Guten Tag, {domain}', isDefault: false, defaultText: 'Standard', placeholders: ['domain', 'notiz'] }] },
+  },
+  sales: {
+    page: 'sales',
+    data: {
+      deals: [
+        {
+          id: 3,
+          inquiryId: 7,
+          domain: 'bücher.example',
+          status: 'awaiting_payment',
+          statusLabel: 'Wartet auf Zahlung',
+          amount: '2.500 €',
+          reference: 'DL-2026-0003',
+          buyer: { name: '<b>Erika</b>', email: 'erika@example.de', language: 'de' },
+          createdAt: NOW - HOUR,
+          nextDeadline: NOW - 1000,
+          nextDeadlineLabel: 'Zahlung bis',
+          overdue: true,
+          hasTransferCode: false,
+          transferNote: null,
+          cancelReason: null,
+          cancelledBy: null,
+          pageUrl: null,
+        },
+      ],
+    },
   },
   privacy: { page: 'privacy' },
   import: { page: 'import', data: { domainsFile: '/etc/domain-lander/domains.yaml', maxBytes: 10 * 1024 * 1024 } },

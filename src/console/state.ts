@@ -13,6 +13,7 @@ const TITLES: Record<ConsoleState['page'], string> = {
   outbox: 'Postausgang',
   overview: 'Übersicht',
   templates: 'Vorlagen',
+  sales: 'Verkäufe',
   privacy: 'Datenschutz',
   import: 'Domains importieren',
   'not-found': 'Seite nicht gefunden',

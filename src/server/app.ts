@@ -15,6 +15,9 @@ import { logStream } from './logger.ts'
 import type { ViteDev } from './vite-dev.ts'
 import contactRoutes, { BODY_LIMIT } from './contact/route.ts'
 import confirmRoutes from './confirm/route.ts'
+import dealPageRoutes from './deal/route.ts'
+import { createSoldNames } from './deal/sold-names.ts'
+import { dealAutoCompleteJob } from './deal/auto-complete.ts'
 import { createUnconfirmedExpiry } from './confirm/expiry.ts'
 import { openDomainRegistry, type DomainsLoad } from './sites/registry.ts'
 import { createPageViewCounter } from './page/page-views.ts'
@@ -127,10 +130,25 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const unconfirmedExpiry = createUnconfirmedExpiry({ store, log: app.log.child({ component: 'confirm' }) })
   const devRenderer = options.dev && (await createDevPageRenderer(options.dev.vite))
   const renderer = devRenderer || createPageRenderer(options.clientDir)
-  const domains = await domainsLoaded
+  // Names sold through a deal are sold whatever the file says (decision 033): everything sees the file through them.
+  const soldNames = createSoldNames(store, app.log.child({ component: 'deals' }))
+  await soldNames.refresh()
+  const domains = soldNames.overlay(await domainsLoaded)
   const sites = createSiteResolver(config, domains)
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })
+  jobs.add(
+    dealAutoCompleteJob({
+      store,
+      config,
+      get domains() {
+        return domains.current()
+      },
+      log: app.log.child({ component: 'deals' }),
+      onCompleted: (domain) => soldNames.add(domain),
+      kick: () => outbox.kick(),
+    }),
+  )
   app.decorate('draining', false)
 
   addSecurityHeaders(app, pagePolicy(renderer.styleSources))
@@ -164,6 +182,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(faviconRoutes, { sites })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
+  await app.register(dealPageRoutes, { view, sites, secret, config, store, outbox, onCompleted: (domain) => soldNames.add(domain) })
 
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
   app.setNotFoundHandler((request, reply) => {
@@ -187,6 +206,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
           outbox,
           domains,
           rateLimits,
+          secret,
+          onDealCompleted: (domain: string) => soldNames.add(domain),
           log: app.log.child({ component: 'console' }),
           consoleDir: options.consoleDir ?? path.join(path.dirname(path.resolve(options.clientDir)), 'console'),
         })
@@ -198,6 +219,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   let counterExpiry: CounterExpiryTimer | undefined
   app.addHook('onReady', async () => {
     outbox.start()
+    soldNames.start()
     unconfirmedExpiry.start()
     counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
     jobs.start()
@@ -212,6 +234,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     await outbox.stop()
     await unconfirmedExpiry.stop()
     await counterExpiry?.stop()
+    await soldNames.stop()
     await store.close()
     await rateLimits.close()
   })

@@ -33,6 +33,7 @@ describe('configuration', () => {
       imageRateLimit: 10,
       localPreview: true,
       counterOfferDays: 7,
+      deal: { key: null, paymentDays: 7, transferDays: 5 },
       retentionDays: undefined,
       digest: 'off',
       jobsClockStart: undefined,
@@ -48,6 +49,17 @@ describe('configuration', () => {
       expect(() => loadConfig({ SEARCH_RATE_LIMIT: value }), value).toThrow('SEARCH_RATE_LIMIT: must be a whole number per client and minute')
       expect(() => loadConfig({ IMAGE_RATE_LIMIT: value }), value).toThrow('IMAGE_RATE_LIMIT: must be a whole number per client and minute')
     }
+  })
+
+  test('DEAL_KEY is 32 bytes as hex or base64; the deal deadlines are whole days from 1 to 365', () => {
+    const hex = 'ab'.repeat(32)
+    expect(loadConfig({ DEAL_KEY: hex }).deal.key).toEqual(Buffer.from(hex, 'hex'))
+    expect(loadConfig({ DEAL_KEY: Buffer.alloc(32, 7).toString('base64') }).deal.key).toEqual(Buffer.alloc(32, 7))
+    for (const value of ['ab'.repeat(16), 'geheim', Buffer.alloc(31).toString('base64')]) {
+      expect(() => loadConfig({ DEAL_KEY: value }), value).toThrow('DEAL_KEY: must be 32 random bytes as 64 hex digits or base64')
+    }
+    expect(loadConfig({ DEAL_PAYMENT_DAYS: '14', DEAL_TRANSFER_DAYS: '3' }).deal).toMatchObject({ paymentDays: 14, transferDays: 3 })
+    for (const value of ['0', '366', '1.5']) expect(() => loadConfig({ DEAL_PAYMENT_DAYS: value })).toThrow('DEAL_PAYMENT_DAYS')
   })
 
   test('DOMAINS_FILE_MEMORY_MIB is a whole number of MiB from 16 to 4096', () => {

@@ -74,6 +74,17 @@ const notifyUrls = z.string().transform((value, ctx) => {
   return urls
 })
 
+/** A deal key as given in DEAL_KEY: 64 hex digits or base64 of 32 bytes; null when it is neither. */
+function dealKeyBytes(text: string): Buffer | null {
+  const value = text.trim()
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex')
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
+    const bytes = Buffer.from(value, 'base64')
+    return bytes.length === 32 ? bytes : null
+  }
+  return null
+}
+
 const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -142,6 +153,23 @@ const configSchema = z
       .min(1, 'must be a whole number of days from 1 to 365')
       .max(365, 'must be a whole number of days from 1 to 365')
       .default(7),
+    // The key that seals transfer codes (docs/deals.md): 32 bytes as 64 hex digits or base64; unset: DATA_DIR/deal-key.
+    DEAL_KEY: z
+      .string()
+      .refine((value) => dealKeyBytes(value) !== null, 'must be 32 random bytes as 64 hex digits or base64 (e.g. the output of: openssl rand -hex 32)')
+      .optional(),
+    DEAL_PAYMENT_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days from 1 to 365' })
+      .int('must be a whole number of days from 1 to 365')
+      .min(1, 'must be a whole number of days from 1 to 365')
+      .max(365, 'must be a whole number of days from 1 to 365')
+      .default(7),
+    DEAL_TRANSFER_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days from 1 to 365' })
+      .int('must be a whole number of days from 1 to 365')
+      .min(1, 'must be a whole number of days from 1 to 365')
+      .max(365, 'must be a whole number of days from 1 to 365')
+      .default(5),
     NOTIFY_URLS: notifyUrls.optional(),
     NOTIFY_SECRET: z.string().min(32, 'must be at least 32 characters long (e.g. the output of: openssl rand -hex 32)').optional(),
     NOTIFY_PERSONAL: flag.default(false),
@@ -198,6 +226,8 @@ const configSchema = z
       localPreview: env.LOCAL_PREVIEW,
       /** How long a counter-offer stands unless the owner says otherwise (docs/negotiation.md). */
       counterOfferDays: env.COUNTER_OFFER_DAYS,
+      /** Deals (docs/deals.md): the key that seals transfer codes (null: the file DATA_DIR/deal-key), and the default deadlines. */
+      deal: { key: env.DEAL_KEY === undefined ? null : dealKeyBytes(env.DEAL_KEY)!, paymentDays: env.DEAL_PAYMENT_DAYS, transferDays: env.DEAL_TRANSFER_DAYS },
       retentionDays: env.RETENTION_DAYS === 'off' ? undefined : env.RETENTION_DAYS,
       digest: env.DIGEST,
       jobsClockStart: env.JOBS_CLOCK_START === undefined ? undefined : Date.parse(env.JOBS_CLOCK_START),

@@ -17,7 +17,19 @@ export const STATUS_LABEL: Record<InquiryStatus, string> = {
   spam: 'Spam',
 }
 /** What a mail to the visitor is: the owner's own words, a step of the negotiation, or a confirmation of the inquiry. */
-export type ReplyKind = 'reply' | 'counter' | 'accept' | 'decline' | 'notice' | 'verify'
+export type ReplyKind = 'reply' | 'counter' | 'accept' | 'decline' | 'notice' | 'verify' | DealMailKind
+/** A deal's states (docs/deals.md): awaiting_payment → paid → transferred → completed, or cancelled. */
+export type DealState = 'awaiting_payment' | 'paid' | 'transferred' | 'completed' | 'cancelled'
+export const DEAL_STATES: readonly DealState[] = ['awaiting_payment', 'paid', 'transferred', 'completed', 'cancelled']
+export const DEAL_STATE_LABEL: Record<DealState, string> = {
+  awaiting_payment: 'Wartet auf Zahlung',
+  paid: 'Bezahlt',
+  transferred: 'Übertragen',
+  completed: 'Abgeschlossen',
+  cancelled: 'Abgebrochen',
+}
+/** The mails of a deal after its acceptance (docs/deals.md). */
+export type DealMailKind = 'deal-paid' | 'deal-transferred' | 'deal-completed' | 'deal-cancelled'
 export const REPLY_KIND_LABEL: Record<ReplyKind, string> = {
   reply: 'Antwort',
   counter: 'Gegenangebot',
@@ -25,6 +37,10 @@ export const REPLY_KIND_LABEL: Record<ReplyKind, string> = {
   decline: 'Ablehnung',
   notice: 'Eingangsbestätigung',
   verify: 'Bestätigungslink',
+  'deal-paid': 'Zahlung erhalten',
+  'deal-transferred': 'Übertragung',
+  'deal-completed': 'Abgeschlossen',
+  'deal-cancelled': 'Kauf abgebrochen',
 }
 
 export type MailState = 'pending' | 'sent' | 'failed'
@@ -90,6 +106,8 @@ interface ReplyView {
 }
 
 export interface InquiryDetail {
+  /** The inquiry's open deal (docs/deals.md), or null. */
+  deal: DealSummary | null
   id: number
   domain: string
   domainAscii: string
@@ -215,6 +233,7 @@ export type ConsoleState =
   | { page: 'outbox'; data: OutboxPage }
   | { page: 'overview'; data: Overview }
   | { page: 'templates'; data: TemplatesPage }
+  | { page: 'sales'; data: SalesPage }
   | { page: 'privacy' }
   | { page: 'import'; data: ImportPageData }
   | { page: 'not-found' }
@@ -226,5 +245,35 @@ export const CONSOLE_PATHS = {
   outbox: '/postausgang',
   overview: '/uebersicht',
   templates: '/vorlagen',
+  sales: '/verkaeufe',
   signin: '/anmelden',
 } as const
+
+/** A deal as the console shows it (docs/deals.md): never its transfer code. */
+export interface DealSummary {
+  id: number
+  inquiryId: number
+  /** As people read it. */
+  domain: string
+  status: DealState
+  statusLabel: string
+  amount: string
+  reference: string
+  buyer: { name: string; email: string; language: string }
+  createdAt: number
+  /** The deadline of the step it waits for (payment, transfer, completing by itself), or null when it is over. */
+  nextDeadline: number | null
+  nextDeadlineLabel: string | null
+  overdue: boolean
+  hasTransferCode: boolean
+  transferNote: string | null
+  cancelReason: string | null
+  cancelledBy: 'owner' | 'buyer' | null
+  /** The buyer's page, when this server can open its link (the deal key). */
+  pageUrl: string | null
+}
+
+/** GET /verkaeufe: every deal, the next deadline first. */
+export interface SalesPage {
+  deals: DealSummary[]
+}

@@ -17,6 +17,7 @@ import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
 import { Delivery } from './Delivery.tsx'
 import { CounterLine, Negotiation } from './Negotiation.tsx'
+import { DealFacts, DealSteps } from './DealSteps.tsx'
 
 function offerLine(detail: InquiryDetail): string {
   const parts = [detail.offer ? `Angebot ${detail.offer.formatted}` : 'Kein Angebot']
@@ -154,6 +155,13 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
         </ConfirmErase>
       )}
       <Negotiation detail={detail} busy={busy} run={step} />
+      {detail.deal && (
+        <section aria-labelledby="deal-heading" className="deal">
+          <h2 id="deal-heading">Verkauf</h2>
+          <DealFacts deal={detail.deal} />
+          <DealSteps deal={detail.deal} onChange={(deal) => setDetail({ ...detail, deal })} />
+        </section>
+      )}
       {error && <ErrorText>{error}</ErrorText>}
       {notice && (
         <p className="notice-ok" role="status">

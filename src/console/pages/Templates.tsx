@@ -10,6 +10,7 @@ const PLACEHOLDER_HELP: Record<string, string> = {
   betrag: 'der Betrag in der Währung der Anfrage',
   frist: 'bis wann das Gegenangebot gilt (Datum und Uhrzeit, Berlin)',
   notiz: 'Ihre Notiz zur Aktion (leer, wenn keine)',
+  link: 'der Link zur Kaufseite des Käufers (ohne vereinbarten Betrag gibt es keine: dann entfällt der Absatz)',
 }
 
 function TemplateForm({ template, onSaved }: { template: DealTemplateView; onSaved: (data: TemplatesData) => void }) {

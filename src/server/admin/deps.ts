@@ -11,4 +11,8 @@ export interface ConsoleDeps {
   outbox: OutboxWorker
   domains: DomainRegistry
   log: FastifyBaseLogger
+  /** The secret of the public app: signs the deal pages' links (deal/link.ts). */
+  secret: string
+  /** A deal completed in the console: the name is sold in this process at once (deal/sold-names.ts). */
+  onDealCompleted: (domain: string) => void
 }

@@ -6,6 +6,9 @@ import type { Config } from '../config.ts'
 import { DEFAULT_TEMPLATES, renderDealText } from '../mail/deal-mail.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import type { DealKind, DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
+import { dealUrl, newDealLink } from './link.ts'
+import { toMinor } from './money.ts'
+import { dealKeyOf, sealLinkToken } from './seal.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 export const MAX_COUNTER_DAYS = 365
@@ -25,13 +28,17 @@ interface QueuedStep {
   amount: number | null
   currency: string
   expiresAt?: number
+  /** The deal an acceptance with an agreed amount made or renewed, and the link to its page (in the mail). */
+  deal?: { id: number; url: string }
 }
 
 export type DealOutcome = QueuedStep | Exclude<DealResult, { status: 'queued' }> | { status: 'bad-amount'; currency: string } | { status: 'bad-days' } | { status: 'note-too-long' }
 
 export interface DealContext {
   store: Store
-  config: Pick<Config, 'mailTo' | 'counterOfferDays'>
+  config: Pick<Config, 'mailTo' | 'counterOfferDays' | 'deal' | 'dataDir'>
+  /** Signs the deal page's link (the store's secret, or CONTACT_SECRET, as the server's). */
+  secret: string
   /** The domains file in force. */
   domains: DomainsConfig
 }
@@ -53,8 +60,8 @@ export async function takeDealStep(context: DealContext, id: number, request: De
   const currency = currencyOf(inquiry, domains)
   const template = (await store.dealTemplates())[request.kind] ?? DEFAULT_TEMPLATES[request.kind]
   const step = { to: inquiry.email, replyTo: settingsOf(domains, inquiry.domain).mailTo ?? config.mailTo, now }
-  const text = (kind: DealKind, amount: number | null, expiresAt?: number) =>
-    renderDealText(kind, template, { domain: inquiry.domain, amount, currency, note, ...(expiresAt !== undefined && { expiresAt }) })
+  const text = (kind: DealKind, amount: number | null, expiresAt?: number, link?: string) =>
+    renderDealText(kind, template, { domain: inquiry.domain, amount, currency, note, ...(expiresAt !== undefined && { expiresAt }), ...(link !== undefined && { link }) })
   const queued = (result: DealResult, body: string, amount: number | null, expiresAt?: number): DealOutcome =>
     result.status === 'queued' ? { ...result, body, to: inquiry.email, amount, currency, ...(expiresAt !== undefined && { expiresAt }) } : result
   switch (request.kind) {
@@ -70,8 +77,22 @@ export async function takeDealStep(context: DealContext, id: number, request: De
     case 'accept': {
       // What is agreed: the counter-offer the visitor takes up, else the visitor's own offer.
       const amount = inquiry.counter?.amount ?? inquiry.offer?.amount ?? null
-      const body = text('accept', amount)
-      return queued(await store.accept(id, { ...step, amount, confirmExpired: request.confirmExpired === true, body }), body, amount)
+      // With an agreed amount the acceptance makes a deal, whose page the mail links to (docs/deals.md). Without
+      // one there is nothing to pay yet: the mail says "wie besprochen" and no deal is made.
+      const link = amount === null ? undefined : newDealLink(context.secret)
+      const url = link && dealUrl(inquiry.domain, link.token)
+      const body = text('accept', amount, undefined, url ?? '')
+      const deal = link && {
+        linkHash: link.linkHash,
+        linkSealed: sealLinkToken(dealKeyOf(config), link.linkHash, link.token),
+        amount: toMinor(amount!, currency),
+        currency,
+        paymentDueAt: now + config.deal.paymentDays * DAY_MS,
+        transferDays: config.deal.transferDays,
+      }
+      const result = await store.accept(id, { ...step, amount, confirmExpired: request.confirmExpired === true, body, ...(deal && { deal }) })
+      const outcome = queued(result, body, amount)
+      return outcome.status === 'queued' && result.status === 'queued' && result.dealId !== undefined ? { ...outcome, deal: { id: result.dealId, url: url! } } : outcome
     }
     case 'decline': {
       const body = text('decline', null)

@@ -58,3 +58,15 @@ test('the mail is threaded under the owner’s mail, answered to the owner, and 
   })
   expect(mail.text).toMatch(/^Mein Angebot\n\n.*schrieben Sie zu example\.de:\n> Was kostet sie\?\n> Gruß$/)
 })
+
+describe('the acceptance’s link to the deal page', () => {
+  test('is in the default text, and its paragraph is left out when the acceptance made no deal', () => {
+    const values = { domain: 'beispiel.de', amount: 2500, currency: 'EUR', note: '' }
+    const withDeal = renderDealText('accept', DEFAULT_TEMPLATES.accept, { ...values, link: 'https://beispiel.de/kauf/abc.def' })
+    expect(withDeal).toContain('Alles Weitere (Zahlung, Übertragung der Domain) finden Sie auf Ihrer persönlichen Kaufseite:\nhttps://beispiel.de/kauf/abc.def\n\nBei Fragen')
+    const without = renderDealText('accept', DEFAULT_TEMPLATES.accept, { ...values, amount: null })
+    expect(without).not.toContain('Kaufseite')
+    expect(without).toContain('Vereinbarter Betrag: wie besprochen\n\nBei Fragen antworten Sie einfach auf diese Mail.')
+    expect(templateProblem('accept', 'Angenommen: {betrag}, {link}')).toBeNull()
+  })
+})

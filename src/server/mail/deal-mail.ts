@@ -28,7 +28,10 @@ Vereinbarter Betrag: {betrag}
 
 {notiz}
 
-Für die Übertragung antworten Sie bitte auf diese Mail; ich melde mich mit den nächsten Schritten.
+Alles Weitere (Zahlung, Übertragung der Domain) finden Sie auf Ihrer persönlichen Kaufseite:
+{link}
+
+Bei Fragen antworten Sie einfach auf diese Mail.
 
 Mit freundlichen Grüßen`,
   decline: `Guten Tag,
@@ -43,7 +46,7 @@ Mit freundlichen Grüßen`,
 /** The placeholders each template may use; the ones it must use, so that no mail leaves without its point. */
 export const PLACEHOLDERS: Record<DealKind, readonly string[]> = {
   counter: ['domain', 'betrag', 'frist', 'notiz'],
-  accept: ['domain', 'betrag', 'notiz'],
+  accept: ['domain', 'betrag', 'notiz', 'link'],
   decline: ['domain', 'notiz'],
 }
 const REQUIRED: Record<DealKind, readonly string[]> = { counter: ['betrag', 'frist'], accept: [], decline: [] }
@@ -93,6 +96,8 @@ export interface DealValues {
   currency: string
   expiresAt?: number
   note: string
+  /** The deal page (acceptance); empty when the acceptance made no deal. */
+  link?: string
 }
 
 /** The mail's text: each placeholder filled in once (a note that contains "{betrag}" stays as it was typed). */
@@ -102,8 +107,12 @@ export function renderDealText(kind: DealKind, template: string, values: DealVal
     betrag: values.amount === null ? 'wie besprochen' : formatPrice(values.amount, values.currency),
     frist: values.expiresAt === undefined ? '' : formatDeadline(values.expiresAt),
     notiz: cleanNote(values.note),
+    link: values.link ?? '',
   }
-  const text = template.replace(/\r\n?/g, '\n').replace(PLACEHOLDER, (whole, name: string) => (PLACEHOLDERS[kind].includes(name) ? filled[name]! : whole))
+  // Without a deal (an acceptance without any amount) there is no page to point to: the paragraph that would name it
+  // is left out rather than sent with nothing after its colon.
+  const source = values.link ? template : template.replace(/\r\n?/g, '\n').split(/\n{2,}/).filter((paragraph) => !paragraph.includes('{link}')).join('\n\n')
+  const text = source.replace(/\r\n?/g, '\n').replace(PLACEHOLDER, (whole, name: string) => (PLACEHOLDERS[kind].includes(name) ? filled[name]! : whole))
   // An empty note leaves an empty paragraph behind.
   return text.replace(/\n{3,}/g, '\n\n').trim()
 }

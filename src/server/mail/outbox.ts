@@ -8,6 +8,7 @@ import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
 import { composeConfirmMail } from './confirm-mail.ts'
 import { composeDealMail } from './deal-mail.ts'
+import { composeDealStepMail } from './deal-step-mail.ts'
 import type { MailTransport } from './transport.ts'
 
 export const RETRY = {
@@ -95,6 +96,11 @@ export function createOutboxWorker(options: {
       case 'notice':
       case 'verify':
         return composeConfirmMail(item.inquiry, { ...reply, kind: reply.kind }, item.messageId, { ...to, secret })
+      case 'deal-paid':
+      case 'deal-transferred':
+      case 'deal-completed':
+      case 'deal-cancelled':
+        return composeDealStepMail(item.inquiry, { ...reply, kind: reply.kind }, item.messageId, to)
     }
   }
 

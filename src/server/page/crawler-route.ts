@@ -1,5 +1,5 @@
 // /robots.txt and /sitemap.xml of the request's host: crawlers may read every page of a name for sale, and the
-// sitemap names its one page (none for a `noindex: true` name, whose page asks not to be indexed). robots.txt never
+// sitemap names its one page (none for a `noindex: true` name, whose page asks not to be indexed, nor a sold one). robots.txt never
 // disallows a noindex page: a crawler must be able to read the page to see that it asks not to be indexed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Site } from '../sites/resolver.ts'
@@ -7,14 +7,17 @@ import { escapeHtml } from '../../shared/html.ts'
 import { pageHeadFor } from './head.ts'
 import type { PageView } from './view.ts'
 
+/** A sold name's page is no longer a page for sale: the sitemap leaves it out (docs/deals.md). */
+const listed = (site: Site) => !pageHeadFor(site).noindex && site.settings.status !== 'sold'
+
 function robotsTxt(site: Site): string {
   const head = pageHeadFor(site)
-  return ['User-agent: *', 'Allow: /', ...(head.noindex ? [] : [`Sitemap: ${head.url}sitemap.xml`]), ''].join('\n')
+  return ['User-agent: *', 'Allow: /', ...(listed(site) ? [`Sitemap: ${head.url}sitemap.xml`] : []), ''].join('\n')
 }
 
 function sitemapXml(site: Site): string {
   const head = pageHeadFor(site)
-  const urls = head.noindex ? [] : [head.url]
+  const urls = listed(site) ? [head.url] : []
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

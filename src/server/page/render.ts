@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { ViteDevServer } from 'vite'
-import type { DomainListProps, PageProps } from '../../client/page-props.ts'
+import type { DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
 import * as entryServer from '../../client/entry-server.tsx'
 import { escapeHtml } from '../../shared/html.ts'
 import type { Language } from '../../shared/language.ts'
@@ -29,6 +29,8 @@ export interface PageRenderer {
   domainList(props: DomainListProps): string
   /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
   legal(language: Language, title: string, text: string): string
+  /** A buyer's deal page (/kauf/…), without script; `noindex`: it is one person's page. */
+  dealPage(props: DealPageProps, title: string): string
   /** Content-Security-Policy sources that allow the pages' inline style sheet (its hash), for `style-src`. */
   styleSources: string[]
 }
@@ -103,13 +105,14 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
     notice: (...args) => renderer().notice(...args),
     legal: (...args) => renderer().legal(...args),
     domainList: (...args) => renderer().domainList(...args),
+    dealPage: (...args) => renderer().dealPage(...args),
   }
 }
 
 /** index.html says the page is German; the renderer puts in the page's language instead. */
 const GERMAN_ROOT = '<html lang="de">'
 
-function rendererFrom(html: string, { TEXTS, renderApp, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
+function rendererFrom(html: string, { TEXTS, renderApp, renderDealPage, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
   if (!html.includes(GERMAN_ROOT)) throw new Error(`index.html has no ${GERMAN_ROOT}`)
   const template = html.replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
   // The build puts the style sheet into the page (vite.config.ts); the CSP allows that element, and only it.
@@ -178,6 +181,12 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderDomainList, render
       return inLanguage(noticeTemplate, props.language)
         .replace('<!--app-head-->', () => head.join('\n    '))
         .replace('<!--app-html-->', () => renderDomainList(props))
+    },
+    dealPage(props, title) {
+      const head = [`<title>${escapeHtml(title)}</title>`, '<meta name="robots" content="noindex,nofollow" />', '<meta name="referrer" content="same-origin" />']
+      return inLanguage(noticeTemplate, props.language)
+        .replace('<!--app-head-->', () => head.join('\n    '))
+        .replace('<!--app-html-->', () => renderDealPage(props))
     },
     legal(language, title, text) {
       const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXTS[language].backHome)}</a></p></main>`

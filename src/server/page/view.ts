@@ -2,7 +2,8 @@
 // token and, after a form sent without script, its outcome), or a notice. The page route, the contact route's
 // answers to forms sent without script and the 404 handler all answer through here.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { DomainListProps, PageProps } from '../../client/page-props.ts'
+import type { DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
+import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import { TEXT, TEXTS } from '../../shared/texts.ts'
 import { issueToken } from '../contact/token.ts'
@@ -35,6 +36,8 @@ export interface PageView {
   renderDomainList(props: DomainListProps): string
   /** Answers with a page renderDomainList made. */
   domainList(reply: FastifyReply, site: AnswerLanguage, html: string): FastifyReply
+  /** A buyer's deal page (/kauf/…), in the buyer's language: never cached, never indexed. */
+  dealPage(reply: FastifyReply, statusCode: number, props: DealPageProps): FastifyReply
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -144,6 +147,14 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
           return null
       }
       return lookup.site
+    },
+    dealPage(reply, statusCode, props) {
+      return reply
+        .code(statusCode)
+        .type(HTML)
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .send(renderer.dealPage(props, DEAL_TEXTS[props.language].title(props.domain)))
     },
     renderDomainList: (props) => renderer.domainList(props),
     domainList(reply, site, html) {

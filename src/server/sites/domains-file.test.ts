@@ -105,3 +105,45 @@ describe('what is read', () => {
     expect(refusal('/nonexistent/domains.yaml')).toMatch(/^\/nonexistent\/domains\.yaml: ENOENT/)
   })
 })
+
+describe('payment (docs/deals.md)', () => {
+  test('a domain’s bank transfer, payment link and escrow load, the IBAN in capitals without spaces', () => {
+    const file = writeTestFile(`default:
+  payment:
+    bank: { holder: Jürgen Müller, iban: de89 3704 0044 0532 0130 00, bic: cobadeffxxx }
+domains:
+  beispiel.de:
+    payment:
+      seller: Beispiel GmbH
+      link: "https://paypal.me/beispiel/{betrag}{waehrung}"
+      escrow: { name: Treuhand AG, url: "https://treuhand.example/" }
+`)
+    const domains = readDomainsFile(file)
+    expect(domains.default.payment).toEqual({ bank: { holder: 'Jürgen Müller', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } })
+    // A domain's payment replaces the default's as a whole.
+    expect(domains.resolve('beispiel.de')!.settings.payment).toEqual({
+      seller: 'Beispiel GmbH',
+      link: 'https://paypal.me/beispiel/{betrag}{waehrung}',
+      escrow: { name: 'Treuhand AG', url: 'https://treuhand.example/' },
+    })
+  })
+
+  test('an IBAN whose check digits do not match, a bad BIC, a plain-http link and an empty payment are refused with their line', () => {
+    const file = writeTestFile(`domains:
+  a.de:
+    payment:
+      bank: { holder: A, iban: DE89 3704 0044 0532 0130 01, bic: COBA }
+  b.de:
+    payment: { link: "http://pay.example/{betrag}" }
+  c.de:
+    payment: {}
+`)
+    expect(refusal(file).split('\n')).toEqual([
+      `${file} is not a valid domains file:`,
+      '  line 4: domains.a.de.payment.bank.iban: is not a valid IBAN: its check digits do not match (a typo?)',
+      '  line 4: domains.a.de.payment.bank.bic: must be a BIC of 8 or 11 characters, such as COBADEFFXXX',
+      '  line 6: domains.b.de.payment.link: must be an https:// address with a domain name, such as https://paypal.me/name/{betrag}{waehrung}',
+      '  line 8: domains.c.de.payment: needs at least one of bank, link or escrow',
+    ])
+  })
+})

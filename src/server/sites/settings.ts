@@ -7,6 +7,7 @@ import type { PriceTerms } from '../../shared/price-terms.ts'
 import { LOCALE, type Language } from '../../shared/language.ts'
 import { parseTargetList } from '../notify/targets.ts'
 import { isPlainName } from './host.ts'
+import { isValidIban, normalIban } from '../../shared/iban.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
 // Exactly one plain address, by the rule the visitor's address must pass: nodemailer reads a comma, a group, a
@@ -19,6 +20,36 @@ const notifyList = z.union([z.string(), z.array(z.string())]).transform((value, 
   return urls
 })
 const wholeAmount = z.number().int().nonnegative().max(1_000_000_000)
+const httpsUrl = (example: string) =>
+  z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: `must be an https:// address with a domain name, such as ${example}` }).max(2000)
+// EPC069-12 allows 70 characters for the name and Latin letters for the BIC.
+const paymentSchema = z
+  .object({
+    /** Who sells, as the deal page names them (default: the account holder). */
+    seller: z.string().trim().min(1).max(70).optional(),
+    /** SEPA bank transfer, shown as text and as an EPC QR code ("GiroCode"). */
+    bank: z
+      .object({
+        holder: z.string().trim().min(1).max(70),
+        iban: z
+          .string()
+          .transform(normalIban)
+          .refine(isValidIban, 'is not a valid IBAN: its check digits do not match (a typo?)'),
+        bic: z
+          .string()
+          .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+          .refine((value) => /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value), 'must be a BIC of 8 or 11 characters, such as COBADEFFXXX')
+          .optional(),
+      })
+      .strict()
+      .optional(),
+    /** A payment page (PayPal.me, a Stripe Payment Link, an escrow's transaction): {betrag}, {waehrung}, {referenz} are filled in. */
+    link: httpsUrl('https://paypal.me/name/{betrag}{waehrung}').optional(),
+    /** An escrow service ("Treuhand"): the buyer pays it, it pays the seller once the domain has moved. */
+    escrow: z.object({ name: z.string().trim().min(1).max(100), url: httpsUrl('https://escrow.example/') }).strict().optional(),
+  })
+  .strict()
+  .refine((payment) => payment.bank || payment.link || payment.escrow, 'needs at least one of bank, link or escrow')
 
 const domainSettingsSchema = z
   .object({
@@ -64,6 +95,8 @@ const domainSettingsSchema = z
     privacyUrl: httpUrl.optional(),
     /** Replaces NOTIFY_URLS (and, on a domain, the default's list): where notifications of new inquiries go. */
     notify: notifyList.optional(),
+    /** How the buyer of a deal pays (docs/deals.md); a domain's replaces the default's as a whole. */
+    payment: paymentSchema.optional(),
   })
   .strict()
 

@@ -1,5 +1,5 @@
 // The store's part for the negotiation (store/deal.ts; docs/negotiation.md).
-import type { InquiryStatus } from './types.ts'
+import type { InquiryStatus, NewDeal } from './types.ts'
 
 /** A step of the negotiation (docs/negotiation.md): the mail's text is composed before it is stored. */
 export type DealKind = 'counter' | 'accept' | 'decline'
@@ -16,18 +16,24 @@ export interface DealStep {
 
 /** What a step did: queued (its reply and mail), or why it was refused. */
 export type DealResult =
-  | { status: 'queued'; replyId: number; inquiryStatus: InquiryStatus }
+  /** `dealId`: the deal an acceptance with an agreed amount created or renewed. */
+  | { status: 'queued'; replyId: number; inquiryStatus: InquiryStatus; dealId?: number }
   | { status: 'not-found' }
   | { status: 'spam' }
   | { status: 'unconfirmed' }
   /** Accepting after the counter-offer ran out needs the owner's confirmation (confirmExpired). */
   | { status: 'counter-expired'; expiredAt: number }
+  /**
+   * The inquiry has a deal: no counter-offer or refusal while it is open, and no new acceptance once it is paid
+   * (docs/deals.md). The owner cancels the deal first.
+   */
+  | { status: 'deal-in-progress'; dealId: number }
 
 export interface DealStore {
   /** Stores the counter-offer, queues its mail and marks the inquiry countered until `expiresAt`, in one transaction. */
   counterOffer(id: number, step: DealStep & { amount: number; expiresAt: number }): Promise<DealResult>
   /** `amount`: what was agreed (the counter-offer's or the visitor's offer), kept with the reply. */
-  accept(id: number, step: DealStep & { amount: number | null; confirmExpired?: boolean }): Promise<DealResult>
+  accept(id: number, step: DealStep & { amount: number | null; confirmExpired?: boolean; deal?: NewDeal }): Promise<DealResult>
   decline(id: number, step: DealStep): Promise<DealResult>
   /** Marks every counter-offer whose time ran out by `now` as expired; returns how many. */
   expireCounterOffers(now: number): Promise<number>

@@ -3,9 +3,10 @@
 // inquiry's new state. The owner's mail templates live in `meta`, so every instance on one database uses the same.
 import type { Kysely, Transaction } from 'kysely'
 import { replyMessageIdFor } from './console.ts'
+import { createOrRenewDeal } from './deal-record.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import type { DealKind, DealResult, DealStep, DealStore, InquiryStatus } from './types.ts'
+import type { DealKind, DealResult, DealStep, DealStore, InquiryStatus, NewDeal } from './types.ts'
 
 const TEMPLATE_PREFIX = 'template:'
 const DEAL_KINDS: readonly DealKind[] = ['counter', 'accept', 'decline']
@@ -24,7 +25,7 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
   function step(
     id: number,
     kind: DealKind,
-    input: DealStep & { amount: number | null },
+    input: DealStep & { amount: number | null; deal?: NewDeal | undefined },
     update: Partial<Pick<Database['inquiries'], 'counter_amount' | 'counter_expires_at'>>,
     check?: (inquiry: { status: InquiryStatus; counter_expires_at: number | null }) => DealResult | null,
   ): Promise<DealResult> {
@@ -43,6 +44,17 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
         if (inquiry.status === 'unconfirmed') return { status: 'unconfirmed' } as const
         const refused = check?.(inquiry)
         if (refused) return refused
+        let dealId: number | undefined
+        if (kind !== 'accept') {
+          // A counter-offer or a refusal would contradict a sale under way: the owner cancels the deal first.
+          const open = await trx.selectFrom('deals').select('id').where('inquiry_id', '=', inquiry.id).where('status', '!=', 'cancelled').executeTakeFirst()
+          if (open) return { status: 'deal-in-progress', dealId: Number(open.id) } as const
+        }
+        if (input.deal) {
+          const deal = await createOrRenewDeal(trx, inquiry.id, inquiry.domain, input.deal, input.now, postgres)
+          if ('inProgress' in deal) return { status: 'deal-in-progress', dealId: deal.inProgress } as const
+          dealId = deal.dealId
+        }
         const { id: replyId } = await trx
           .insertInto('replies')
           .values({ inquiry_id: inquiry.id, kind, amount: input.amount, body: input.body, reply_to: input.replyTo, created_at: input.now })
@@ -63,7 +75,7 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
           .execute()
         const status = STATUS_AFTER[kind]
         await trx.updateTable('inquiries').set({ status, ...update }).where('id', '=', inquiry.id).execute()
-        return { status: 'queued', replyId, inquiryStatus: status } as const
+        return { status: 'queued', replyId, inquiryStatus: status, ...(dealId !== undefined && { dealId }) } as const
       }),
     )
   }

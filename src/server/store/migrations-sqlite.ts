@@ -146,4 +146,40 @@ export const SQLITE_MIGRATIONS: string[] = [
   `DROP INDEX inquiries_email;
    CREATE INDEX inquiries_email_stem ON inquiries (lower(replace(substr(email, 1, CASE WHEN instr(email, '+') BETWEEN 1 AND instr(email, '@') THEN instr(email, '+') ELSE instr(email, '@') END - 1), '.', '')));
    ANALYZE inquiries;`,
+  // Deals (docs/deals.md, decision 033): an accepted offer becomes a deal with its own states, payment reference
+  // and deadlines; its page is found by the SHA-256 of a random link id (a copy of the database does not give the
+  // links away); the transfer code is kept encrypted with a key outside the database. The mails of a deal are
+  // replies of kinds of their own: a column's CHECK cannot be altered in SQLite, so `kind` moves to a new column.
+  `CREATE TABLE deals (
+     id INTEGER PRIMARY KEY,
+     link_hash TEXT NOT NULL UNIQUE,
+     link_sealed TEXT NOT NULL,
+     inquiry_id INTEGER NOT NULL REFERENCES inquiries (id) ON DELETE CASCADE,
+     domain TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('awaiting_payment', 'paid', 'transferred', 'completed', 'cancelled')),
+     amount INTEGER NOT NULL CHECK (amount > 0),
+     currency TEXT NOT NULL,
+     reference TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     payment_due_at INTEGER NOT NULL,
+     transfer_days INTEGER NOT NULL,
+     paid_at INTEGER,
+     transfer_due_at INTEGER,
+     transferred_at INTEGER,
+     completes_at INTEGER,
+     completed_at INTEGER,
+     cancelled_at INTEGER,
+     cancelled_by TEXT CHECK (cancelled_by IN ('owner', 'buyer')),
+     cancel_reason TEXT,
+     transfer_code TEXT,
+     transfer_note TEXT
+   );
+   CREATE UNIQUE INDEX deals_open_inquiry ON deals (inquiry_id) WHERE status <> 'cancelled';
+   CREATE INDEX deals_status ON deals (status);
+   CREATE INDEX deals_domain ON deals (domain, status);
+   ALTER TABLE replies ADD COLUMN kind_next TEXT NOT NULL DEFAULT 'reply'
+     CHECK (kind_next IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify', 'deal-paid', 'deal-transferred', 'deal-completed', 'deal-cancelled'));
+   UPDATE replies SET kind_next = kind;
+   ALTER TABLE replies DROP COLUMN kind;
+   ALTER TABLE replies RENAME COLUMN kind_next TO kind;`,
 ]

@@ -2,7 +2,7 @@
 // numbers: see postgres.ts). Generated columns are `Generated`, so inserts need not name them.
 import type { Generated } from 'kysely'
 import type { Language } from '../../shared/language.ts'
-import type { InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
+import type { DealState, InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
 
 export interface Database {
   inquiries: {
@@ -58,6 +58,34 @@ export interface Database {
     kind: Generated<ReplyKind>
     /** A counter-offer's amount. */
     amount: number | null
+  }
+  /** A sale after the owner accepted an offer (docs/deals.md). Amounts in minor units (cents). */
+  deals: {
+    id: Generated<number>
+    /** SHA-256 (hex) of the random id in the deal page's link: the link itself is never stored. */
+    link_hash: string
+    /** The link's token sealed with the deal key (deal/seal.ts), for the links in later mails. */
+    link_sealed: string
+    inquiry_id: number
+    domain: string
+    status: DealState
+    amount: number
+    currency: string
+    reference: string
+    created_at: number
+    payment_due_at: number
+    transfer_days: number
+    paid_at: number | null
+    transfer_due_at: number | null
+    transferred_at: number | null
+    completes_at: number | null
+    completed_at: number | null
+    cancelled_at: number | null
+    cancelled_by: 'owner' | 'buyer' | null
+    cancel_reason: string | null
+    /** AES-256-GCM, sealed with the deal key (deal/transfer-code.ts); never the code itself. */
+    transfer_code: string | null
+    transfer_note: string | null
   }
   sessions: { id_hash: string; created_at: number; last_seen_at: number }
   meta: { key: string; value: string }

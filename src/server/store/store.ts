@@ -6,6 +6,7 @@ import { writer, type DialectSpecifics } from './dialect.ts'
 import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
+import { dealRecordStore } from './deal-record.ts'
 import { sessionStore } from './sessions.ts'
 import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
@@ -49,6 +50,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...sessionStore(db, dialect),
     ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
+    ...dealRecordStore(db, dialect),
     ...privacyStore(db, dialect),
     ...jobStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {

@@ -3,6 +3,7 @@ import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
 import type { Language } from '../../shared/language.ts'
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
+import type { DealRecordStore } from './deal-record-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
 
@@ -180,10 +181,11 @@ export interface OutboxHealth {
 // The parts of the store with a file of their own; their types are these files', re-exported here.
 export type * from './confirmation-types.ts'
 export type * from './deal-types.ts'
+export type * from './deal-record-types.ts'
 export type * from './privacy-types.ts'
 export type * from './job-types.ts'
 
-export interface Store extends ConfirmationStore, DealStore, PrivacyStore, JobStore {
+export interface Store extends ConfirmationStore, DealStore, DealRecordStore, PrivacyStore, JobStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
    * transaction. A verify plan stores it as 'unconfirmed'.

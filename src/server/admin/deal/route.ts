@@ -48,6 +48,8 @@ function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError
       return new HttpError(400, `Gültigkeit: 1 bis ${MAX_COUNTER_DAYS} Tage.`)
     case 'note-too-long':
       return new HttpError(400, `Notiz: höchstens ${NOTE_MAX} Zeichen.`)
+    case 'deal-in-progress':
+      return new HttpError(409, `Zu dieser Anfrage läuft ein Verkauf (Nr. ${outcome.dealId}). Brechen Sie ihn zuerst ab (Verkäufe).`)
   }
 }
 
@@ -67,15 +69,15 @@ async function templatesPage(deps: ConsoleDeps): Promise<TemplatesPage> {
 
 export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   return async (app: FastifyInstance) => {
-    const { store, outbox, log, config, domains } = deps
+    const { store, outbox, log, config, domains, secret } = deps
     const data = inboxDataOf(deps)
     const idOf = (request: FastifyRequest) => parse(idParams, request.params).id
 
     async function take(id: number, request: DealRequest): Promise<InquiryDetail> {
-      const outcome = await takeDealStep({ store, config, domains: domains.current() }, id, request, Date.now())
+      const outcome = await takeDealStep({ store, config, secret, domains: domains.current() }, id, request, Date.now())
       if (outcome.status !== 'queued') throw refusal(outcome)
       outbox.kick()
-      log.info({ inquiry: id, reply: outcome.replyId, step: request.kind }, 'negotiation step queued')
+      log.info({ inquiry: id, reply: outcome.replyId, step: request.kind, ...(outcome.deal && { deal: outcome.deal.id }) }, 'negotiation step queued')
       return data.detail(id)
     }
 

@@ -17,7 +17,8 @@ import { dayOf } from '../../page/page-views.ts'
 import { displayHost } from '../../sites/host.ts'
 import { formatPrice } from '../../sites/settings.ts'
 import { counterExpired, currencyOf } from '../../deal/actions.ts'
-import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow } from '../../store/types.ts'
+import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow, StoredDeal } from '../../store/types.ts'
+import { dealSummary } from '../../deal/summary.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import {
   DAY_MS,
@@ -73,7 +74,7 @@ function createInboxData(deps: ConsoleDeps) {
     return { query: shown as InboxQuery, data }
   }
 
-  function detailOf(thread: InquiryThread): InquiryDetail {
+  function detailOf(thread: InquiryThread, deal: StoredDeal | null = null): InquiryDetail {
     const { inquiry } = thread
     const { price, minOffer, currency = 'EUR' } = settingsOf(inquiry.domain)
     const dealCurrency = currencyOf(inquiry, domains.current())
@@ -106,13 +107,14 @@ function createInboxData(deps: ConsoleDeps) {
         ? { ...inquiry.counter, formatted: formatPrice(inquiry.counter.amount, dealCurrency), expired: inquiry.counter.expiresAt <= Date.now() }
         : null,
       counterDays: config.counterOfferDays,
+      deal: deal && dealSummary(deal, config, Date.now()),
     }
   }
 
   async function detail(id: number): Promise<InquiryDetail> {
     const thread = await store.inquiryThread(id)
     if (!thread) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
-    return detailOf(thread)
+    return detailOf(thread, await store.openDealOf(id))
   }
 
   async function outbox(): Promise<OutboxPage> {

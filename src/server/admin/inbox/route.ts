@@ -112,7 +112,7 @@ export async function loadPage(request: FastifyRequest, deps: ConsoleDeps): Prom
   const inquiry = INQUIRY_PAGE.exec(path)
   if (inquiry) {
     const thread = await deps.store.inquiryThread(Number(inquiry[1]))
-    return thread ? { page: 'inquiry', data: data.detailOf(thread) } : null
+    return thread ? { page: 'inquiry', data: data.detailOf(thread, await deps.store.openDealOf(thread.inquiry.id)) } : null
   }
   return null
 }

@@ -1,0 +1,179 @@
+// GET /kauf/…: the buyer's page of one deal. Rendered on the server only: it has no script, and every step the buyer
+// takes is a plain form posted back to this page (same origin, rate-limited).
+import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
+import type { DealPageProps } from '../page-props.ts'
+import { Footer } from './Footer.tsx'
+
+function ActionForm({ action, name, label, children }: { action: string; name: string; label: string; children?: React.ReactNode }) {
+  return (
+    <form method="post" action={action} className="deal-form">
+      <input type="hidden" name="action" value={name} />
+      {children}
+      <button type="submit">{label}</button>
+    </form>
+  )
+}
+
+export function DealPage(props: DealPageProps) {
+  const text = DEAL_TEXTS[props.language]
+  const { payment, code } = props
+  return (
+    <>
+      <main className="page deal">
+        <h1>{text.title(props.domain)}</h1>
+        <p>{text.intro(props.domain)}</p>
+        {props.status === 'completed' && <p className="deal-sold">{`${props.domain}: ${text.sold}`}</p>}
+        <dl className="deal-facts">
+          <dt>{text.amount}</dt>
+          <dd>
+            {props.amount}
+            {props.vat && ` ${props.vat}`}
+          </dd>
+          <dt>{text.reference}</dt>
+          <dd>{props.reference}</dd>
+          {props.seller && (
+            <>
+              <dt>{text.seller}</dt>
+              <dd>{props.seller}</dd>
+            </>
+          )}
+        </dl>
+
+        <ol className="deal-steps">
+          {props.steps.map((step) => (
+            <li key={step.key} className={`deal-step deal-step-${step.state}`} aria-current={step.state === 'current' ? 'step' : undefined}>
+              <strong>{text.steps[step.key]}</strong> <span className="deal-step-state">({text.stepState[step.state]})</span>
+              {step.deadline && <span className={step.overdue ? 'deal-deadline deal-overdue' : 'deal-deadline'}>{step.overdue ? text.overdue(step.deadline) : text.deadline(step.deadline)}</span>}
+            </li>
+          ))}
+        </ol>
+
+        <section aria-labelledby="deal-now">
+          <h2 id="deal-now">{text.now}</h2>
+          <p>{text.todo[props.status]}</p>
+          {props.cancelled && (
+            <p>
+              {text.cancelledBy[props.cancelled.by]}
+              {props.cancelled.reason && (
+                <>
+                  <br />
+                  {`${text.reason}: `}
+                  <span className="deal-user-text">{props.cancelled.reason}</span>
+                </>
+              )}
+            </p>
+          )}
+        </section>
+
+        {payment && (
+          <section aria-labelledby="deal-pay" className="deal-payment">
+            <h2 id="deal-pay">{text.payTitle}</h2>
+            {payment.bank && (
+              <div className="deal-bank">
+                <h3>{text.payBank}</h3>
+                <dl className="deal-facts">
+                  <dt>{text.holder}</dt>
+                  <dd>{payment.bank.holder}</dd>
+                  <dt>{text.iban}</dt>
+                  <dd className="deal-iban">{payment.bank.iban}</dd>
+                  {payment.bank.bic && (
+                    <>
+                      <dt>{text.bic}</dt>
+                      <dd>{payment.bank.bic}</dd>
+                    </>
+                  )}
+                  <dt>{text.amount}</dt>
+                  <dd>{payment.bank.amount}</dd>
+                  <dt>{text.purpose}</dt>
+                  <dd>{props.reference}</dd>
+                </dl>
+                {payment.bank.qrSvg && (
+                  <figure className="deal-qr">
+                    {/* Our own SVG of one path, made from the payment data on the server (deal/girocode.ts). */}
+                    <div dangerouslySetInnerHTML={{ __html: payment.bank.qrSvg }} />
+                    <figcaption>{text.qrHelp}</figcaption>
+                  </figure>
+                )}
+              </div>
+            )}
+            {payment.link && (
+              <div>
+                <h3>{text.payLink}</h3>
+                <p>
+                  <a className="button" href={payment.link} rel="noopener noreferrer">
+                    {text.payLinkButton}
+                  </a>
+                </p>
+              </div>
+            )}
+            {payment.escrow && (
+              <div>
+                <h3>{text.escrow}</h3>
+                <p>{text.escrowText(payment.escrow.name)}</p>
+                <p>
+                  <a className="button" href={payment.escrow.url} rel="noopener noreferrer">
+                    {text.escrowButton(payment.escrow.name)}
+                  </a>
+                </p>
+              </div>
+            )}
+            {!payment.bank && !payment.link && !payment.escrow && <p>{text.noPayment}</p>}
+          </section>
+        )}
+
+        {code && (
+          <section aria-labelledby="deal-code">
+            <h2 id="deal-code">{text.codeTitle}</h2>
+            {code.shown !== undefined ? (
+              <p>
+                {`${text.codeShown}: `}
+                <code className="deal-code">{code.shown}</code>
+              </p>
+            ) : (
+              <ActionForm action={props.action} name="reveal" label={text.codeButton}>
+                <p>{text.codeText}</p>
+                {code.wrongEmail && (
+                  <p className="deal-error" role="alert">
+                    {text.codeWrongEmail}
+                  </p>
+                )}
+                <label htmlFor="deal-email">{text.codeEmail}</label>
+                <input id="deal-email" type="email" name="email" required maxLength={254} autoComplete="email" defaultValue={code.email ?? ''} />
+              </ActionForm>
+            )}
+          </section>
+        )}
+
+        {props.transferNote && (
+          <p>
+            {`${text.transferNote}: `}
+            <span className="deal-user-text">{props.transferNote}</span>
+          </p>
+        )}
+
+        {props.status === 'transferred' && (
+          <section aria-labelledby="deal-received">
+            <h2 id="deal-received">{text.receivedTitle}</h2>
+            <p>{text.receivedText(props.completesAt ?? null)}</p>
+            <ActionForm action={props.action} name="received" label={text.receivedButton} />
+          </section>
+        )}
+
+        {props.canCancel && (
+          <section aria-labelledby="deal-cancel">
+            <h2 id="deal-cancel">{text.cancelTitle}</h2>
+            <ActionForm action={props.action} name="cancel" label={text.cancelButton}>
+              <p>{text.cancelText}</p>
+            </ActionForm>
+          </section>
+        )}
+
+        <section aria-labelledby="deal-contact">
+          <h2 id="deal-contact">{text.contact}</h2>
+          <p>{props.contact ? text.contactText(props.contact) : text.contactReply}</p>
+        </section>
+      </main>
+      <Footer legal={props.legal} language={props.language} />
+    </>
+  )
+}

@@ -1,0 +1,98 @@
+// The console's deals (docs/deals.md): the page "Verkäufe" and the owner's steps on a deal: Zahlung erhalten,
+// Übertragen (the transfer code, sealed at once), Abschließen, Abbrechen (with a reason mailed to the buyer).
+// Registered by the admin app behind the session check and the same-origin rule.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { CONSOLE_PATHS, DEAL_STATES, type DealState, type DealSummary, type SalesPage } from '../../../shared/console-api.ts'
+import { dealSummary } from '../../deal/summary.ts'
+import { TRANSFER_CODE_MAX } from '../../deal/seal.ts'
+import { cancelDeal, completeDeal, markPaid, REASON_MAX, recordTransfer, type DealStepContext, type StepOutcome } from '../../deal/steps.ts'
+import { HttpError } from '../../http/errors.ts'
+import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import type { ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../session/route.ts'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const listQuery = z.object({ status: z.enum(DEAL_STATES as [DealState, ...DealState[]]).optional() })
+const transferBody = z.object({
+  code: z.string().max(TRANSFER_CODE_MAX, `Transfer-Code: höchstens ${TRANSFER_CODE_MAX} Zeichen`).optional(),
+  note: z.string().max(REASON_MAX, `Notiz: höchstens ${REASON_MAX} Zeichen`).optional(),
+})
+const cancelBody = z.object({ reason: z.string().max(REASON_MAX, `Begründung: höchstens ${REASON_MAX} Zeichen`).optional() }).default({})
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
+  return result.data
+}
+
+/** The steps' refusals as the owner reads them: never a 500 for something the owner can change. */
+function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>): HttpError {
+  switch (outcome.status) {
+    case 'not-found':
+      return new HttpError(404, 'Diesen Kauf gibt es nicht (mehr).')
+    case 'wrong-state':
+      return new HttpError(409, `Das geht im Zustand „${DEAL_STATE_LABEL[outcome.current]}“ nicht.`)
+    case 'bad-code':
+      return new HttpError(400, `Bitte einen Transfer-Code (höchstens ${TRANSFER_CODE_MAX} Zeichen, ohne Steuerzeichen) oder eine Notiz angeben.`)
+    case 'reason-too-long':
+      return new HttpError(400, `Höchstens ${REASON_MAX} Zeichen.`)
+  }
+}
+
+export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  return async (app: FastifyInstance) => {
+    const { store, outbox, log, config, domains } = deps
+    const context = (): DealStepContext => ({ store, config, domains: domains.current() })
+    const idOf = (request: FastifyRequest) => parse(idParams, request.params).id
+    const summary = (deal: Parameters<typeof dealSummary>[0]) => dealSummary(deal, config, Date.now())
+
+    async function salesPage(status?: DealState): Promise<SalesPage> {
+      return { deals: (await store.listDeals(status ? { status } : {})).map(summary) }
+    }
+
+    async function take(id: number, step: string, run: (context: DealStepContext, now: number) => Promise<StepOutcome>): Promise<DealSummary> {
+      const outcome = await run(context(), Date.now())
+      if (outcome.status !== 'done') throw refusal(outcome)
+      outbox.kick()
+      // Never the code, nor the reason: what the owner typed stays in the store and the buyer's mail.
+      log.info({ deal: id, step, status: outcome.deal.status }, 'deal step taken in the console')
+      if (outcome.deal.status === 'completed') deps.onDealCompleted(outcome.deal.domain)
+      return summary(outcome.deal)
+    }
+
+    app.get('/api/deals', async (request) => salesPage(parse(listQuery, request.query).status))
+    app.get('/api/deals/:id', async (request) => {
+      const deal = await store.getDeal(idOf(request))
+      if (!deal) throw refusal({ status: 'not-found' })
+      return summary(deal)
+    })
+    app.get('/api/inquiries/:id/deal', async (request) => {
+      const deal = await store.openDealOf(idOf(request))
+      return { deal: deal && summary(deal) }
+    })
+    app.post('/api/deals/:id/paid', async (request) => {
+      const id = idOf(request)
+      return take(id, 'paid', (context, now) => markPaid(context, id, now))
+    })
+    app.post('/api/deals/:id/transfer', async (request) => {
+      const id = idOf(request)
+      const body = parse(transferBody, request.body ?? {})
+      return take(id, 'transfer', (context, now) =>
+        recordTransfer(context, id, { ...(body.code !== undefined && { code: body.code }), ...(body.note !== undefined && { note: body.note }) }, now),
+      )
+    })
+    app.post('/api/deals/:id/complete', async (request) => {
+      const id = idOf(request)
+      return take(id, 'complete', (context, now) => completeDeal(context, id, 'owner', now))
+    })
+    app.post('/api/deals/:id/cancel', async (request) => {
+      const id = idOf(request)
+      const { reason } = parse(cancelBody, request.body ?? {})
+      return take(id, 'cancel', (context, now) => cancelDeal(context, id, 'owner', reason ?? '', now))
+    })
+
+    app.get(CONSOLE_PATHS.sales, async (_request, reply) => sendPage(reply, renderer, { page: 'sales', data: await salesPage() }))
+  }
+}

@@ -1,0 +1,148 @@
+// GET and POST /kauf/<token>: the buyer's deal page (docs/deals.md, decision 033). Every token that is not one of
+// ours for a deal of this host (malformed, forged, erased, another host's) gets the same 404, after the same work.
+// The page's steps (cancel before paying, reveal the transfer code, "Domain erhalten") are plain forms posted back
+// to the page: same origin only, rate-limited per client address, answered with the page again.
+import { createHash, timingSafeEqual } from 'node:crypto'
+import formbody from '@fastify/formbody'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
+import { TEXTS } from '../../shared/texts.ts'
+import type { Config } from '../config.ts'
+import { clientKeyOf } from '../http/client-address.ts'
+import { HttpError, toFailure } from '../http/errors.ts'
+import { isCrossSite } from '../http/same-origin.ts'
+import type { OutboxWorker } from '../mail/outbox.ts'
+import type { PageView } from '../page/view.ts'
+import type { Site, SiteResolver } from '../sites/resolver.ts'
+import { StoreUnavailableError, type StoredDeal, type Store } from '../store/types.ts'
+import { DEAL_PATH, readDealToken } from './link.ts'
+import { dealPageProps, type PageState } from './page-model.ts'
+import { dealKeyOf, openTransferCode } from './seal.ts'
+import { cancelDeal, completeDeal, type DealStepContext } from './steps.ts'
+
+export interface DealRouteDeps {
+  secret: string
+  sites: SiteResolver
+  view: PageView
+  config: Config
+  store: Store
+  outbox: OutboxWorker
+  /** Told when a deal completed here, so that this process shows the name as sold at once. */
+  onCompleted?: (domain: string) => void
+}
+
+const HOUR_MS = 60 * 60 * 1000
+/** Page views per client address and hour, as a multiple of CONTACT_RATE_LIMIT (as the confirm link's). */
+const VIEW_FACTOR = 10
+
+/** Addresses compared as people type them: trimmed, case-insensitive; by digest, in constant time. */
+const addressDigest = (address: string) => createHash('sha256').update(address.trim().toLowerCase()).digest()
+const sameAddress = (typed: string, stored: string) => timingSafeEqual(addressDigest(typed), addressDigest(stored))
+
+export default async function dealPageRoutes(app: FastifyInstance, deps: DealRouteDeps) {
+  const { secret, sites, view, store, outbox, config } = deps
+  await app.register(formbody, { bodyLimit: 2048 })
+  app.setErrorHandler((error, request, reply) => {
+    const answer = sites.answerLanguage(request)
+    const failure = toFailure(error, TEXTS[answer.language])
+    if (failure.statusCode >= 500 && !(error instanceof StoreUnavailableError)) request.log.error({ err: error }, 'request failed')
+    const words = DEAL_TEXTS[answer.language]
+    return view.notice(reply.headers(failure.headers).header('x-robots-tag', 'noindex, nofollow'), failure.statusCode, answer, words.notFoundTitle, failure.body.error)
+  })
+
+  const notFound = (site: Site, reply: FastifyReply) => {
+    const words = DEAL_TEXTS[site.language]
+    return view.notice(reply.header('x-robots-tag', 'noindex, nofollow'), 404, site, words.notFoundTitle, words.notFound)
+  }
+
+  /** The deal the token stands for on this site, or null (answered with the one 404). */
+  async function dealOf(site: Site, token: unknown): Promise<StoredDeal | null> {
+    const linkHash = readDealToken(secret, token)
+    if (linkHash === null) return null
+    const deal = await store.dealByLink(linkHash)
+    return deal && deal.domain === site.host.ascii ? deal : null
+  }
+
+  function siteOf(request: FastifyRequest, reply: FastifyReply): Site | null {
+    const lookup = sites.lookup(request)
+    if (lookup.kind === 'site') return lookup.site
+    void view.page(request, reply)
+    return null
+  }
+
+  const show = (reply: FastifyReply, site: Site, deal: StoredDeal, token: string, statusCode = 200, state: PageState = {}) =>
+    view.dealPage(reply, statusCode, dealPageProps(deal, site, site.settings.mailTo ?? config.mailTo, `${DEAL_PATH}/${token}`, Date.now(), state))
+
+  const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
+  const limit = (groupId: string, max: number) =>
+    config.contactRateLimit > 0
+      ? {
+          rateLimit: {
+            groupId,
+            max,
+            timeWindow: HOUR_MS,
+            keyGenerator: clientKey,
+            errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, DEAL_TEXTS[sites.answerLanguage(request).language].rateLimited),
+          },
+        }
+      : {}
+
+  app.get<{ Params: { token: string } }>(`${DEAL_PATH}/:token`, { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) }, async (request, reply) => {
+    const site = siteOf(request, reply)
+    if (!site) return reply
+    const deal = await dealOf(site, request.params.token)
+    if (!deal) return notFound(site, reply)
+    return show(reply, site, deal, request.params.token)
+  })
+
+  // Every POST counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who mistyped.
+  app.post<{ Params: { token: string }; Body: { action?: unknown; email?: unknown } | undefined }>(
+    `${DEAL_PATH}/:token`,
+    { config: limit('deal-steps', config.contactRateLimit) },
+    async (request, reply) => {
+      if (isCrossSite(request.headers)) throw new HttpError(403, DEAL_TEXTS[sites.answerLanguage(request).language].crossSite)
+      const site = siteOf(request, reply)
+      if (!site) return reply
+      const { token } = request.params
+      const deal = await dealOf(site, token)
+      if (!deal) return notFound(site, reply)
+      const context: DealStepContext = { store, config, domains: site.domainsConfig }
+      const now = Date.now()
+      const again = () => reply.code(303).header('cache-control', 'no-store').redirect(`${DEAL_PATH}/${token}`, 303)
+      switch (request.body?.action) {
+        case 'reveal': {
+          const typed = typeof request.body.email === 'string' ? request.body.email.slice(0, 254) : ''
+          const sealed = deal.hasTransferCode ? await store.dealTransferCode(deal.id) : null
+          if (sealed === null || (deal.status !== 'transferred' && deal.status !== 'completed')) return again()
+          if (!sameAddress(typed, deal.buyer.email)) {
+            request.log.info({ deal: deal.id }, 'transfer code: the address did not match')
+            return show(reply, site, deal, token, 400, { wrongEmail: true, email: typed })
+          }
+          const code = openTransferCode(dealKeyOf(config), deal.id, sealed)
+          if (code === null) throw new Error(`the transfer code of deal ${deal.id} does not open with this deal key (DEAL_KEY or DATA_DIR/deal-key)`)
+          request.log.info({ deal: deal.id }, 'transfer code shown to the buyer')
+          return show(reply, site, deal, token, 200, { shownCode: code })
+        }
+        case 'cancel': {
+          const result = await cancelDeal(context, deal.id, 'buyer', '', now)
+          if (result.status === 'done') {
+            outbox.kick()
+            request.log.info({ deal: deal.id }, 'deal cancelled by the buyer')
+          }
+          return again()
+        }
+        case 'received': {
+          const result = await completeDeal(context, deal.id, 'buyer', now)
+          if (result.status === 'done') {
+            outbox.kick()
+            deps.onCompleted?.(deal.domain)
+            request.log.info({ deal: deal.id, domain: deal.domain }, 'deal completed: the buyer received the domain')
+          }
+          return again()
+        }
+        default:
+          return again()
+      }
+    },
+  )
+}

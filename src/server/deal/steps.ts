@@ -1,0 +1,131 @@
+// The steps of a deal after the acceptance (docs/deals.md), as the console, the CLI and the buyer's page take them:
+// each reads the deal, composes its mail to the buyer in the buyer's language, then hands both to the store's one
+// transaction, which checks the state it starts from again (two clicks, two instances: one wins, one mail).
+import type { Language } from '../../shared/language.ts'
+import type { Config } from '../config.ts'
+import { dealStepText } from '../mail/deal-step-mail.ts'
+import { formatDeadline } from '../mail/deal-mail.ts'
+import type { DomainsConfig } from '../sites/domains-table.ts'
+import { displayHost } from '../sites/host.ts'
+import type { DealMailKind } from '../../shared/console-api.ts'
+import type { DealChange, DealChangeResult, DealState, StoredDeal, Store } from '../store/types.ts'
+import { dealUrl } from './link.ts'
+import { formatMinor } from './money.ts'
+import { dealKeyOf, openLinkToken, sealTransferCode, TRANSFER_CODE_MAX } from './seal.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** A transferred deal completes by itself this long after the owner marked it, unless the buyer confirms first. */
+const AUTO_COMPLETE_DAYS = 14
+export const REASON_MAX = 2000
+
+export interface DealStepContext {
+  store: Store
+  config: Pick<Config, 'mailTo' | 'dataDir' | 'deal'>
+  domains: DomainsConfig
+}
+
+export type StepOutcome = DealChangeResult | { status: 'bad-code' } | { status: 'reason-too-long' }
+
+const englishDate = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+
+/** A deadline as the buyer reads it: German in Berlin time, or English with the time zone said. */
+export const formatDealDate = (ms: number, language: Language) => (language === 'de' ? formatDeadline(ms) : `${englishDate.format(new Date(ms))} (Berlin time)`)
+
+/** Carriage returns and control characters out, as in the negotiation's notes: the mail and the page are plain text. */
+const cleanText = (text: string) =>
+  text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\P{Cc}\n\t]/gu, '')
+    .trim()
+
+/** The deal page's address, when the link's token opens with this process's deal key. */
+export function dealPageUrl(config: DealStepContext['config'], deal: StoredDeal): string | null {
+  const token = openLinkToken(dealKeyOf(config), deal.linkHash, deal.linkSealed)
+  return token && dealUrl(deal.domain, token)
+}
+
+function mailFor(context: DealStepContext, deal: StoredDeal, kind: DealMailKind, extra: { reason?: string; completesAt?: number } = {}): NonNullable<DealChange['mail']> {
+  const { language } = deal.buyer
+  const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
+  const link = dealPageUrl(context.config, deal) ?? (language === 'de' ? '(der Link steht in unserer ersten E-Mail)' : '(the link is in our first email)')
+  const body = dealStepText(kind, language, {
+    domain: displayHost(deal.domain),
+    amount: formatMinor(deal.amount, deal.currency, language),
+    reference: deal.reference,
+    link,
+    ...(extra.reason && { reason: extra.reason }),
+    ...(extra.completesAt !== undefined && { completesAt: formatDealDate(extra.completesAt, language) }),
+  })
+  return { kind, body, to: deal.buyer.email, replyTo: settings.mailTo ?? context.config.mailTo }
+}
+
+async function step(context: DealStepContext, id: number, build: (deal: StoredDeal) => DealChange | StepOutcome): Promise<StepOutcome> {
+  const deal = await context.store.getDeal(id)
+  if (!deal) return { status: 'not-found' }
+  const change = build(deal)
+  if ('status' in change) return change
+  if (!change.from.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
+  return context.store.changeDeal(id, change)
+}
+
+/** "Zahlung erhalten": the buyer is mailed, the transfer's deadline starts. */
+export const markPaid = (context: DealStepContext, id: number, now: number) =>
+  step(context, id, (deal) => ({
+    from: ['awaiting_payment'],
+    to: 'paid',
+    now,
+    paidAt: now,
+    transferDueAt: now + deal.transferDays * DAY_MS,
+    mail: mailFor(context, deal, 'deal-paid'),
+  }))
+
+/**
+ * The transfer: the code (sealed at once, never stored or mailed as it is) and/or a note (a push to the buyer's
+ * registrar account). The buyer is mailed that it is ready on the page, and the deal completes by itself later.
+ */
+export const recordTransfer = (context: DealStepContext, id: number, input: { code?: string; note?: string }, now: number) =>
+  step(context, id, (deal) => {
+    const code = input.code?.trim() ?? ''
+    const note = cleanText(input.note ?? '')
+    if (code.length > TRANSFER_CODE_MAX || /[\p{Cc}]/u.test(code) || (code === '' && note === '')) return { status: 'bad-code' }
+    if (note.length > REASON_MAX) return { status: 'reason-too-long' }
+    const completesAt = now + AUTO_COMPLETE_DAYS * DAY_MS
+    return {
+      from: ['paid'],
+      to: 'transferred',
+      now,
+      transferredAt: now,
+      completesAt,
+      transferCode: code === '' ? null : sealTransferCode(dealKeyOf(context.config), deal.id, code),
+      transferNote: note === '' ? null : note,
+      mail: mailFor(context, deal, 'deal-transferred', { completesAt }),
+    }
+  })
+
+/** "Domain erhalten" (the buyer), or the owner, or the job once the time is up: the name is sold from now on. */
+export const completeDeal = (context: DealStepContext, id: number, by: 'buyer' | 'owner', now: number) =>
+  step(context, id, (deal) => ({
+    from: by === 'buyer' ? ['transferred'] : ['paid', 'transferred'],
+    to: 'completed',
+    now,
+    completedAt: now,
+    mail: mailFor(context, deal, 'deal-completed'),
+  }))
+
+const CANCELLABLE: Record<'owner' | 'buyer', readonly DealState[]> = { owner: ['awaiting_payment', 'paid', 'transferred'], buyer: ['awaiting_payment'] }
+
+/** "Abbrechen" (the owner, with a reason mailed to the buyer) or "Kauf abbrechen" (the buyer, before paying). */
+export const cancelDeal = (context: DealStepContext, id: number, by: 'owner' | 'buyer', reason: string, now: number) =>
+  step(context, id, (deal) => {
+    const cleaned = cleanText(reason)
+    if (cleaned.length > REASON_MAX) return { status: 'reason-too-long' }
+    return {
+      from: CANCELLABLE[by],
+      to: 'cancelled',
+      now,
+      cancelledAt: now,
+      cancelledBy: by,
+      cancelReason: cleaned === '' ? null : cleaned,
+      mail: mailFor(context, deal, 'deal-cancelled', cleaned === '' ? {} : { reason: cleaned }),
+    }
+  })

@@ -1,0 +1,80 @@
+// The mails of a deal after its acceptance (docs/deals.md): payment received, the transfer, done, cancelled. Their
+// text is composed in the buyer's language when the step is taken and stored as the reply's body; here only the
+// subject and the threading are added. No transfer code is ever in them: the buyer reveals it on the deal page.
+import type { SendMailOptions } from 'nodemailer'
+import type { DealMailKind } from '../../shared/console-api.ts'
+import type { Language } from '../../shared/language.ts'
+import { displayHost } from '../sites/host.ts'
+import type { StoredInquiry } from '../store/types.ts'
+import { headerSafe, type MailAddresses } from './compose.ts'
+
+const SUBJECT: Record<Language, { prefix: (domain: string) => string } & Record<DealMailKind, string>> = {
+  de: {
+    prefix: (domain) => `Re: Anfrage zu ${domain}`,
+    'deal-paid': 'Zahlung erhalten',
+    'deal-transferred': 'Übertragung der Domain',
+    'deal-completed': 'Kauf abgeschlossen',
+    'deal-cancelled': 'Kauf abgebrochen',
+  },
+  en: {
+    prefix: (domain) => `Re: Inquiry about ${domain}`,
+    'deal-paid': 'Payment received',
+    'deal-transferred': 'Transfer of the domain',
+    'deal-completed': 'Purchase completed',
+    'deal-cancelled': 'Purchase cancelled',
+  },
+}
+
+export function composeDealStepMail(
+  inquiry: StoredInquiry,
+  reply: { kind: DealMailKind; body: string; replyTo: string | null; inquiryMessageId: string },
+  messageId: string,
+  addresses: MailAddresses & { visitor: string },
+): SendMailOptions {
+  const words = SUBJECT[inquiry.language]
+  return {
+    from: addresses.from,
+    to: headerSafe(addresses.visitor),
+    replyTo: headerSafe(reply.replyTo ?? addresses.to),
+    subject: `${words.prefix(displayHost(inquiry.domain))}: ${words[reply.kind]}`,
+    messageId,
+    inReplyTo: reply.inquiryMessageId,
+    references: [reply.inquiryMessageId],
+    text: reply.body,
+  }
+}
+
+interface StepValues {
+  /** As people read it. */
+  domain: string
+  amount: string
+  reference: string
+  link: string
+  /** The owner's reason (cancel), already cleaned of control characters. */
+  reason?: string
+  /** When a transferred deal completes by itself. */
+  completesAt?: string
+}
+
+const BODY: Record<Language, Record<DealMailKind, (values: StepValues) => string>> = {
+  de: {
+    'deal-paid': (v) =>
+      `Guten Tag,\n\nIhre Zahlung von ${v.amount} für ${v.domain} (Kaufnummer ${v.reference}) ist eingegangen. Vielen Dank!\n\nAls Nächstes bereite ich die Übertragung der Domain vor. Sobald der Transfer-Code bereitsteht, erhalten Sie eine E-Mail. Den Stand sehen Sie jederzeit auf Ihrer Kaufseite:\n${v.link}\n\nMit freundlichen Grüßen`,
+    'deal-transferred': (v) =>
+      `Guten Tag,\n\nder Transfer-Code für ${v.domain} (Kaufnummer ${v.reference}) steht bereit. Aus Sicherheitsgründen steht er nicht in dieser E-Mail: Sie sehen ihn auf Ihrer Kaufseite, nachdem Sie dort Ihre E-Mail-Adresse eingegeben haben:\n${v.link}\n\nGeben Sie den Code bei Ihrem Registrar ein. Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte auf der Kaufseite mit „Domain erhalten“${v.completesAt ? `; ohne Rückmeldung gilt der Kauf am ${v.completesAt} als abgeschlossen` : ''}.\n\nMit freundlichen Grüßen`,
+    'deal-completed': (v) => `Guten Tag,\n\nder Kauf von ${v.domain} (Kaufnummer ${v.reference}) ist abgeschlossen. Die Domain gehört jetzt Ihnen. Vielen Dank!\n\n${v.link}\n\nMit freundlichen Grüßen`,
+    'deal-cancelled': (v) =>
+      `Guten Tag,\n\nder Kauf von ${v.domain} (Kaufnummer ${v.reference}) wurde abgebrochen.${v.reason ? `\n\nBegründung: ${v.reason}` : ''}\n\n${v.link}\n\nMit freundlichen Grüßen`,
+  },
+  en: {
+    'deal-paid': (v) =>
+      `Hello,\n\nyour payment of ${v.amount} for ${v.domain} (purchase number ${v.reference}) has arrived. Thank you!\n\nNext I will prepare the transfer of the domain. You will get an email as soon as the transfer code is ready. Your purchase page always shows where things stand:\n${v.link}\n\nKind regards`,
+    'deal-transferred': (v) =>
+      `Hello,\n\nthe transfer code for ${v.domain} (purchase number ${v.reference}) is ready. For your security it is not in this email: you see it on your purchase page after entering your email address there:\n${v.link}\n\nEnter the code at your registrar. Once the domain has arrived, please confirm with “Domain received” on the purchase page${v.completesAt ? `; without an answer the purchase counts as completed on ${v.completesAt}` : ''}.\n\nKind regards`,
+    'deal-completed': (v) => `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) is complete. The domain is yours now. Thank you!\n\n${v.link}\n\nKind regards`,
+    'deal-cancelled': (v) => `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) was cancelled.${v.reason ? `\n\nReason: ${v.reason}` : ''}\n\n${v.link}\n\nKind regards`,
+  },
+}
+
+/** The text of a step's mail, in the buyer's language; stored as the reply's body when the step is taken. */
+export const dealStepText = (kind: DealMailKind, language: Language, values: StepValues) => BODY[language][kind](values)

@@ -1,0 +1,97 @@
+// The store's part for deals (store/deal-record.ts; docs/deals.md): what an accepted offer became.
+import type { DealMailKind, DealState } from '../../shared/console-api.ts'
+import type { Language } from '../../shared/language.ts'
+
+export type { DealState }
+
+/** What the acceptance creates, in the same transaction as its mail. */
+export interface NewDeal {
+  /** SHA-256 (hex) of the random id in the page's link. */
+  linkHash: string
+  /** The link's token, sealed with the deal key. */
+  linkSealed: string
+  /** In minor units of `currency` (cents). */
+  amount: number
+  currency: string
+  paymentDueAt: number
+  /** Days the owner has for the transfer once the payment is marked received. */
+  transferDays: number
+}
+
+export interface StoredDeal {
+  id: number
+  inquiryId: number
+  linkHash: string
+  /** The link's token, sealed with the deal key: the page's address for later mails. */
+  linkSealed: string
+  /** ASCII (punycode). */
+  domain: string
+  status: DealState
+  amount: number
+  currency: string
+  /** The payment reference, unique per deal (DL-2026-0042). */
+  reference: string
+  createdAt: number
+  paymentDueAt: number
+  transferDays: number
+  paidAt: number | null
+  transferDueAt: number | null
+  transferredAt: number | null
+  /** When a transferred deal completes by itself unless the buyer confirms first. */
+  completesAt: number | null
+  completedAt: number | null
+  cancelledAt: number | null
+  cancelledBy: 'owner' | 'buyer' | null
+  cancelReason: string | null
+  /** Whether a transfer code is stored (the code itself only through dealTransferCode). */
+  hasTransferCode: boolean
+  transferNote: string | null
+  buyer: { name: string; email: string; language: Language }
+}
+
+/** A mail to the buyer that goes with a step, as a reply of the inquiry (its text composed before). */
+interface DealMail {
+  kind: DealMailKind
+  body: string
+  to: string
+  replyTo: string
+}
+
+export interface DealChange {
+  /** The states the step may start from; checked in the step's transaction. */
+  from: readonly DealState[]
+  to: DealState
+  now: number
+  paidAt?: number
+  transferDueAt?: number
+  transferredAt?: number
+  completesAt?: number
+  completedAt?: number
+  cancelledAt?: number
+  cancelledBy?: 'owner' | 'buyer'
+  cancelReason?: string | null
+  /** Sealed transfer code (never the code). */
+  transferCode?: string | null
+  transferNote?: string | null
+  mail?: DealMail
+}
+
+export type DealChangeResult = { status: 'done'; deal: StoredDeal; replyId: number | null } | { status: 'not-found' } | { status: 'wrong-state'; current: DealState }
+
+export interface DealRecordStore {
+  getDeal(id: number): Promise<StoredDeal | null>
+  /** The deal whose link id hashes to `linkHash`, or null. */
+  dealByLink(linkHash: string): Promise<StoredDeal | null>
+  /** The open deal (not cancelled) of an inquiry, or null. */
+  openDealOf(inquiryId: number): Promise<StoredDeal | null>
+  /** Every deal, or those in one state; the next deadline first. */
+  listDeals(filter?: { status?: DealState }): Promise<StoredDeal[]>
+  /** One step of a deal: its new state and fields and its mail to the buyer, in one transaction. */
+  changeDeal(id: number, change: DealChange): Promise<DealChangeResult>
+  /** The sealed transfer code, or null. */
+  dealTransferCode(id: number): Promise<string | null>
+  /** Every domain (ASCII) with a completed deal: sold, whatever the domains file says (decision 033). */
+  soldDomains(): Promise<string[]>
+  /** Transferred deals whose time to complete by themselves has come by `now`. */
+  dealsToComplete(now: number): Promise<number[]>
+}

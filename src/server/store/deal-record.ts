@@ -1,0 +1,209 @@
+// Deals (docs/deals.md, decision 033): created with the acceptance's mail (store/deal.ts), then moved on step by
+// step, each step one transaction with its mail to the buyer. The transfer code is stored sealed and read only
+// through dealTransferCode.
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
+import { replyMessageIdFor } from './console.ts'
+import type { Database } from './schema.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
+import type { DealRecordStore, NewDeal, StoredDeal } from './types.ts'
+
+type DealRow = Omit<Selectable<Database['deals']>, 'transfer_code'> & {
+  has_code: number | boolean | null
+  name: string
+  email: string
+  language: Database['inquiries']['language']
+}
+
+const DEAL_COLUMNS = [
+  'd.id',
+  'd.link_hash',
+  'd.link_sealed',
+  'd.inquiry_id',
+  'd.domain',
+  'd.status',
+  'd.amount',
+  'd.currency',
+  'd.reference',
+  'd.created_at',
+  'd.payment_due_at',
+  'd.transfer_days',
+  'd.paid_at',
+  'd.transfer_due_at',
+  'd.transferred_at',
+  'd.completes_at',
+  'd.completed_at',
+  'd.cancelled_at',
+  'd.cancelled_by',
+  'd.cancel_reason',
+  'd.transfer_note',
+  'i.name',
+  'i.email',
+  'i.language',
+] as const
+
+const toDeal = (row: DealRow): StoredDeal => ({
+  id: Number(row.id),
+  inquiryId: Number(row.inquiry_id),
+  linkHash: row.link_hash,
+  linkSealed: row.link_sealed,
+  domain: row.domain,
+  status: row.status,
+  amount: Number(row.amount),
+  currency: row.currency,
+  reference: row.reference,
+  createdAt: row.created_at,
+  paymentDueAt: row.payment_due_at,
+  transferDays: row.transfer_days,
+  paidAt: row.paid_at,
+  transferDueAt: row.transfer_due_at,
+  transferredAt: row.transferred_at,
+  completesAt: row.completes_at,
+  completedAt: row.completed_at,
+  cancelledAt: row.cancelled_at,
+  cancelledBy: row.cancelled_by,
+  cancelReason: row.cancel_reason,
+  hasTransferCode: Boolean(row.has_code),
+  transferNote: row.transfer_note,
+  buyer: { name: row.name, email: row.email, language: row.language },
+})
+
+/** "DL-2026-0042": the year the deal was made and its number; unique because the number is. */
+const referenceOf = (id: number, createdAt: number) => `DL-${new Date(createdAt).getUTCFullYear()}-${String(id).padStart(4, '0')}`
+
+type Q = Kysely<Database> | Transaction<Database>
+
+function selectDeals(q: Q) {
+  return q
+    .selectFrom('deals as d')
+    .innerJoin('inquiries as i', 'i.id', 'd.inquiry_id')
+    .select(DEAL_COLUMNS)
+    .select((eb) => eb('d.transfer_code', 'is not', null).as('has_code'))
+}
+
+/**
+ * In the acceptance's transaction: the inquiry's open deal is renewed while it waits for payment (new amount, new
+ * link: the newest mail's link is the one that works), or a new one is made. A deal already paid is not touched.
+ */
+export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: number, domain: string, deal: NewDeal, now: number, lock: boolean): Promise<{ dealId: number } | { inProgress: number }> {
+  const open = await trx
+    .selectFrom('deals')
+    .select(['id', 'status'])
+    .where('inquiry_id', '=', inquiryId)
+    .where('status', '!=', 'cancelled')
+    .$if(lock, (qb) => qb.forUpdate())
+    .executeTakeFirst()
+  const values = { link_hash: deal.linkHash, link_sealed: deal.linkSealed, amount: deal.amount, currency: deal.currency, payment_due_at: deal.paymentDueAt, transfer_days: deal.transferDays }
+  if (open) {
+    if (open.status !== 'awaiting_payment') return { inProgress: Number(open.id) }
+    await trx.updateTable('deals').set(values).where('id', '=', open.id).execute()
+    return { dealId: Number(open.id) }
+  }
+  // The reference needs the id: a placeholder as unique as the link hash, replaced at once.
+  const { id } = await trx
+    .insertInto('deals')
+    .values({ ...values, inquiry_id: inquiryId, domain, status: 'awaiting_payment', reference: `new-${deal.linkHash}`, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await trx.updateTable('deals').set({ reference: referenceOf(Number(id), now) }).where('id', '=', id).execute()
+  return { dealId: Number(id) }
+}
+
+export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics): DealRecordStore {
+  const { guard } = dialect
+  const postgres = dialect.name === 'postgres'
+  const write = writer(dialect)
+  const one = async (q: Q, where: (qb: ReturnType<typeof selectDeals>) => ReturnType<typeof selectDeals>) => {
+    const row = await where(selectDeals(q)).executeTakeFirst()
+    return row ? toDeal(row as DealRow) : null
+  }
+
+  return {
+    getDeal: (id) => guard(() => one(db, (qb) => qb.where('d.id', '=', id))),
+    dealByLink: (linkHash) => guard(() => one(db, (qb) => qb.where('d.link_hash', '=', linkHash))),
+    openDealOf: (inquiryId) => guard(() => one(db, (qb) => qb.where('d.inquiry_id', '=', inquiryId).where('d.status', '!=', 'cancelled'))),
+    async listDeals(filter = {}) {
+      const rows = await guard(() =>
+        selectDeals(db)
+          .$if(filter.status !== undefined, (qb) => qb.where('d.status', '=', filter.status!))
+          .execute(),
+      )
+      const deals = rows.map((row) => toDeal(row as DealRow))
+      // Open deals by their next deadline, then the finished ones, newest first.
+      const nextDeadline = (deal: StoredDeal) =>
+        deal.status === 'awaiting_payment' ? deal.paymentDueAt : deal.status === 'paid' ? deal.transferDueAt : deal.status === 'transferred' ? deal.completesAt : null
+      return deals.sort((a, b) => {
+        const [da, dbb] = [nextDeadline(a), nextDeadline(b)]
+        if (da !== null && dbb !== null) return da - dbb || a.id - b.id
+        if (da !== null) return -1
+        if (dbb !== null) return 1
+        return b.createdAt - a.createdAt || b.id - a.id
+      })
+    },
+    changeDeal(id, change) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const current = await trx
+            .selectFrom('deals as d')
+            .innerJoin('inquiries as i', 'i.id', 'd.inquiry_id')
+            .select(['d.id', 'd.status', 'd.inquiry_id', 'i.token', 'i.domain'])
+            .where('d.id', '=', id)
+            .$if(postgres, (qb) => qb.forUpdate())
+            .executeTakeFirst()
+          if (!current) return { status: 'not-found' } as const
+          if (!change.from.includes(current.status)) return { status: 'wrong-state', current: current.status } as const
+          const set: Updateable<Database['deals']> = { status: change.to }
+          if (change.paidAt !== undefined) set.paid_at = change.paidAt
+          if (change.transferDueAt !== undefined) set.transfer_due_at = change.transferDueAt
+          if (change.transferredAt !== undefined) set.transferred_at = change.transferredAt
+          if (change.completesAt !== undefined) set.completes_at = change.completesAt
+          if (change.completedAt !== undefined) set.completed_at = change.completedAt
+          if (change.cancelledAt !== undefined) set.cancelled_at = change.cancelledAt
+          if (change.cancelledBy !== undefined) set.cancelled_by = change.cancelledBy
+          if (change.cancelReason !== undefined) set.cancel_reason = change.cancelReason
+          if (change.transferCode !== undefined) set.transfer_code = change.transferCode
+          if (change.transferNote !== undefined) set.transfer_note = change.transferNote
+          await trx.updateTable('deals').set(set).where('id', '=', id).execute()
+          let replyId: number | null = null
+          if (change.mail) {
+            const { mail } = change
+            const inserted = await trx
+              .insertInto('replies')
+              .values({ inquiry_id: current.inquiry_id, kind: mail.kind, amount: null, body: mail.body, reply_to: mail.replyTo, created_at: change.now })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+            replyId = Number(inserted.id)
+            await trx
+              .insertInto('outbox')
+              .values({
+                inquiry_id: current.inquiry_id,
+                reply_id: replyId,
+                message_id: replyMessageIdFor({ id: replyId, token: current.token, domain: current.domain }),
+                status: 'pending',
+                attempts: 0,
+                next_attempt_at: change.now,
+                created_at: change.now,
+                mail_to: mail.to,
+              })
+              .execute()
+          }
+          const deal = (await one(trx, (qb) => qb.where('d.id', '=', id)))!
+          return { status: 'done', deal, replyId } as const
+        }),
+      )
+    },
+    async soldDomains() {
+      const rows = await guard(() => db.selectFrom('deals').select('domain').distinct().where('status', '=', 'completed').orderBy('domain').execute())
+      return rows.map((row) => row.domain)
+    },
+    async dealsToComplete(now) {
+      const rows = await guard(() =>
+        db.selectFrom('deals').select('id').where('status', '=', 'transferred').where('completes_at', '<=', now).orderBy('id').execute(),
+      )
+      return rows.map((row) => Number(row.id))
+    },
+    async dealTransferCode(id) {
+      const row = await guard(() => db.selectFrom('deals').select('transfer_code').where('id', '=', id).executeTakeFirst())
+      return row?.transfer_code ?? null
+    },
+  }
+}

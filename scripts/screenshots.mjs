@@ -2,7 +2,9 @@
 // Chromium. Starts the built server on a throwaway DATA_DIR with a few domains and writes docs/page-*.png (a name
 // with price terms, a buy button and "So läuft der Kauf ab", at 360 and 1280 px, light and dark); for the console
 // it sends inquiries through the public contact API, sets a password with the CLI, signs in and writes
-// docs/console-*.png. `npm run screenshots -- page` (or `console`) takes only those.
+// docs/console-*.png; for a deal it accepts an offer with the CLI and writes the buyer's deal page on a phone
+// (docs/deal-phone*.png) and the console's "Verkäufe" (docs/console-sales*.png). `npm run screenshots -- page` (or
+// `console`, `deals`) takes only those.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -15,7 +17,7 @@ import { issueToken } from '../src/server/contact/token.ts'
 import { FIELD } from '../src/shared/contact.ts'
 
 const only = process.argv[2]
-if (only !== undefined && only !== 'page' && only !== 'console') throw new Error(`usage: npm run screenshots [-- page | console]`)
+if (only !== undefined && !['page', 'console', 'deals'].includes(only)) throw new Error(`usage: npm run screenshots [-- page | console | deals]`)
 const SECRET = 'screenshots-secret-0123456789'
 const PAGE_HOST = 'sonnenhof-ferien.de'
 const PAGE_SIZES = { phone: { width: 360, height: 640 }, desktop: { width: 1280, height: 800 } }
@@ -51,6 +53,11 @@ const domainsFile = path.join(dataDir, 'domains.yaml')
 fs.writeFileSync(
   domainsFile,
   `portfolio: true
+default:
+  payment:
+    seller: Erika Mustermann e.K.
+    bank: { holder: Erika Mustermann, iban: DE89 3704 0044 0532 0130 00, bic: COBADEFFXXX }
+    escrow: { name: Treuhand AG, url: "https://treuhand.example/" }
 domains:
   beispiel.de: { price: 5000, minOffer: 1000 }
   kaffee-shop.de: {}
@@ -74,10 +81,12 @@ try {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     // The page is asked for by its name, which the browser must find on this machine.
-    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1`],
+    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1, MAP beispiel.de 127.0.0.1`],
   })
-  if (only !== 'console') await pageShots(browser, port)
-  if (only !== 'page') await consoleShots(browser, port, adminPort)
+  if (only === undefined || only === 'page') await pageShots(browser, port)
+  if (only !== 'page') await seedConsole(port)
+  if (only === undefined || only === 'console') await consoleShots(browser, adminPort)
+  if (only === undefined || only === 'deals') await dealShots(browser, port, adminPort)
 } finally {
   await browser?.close()
   await server.stop()
@@ -100,8 +109,8 @@ async function pageShots(browser, port) {
   console.log(`written: ${written.join(', ')}`)
 }
 
-/** The inbox and one inquiry, light and dark. */
-async function consoleShots(browser, port, adminPort) {
+/** The inquiries the console shows, sent through the public contact API, and the console's password. */
+async function seedConsole(port) {
   for (const [domain, name, email, message, offer] of INQUIRIES) {
     const host = new URL(`http://${domain}`).host
     const { token, signedIssueTime } = issueToken(SECRET, host)
@@ -119,13 +128,21 @@ async function consoleShots(browser, port, adminPort) {
   }
   const cli = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'set-password', '--stdin'], { input: `${PASSWORD}\n`, env: { ...process.env, ...env }, encoding: 'utf8' })
   if (cli.status !== 0) throw new Error(`set-password: ${cli.stderr}`)
+}
 
+async function signIn(browser, adminPort, scheme) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme })
+  await page.goto(`http://127.0.0.1:${adminPort}/anmelden`)
+  await page.getByLabel('Passwort').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.waitForURL(`http://127.0.0.1:${adminPort}/`)
+  return page
+}
+
+/** The inbox and one inquiry, light and dark. */
+async function consoleShots(browser, adminPort) {
   for (const scheme of ['light', 'dark']) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme })
-    await page.goto(`http://127.0.0.1:${adminPort}/anmelden`)
-    await page.getByLabel('Passwort').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Anmelden' }).click()
-    await page.waitForURL(`http://127.0.0.1:${adminPort}/`)
+    const page = await signIn(browser, adminPort, scheme)
     const suffix = scheme === 'light' ? '' : '-dark'
     await page.screenshot({ path: path.join(root, `docs/console-inbox${suffix}.png`) })
     await page.getByRole('link', { name: /Erika Mustermann/ }).first().click()
@@ -134,4 +151,31 @@ async function consoleShots(browser, port, adminPort) {
     await page.close()
   }
   console.log('written: docs/console-inbox.png, docs/console-inquiry.png (and -dark)')
+}
+
+/** The CLI of the server above, with its DATA_DIR and domains file. */
+function cliJson(...args) {
+  const run = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), ...args, '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' })
+  if (run.status !== 0) throw new Error(`${args.join(' ')}: ${run.stderr}`)
+  return JSON.parse(run.stdout)
+}
+
+/** Peter Schmidt's offer accepted with the CLI: his deal page on a phone, and "Verkäufe", light and dark. */
+async function dealShots(browser, port, adminPort) {
+  const inquiry = cliJson('list').find((row) => row.email === 'p.schmidt@example.de')
+  const { dealPage } = cliJson('accept', String(inquiry.id))
+  const local = new URL(dealPage)
+  for (const scheme of ['light', 'dark']) {
+    const suffix = scheme === 'light' ? '' : '-dark'
+    const page = await browser.newPage({ viewport: PAGE_SIZES.phone, colorScheme: scheme })
+    await page.goto(`http://${local.host}:${port}${local.pathname}`)
+    await page.screenshot({ path: path.join(root, `docs/deal-phone${suffix}.png`), fullPage: true })
+    await page.close()
+    const sales = await signIn(browser, adminPort, scheme)
+    await sales.getByRole('link', { name: 'Verkäufe' }).click()
+    await sales.waitForURL(/\/verkaeufe/)
+    await sales.screenshot({ path: path.join(root, `docs/console-sales${suffix}.png`) })
+    await sales.close()
+  }
+  console.log('written: docs/deal-phone.png, docs/console-sales.png (and -dark)')
 }

@@ -4,12 +4,15 @@ import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import type { DealPageProps } from '../page-props.ts'
 import { Footer } from './Footer.tsx'
 
-function ActionForm({ action, name, label, children }: { action: string; name: string; label: string; children?: React.ReactNode }) {
+/** A step the buyer takes by a plain POST; `quiet` for one that undoes (cancelling), so it never looks like the way on. */
+function ActionForm({ action, name, label, quiet, children }: { action: string; name: string; label: string; quiet?: boolean; children?: React.ReactNode }) {
   return (
     <form method="post" action={action} className="deal-form">
       <input type="hidden" name="action" value={name} />
       {children}
-      <button type="submit">{label}</button>
+      <button type="submit" className={quiet ? 'deal-quiet' : undefined}>
+        {label}
+      </button>
     </form>
   )
 }
@@ -162,7 +165,7 @@ export function DealPage(props: DealPageProps) {
         {props.canCancel && (
           <section aria-labelledby="deal-cancel">
             <h2 id="deal-cancel">{text.cancelTitle}</h2>
-            <ActionForm action={props.action} name="cancel" label={text.cancelButton}>
+            <ActionForm action={props.action} name="cancel" label={text.cancelButton} quiet>
               <p>{text.cancelText}</p>
             </ActionForm>
           </section>

@@ -98,3 +98,27 @@ export async function runDeal(
       visible(outcome.body, { keepLineBreaks: true }),
   )
 }
+
+/**
+ * `checkout confirm ID` / `checkout decline ID [--reason TEXT]`: a purchase at the fixed price (decision 035).
+ * Confirming is the acceptance at the stored price (a deal, its page linked in the buyer's mail); declining is the
+ * refusal, with the reason in the place of {notiz}. Refused for an inquiry that is no checkout.
+ */
+export async function runCheckout(
+  args: string[],
+  values: DealValues & { reason?: string | undefined },
+  context: { store: Store; config: Config; print: (text: string) => void; usage: (message: string) => Error },
+) {
+  const [step, idText, ...rest] = args
+  if (step !== 'confirm' && step !== 'decline') throw context.usage(`checkout takes confirm or decline${step ? `, not "${visible(step)}"` : ''} (see the command list)`)
+  if (rest.length > 0) throw context.usage(`checkout ${step} takes one ID`)
+  if (step === 'confirm' && values.reason !== undefined) throw context.usage('--reason belongs to checkout decline')
+  if (values.reason !== undefined && values.note !== undefined) throw context.usage('give --reason or --note, not both')
+  if (idText !== undefined && /^\d{1,15}$/.test(idText)) {
+    const inquiry = await context.store.getInquiry(Number(idText))
+    if (inquiry && !inquiry.checkout) throw context.usage(`inquiry ${idText} is no checkout: use accept or decline`)
+  }
+  const note = values.reason ?? values.note
+  const { reason: _reason, ...rest2 } = values
+  await runDeal(step === 'confirm' ? 'accept' : 'decline', idText === undefined ? [] : [idText], { ...rest2, ...(note !== undefined && { note }) }, context)
+}

@@ -15,7 +15,7 @@ import { jsonText, visible } from '../server/export/escape.ts'
 import { exportText, inquiryJson } from '../server/export/inquiries.ts'
 import { table, time } from './format.ts'
 import { PasswordError, readNewPassword, savePassword } from './set-password.ts'
-import { isDealCommand, runDeal } from './deal.ts'
+import { isDealCommand, runCheckout, runDeal } from './deal.ts'
 import { isPrivacyCommand, runPrivacy } from './privacy.ts'
 import { runDns } from './dns.ts'
 import { runImportCommand } from './import.ts'
@@ -34,6 +34,8 @@ Commands:
   counter  ID --amount N [--note TEXT] [--days N]   mail the visitor a counter-offer (valid COUNTER_OFFER_DAYS, default 7)
   accept   ID [--note TEXT] [--confirm-expired]      mail the visitor that the offer is accepted
   decline  ID [--note TEXT]         mail the visitor that the offer is declined
+  checkout confirm ID [--note TEXT] | decline ID [--reason TEXT]   a purchase at the fixed price: confirm it (a deal;
+           the buyer is mailed the link to the deal page) or decline it (the buyer is mailed politely)
   deals    [--status S] [--json]   the deals (accepted offers): state, amount, buyer, next deadline first
   deal show ID | paid ID | complete ID        a deal; mark the payment received; complete it (the name is sold)
   deal transfer ID --code-stdin [--note TEXT] the transfer code from standard input (kept encrypted; the buyer
@@ -257,6 +259,7 @@ export async function main(argv: string[], print = printLine, printError = (text
     store = await openStore(config)
     const usage = (message: string) => new UsageError(message)
     if (isDealCommand(command)) await runDeal(command, args, values, { store, config, print, usage })
+    else if (command === 'checkout') await runCheckout(args, values, { store, config, print, usage })
     else if (command === 'deals' || command === 'deal') {
       // Loaded for these commands only: every other command starts as fast as before.
       const { isDealStep, runDealsList, runDealStep } = await import('./deals.ts')

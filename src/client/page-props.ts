@@ -1,4 +1,5 @@
 import type { FieldErrors, VisibleField } from '../shared/contact.ts'
+import type { CheckoutFieldErrors, CheckoutVisibleField } from '../shared/checkout.ts'
 import type { PriceTerms } from '../shared/price-terms.ts'
 import type { Language } from '../shared/language.ts'
 
@@ -21,6 +22,8 @@ export interface PageProps {
   listing?: PriceTerms & { description?: string }
   /** A checkout elsewhere ("Jetzt kaufen"), exactly as the domains file has it; only for an available name. */
   buyUrl?: string
+  /** The name is sold here at its fixed price: "Jetzt kaufen" opens the checkout on this host (/kaufen). */
+  checkout?: true
   /** "So läuft der Kauf ab", when the page shows a price and the name is not sold; `text`: the owner's own steps. */
   howToBuy?: { text?: string }
   /** Present when the domain has a minimum offer: the form then asks for an offer. */
@@ -93,5 +96,22 @@ export interface DealPageProps {
   transferNote?: string
   /** When a transferred deal completes by itself. */
   completesAt?: string
+  legal?: PageProps['legal']
+}
+
+/** GET /kaufen: the checkout at the fixed price, rendered on the server only; its form works without script. */
+export interface CheckoutPageProps {
+  language: Language
+  /** The domain as people read it. */
+  host: string
+  /** The listed price, formatted, and its VAT note. */
+  price: string
+  vat?: string
+  token: string
+  hash: string
+  /** After a refused POST: what was typed, and what is wrong. */
+  values?: Partial<Record<CheckoutVisibleField, string>>
+  fieldErrors?: CheckoutFieldErrors
+  error?: string
   legal?: PageProps['legal']
 }

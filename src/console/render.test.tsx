@@ -44,6 +44,7 @@ const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
   currency: 'EUR',
   counter: null,
   counterDays: 7,
+  checkout: null,
   deal: null,
   ...fields,
 })

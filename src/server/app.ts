@@ -16,6 +16,7 @@ import type { ViteDev } from './vite-dev.ts'
 import contactRoutes, { BODY_LIMIT } from './contact/route.ts'
 import confirmRoutes from './confirm/route.ts'
 import dealPageRoutes from './deal/route.ts'
+import checkoutRoutes from './checkout/route.ts'
 import { createSoldNames } from './deal/sold-names.ts'
 import { dealAutoCompleteJob } from './deal/auto-complete.ts'
 import { createUnconfirmedExpiry } from './confirm/expiry.ts'
@@ -182,6 +183,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(faviconRoutes, { sites })
   await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
+  await app.register(checkoutRoutes, { view, sites, secret, config, store, outbox, rateLimits })
   await app.register(dealPageRoutes, { view, sites, secret, config, store, outbox, onCompleted: (domain) => soldNames.add(domain) })
 
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))

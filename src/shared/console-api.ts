@@ -134,6 +134,11 @@ export interface InquiryDetail {
   counter: { amount: number; formatted: string; expiresAt: number; expired: boolean } | null
   /** A counter-offer's default validity (COUNTER_OFFER_DAYS). */
   counterDays: number
+  /**
+   * Set for a purchase at the fixed price (decision 035): the buyer's invoice address as typed (text, never HTML).
+   * "Bestätigen" is the acceptance step (the offer is the price), "Ablehnen" the refusal.
+   */
+  checkout: { company: string | null; street: string; postcode: string; city: string; country: string; vatId: string | null } | null
 }
 
 /** POST /api/inquiries/:id/counter: the amount as the owner types it ("4.900"), in the inquiry's currency. */

@@ -44,6 +44,12 @@ beforeAll(async () => {
     vat: excluded
     minOffer: 9000
     description: Kurz, einprägsam, seit 2004 registriert, für Ferienwohnungen, Pensionen und Hofcafés.
+  verhandelbar.de:
+    price: 12000
+    priceType: negotiable
+    vat: excluded
+    minOffer: 9000
+    description: Kurz, einprägsam, seit 2004 registriert, für Ferienwohnungen, Pensionen und Hofcafés.
   anfrage.de:
     price: 4900
     priceType: on-request
@@ -142,8 +148,17 @@ describe('a phone of 360x640', () => {
     await withinFold(page, 'buy button', page.getByRole('link', { name: 'Jetzt kaufen' }))
   })
 
-  test.each(SCHEMES)('without a buy button, shows the price and the form’s first field without scrolling (%s)', async (colorScheme) => {
+  // A fixed price without buyUrl is bought on this host (decision 035): its button leads to the checkout here.
+  test.each(SCHEMES)('at a fixed price, shows the price and "Jetzt kaufen" to the checkout on this host without scrolling (%s)', async (colorScheme) => {
     const page = await visit('preis.de', { viewport: { width: 360, height: 640 }, colorScheme })
+    await withinFold(page, 'price', page.locator('.price'))
+    await withinFold(page, 'buy button', page.getByRole('link', { name: 'Jetzt kaufen' }))
+    expect(await page.getByRole('link', { name: 'Jetzt kaufen' }).getAttribute('href')).toBe('/kaufen')
+  })
+
+  test.each(SCHEMES)('without a buy button, shows the price and the form’s first field without scrolling (%s)', async (colorScheme) => {
+    const page = await visit('verhandelbar.de', { viewport: { width: 360, height: 640 }, colorScheme })
+    expect(await page.getByRole('link', { name: 'Jetzt kaufen' }).count()).toBe(0)
     await withinFold(page, 'price', page.locator('.price'))
     await withinFold(page, 'name field', page.getByRole('textbox', { name: 'Name' }))
   })

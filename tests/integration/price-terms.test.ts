@@ -112,9 +112,16 @@ describe('the buy button', () => {
     }
   })
 
-  test('shows for a name without a price, and not for names without a buyUrl', async () => {
+  test('shows for a name without a price, and not for names without a buyUrl but at a fixed price', async () => {
     expect((await getPage(server.url, 'ohne-preis.de')).html).toContain('class="buy"')
-    expect((await getPage(server.url, 'fixed-unset.de')).html).not.toContain('class="buy"')
+    expect((await getPage(server.url, 'negotiable-unset.de')).html).not.toContain('class="buy"')
+    expect((await getPage(server.url, 'unset-unset.de')).html).not.toContain('class="buy"')
+  })
+
+  test('at a fixed price without a buyUrl leads to the checkout on this host (decision 035)', async () => {
+    const { html } = await getPage(server.url, 'fixed-unset.de')
+    expect(html).toContain('<a class="buy" href="/kaufen">Jetzt kaufen</a>')
+    expect(html).not.toContain('class="buy-via"')
   })
 
   test('nothing of the page’s address goes with it but the origin: the Referrer-Policy', async () => {

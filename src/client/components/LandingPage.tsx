@@ -33,7 +33,7 @@ export function LandingPage(props: PageProps) {
           {props.saleStatus === 'reserved' && <p className="sale-status">{text.reserved}</p>}
           {props.saleStatus === 'sold' && <p className="sale-status">{text.sold}</p>}
         </header>
-        <Offer listing={props.listing} buyUrl={props.buyUrl} language={props.language} />
+        <Offer listing={props.listing} buyUrl={props.buyUrl} {...(props.checkout && { checkout: props.checkout })} language={props.language} />
         {props.saleStatus !== 'sold' && (
           <section className="card" aria-labelledby="contact-heading">
             <h2 id="contact-heading">{text.writeUs}</h2>

@@ -1,10 +1,11 @@
+import { CHECKOUT_PATH } from '../../shared/checkout.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import type { Language } from '../../shared/language.ts'
 import { TEXTS } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
 /** The price terms and the buy button: what a buyer looks for first, so it comes right after the name. */
-export function Offer({ listing, buyUrl, language }: Pick<PageProps, 'listing' | 'buyUrl' | 'language'>) {
+export function Offer({ listing, buyUrl, checkout, language }: Pick<PageProps, 'listing' | 'buyUrl' | 'checkout' | 'language'>) {
   const text = TEXTS[language]
   const price = listing && priceText(listing, language)
   if (!price && !buyUrl) return null
@@ -30,6 +31,11 @@ export function Offer({ listing, buyUrl, language }: Pick<PageProps, 'listing' |
           </a>
           <p className="buy-via">{text.buyVia(new URL(buyUrl).hostname)}</p>
         </>
+      )}
+      {checkout && !buyUrl && (
+        <a className="buy" href={CHECKOUT_PATH}>
+          {text.buyNow}
+        </a>
       )}
     </div>
   )

@@ -7,6 +7,12 @@ import { formatTime } from '../format.ts'
 
 type Step = 'counter' | 'accept' | 'decline'
 
+/** A checkout at the fixed price (decision 035): confirmed or declined, never countered. */
+const CHECKOUT_OPENERS: { step: Step; label: string; submit: string; done: string }[] = [
+  { step: 'accept', label: 'Bestätigen', submit: 'Bestätigung senden', done: 'Kauf bestätigt; der Käufer erhält den Link zur Kaufseite.' },
+  { step: 'decline', label: 'Ablehnen', submit: 'Absage senden', done: 'Absage gespeichert; sie wird gesendet.' },
+]
+
 const OPENERS: { step: Step; label: string; submit: string; done: string }[] = [
   { step: 'counter', label: 'Gegenangebot', submit: 'Gegenangebot senden', done: 'Gegenangebot gespeichert; es wird gesendet.' },
   { step: 'accept', label: 'Annehmen', submit: 'Annahme senden', done: 'Annahme gespeichert; sie wird gesendet.' },
@@ -40,7 +46,8 @@ export function Negotiation({
   const [confirmExpired, setConfirmExpired] = useState(false)
   const base = `/api/inquiries/${detail.id}`
   const counterExpired = detail.counter?.expired === true && (detail.status === 'countered' || detail.status === 'expired')
-  const opener = OPENERS.find((entry) => entry.step === open)
+  const openers = detail.checkout ? CHECKOUT_OPENERS : OPENERS
+  const opener = openers.find((entry) => entry.step === open)
 
   function toggle(step: Step) {
     setOpen(open === step ? null : step)
@@ -65,9 +72,9 @@ export function Negotiation({
 
   return (
     <section aria-labelledby="negotiation-heading" className="negotiation">
-      <h2 id="negotiation-heading">Verhandlung</h2>
-      <div className="actions" role="group" aria-label="Verhandlung">
-        {OPENERS.map((entry) => (
+      <h2 id="negotiation-heading">{detail.checkout ? 'Kauf zum Festpreis' : 'Verhandlung'}</h2>
+      <div className="actions" role="group" aria-label={detail.checkout ? 'Kauf zum Festpreis' : 'Verhandlung'}>
+        {openers.map((entry) => (
           <button
             key={entry.step}
             type="button"

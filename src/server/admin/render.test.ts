@@ -30,6 +30,7 @@ const state: ConsoleState = {
     currency: 'EUR',
     counter: null,
     counterDays: 7,
+    checkout: null,
     deal: null,
   },
 }

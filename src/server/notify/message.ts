@@ -35,6 +35,8 @@ export function payloadOf({ deliveryId, inquiry, link, personal }: Notice) {
     domainUnicode: displayHost(inquiry.domain),
     time: new Date(inquiry.createdAt).toISOString(),
     offer: inquiry.offer && { amount: inquiry.offer.amount, currency: inquiry.offer.currency },
+    // A purchase at the fixed price (decision 035): the offer is the listed price, and the owner has to confirm it.
+    ...(inquiry.checkout && { kind: 'checkout' as const }),
     belowMinimum: inquiry.belowMinimum,
     status: inquiry.status,
     console: link,
@@ -43,7 +45,7 @@ export function payloadOf({ deliveryId, inquiry, link, personal }: Notice) {
 }
 
 /** "Neue Anfrage zu münchen.de" */
-export const titleOf = (notice: Notice) => `Neue Anfrage zu ${displayHost(notice.inquiry.domain)}`
+export const titleOf = (notice: Notice) => `${notice.inquiry.checkout ? 'Neuer Kauf zum Festpreis' : 'Neue Anfrage'} zu ${displayHost(notice.inquiry.domain)}`
 
 /**
  * The preset's message: "Neue Anfrage zu {domain}: {offer}", the visitor (only with NOTIFY_PERSONAL), the link.

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { ViteDevServer } from 'vite'
-import type { DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
+import type { CheckoutPageProps, DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
 import * as entryServer from '../../client/entry-server.tsx'
 import { escapeHtml } from '../../shared/html.ts'
 import type { Language } from '../../shared/language.ts'
@@ -31,6 +31,8 @@ export interface PageRenderer {
   legal(language: Language, title: string, text: string): string
   /** A buyer's deal page (/kauf/…), without script; `noindex`: it is one person's page. */
   dealPage(props: DealPageProps, title: string): string
+  /** The checkout at the fixed price (/kaufen), without script; `noindex`: a form, not content. */
+  checkoutPage(props: CheckoutPageProps, title: string): string
   /** Content-Security-Policy sources that allow the pages' inline style sheet (its hash), for `style-src`. */
   styleSources: string[]
 }
@@ -106,13 +108,14 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
     legal: (...args) => renderer().legal(...args),
     domainList: (...args) => renderer().domainList(...args),
     dealPage: (...args) => renderer().dealPage(...args),
+    checkoutPage: (...args) => renderer().checkoutPage(...args),
   }
 }
 
 /** index.html says the page is German; the renderer puts in the page's language instead. */
 const GERMAN_ROOT = '<html lang="de">'
 
-function rendererFrom(html: string, { TEXTS, renderApp, renderDealPage, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
+function rendererFrom(html: string, { TEXTS, renderApp, renderCheckoutPage, renderDealPage, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
   if (!html.includes(GERMAN_ROOT)) throw new Error(`index.html has no ${GERMAN_ROOT}`)
   const template = html.replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
   // The build puts the style sheet into the page (vite.config.ts); the CSP allows that element, and only it.
@@ -187,6 +190,12 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderDealPage, renderDo
       return inLanguage(noticeTemplate, props.language)
         .replace('<!--app-head-->', () => head.join('\n    '))
         .replace('<!--app-html-->', () => renderDealPage(props))
+    },
+    checkoutPage(props, title) {
+      const head = [`<title>${escapeHtml(title)}</title>`, '<meta name="robots" content="noindex,nofollow" />']
+      return inLanguage(noticeTemplate, props.language)
+        .replace('<!--app-head-->', () => head.join('\n    '))
+        .replace('<!--app-html-->', () => renderCheckoutPage(props))
     },
     legal(language, title, text) {
       const body = `<main class="page"><h1>${escapeHtml(title)}</h1><div class="legal-text">${escapeHtml(text.trim())}</div><p><a href="/">${escapeHtml(TEXTS[language].backHome)}</a></p></main>`

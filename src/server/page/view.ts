@@ -2,7 +2,7 @@
 // token and, after a form sent without script, its outcome), or a notice. The page route, the contact route's
 // answers to forms sent without script and the 404 handler all answer through here.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
+import type { CheckoutPageProps, DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
 import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import { TEXT, TEXTS } from '../../shared/texts.ts'
@@ -11,6 +11,7 @@ import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice, priceTermsOf } from '../sites/settings.ts'
 import { GERMAN, varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
 import { confirmModeOf } from '../confirm/plan.ts'
+import { sellsAtFixedPrice } from '../checkout/rules.ts'
 import { acceptsGzip } from './gzip-splice.ts'
 import { pageHeadFor, type PageHead } from './head.ts'
 import { portfolioLinks } from '../portfolio/links.ts'
@@ -38,6 +39,8 @@ export interface PageView {
   domainList(reply: FastifyReply, site: AnswerLanguage, html: string): FastifyReply
   /** A buyer's deal page (/kauf/…), in the buyer's language: never cached, never indexed. */
   dealPage(reply: FastifyReply, statusCode: number, props: DealPageProps): FastifyReply
+  /** The checkout at the fixed price (/kaufen), in the site's language: never cached (it carries a token), never indexed. */
+  checkoutPage(reply: FastifyReply, site: AnswerLanguage, statusCode: number, props: CheckoutPageProps): FastifyReply
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -47,7 +50,7 @@ const HTML = 'text/html; charset=utf-8'
  * offer field and footer links. A reserved name keeps its price and steps but loses the buy button (a checkout
  * elsewhere would take money for a name promised to another buyer); a sold one shows neither price nor steps.
  */
-function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'howToBuy' | 'offer' | 'legal' | 'verify' | 'saleStatus' | 'portfolio'> {
+function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'checkout' | 'howToBuy' | 'offer' | 'legal' | 'verify' | 'saleStatus' | 'portfolio'> {
   const { currency = 'EUR', description, minOffer, status, buyUrl, howToBuy } = site.settings
   const terms = priceTermsOf(site.settings, site.language)
   const listing = { ...terms, ...(description && { description }) }
@@ -56,6 +59,7 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'howToBuy
   return {
     ...(Object.keys(listing).length > 0 && { listing }),
     ...(buyUrl !== undefined && status !== 'reserved' && status !== 'sold' && { buyUrl }),
+    ...(sellsAtFixedPrice(site.settings) && { checkout: true as const }),
     ...(showsSteps && { howToBuy: howToBuy === undefined ? {} : { text: howToBuy } }),
     ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency, site.language) } }),
     ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
@@ -155,6 +159,11 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
         .header('cache-control', 'no-store')
         .header('x-robots-tag', 'noindex, nofollow')
         .send(renderer.dealPage(props, DEAL_TEXTS[props.language].title(props.domain)))
+    },
+    checkoutPage(reply, site, statusCode, props) {
+      return varyByLanguage(reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow'), site).send(
+        renderer.checkoutPage(props, TEXTS[props.language].checkoutTitle(props.host)),
+      )
     },
     renderDomainList: (props) => renderer.domainList(props),
     domainList(reply, site, html) {

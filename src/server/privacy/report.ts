@@ -26,6 +26,7 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
       language: inquiry.language,
       offer: inquiry.offer,
       belowMinimum: inquiry.belowMinimum,
+      ...(inquiry.checkout && { checkout: inquiry.checkout }),
       counterOffer: inquiry.counter ? { amount: inquiry.counter.amount, expiresAt: iso(inquiry.counter.expiresAt) } : null,
       status: inquiry.status,
       spamReason: inquiry.spamReason,

@@ -49,6 +49,13 @@ export const INQUIRY_COLUMNS = [
   'i.status',
   'i.counter_amount',
   'i.counter_expires_at',
+  'i.kind',
+  'i.buyer_company',
+  'i.buyer_street',
+  'i.buyer_postcode',
+  'i.buyer_city',
+  'i.buyer_country',
+  'i.buyer_vat_id',
 ] as const
 
 export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
@@ -65,6 +72,16 @@ export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry
   belowMinimum: row.below_minimum === 1,
   createdAt: row.created_at,
   ...(row.counter_amount !== null && { counter: { amount: row.counter_amount, expiresAt: row.counter_expires_at ?? 0 } }),
+  ...(row.kind === 'checkout' && {
+    checkout: {
+      company: row.buyer_company,
+      street: row.buyer_street ?? '',
+      postcode: row.buyer_postcode ?? '',
+      city: row.buyer_city ?? '',
+      country: row.buyer_country ?? '',
+      vatId: row.buyer_vat_id,
+    },
+  }),
 })
 
 const toMailRow = (row: { id: number | null; status: OutboxStatus | null; attempts: number | null; last_error: string | null; message_id: string | null }): MailRow | null =>

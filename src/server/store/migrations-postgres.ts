@@ -149,4 +149,13 @@ export const POSTGRES_MIGRATIONS: string[] = [
    ALTER TABLE replies DROP CONSTRAINT replies_kind_check;
    ALTER TABLE replies ADD CONSTRAINT replies_kind_check
      CHECK (kind IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify', 'deal-paid', 'deal-transferred', 'deal-completed', 'deal-cancelled'));`,
+  // The fixed-price checkout (decision 035): a checkout is an inquiry of its own kind, with the buyer's postal
+  // address, company, country and VAT ID beside it, so the inbox, access/forget, retention and exports cover it.
+  `ALTER TABLE inquiries ADD COLUMN kind TEXT NOT NULL DEFAULT 'inquiry' CHECK (kind IN ('inquiry', 'checkout'));
+   ALTER TABLE inquiries ADD COLUMN buyer_company TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_street TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_postcode TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_city TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_country TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_vat_id TEXT;`,
 ]

@@ -182,4 +182,13 @@ export const SQLITE_MIGRATIONS: string[] = [
    UPDATE replies SET kind_next = kind;
    ALTER TABLE replies DROP COLUMN kind;
    ALTER TABLE replies RENAME COLUMN kind_next TO kind;`,
+  // The fixed-price checkout (decision 035): a checkout is an inquiry of its own kind, with the buyer's postal
+  // address, company, country and VAT ID beside it, so the inbox, access/forget, retention and exports cover it.
+  `ALTER TABLE inquiries ADD COLUMN kind TEXT NOT NULL DEFAULT 'inquiry' CHECK (kind IN ('inquiry', 'checkout'));
+   ALTER TABLE inquiries ADD COLUMN buyer_company TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_street TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_postcode TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_city TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_country TEXT;
+   ALTER TABLE inquiries ADD COLUMN buyer_vat_id TEXT;`,
 ]

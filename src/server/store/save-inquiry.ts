@@ -31,7 +31,7 @@ function precompiled<Name extends string, Row>(names: readonly Name[], build: (v
 
 /** Stores the inquiry and its outbox entries (the owner's mail and its notifications); the same token again is a duplicate, or a conflict with other content. */
 export function inquirySaver(db: Kysely<Database>) {
-  const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'language', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status'] as const
+  const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'language', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status', 'kind', 'buyer_company', 'buyer_street', 'buyer_postcode', 'buyer_city', 'buyer_country', 'buyer_vat_id'] as const
   const insertInquiry = precompiled(inquiryColumns, (value) =>
     db
       .insertInto('inquiries')
@@ -49,6 +49,13 @@ export function inquirySaver(db: Kysely<Database>) {
         below_minimum: value('below_minimum'),
         created_at: value('created_at'),
         status: value('status'),
+        kind: value('kind'),
+        buyer_company: value('buyer_company'),
+        buyer_street: value('buyer_street'),
+        buyer_postcode: value('buyer_postcode'),
+        buyer_city: value('buyer_city'),
+        buyer_country: value('buyer_country'),
+        buyer_vat_id: value('buyer_vat_id'),
       })
       .onConflict((oc) => oc.column('token').doNothing())
       .returning('id'),
@@ -139,6 +146,13 @@ export function inquirySaver(db: Kysely<Database>) {
           below_minimum: inquiry.belowMinimum ? 1 : 0,
           created_at: inquiry.createdAt,
           status: !genuine ? 'spam' : waits ? 'unconfirmed' : 'new',
+          kind: inquiry.checkout ? 'checkout' : 'inquiry',
+          buyer_company: inquiry.checkout?.company ?? null,
+          buyer_street: inquiry.checkout?.street ?? null,
+          buyer_postcode: inquiry.checkout?.postcode ?? null,
+          buyer_city: inquiry.checkout?.city ?? null,
+          buyer_country: inquiry.checkout?.country ?? null,
+          buyer_vat_id: inquiry.checkout?.vatId ?? null,
         }),
       )
     ).rows[0]

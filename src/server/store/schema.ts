@@ -25,6 +25,15 @@ export interface Database {
     /** The owner's counter-offer, in the inquiry's currency, and until when it stands (status 'countered'). */
     counter_amount: number | null
     counter_expires_at: number | null
+    /** 'checkout': a purchase at the fixed price (decision 035), with the buyer's address in the buyer_* columns. */
+    kind: Generated<'inquiry' | 'checkout'>
+    buyer_company: string | null
+    buyer_street: string | null
+    buyer_postcode: string | null
+    buyer_city: string | null
+    /** ISO 3166-1 alpha-2. */
+    buyer_country: string | null
+    buyer_vat_id: string | null
   }
   outbox: {
     id: Generated<number>

@@ -34,6 +34,19 @@ export interface NewInquiry {
   /** The offer is below the domain's minimum: kept, but not a lead. */
   belowMinimum: boolean
   createdAt: number
+  /** Set for a purchase at the fixed price (decision 035): the offer is then the listed price. */
+  checkout?: CheckoutDetails
+}
+
+/** What a checkout asks besides name and address: for the invoice. */
+export interface CheckoutDetails {
+  company: string | null
+  street: string
+  postcode: string
+  city: string
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string
+  vatId: string | null
 }
 
 export interface StoredInquiry extends NewInquiry {

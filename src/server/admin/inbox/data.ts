@@ -108,6 +108,7 @@ function createInboxData(deps: ConsoleDeps) {
         : null,
       counterDays: config.counterOfferDays,
       deal: deal && dealSummary(deal, config, Date.now()),
+      checkout: inquiry.checkout ?? null,
     }
   }
 

@@ -1,0 +1,218 @@
+// GET and POST /kaufen: the checkout at the fixed price (docs/deals.md, decision 035). A checkout is stored as an
+// inquiry of kind 'checkout' at the file's price, with the owner's mail and webhooks in the same transaction, before
+// the buyer is told anything; the owner confirms it (a deal, as "Annehmen" makes one) or declines it. It is the
+// contact form's sibling: signed token, decoys, minimum fill time, rate limits, same origin, no script needed.
+import { createHash } from 'node:crypto'
+import formbody from '@fastify/formbody'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { CHECKOUT_FIELD, CHECKOUT_PATH, CHECKOUT_VISIBLE, checkCheckout, type CheckoutPayload, type CheckoutVisibleField } from '../../shared/checkout.ts'
+import type { FieldErrors } from '../../shared/contact.ts'
+import { priceText } from '../../shared/price-terms.ts'
+import { TEXTS } from '../../shared/texts.ts'
+import type { Config } from '../config.ts'
+import { ownerMailPlan } from '../contact/owner-mail.ts'
+import { spamReason } from '../contact/spam.ts'
+import { issueToken, verifyToken } from '../contact/token.ts'
+import { clientKeyOf } from '../http/client-address.ts'
+import { HttpError, toFailure } from '../http/errors.ts'
+import { isCrossSite } from '../http/same-origin.ts'
+import { mailboxOf } from '../mail/mailbox.ts'
+import type { OutboxWorker } from '../mail/outbox.ts'
+import type { PageView } from '../page/view.ts'
+import { priceTermsOf } from '../sites/settings.ts'
+import type { Site, SiteResolver } from '../sites/resolver.ts'
+import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
+import type { CheckoutDetails, SaveResult, Store } from '../store/types.ts'
+import { sellsAtFixedPrice } from './rules.ts'
+
+const BODY_LIMIT = 16 * 1024
+const HOUR_MS = 60 * 60 * 1000
+/** All POSTs of a client address per hour, as a multiple of the accepted-submission limit (as the contact form's). */
+const POST_LIMIT_FACTOR = 10
+
+export interface CheckoutDeps {
+  secret: string
+  sites: SiteResolver
+  view: PageView
+  config: Config
+  store: Store
+  outbox: OutboxWorker
+  rateLimits: RateLimits
+}
+
+/** What the owner reads as the inquiry's message: the purchase in words (German, as the console and its mails). */
+function checkoutMessage(price: string, details: CheckoutDetails, name: string): string {
+  const country = new Intl.DisplayNames(['de'], { type: 'region' }).of(details.country) ?? details.country
+  return [
+    `Kauf zum Festpreis: ${price}`,
+    '',
+    'Rechnungsanschrift:',
+    ...(details.company ? [details.company] : []),
+    name,
+    details.street,
+    `${details.postcode} ${details.city}`,
+    `${country} (${details.country})`,
+    ...(details.vatId ? ['', `USt-IdNr.: ${details.vatId}`] : []),
+  ].join('\n')
+}
+
+function visibleValues(body: unknown): Partial<Record<CheckoutVisibleField, string>> {
+  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+  return Object.fromEntries(CHECKOUT_VISIBLE.map((key) => [key, typeof source[key] === 'string' ? (source[key] as string).slice(0, 1000) : '']))
+}
+
+export default async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {
+  const { config, secret, store, outbox, sites, view } = deps
+  const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
+  await app.register(formbody, { bodyLimit: BODY_LIMIT })
+  // The checkout is a form: nothing but urlencoded bodies (the contact route's parsers are its own plugin's).
+  app.removeContentTypeParser('text/plain')
+  app.removeContentTypeParser('application/json')
+  // One count for checkouts and inquiries: the quota of accepted submissions per client and hour.
+  const accepted = config.contactRateLimit > 0 ? deps.rateLimits.quota('accepted inquiries') : null
+
+  /** The site whose name this server sells at its fixed price, or the page's answer: 404, or 410 once sold. */
+  function sellingSite(request: FastifyRequest): Site {
+    const lookup = sites.lookup(request)
+    const text = TEXTS[sites.answerLanguage(request).language]
+    if (lookup.kind === 'invalid') throw new HttpError(400, text.badHost)
+    if (lookup.kind !== 'site') throw new HttpError(404, text.unavailableDomain)
+    const { site } = lookup
+    if (site.settings.status === 'sold') throw new HttpError(410, TEXTS[site.language].sold)
+    if (!sellsAtFixedPrice(site.settings)) throw new HttpError(404, TEXTS[site.language].checkoutUnavailable)
+    return site
+  }
+
+  function priceOf(site: Site) {
+    const words = priceText(priceTermsOf(site.settings, site.language), site.language)
+    return { price: words?.terms?.amount ?? words?.line ?? '', ...(words?.vat && { vat: words.vat }) }
+  }
+
+  function showForm(reply: FastifyReply, site: Site, statusCode: number, extra: { values?: Partial<Record<CheckoutVisibleField, string>>; fieldErrors?: Partial<Record<CheckoutVisibleField, string>>; error?: string } = {}) {
+    const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
+    return view.checkoutPage(reply, site, statusCode, {
+      language: site.language,
+      host: site.host.display,
+      ...priceOf(site),
+      token,
+      hash: signedIssueTime,
+      ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
+      ...extra,
+    })
+  }
+
+  app.setErrorHandler((error, request, reply) => {
+    const answer = sites.answerLanguage(request)
+    const failure = toFailure(error, TEXTS[answer.language])
+    reply.headers(failure.headers)
+    const lookup = sites.lookup(request)
+    // A refused form of a name still sold here is shown again with what was typed; any other answer is a notice.
+    if (request.method === 'POST' && lookup.kind === 'site' && failure.statusCode !== 404 && failure.statusCode !== 410 && sellsAtFixedPrice(lookup.site.settings)) {
+      const values = visibleValues(request.body)
+      return showForm(reply, lookup.site, failure.statusCode, failure.body.fields ? { values, fieldErrors: failure.body.fields, error: failure.body.error } : { values, error: failure.body.error })
+    }
+    const title = failure.statusCode === 404 ? TEXTS[answer.language].notFoundTitle : failure.body.error
+    return view.notice(reply, failure.statusCode, answer, title, failure.body.error)
+  })
+
+  app.get<{ Querystring: { gesendet?: string } }>(CHECKOUT_PATH, async (request, reply) => {
+    const site = sellingSite(request)
+    if (request.query.gesendet === '1') {
+      const text = TEXTS[site.language]
+      return view.notice(reply.header('x-robots-tag', 'noindex, nofollow'), 200, site, text.checkoutSentTitle, text.checkoutSent)
+    }
+    return showForm(reply, site, 200)
+  })
+
+  function detailsOf(data: CheckoutPayload): CheckoutDetails {
+    return {
+      company: data[CHECKOUT_FIELD.company] || null,
+      street: data[CHECKOUT_FIELD.street],
+      postcode: data[CHECKOUT_FIELD.postcode],
+      city: data[CHECKOUT_FIELD.city],
+      country: data[CHECKOUT_FIELD.country],
+      vatId: data[CHECKOUT_FIELD.vatId] || null,
+    }
+  }
+
+  async function saveCheckout(request: FastifyRequest, site: Site, data: CheckoutPayload, issuedAt: number): Promise<SaveResult> {
+    const now = Date.now()
+    const details = detailsOf(data)
+    const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
+    const currency = site.settings.currency ?? 'EUR'
+    // The price is the file's, never the client's: nothing posted names an amount.
+    const amount = site.settings.price!
+    const digest = createHash('sha256')
+      .update(JSON.stringify([site.host.ascii, data[CHECKOUT_FIELD.name], data[CHECKOUT_FIELD.email], details, amount, currency]))
+      .digest('base64url')
+    const { price, vat } = priceOf(site)
+    const result = await store.saveInquiry(
+      {
+        token: data[CHECKOUT_FIELD.token],
+        contentHash: digest,
+        domain: site.host.ascii,
+        name: data[CHECKOUT_FIELD.name],
+        email: data[CHECKOUT_FIELD.email],
+        message: checkoutMessage(vat ? `${price} ${vat}` : price, details, data[CHECKOUT_FIELD.name]),
+        language: site.language,
+        spamReason: spam,
+        offer: { amount, currency },
+        belowMinimum: false,
+        createdAt: now,
+        checkout: details,
+      },
+      // Spam is never mailed nor notified. A checkout is not confirmed by a mailed link: the owner confirms it.
+      spam === null ? ownerMailPlan(site, false, config) : { queue: false },
+    )
+    if (result.status === 'created') {
+      if (spam === null) outbox.kick()
+      request.log.info({ inquiry: result.id, domain: site.host.ascii, spam, checkout: true }, 'checkout stored')
+    }
+    return result
+  }
+
+  const everyPost = config.contactRateLimit > 0
+    ? {
+        rateLimit: {
+          groupId: 'checkout-posts',
+          max: config.contactRateLimit * POST_LIMIT_FACTOR,
+          timeWindow: HOUR_MS,
+          keyGenerator: clientKey,
+          errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, TEXTS[sites.answerLanguage(request).language].rateLimited),
+        },
+      }
+    : {}
+
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    if (isCrossSite(request.headers)) throw new HttpError(403, TEXTS[sites.answerLanguage(request).language].crossSite)
+    const site = sellingSite(request)
+    const text = TEXTS[site.language]
+    const check = checkCheckout(request.body, site.language)
+    if (check.status === 'invalid') {
+      if (Object.keys(check.fieldErrors).length === 0) throw new HttpError(403, text.tokenInvalid)
+      throw new HttpError(400, text.invalid, check.fieldErrors as FieldErrors)
+    }
+    const { data } = check
+    if (mailboxOf(data[CHECKOUT_FIELD.email]) === null) throw new HttpError(400, text.invalid, { [CHECKOUT_FIELD.email]: text.hintEmail } as FieldErrors)
+    const token = verifyToken(secret, data[CHECKOUT_FIELD.token], site.host.ascii, data[CHECKOUT_FIELD.hash])
+    if (token.status !== 'valid') throw new HttpError(403, text.tokenInvalid)
+    let taken: Taken | null = null
+    if (accepted) {
+      taken = await accepted.take(clientKey(request), config.contactRateLimit, HOUR_MS)
+      if (taken.status === 'full' && (await store.findInquiry(data[CHECKOUT_FIELD.token])) === null) {
+        throw new HttpError(429, text.rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
+      }
+    }
+    let result: SaveResult | undefined
+    try {
+      result = await saveCheckout(request, site, data, token.issuedAt)
+    } finally {
+      if (taken?.status === 'taken' && result?.status !== 'created') {
+        await taken.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
+      }
+    }
+    if (result.status === 'conflict') throw new HttpError(409, text.tokenConflict)
+    return reply.code(303).header('cache-control', 'no-store').redirect(`${CHECKOUT_PATH}?gesendet=1`, 303)
+  }
+  app.post(CHECKOUT_PATH, { bodyLimit: BODY_LIMIT, config: everyPost }, handle)
+}

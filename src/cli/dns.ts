@@ -18,7 +18,7 @@ interface DnsOptions {
   resolver?: string | undefined
 }
 
-function listingFrom(config: Config, domainOption: string | undefined): ForSaleListing {
+function listingFrom(config: Config, domainOption: string | undefined, sold: ReadonlySet<string>): ForSaleListing {
   if (!config.domainsFile) throw new UsageError('dns needs DOMAINS_FILE: the records are made from the domains file')
   let only: string | undefined
   if (domainOption !== undefined) {
@@ -31,7 +31,7 @@ function listingFrom(config: Config, domainOption: string | undefined): ForSaleL
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
-  const listing = forSaleListing(domains, only)
+  const listing = forSaleListing(domains, only, sold)
   if (only !== undefined && listing.domains.length === 0 && listing.skipped.length === 0) {
     throw new UsageError(`--domain: ${displayHost(only)} is not in DOMAINS_FILE`)
   }
@@ -90,20 +90,23 @@ function printReport(reports: DomainReport[], skipped: ForSaleListing['skipped']
   return print(lines.join('\n'))
 }
 
-/** Runs `dns` or `dns check`; the exit code (check: 1 when any record is off). */
-export async function runDns(args: string[], options: DnsOptions, config: Config, print: (text: string) => void): Promise<number> {
+/**
+ * Runs `dns` or `dns check`; the exit code (check: 1 when any record is off). `sold`: the names sold through a deal,
+ * from the store (none before the server's first start).
+ */
+export async function runDns(args: string[], options: DnsOptions, config: Config, print: (text: string) => void, sold: ReadonlySet<string> = new Set()): Promise<number> {
   const [sub, ...rest] = args
   if (rest.length || (sub !== undefined && sub !== 'check')) throw new UsageError(`unknown dns command "${visible(args.join(' '))}" (dns or dns check)`)
   if (sub === undefined) {
     if (options.resolver !== undefined) throw new UsageError('--resolver applies to dns check only')
     const format = options.format ?? (options.json ? 'json' : 'zone')
     if (format !== 'zone' && format !== 'json') throw new UsageError('--format is zone or json')
-    printRecords(listingFrom(config, options.domain), format, print)
+    printRecords(listingFrom(config, options.domain, sold), format, print)
     return 0
   }
   if (options.format !== undefined && options.format !== 'json') throw new UsageError('dns check: --format is json (or leave it out)')
   const resolver = resolverFrom(options.resolver)
-  const listing = listingFrom(config, options.domain)
+  const listing = listingFrom(config, options.domain, sold)
   const reports = await checkDomains(resolver, listing.domains)
   printReport(reports, listing.skipped, options.json === true || options.format === 'json', print)
   return reports.some((report) => report.findings.length > 0) ? 1 : 0

@@ -249,8 +249,16 @@ export async function main(argv: string[], print = printLine, printError = (text
       print('The console password is set; every session signed in before has ended.')
       return 0
     }
-    // The DNS records and the import work on the domains file alone: no store needed.
-    if (command === 'dns') return await runDns(args, values, config, print)
+    // The DNS records and the import work on the domains file alone: no store needed. `dns` reads the names sold
+    // through a deal from the store when there is one (docs/dns.md).
+    if (command === 'dns') {
+      let sold: ReadonlySet<string> = new Set()
+      if (config.databaseUrl || fs.existsSync(sqliteFileOf(config))) {
+        store = await openStore(config)
+        sold = new Set(await store.soldDomains())
+      }
+      return await runDns(args, values, config, print, sold)
+    }
     if (command === 'import') return await runImportCommand(args, values, config, print)
     const file = sqliteFileOf(config)
     if (!config.databaseUrl && !fs.existsSync(file)) {

@@ -19,6 +19,7 @@ import dealPageRoutes from './deal/route.ts'
 import checkoutRoutes from './checkout/route.ts'
 import { createSoldNames } from './deal/sold-names.ts'
 import { dealAutoCompleteJob } from './deal/auto-complete.ts'
+import { dealDeadlinesJob, transferCodeErasureJob } from './deal/deadlines.ts'
 import { createUnconfirmedExpiry } from './confirm/expiry.ts'
 import { openDomainRegistry, type DomainsLoad } from './sites/registry.ts'
 import { createPageViewCounter } from './page/page-views.ts'
@@ -150,6 +151,18 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       kick: () => outbox.kick(),
     }),
   )
+  jobs.add(
+    dealDeadlinesJob({
+      store,
+      config,
+      get domains() {
+        return domains.current()
+      },
+      log: app.log.child({ component: 'deals' }),
+      kick: () => outbox.kick(),
+    }),
+  )
+  jobs.add(transferCodeErasureJob({ store, log: app.log.child({ component: 'deals' }) }))
   app.decorate('draining', false)
 
   addSecurityHeaders(app, pagePolicy(renderer.styleSources))

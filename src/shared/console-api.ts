@@ -29,7 +29,9 @@ export const DEAL_STATE_LABEL: Record<DealState, string> = {
   cancelled: 'Abgebrochen',
 }
 /** The mails of a deal after its acceptance (docs/deals.md). */
-export type DealMailKind = 'deal-paid' | 'deal-transferred' | 'deal-completed' | 'deal-cancelled'
+export type DealMailKind = 'deal-paid' | 'deal-transferred' | 'deal-completed' | 'deal-cancelled' | DealReminderKind
+/** The deadlines' mails (decision 036): the buyer reminded of the payment; the owner told it is overdue, and reminded of the transfer. */
+type DealReminderKind = 'deal-payment-reminder' | 'deal-overdue' | 'deal-transfer-reminder'
 export const REPLY_KIND_LABEL: Record<ReplyKind, string> = {
   reply: 'Antwort',
   counter: 'Gegenangebot',
@@ -41,6 +43,9 @@ export const REPLY_KIND_LABEL: Record<ReplyKind, string> = {
   'deal-transferred': 'Übertragung',
   'deal-completed': 'Abgeschlossen',
   'deal-cancelled': 'Kauf abgebrochen',
+  'deal-payment-reminder': 'Zahlungserinnerung',
+  'deal-overdue': 'Zahlungsfrist verstrichen (an Sie)',
+  'deal-transfer-reminder': 'Erinnerung Übertragung (an Sie)',
 }
 
 export type MailState = 'pending' | 'sent' | 'failed'

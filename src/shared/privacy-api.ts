@@ -29,6 +29,24 @@ export interface AccessReport {
     status: string
     spamReason: string | null
     replies: { id: number; kind: string; createdAt: string | null; body: string; amount: number | null; replyTo: string | null }[]
+    /** The inquiry's deals: never the transfer code or the deal page's link. Amounts in minor units (cents). */
+    deals: {
+      id: number
+      domain: string
+      reference: string
+      status: string
+      amount: { minor: number; currency: string }
+      createdAt: string | null
+      paymentDueAt: string | null
+      paidAt: string | null
+      transferDueAt: string | null
+      transferredAt: string | null
+      completedAt: string | null
+      cancelledAt: string | null
+      cancelledBy: string | null
+      cancelReason: string | null
+      transferNote: string | null
+    }[]
     mails: {
       id: number
       kind: 'inquiry' | 'reply' | 'webhook'

@@ -2,7 +2,7 @@
 // (Löschen, after an in-page confirmation). Everything shown is text: names and messages are what visitors typed.
 import { ConfirmErase } from '../ConfirmErase.tsx'
 import { useState, type FormEvent } from 'react'
-import { STATUS_LABEL, type InquiryStatus } from '../../shared/console-api.ts'
+import { DEAL_STATE_LABEL, STATUS_LABEL, type DealState, type InquiryStatus } from '../../shared/console-api.ts'
 import type { AccessReport, ErasedReport, PrivacyRequest } from '../../shared/privacy-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
@@ -91,6 +91,7 @@ export function Privacy() {
                     <th scope="col">Name</th>
                     <th scope="col">Status</th>
                     <th scope="col">Antworten</th>
+                    <th scope="col">Kauf</th>
                     <th scope="col">Nachricht</th>
                   </tr>
                 </thead>
@@ -105,6 +106,11 @@ export function Privacy() {
                       </td>
                       <td data-label="Status">{STATUS_LABEL[inquiry.status as InquiryStatus] ?? inquiry.status}</td>
                       <td data-label="Antworten">{formatNumber(inquiry.replies.length)}</td>
+                      <td data-label="Kauf">
+                        {inquiry.deals.length === 0
+                          ? '–'
+                          : inquiry.deals.map((deal) => `${deal.reference}: ${DEAL_STATE_LABEL[deal.status as DealState] ?? deal.status}`).join(', ')}
+                      </td>
                       <td data-label="Nachricht" className="last-error">
                         <bdi>{(inquiry.message.split(/\r?\n/, 1)[0] ?? '').slice(0, 200)}</bdi>
                       </td>

@@ -4,6 +4,7 @@ import { NOTE_MAX } from '../../shared/console-api.ts'
 import { parseOffer } from '../../shared/contact.ts'
 import type { Config } from '../config.ts'
 import { DEFAULT_TEMPLATES, renderDealText } from '../mail/deal-mail.ts'
+import { notifyUrlsFor } from '../notify/routing.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import type { DealKind, DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
 import { dealUrl, newDealLink } from './link.ts'
@@ -36,7 +37,7 @@ export type DealOutcome = QueuedStep | Exclude<DealResult, { status: 'queued' }>
 
 export interface DealContext {
   store: Store
-  config: Pick<Config, 'mailTo' | 'counterOfferDays' | 'deal' | 'dataDir'>
+  config: Pick<Config, 'mailTo' | 'counterOfferDays' | 'deal' | 'dataDir' | 'notify'>
   /** Signs the deal page's link (the store's secret, or CONTACT_SECRET, as the server's). */
   secret: string
   /** The domains file in force. */
@@ -89,6 +90,7 @@ export async function takeDealStep(context: DealContext, id: number, request: De
         currency,
         paymentDueAt: now + config.deal.paymentDays * DAY_MS,
         transferDays: config.deal.transferDays,
+        notify: notifyUrlsFor(settingsOf(domains, inquiry.domain), config),
       }
       const result = await store.accept(id, { ...step, amount, confirmExpired: request.confirmExpired === true, body, ...(deal && { deal }) })
       const outcome = queued(result, body, amount)

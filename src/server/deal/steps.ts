@@ -6,6 +6,7 @@ import type { Config } from '../config.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
 import { formatDeadline } from '../mail/deal-mail.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
+import { notifyUrlsFor } from '../notify/routing.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMailKind } from '../../shared/console-api.ts'
 import type { DealChange, DealChangeResult, DealState, StoredDeal, Store } from '../store/types.ts'
@@ -20,7 +21,7 @@ export const REASON_MAX = 2000
 
 export interface DealStepContext {
   store: Store
-  config: Pick<Config, 'mailTo' | 'dataDir' | 'deal'>
+  config: Pick<Config, 'mailTo' | 'dataDir' | 'deal' | 'notify'>
   domains: DomainsConfig
 }
 
@@ -59,13 +60,16 @@ function mailFor(context: DealStepContext, deal: StoredDeal, kind: DealMailKind,
   return { kind, body, to: deal.buyer.email, replyTo: settings.mailTo ?? context.config.mailTo }
 }
 
+/** Where a deal's events go: the domain's `notify:`, else NOTIFY_URLS, as an inquiry's notifications. */
+export const dealNotifyUrls = (context: DealStepContext, domain: string) => notifyUrlsFor(context.domains.resolve(domain)?.settings ?? context.domains.default, context.config)
+
 async function step(context: DealStepContext, id: number, build: (deal: StoredDeal) => DealChange | StepOutcome): Promise<StepOutcome> {
   const deal = await context.store.getDeal(id)
   if (!deal) return { status: 'not-found' }
   const change = build(deal)
   if ('status' in change) return change
   if (!change.from.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
-  return context.store.changeDeal(id, change)
+  return context.store.changeDeal(id, { ...change, notify: dealNotifyUrls(context, deal.domain) })
 }
 
 /** "Zahlung erhalten": the buyer is mailed, the transfer's deadline starts. */

@@ -78,7 +78,8 @@ export interface ForSaleListing {
 }
 
 /** Every exact name the file lists and shows, with its records; `only` (ASCII) narrows it to one name. */
-export function forSaleListing(config: DomainsConfig, only?: string): ForSaleListing {
+/** `sold`: the names sold through a deal (the store's soldDomains, decision 033): sold whatever the file says. */
+export function forSaleListing(config: DomainsConfig, only?: string, sold: ReadonlySet<string> = new Set()): ForSaleListing {
   const listing: ForSaleListing = { domains: [], skipped: [] }
   for (const [key, entry] of config.entries()) {
     if (only !== undefined && key !== only) continue
@@ -91,7 +92,7 @@ export function forSaleListing(config: DomainsConfig, only?: string): ForSaleLis
       listing.skipped.push({ domain: displayHost(key), reason: 'listed: false (the server does not show it)' })
       continue
     }
-    const status = settings.status ?? 'available'
+    const status = sold.has(key) ? 'sold' : (settings.status ?? 'available')
     listing.domains.push({
       domain: displayHost(key),
       ascii: key,

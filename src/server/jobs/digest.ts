@@ -6,7 +6,10 @@ import { OTHER_NAMES } from '../page/page-views.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
 import type { MailTransport } from '../mail/transport.ts'
-import type { DigestDomain, DigestFacts, Store } from '../store/types.ts'
+import { DEAL_STATE_LABEL } from '../../shared/console-api.ts'
+import { formatMinor } from '../deal/money.ts'
+import { formatDeadline } from '../mail/deal-mail.ts'
+import type { DigestDomain, DigestFacts, StoredDeal, Store } from '../store/types.ts'
 import { addDays, berlinPartsOf, berlinTime } from './berlin.ts'
 import type { Job } from './scheduler.ts'
 
@@ -55,7 +58,33 @@ function offerLines(domain: DigestDomain): string[] {
 }
 
 /** The digest's subject and text for a week, from the store's numbers and the names the domains file lists. */
-export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = []): { subject: string; text: string } {
+/** An open deal's next deadline and what it is. */
+function nextDeadline(deal: StoredDeal): { at: number; what: string } | null {
+  if (deal.status === 'awaiting_payment') return { at: deal.paymentDueAt, what: 'Zahlung bis' }
+  if (deal.status === 'paid' && deal.transferDueAt !== null) return { at: deal.transferDueAt, what: 'Übertragung bis' }
+  if (deal.status === 'transferred' && deal.completesAt !== null) return { at: deal.completesAt, what: 'schließt ab am' }
+  return null
+}
+
+/**
+ * The open deals, next deadline first, passed ones marked: reference, name, state, amount, deadline. No buyer's name
+ * or address: the digest is a summary, the console has the rest.
+ */
+function dealLines(deals: StoredDeal[], now: number): string[] {
+  const open = deals.filter((deal) => deal.status === 'awaiting_payment' || deal.status === 'paid' || deal.status === 'transferred')
+  const lines = ['', 'Offene Verkäufe (nächste Frist zuerst):']
+  if (open.length === 0) return [...lines, '  keine']
+  const passed = open.filter((deal) => deal.status !== 'transferred' && (nextDeadline(deal)?.at ?? Infinity) <= now)
+  for (const deal of open) {
+    const next = nextDeadline(deal)
+    const overdue = passed.includes(deal) ? ' – FRIST VERSTRICHEN' : ''
+    lines.push(`  ${deal.reference} ${displayHost(deal.domain)}: ${DEAL_STATE_LABEL[deal.status]}, ${formatMinor(deal.amount, deal.currency)}${next ? `, ${next.what} ${formatDeadline(next.at)}` : ''}${overdue}`)
+  }
+  lines.push('', passed.length === 0 ? 'Verstrichene Fristen: keine.' : `Verstrichene Fristen: ${passed.length} (in der Konsole unter „Verkäufe“ als überfällig markiert).`)
+  return lines
+}
+
+export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = [], deals: StoredDeal[] = []): { subject: string; text: string } {
   const first = date.format(new Date(week.since))
   const last = date.format(new Date(week.until - DAY_MS))
   const domains = facts.domains.filter((d) => d.domain !== OTHER_NAMES)
@@ -91,6 +120,7 @@ export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: stri
   const quiet = [...new Set([...facts.seen, ...listed])].filter((name) => !name.startsWith('*.') && name !== OTHER_NAMES && !asked.has(name)).sort()
   lines.push('', `Seit ${QUIET_DAYS} Tagen ohne Anfrage:`)
   lines.push(quiet.length ? quiet.map((name) => `  ${displayHost(name)}`).join('\n') : '  keine: jeder Name hatte in dieser Zeit mindestens eine Anfrage.')
+  lines.push(...dealLines(deals, week.until))
   if (totals.failed > 0) lines.push('', 'Fehlgeschlagene Mails stehen in der Konsole unter „Postausgang“ und lassen sich dort erneut senden.')
   lines.push('', '-- ', 'domain-lander (DIGEST=weekly)')
   return { subject: `Wochenbericht ${first} – ${last}`, text: `${lines.join('\n')}\n` }
@@ -111,7 +141,7 @@ export function digestJob(options: {
     async run({ dueAt, period }) {
       const week = digestWeek(dueAt)
       const facts = await store.digestFacts({ ...week, quietSince: week.until - QUIET_DAYS * DAY_MS })
-      const { subject, text } = composeDigest(facts, week, listed())
+      const { subject, text } = composeDigest(facts, week, listed(), await store.listDeals())
       const message: SendMailOptions = { from: addresses.from, to: addresses.to, subject, text }
       await transport.send(message, `digest-${period}.eml`)
       log.info({ period, domains: facts.domains.length }, 'weekly digest mailed')

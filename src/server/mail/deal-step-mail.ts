@@ -15,6 +15,9 @@ const SUBJECT: Record<Language, { prefix: (domain: string) => string } & Record<
     'deal-transferred': 'Übertragung der Domain',
     'deal-completed': 'Kauf abgeschlossen',
     'deal-cancelled': 'Kauf abgebrochen',
+    'deal-payment-reminder': 'Erinnerung an die Zahlung',
+    'deal-overdue': 'Zahlungsfrist verstrichen',
+    'deal-transfer-reminder': 'Erinnerung an die Übertragung',
   },
   en: {
     prefix: (domain) => `Re: Inquiry about ${domain}`,
@@ -22,8 +25,14 @@ const SUBJECT: Record<Language, { prefix: (domain: string) => string } & Record<
     'deal-transferred': 'Transfer of the domain',
     'deal-completed': 'Purchase completed',
     'deal-cancelled': 'Purchase cancelled',
+    'deal-payment-reminder': 'Payment reminder',
+    'deal-overdue': 'Zahlungsfrist verstrichen',
+    'deal-transfer-reminder': 'Erinnerung an die Übertragung',
   },
 }
+
+/** The deadlines' mails to the owner (decision 036), not to the buyer: sent to `mail_to`, the owner's address. */
+const OWNER_KINDS: ReadonlySet<DealMailKind> = new Set(['deal-overdue', 'deal-transfer-reminder'])
 
 export function composeDealStepMail(
   inquiry: StoredInquiry,
@@ -31,7 +40,8 @@ export function composeDealStepMail(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  const words = SUBJECT[inquiry.language]
+  // The owner's reminders are German, whatever the buyer's language (the console is German).
+  const words = SUBJECT[OWNER_KINDS.has(reply.kind) ? 'de' : inquiry.language]
   return {
     from: addresses.from,
     to: headerSafe(addresses.visitor),
@@ -54,6 +64,8 @@ interface StepValues {
   reason?: string
   /** When a transferred deal completes by itself. */
   completesAt?: string
+  /** The deadline a reminder is about. */
+  deadline?: string
 }
 
 const BODY: Record<Language, Record<DealMailKind, (values: StepValues) => string>> = {
@@ -65,6 +77,12 @@ const BODY: Record<Language, Record<DealMailKind, (values: StepValues) => string
     'deal-completed': (v) => `Guten Tag,\n\nder Kauf von ${v.domain} (Kaufnummer ${v.reference}) ist abgeschlossen. Die Domain gehört jetzt Ihnen. Vielen Dank!\n\n${v.link}\n\nMit freundlichen Grüßen`,
     'deal-cancelled': (v) =>
       `Guten Tag,\n\nder Kauf von ${v.domain} (Kaufnummer ${v.reference}) wurde abgebrochen.${v.reason ? `\n\nBegründung: ${v.reason}` : ''}\n\n${v.link}\n\nMit freundlichen Grüßen`,
+    'deal-payment-reminder': (v) =>
+      `Guten Tag,\n\neine freundliche Erinnerung: Für ${v.domain} (Kaufnummer ${v.reference}) steht die Zahlung von ${v.amount} noch aus. Bitte zahlen Sie bis ${v.deadline ?? ''}. Wie, steht auf Ihrer Kaufseite:\n${v.link}\n\nWenn Sie schon gezahlt haben, betrachten Sie diese E-Mail bitte als gegenstandslos.\n\nMit freundlichen Grüßen`,
+    'deal-overdue': (v) =>
+      `Die Zahlungsfrist für ${v.domain} (Kaufnummer ${v.reference}, ${v.amount}) ist am ${v.deadline ?? ''} verstrichen, ohne dass die Zahlung als erhalten markiert wurde.\n\nIst das Geld doch angekommen, markieren Sie „Zahlung erhalten“; sonst können Sie den Kauf abbrechen (Konsole: Verkäufe; CLI: deal show / deal paid / deal cancel).`,
+    'deal-transfer-reminder': (v) =>
+      `Erinnerung: Die Frist für die Übertragung von ${v.domain} (Kaufnummer ${v.reference}, bezahlt) endet am ${v.deadline ?? ''}.\n\nBitte tragen Sie den Transfer-Code ein oder vermerken Sie den Push zum Registrar-Konto des Käufers (Konsole: Verkäufe; CLI: deal transfer ID --code-stdin).`,
   },
   en: {
     'deal-paid': (v) =>
@@ -73,6 +91,11 @@ const BODY: Record<Language, Record<DealMailKind, (values: StepValues) => string
       `Hello,\n\nthe transfer code for ${v.domain} (purchase number ${v.reference}) is ready. For your security it is not in this email: you see it on your purchase page after entering your email address there:\n${v.link}\n\nEnter the code at your registrar. Once the domain has arrived, please confirm with “Domain received” on the purchase page${v.completesAt ? `; without an answer the purchase counts as completed on ${v.completesAt}` : ''}.\n\nKind regards`,
     'deal-completed': (v) => `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) is complete. The domain is yours now. Thank you!\n\n${v.link}\n\nKind regards`,
     'deal-cancelled': (v) => `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) was cancelled.${v.reason ? `\n\nReason: ${v.reason}` : ''}\n\n${v.link}\n\nKind regards`,
+    'deal-payment-reminder': (v) =>
+      `Hello,\n\na friendly reminder: the payment of ${v.amount} for ${v.domain} (purchase number ${v.reference}) is still open. Please pay by ${v.deadline ?? ''}. Your purchase page says how:\n${v.link}\n\nIf you have paid already, please disregard this email.\n\nKind regards`,
+    // The owner's mails (OWNER_KINDS) are German, whatever the buyer's language.
+    'deal-overdue': (v) => BODY.de['deal-overdue'](v),
+    'deal-transfer-reminder': (v) => BODY.de['deal-transfer-reminder'](v),
   },
 }
 

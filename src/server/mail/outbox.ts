@@ -2,6 +2,7 @@
 // retried with backoff on temporary failures, until it is delivered or clearly undeliverable.
 import type { FastifyBaseLogger } from 'fastify'
 import { CONSOLE_PATHS } from '../../shared/console-api.ts'
+import { dealNoticeOf, type DealNotice } from '../notify/message.ts'
 import { sendNotification } from '../notify/send.ts'
 import { notifyHost } from '../notify/targets.ts'
 import type { OutboxItem, Store } from '../store/types.ts'
@@ -100,6 +101,9 @@ export function createOutboxWorker(options: {
       case 'deal-transferred':
       case 'deal-completed':
       case 'deal-cancelled':
+      case 'deal-payment-reminder':
+      case 'deal-overdue':
+      case 'deal-transfer-reminder':
         return composeDealStepMail(item.inquiry, { ...reply, kind: reply.kind }, item.messageId, to)
     }
   }
@@ -107,6 +111,16 @@ export function createOutboxWorker(options: {
   /** A notification (webhook or preset): POSTed, never mailed. Logs name its host only, never its path or payload. */
   async function deliverNotification(item: OutboxItem, url: string) {
     const consoleUrl = notify.consoleUrl()
+    let deal: DealNotice | undefined
+    if (item.deal) {
+      // The deal as it is now: gone with its inquiry (forget) means nothing to tell.
+      const stored = await store.getDeal(item.deal.id)
+      if (!stored) {
+        await store.markFailed(item.id, 'the deal no longer exists', now())
+        return
+      }
+      deal = dealNoticeOf(stored, item.deal.event, item.createdAt)
+    }
     const result = await sendNotification(
       url,
       {
@@ -114,6 +128,7 @@ export function createOutboxWorker(options: {
         inquiry: item.inquiry,
         link: consoleUrl && `${consoleUrl}${CONSOLE_PATHS.inquiry(item.inquiry.id)}`,
         personal: notify.personal,
+        ...(deal && { deal }),
       },
       { secret: notify.secret, timeoutMs: Math.min(NOTIFY_TIMEOUT_MS, leaseMs / 2), now: now() },
     )

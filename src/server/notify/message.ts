@@ -1,9 +1,10 @@
 // What a notification says: the signed JSON payload of a plain webhook, and the short German text of each preset.
 // Personal data (name, e-mail, message) only with NOTIFY_PERSONAL: a chat service keeps what it is sent.
 import { escapeAngles } from '../../shared/html.ts'
+import { formatMinor } from '../deal/money.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
-import type { InquiryStatus, StoredInquiry } from '../store/types.ts'
+import type { DealEvent, DealState, InquiryStatus, StoredDeal, StoredInquiry } from '../store/types.ts'
 
 export interface Notice {
   /** The outbox row's id: the same on every attempt, so a receiver can drop a repeat. */
@@ -12,6 +13,76 @@ export interface Notice {
   /** The inquiry in the console, or null when there is no console. */
   link: string | null
   personal: boolean
+  /** A deal's event (deal.*) instead of the new inquiry. */
+  deal?: DealNotice
+}
+
+/**
+ * What a deal's notification may tell: picked field by field from the stored deal, so that neither the transfer code
+ * (sealed or not) nor the page's link token can reach a webhook, whatever the deal record holds.
+ */
+export interface DealNotice {
+  event: DealEvent
+  /** When the event happened (the outbox row's creation). */
+  time: number
+  id: number
+  reference: string
+  status: DealState
+  /** Minor units (cents). */
+  amount: number
+  currency: string
+  paymentDueAt: number
+  transferDueAt: number | null
+  completesAt: number | null
+  buyer: { name: string; email: string }
+}
+
+export function dealNoticeOf(deal: StoredDeal, event: DealEvent, time: number): DealNotice {
+  return {
+    event,
+    time,
+    id: deal.id,
+    reference: deal.reference,
+    status: deal.status,
+    amount: deal.amount,
+    currency: deal.currency,
+    paymentDueAt: deal.paymentDueAt,
+    transferDueAt: deal.transferDueAt,
+    completesAt: deal.completesAt,
+    buyer: { name: deal.buyer.name, email: deal.buyer.email },
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/** The plain webhook's body of a deal's event (docs/notifications.md, "Deal events"). */
+function dealPayloadOf({ deliveryId, inquiry, link, personal }: Notice, deal: DealNotice) {
+  return {
+    event: `deal.${deal.event}`,
+    delivery: deliveryId,
+    id: deal.id,
+    inquiry: inquiry.id,
+    domain: inquiry.domain,
+    domainUnicode: displayHost(inquiry.domain),
+    time: new Date(deal.time).toISOString(),
+    reference: deal.reference,
+    status: deal.status,
+    amount: { minor: deal.amount, currency: deal.currency },
+    paymentDueAt: iso(deal.paymentDueAt),
+    transferDueAt: iso(deal.transferDueAt),
+    completesAt: iso(deal.completesAt),
+    console: link,
+    ...(personal && { name: deal.buyer.name, email: deal.buyer.email }),
+  }
+}
+
+const DEAL_TITLE: Record<DealEvent, string> = {
+  created: 'Neuer Verkauf',
+  paid: 'Zahlung erhalten',
+  transferred: 'Übertragen',
+  completed: 'Verkauf abgeschlossen',
+  overdue: 'Zahlungsfrist verstrichen',
+  cancelled: 'Verkauf abgebrochen',
 }
 
 /** A chat message stays readable: a longer message is cut (the whole one is in the console). */
@@ -26,7 +97,9 @@ export function safeJson(value: unknown): string {
 }
 
 /** The plain webhook's body (docs/notifications.md, "The payload"). */
-export function payloadOf({ deliveryId, inquiry, link, personal }: Notice) {
+export function payloadOf(notice: Notice) {
+  if (notice.deal) return dealPayloadOf(notice, notice.deal)
+  const { deliveryId, inquiry, link, personal } = notice
   return {
     event: 'inquiry.created',
     delivery: deliveryId,
@@ -45,7 +118,10 @@ export function payloadOf({ deliveryId, inquiry, link, personal }: Notice) {
 }
 
 /** "Neue Anfrage zu münchen.de" */
-export const titleOf = (notice: Notice) => `${notice.inquiry.checkout ? 'Neuer Kauf zum Festpreis' : 'Neue Anfrage'} zu ${displayHost(notice.inquiry.domain)}`
+export const titleOf = (notice: Notice) =>
+  notice.deal
+    ? `${DEAL_TITLE[notice.deal.event]}: ${displayHost(notice.inquiry.domain)}`
+    : `${notice.inquiry.checkout ? 'Neuer Kauf zum Festpreis' : 'Neue Anfrage'} zu ${displayHost(notice.inquiry.domain)}`
 
 /**
  * The preset's message: "Neue Anfrage zu {domain}: {offer}", the visitor (only with NOTIFY_PERSONAL), the link.
@@ -53,6 +129,13 @@ export const titleOf = (notice: Notice) => `${notice.inquiry.checkout ? 'Neuer K
  */
 export function textOf(notice: Notice, visitorText: (text: string) => string = (text) => text): string {
   const { inquiry } = notice
+  if (notice.deal) {
+    const { deal } = notice
+    const lines = [`${titleOf(notice)} (${deal.reference}, ${formatMinor(deal.amount, deal.currency)})`]
+    if (notice.personal) lines.push(`Käufer: ${visitorText(deal.buyer.name)} (${visitorText(deal.buyer.email)})`)
+    if (notice.link) lines.push('', notice.link)
+    return lines.join('\n')
+  }
   const offer = inquiry.offer
     ? `${formatPrice(inquiry.offer.amount, inquiry.offer.currency)}${inquiry.belowMinimum ? ' (unter dem Mindestangebot)' : ''}`
     : 'ohne Angebot'

@@ -11,11 +11,17 @@ const iso = (time: number | null) => (time === null ? null : new Date(time).toIS
 /** An address as a person writes it: one @, no space, no control character; at most 320 characters. */
 export const looksLikeAddress = (value: string) => value.length <= 320 && /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(value)
 
+/**
+ * The deal page's link in a stored mail, cut to its path: the link opens the page and reveals the transfer code to
+ * whoever has the buyer's address, so a report that is handed on or leaked must not carry it (docs/privacy.md).
+ */
+const withoutDealLinks = (text: string) => text.replace(/\/kauf\/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?/g, '/kauf/[…]')
+
 export function accessReport(email: string, data: PersonInquiry[], now = Date.now()): AccessReport {
   return {
     email,
     createdAt: iso(now),
-    inquiries: data.map(({ inquiry, replies, mails }) => ({
+    inquiries: data.map(({ inquiry, replies, deals, mails }) => ({
       id: inquiry.id,
       domain: displayHost(inquiry.domain),
       domainAscii: inquiry.domain,
@@ -30,7 +36,24 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
       counterOffer: inquiry.counter ? { amount: inquiry.counter.amount, expiresAt: iso(inquiry.counter.expiresAt) } : null,
       status: inquiry.status,
       spamReason: inquiry.spamReason,
-      replies: replies.map((reply) => ({ id: reply.id, kind: reply.kind, createdAt: iso(reply.createdAt), body: reply.body, amount: reply.amount, replyTo: reply.replyTo })),
+      replies: replies.map((reply) => ({ id: reply.id, kind: reply.kind, createdAt: iso(reply.createdAt), body: withoutDealLinks(reply.body), amount: reply.amount, replyTo: reply.replyTo })),
+      deals: deals.map((deal) => ({
+        id: deal.id,
+        domain: displayHost(deal.domain),
+        reference: deal.reference,
+        status: deal.status,
+        amount: { minor: deal.amount, currency: deal.currency },
+        createdAt: iso(deal.createdAt),
+        paymentDueAt: iso(deal.paymentDueAt),
+        paidAt: iso(deal.paidAt),
+        transferDueAt: iso(deal.transferDueAt),
+        transferredAt: iso(deal.transferredAt),
+        completedAt: iso(deal.completedAt),
+        cancelledAt: iso(deal.cancelledAt),
+        cancelledBy: deal.cancelledBy,
+        cancelReason: deal.cancelReason,
+        transferNote: deal.transferNote,
+      })),
       mails: mails.map((mail) => ({
         id: mail.id,
         kind: mail.webhookUrl !== null ? ('webhook' as const) : mail.replyId !== null ? ('reply' as const) : ('inquiry' as const),

@@ -16,7 +16,12 @@ export interface NewDeal {
   paymentDueAt: number
   /** Days the owner has for the transfer once the payment is marked received. */
   transferDays: number
+  /** The addresses told `deal.created` (notifyUrlsFor); none when absent. */
+  notify?: readonly string[]
 }
+
+/** A deal's webhook events (docs/notifications.md): `deal.<event>`. */
+export type DealEvent = 'created' | 'paid' | 'transferred' | 'completed' | 'overdue' | 'cancelled'
 
 export interface StoredDeal {
   id: number
@@ -50,7 +55,7 @@ export interface StoredDeal {
 }
 
 /** A mail to the buyer that goes with a step, as a reply of the inquiry (its text composed before). */
-interface DealMail {
+export interface DealMail {
   kind: DealMailKind
   body: string
   to: string
@@ -74,6 +79,8 @@ export interface DealChange {
   transferCode?: string | null
   transferNote?: string | null
   mail?: DealMail
+  /** The addresses told of the step (`deal.<state>`), in its transaction. */
+  notify?: readonly string[]
 }
 
 export type DealChangeResult = { status: 'done'; deal: StoredDeal; replyId: number | null } | { status: 'not-found' } | { status: 'wrong-state'; current: DealState }
@@ -94,4 +101,19 @@ export interface DealRecordStore {
   soldDomains(): Promise<string[]>
   /** Transferred deals whose time to complete by themselves has come by `now`. */
   dealsToComplete(now: number): Promise<number[]>
+  /** Erases the transfer codes of deals completed at or before `completedBy`; returns how many. */
+  eraseTransferCodes(completedBy: number): Promise<number>
+  /** The deadline reminders due by `now` and not sent yet (decision 036), oldest deal first. */
+  dealRemindersDue(now: number): Promise<{ id: number; reminder: DealReminder }[]>
+  /**
+   * Queues a reminder's mail and marks it sent, in one transaction; false (nothing queued) when it was sent already or
+   * the deal has moved on since.
+   */
+  queueDealReminder(id: number, reminder: DealReminder, mail: DealMail, now: number, notify?: readonly string[]): Promise<boolean>
 }
+
+/**
+ * A deal's deadlines (decision 036): the buyer reminded halfway to the payment deadline, the owner told when it has
+ * passed, the owner reminded a day before the transfer deadline (or after it, if the server was down then).
+ */
+export type DealReminder = 'payment-reminder' | 'payment-overdue' | 'transfer-reminder'

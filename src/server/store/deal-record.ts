@@ -3,9 +3,10 @@
 // through dealTransferCode.
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
 import { replyMessageIdFor } from './console.ts'
+import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import type { DealRecordStore, NewDeal, StoredDeal } from './types.ts'
+import type { DealEvent, DealMail, DealRecordStore, DealReminder, DealState, NewDeal, StoredDeal } from './types.ts'
 
 type DealRow = Omit<Selectable<Database['deals']>, 'transfer_code'> & {
   has_code: number | boolean | null
@@ -92,7 +93,17 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
     .where('status', '!=', 'cancelled')
     .$if(lock, (qb) => qb.forUpdate())
     .executeTakeFirst()
-  const values = { link_hash: deal.linkHash, link_sealed: deal.linkSealed, amount: deal.amount, currency: deal.currency, payment_due_at: deal.paymentDueAt, transfer_days: deal.transferDays }
+  // A renewed deal has a new payment deadline: its reminders start again.
+  const values = {
+    link_hash: deal.linkHash,
+    link_sealed: deal.linkSealed,
+    amount: deal.amount,
+    currency: deal.currency,
+    payment_due_at: deal.paymentDueAt,
+    transfer_days: deal.transferDays,
+    payment_reminded_at: null,
+    payment_overdue_at: null,
+  }
   if (open) {
     if (open.status !== 'awaiting_payment') return { inProgress: Number(open.id) }
     await trx.updateTable('deals').set(values).where('id', '=', open.id).execute()
@@ -105,7 +116,47 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
     .returning('id')
     .executeTakeFirstOrThrow()
   await trx.updateTable('deals').set({ reference: referenceOf(Number(id), now) }).where('id', '=', id).execute()
+  if (deal.notify?.length) {
+    const { token } = await trx.selectFrom('inquiries').select('token').where('id', '=', inquiryId).executeTakeFirstOrThrow()
+    await queueDealNotifications(trx, { id: Number(id), inquiryId, token, domain }, 'created', deal.notify, now)
+  }
   return { dealId: Number(id) }
+}
+
+/** A deal's mail as a reply of its inquiry, with its outbox row: in the caller's transaction. */
+async function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail, now: number): Promise<number> {
+  const inserted = await trx
+    .insertInto('replies')
+    .values({ inquiry_id: inquiry.inquiry_id, kind: mail.kind, amount: null, body: mail.body, reply_to: mail.replyTo, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const replyId = Number(inserted.id)
+  await trx
+    .insertInto('outbox')
+    .values({
+      inquiry_id: inquiry.inquiry_id,
+      reply_id: replyId,
+      message_id: replyMessageIdFor({ id: replyId, token: inquiry.token, domain: inquiry.domain }),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      mail_to: mail.to,
+    })
+    .execute()
+  return replyId
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** The webhook event a step's new state makes. */
+const STEP_EVENT: Partial<Record<DealState, DealEvent>> = { paid: 'paid', transferred: 'transferred', completed: 'completed', cancelled: 'cancelled' }
+
+/** Which column marks a reminder sent, and the state the deal must still be in for it. */
+const REMINDER: Record<DealReminder, { column: 'payment_reminded_at' | 'payment_overdue_at' | 'transfer_reminded_at'; status: DealState }> = {
+  'payment-reminder': { column: 'payment_reminded_at', status: 'awaiting_payment' },
+  'payment-overdue': { column: 'payment_overdue_at', status: 'awaiting_payment' },
+  'transfer-reminder': { column: 'transfer_reminded_at', status: 'paid' },
 }
 
 export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics): DealRecordStore {
@@ -163,29 +214,9 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           if (change.transferCode !== undefined) set.transfer_code = change.transferCode
           if (change.transferNote !== undefined) set.transfer_note = change.transferNote
           await trx.updateTable('deals').set(set).where('id', '=', id).execute()
-          let replyId: number | null = null
-          if (change.mail) {
-            const { mail } = change
-            const inserted = await trx
-              .insertInto('replies')
-              .values({ inquiry_id: current.inquiry_id, kind: mail.kind, amount: null, body: mail.body, reply_to: mail.replyTo, created_at: change.now })
-              .returning('id')
-              .executeTakeFirstOrThrow()
-            replyId = Number(inserted.id)
-            await trx
-              .insertInto('outbox')
-              .values({
-                inquiry_id: current.inquiry_id,
-                reply_id: replyId,
-                message_id: replyMessageIdFor({ id: replyId, token: current.token, domain: current.domain }),
-                status: 'pending',
-                attempts: 0,
-                next_attempt_at: change.now,
-                created_at: change.now,
-                mail_to: mail.to,
-              })
-              .execute()
-          }
+          const replyId = change.mail ? await queueMail(trx, current, change.mail, change.now) : null
+          const event = STEP_EVENT[change.to]
+          if (event) await queueDealNotifications(trx, { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain }, event, change.notify, change.now)
           const deal = (await one(trx, (qb) => qb.where('d.id', '=', id)))!
           return { status: 'done', deal, replyId } as const
         }),
@@ -200,6 +231,65 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
         db.selectFrom('deals').select('id').where('status', '=', 'transferred').where('completes_at', '<=', now).orderBy('id').execute(),
       )
       return rows.map((row) => Number(row.id))
+    },
+    async eraseTransferCodes(completedBy) {
+      const result = await write(() =>
+        db
+          .updateTable('deals')
+          .set({ transfer_code: null })
+          .where('status', '=', 'completed')
+          .where('completed_at', '<=', completedBy)
+          .where('transfer_code', 'is not', null)
+          .executeTakeFirst(),
+      )
+      return Number(result.numUpdatedRows)
+    },
+    async dealRemindersDue(now) {
+      const rows = await guard(() =>
+        db
+          .selectFrom('deals')
+          .select(['id', 'status', 'created_at', 'payment_due_at', 'transfer_due_at', 'payment_reminded_at', 'payment_overdue_at', 'transfer_reminded_at'])
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('status', '=', 'awaiting_payment'), eb.or([eb('payment_reminded_at', 'is', null), eb('payment_overdue_at', 'is', null)])]),
+              eb.and([eb('status', '=', 'paid'), eb('transfer_reminded_at', 'is', null)]),
+            ]),
+          )
+          .orderBy('id')
+          .execute(),
+      )
+      const due: { id: number; reminder: DealReminder }[] = []
+      for (const row of rows) {
+        const id = Number(row.id)
+        const [created, paymentDue] = [Number(row.created_at), Number(row.payment_due_at)]
+        if (row.status === 'awaiting_payment') {
+          // Past the deadline the buyer is not reminded any more: the owner is told instead and decides.
+          if (row.payment_overdue_at === null && now >= paymentDue) due.push({ id, reminder: 'payment-overdue' })
+          else if (row.payment_reminded_at === null && now < paymentDue && now >= created + (paymentDue - created) / 2) due.push({ id, reminder: 'payment-reminder' })
+        } else if (row.transfer_due_at !== null && now >= Number(row.transfer_due_at) - DAY_MS) {
+          due.push({ id, reminder: 'transfer-reminder' })
+        }
+      }
+      return due
+    },
+    queueDealReminder(id, reminder, mail, now, notify) {
+      const { column, status } = REMINDER[reminder]
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          // The mark and the mail together: of two processes (a retried run, another instance) one sets it, one mail.
+          const marked = await trx.updateTable('deals').set({ [column]: now }).where('id', '=', id).where('status', '=', status).where(column, 'is', null).executeTakeFirst()
+          if (Number(marked.numUpdatedRows) !== 1) return false
+          const inquiry = await trx
+            .selectFrom('deals as d')
+            .innerJoin('inquiries as i', 'i.id', 'd.inquiry_id')
+            .select(['d.inquiry_id', 'i.token', 'i.domain'])
+            .where('d.id', '=', id)
+            .executeTakeFirstOrThrow()
+          await queueMail(trx, { inquiry_id: Number(inquiry.inquiry_id), token: inquiry.token, domain: inquiry.domain }, mail, now)
+          if (reminder === 'payment-overdue') await queueDealNotifications(trx, { id, inquiryId: Number(inquiry.inquiry_id), token: inquiry.token, domain: inquiry.domain }, 'overdue', notify, now)
+          return true
+        }),
+      )
     },
     async dealTransferCode(id) {
       const row = await guard(() => db.selectFrom('deals').select('transfer_code').where('id', '=', id).executeTakeFirst())

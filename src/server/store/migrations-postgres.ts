@@ -158,4 +158,16 @@ export const POSTGRES_MIGRATIONS: string[] = [
    ALTER TABLE inquiries ADD COLUMN buyer_city TEXT;
    ALTER TABLE inquiries ADD COLUMN buyer_country TEXT;
    ALTER TABLE inquiries ADD COLUMN buyer_vat_id TEXT;`,
+  // A deal's deadlines (see migrations-sqlite.ts).
+  `ALTER TABLE deals ADD COLUMN payment_reminded_at BIGINT;
+   ALTER TABLE deals ADD COLUMN payment_overdue_at BIGINT;
+   ALTER TABLE deals ADD COLUMN transfer_reminded_at BIGINT;
+   ALTER TABLE replies DROP CONSTRAINT replies_kind_check;
+   ALTER TABLE replies ADD CONSTRAINT replies_kind_check
+     CHECK (kind IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify', 'deal-paid', 'deal-transferred', 'deal-completed', 'deal-cancelled', 'deal-payment-reminder', 'deal-overdue', 'deal-transfer-reminder'));
+   ALTER TABLE outbox ADD COLUMN deal_id BIGINT;
+   ALTER TABLE outbox ADD COLUMN deal_event TEXT;
+   DROP INDEX outbox_inquiry_webhook;
+   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL AND deal_event IS NULL;
+   CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, webhook_url) WHERE deal_event IS NOT NULL;`,
 ]

@@ -191,4 +191,20 @@ export const SQLITE_MIGRATIONS: string[] = [
    ALTER TABLE inquiries ADD COLUMN buyer_city TEXT;
    ALTER TABLE inquiries ADD COLUMN buyer_country TEXT;
    ALTER TABLE inquiries ADD COLUMN buyer_vat_id TEXT;`,
+  // A deal's deadlines (decision 036): when each reminder went out, set in the transaction that queues it, so that it
+  // goes out once; the reminders' own reply kinds (the CHECK moves to a new column again, as above); and the deal's
+  // webhooks (deal.*): outbox rows of their own, once per deal, event and address.
+  `ALTER TABLE deals ADD COLUMN payment_reminded_at INTEGER;
+   ALTER TABLE deals ADD COLUMN payment_overdue_at INTEGER;
+   ALTER TABLE deals ADD COLUMN transfer_reminded_at INTEGER;
+   ALTER TABLE replies ADD COLUMN kind_next TEXT NOT NULL DEFAULT 'reply'
+     CHECK (kind_next IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify', 'deal-paid', 'deal-transferred', 'deal-completed', 'deal-cancelled', 'deal-payment-reminder', 'deal-overdue', 'deal-transfer-reminder'));
+   UPDATE replies SET kind_next = kind;
+   ALTER TABLE replies DROP COLUMN kind;
+   ALTER TABLE replies RENAME COLUMN kind_next TO kind;
+   ALTER TABLE outbox ADD COLUMN deal_id INTEGER;
+   ALTER TABLE outbox ADD COLUMN deal_event TEXT;
+   DROP INDEX outbox_inquiry_webhook;
+   CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL AND deal_event IS NULL;
+   CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, webhook_url) WHERE deal_event IS NOT NULL;`,
 ]

@@ -2,6 +2,7 @@
 // the transaction that makes the inquiry genuine, so that a crash leaves either the inquiry without them or both.
 import type { Transaction } from 'kysely'
 import type { Database } from './schema.ts'
+import type { DealEvent } from './types.ts'
 
 /**
  * The outbox needs a Message-ID on every row; a notification carries none (its delivery id is the row's id), so
@@ -39,6 +40,41 @@ export async function queueNotifications(
   await trx
     .insertInto('outbox')
     .values(notificationRows(inquiry, urls, now))
-    .onConflict((oc) => oc.columns(['inquiry_id', 'webhook_url']).where('webhook_url', 'is not', null).doNothing())
+    .onConflict((oc) => oc.columns(['inquiry_id', 'webhook_url']).where('webhook_url', 'is not', null).where('deal_event', 'is', null).doNothing())
+    .execute()
+}
+
+/**
+ * Queues a deal's event (deal.created, deal.paid, ...) to each address, in the caller's transaction: once per deal,
+ * event and address (a renewed deal is not "created" twice). The payload is made when it is sent, from the deal as it
+ * is then, and never carries the transfer code or the page's link (notify/message.ts).
+ */
+export async function queueDealNotifications(
+  trx: Transaction<Database>,
+  deal: { id: number; inquiryId: number; token: string; domain: string },
+  event: DealEvent,
+  urls: readonly string[] | undefined,
+  now: number,
+): Promise<void> {
+  if (!urls || urls.length === 0) return
+  const messageId = `<notify-deal-${deal.id}-${event}-${deal.token}@${deal.domain}>`
+  await trx
+    .insertInto('outbox')
+    .values(
+      [...new Set(urls)].map((url) => ({
+        inquiry_id: deal.inquiryId,
+        reply_id: null,
+        message_id: messageId,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        mail_to: null,
+        webhook_url: url,
+        deal_id: deal.id,
+        deal_event: event,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['deal_id', 'deal_event', 'webhook_url']).where('deal_event', 'is not', null).doNothing())
     .execute()
 }

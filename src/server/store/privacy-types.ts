@@ -1,10 +1,15 @@
 // The store's part for GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
-import type { InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './types.ts'
+import type { DealState, InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './types.ts'
 
 /** One inquiry with everything stored with it, as Art. 15 asks. */
 export interface PersonInquiry {
   inquiry: StoredInquiry & { status: InquiryStatus }
   replies: { id: number; kind: ReplyKind; body: string; amount: number | null; replyTo: string | null; createdAt: number }[]
+  /**
+   * The inquiry's deals (docs/deals.md), with their dates: never the transfer code nor the page's link, which are
+   * secrets of the sale, not data about the person.
+   */
+  deals: PersonDeal[]
   /** Every outbox row: the owner's mail (replyId and webhookUrl null), each reply's mail, each webhook. */
   mails: {
     id: number
@@ -45,4 +50,23 @@ export interface PrivacyStore {
    * still going on is not stale).
    */
   staleInquiries(before: number, limit: number): Promise<number[]>
+}
+
+interface PersonDeal {
+  id: number
+  domain: string
+  reference: string
+  status: DealState
+  amount: number
+  currency: string
+  createdAt: number
+  paymentDueAt: number
+  paidAt: number | null
+  transferDueAt: number | null
+  transferredAt: number | null
+  completedAt: number | null
+  cancelledAt: number | null
+  cancelledBy: 'owner' | 'buyer' | null
+  cancelReason: string | null
+  transferNote: string | null
 }

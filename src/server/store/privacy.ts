@@ -50,8 +50,15 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
         const ids = await idsOf(db, email)
         if (ids.length === 0) return []
         const rows = await db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', 'in', ids).orderBy('i.created_at').orderBy('i.id').execute()
-        const [replies, mails] = await Promise.all([
+        const [replies, deals, mails] = await Promise.all([
           db.selectFrom('replies').selectAll().where('inquiry_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+          // Column by column: the transfer code and the link are never read here.
+          db
+            .selectFrom('deals')
+            .select(['id', 'inquiry_id', 'domain', 'reference', 'status', 'amount', 'currency', 'created_at', 'payment_due_at', 'paid_at', 'transfer_due_at', 'transferred_at', 'completed_at', 'cancelled_at', 'cancelled_by', 'cancel_reason', 'transfer_note'])
+            .where('inquiry_id', 'in', ids)
+            .orderBy('id')
+            .execute(),
           db
             .selectFrom('outbox')
             .select(['id', 'inquiry_id', 'reply_id', 'webhook_url', 'message_id', 'status', 'attempts', 'last_error', 'mail_to', 'created_at', 'sent_at', 'failed_at'])
@@ -65,6 +72,26 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
             replies: replies
               .filter((reply) => reply.inquiry_id === row.id)
               .map((reply) => ({ id: reply.id, kind: reply.kind, body: reply.body, amount: reply.amount, replyTo: reply.reply_to, createdAt: reply.created_at })),
+            deals: deals
+              .filter((deal) => Number(deal.inquiry_id) === Number(row.id))
+              .map((deal) => ({
+                id: Number(deal.id),
+                domain: deal.domain,
+                reference: deal.reference,
+                status: deal.status,
+                amount: Number(deal.amount),
+                currency: deal.currency,
+                createdAt: deal.created_at,
+                paymentDueAt: deal.payment_due_at,
+                paidAt: deal.paid_at,
+                transferDueAt: deal.transfer_due_at,
+                transferredAt: deal.transferred_at,
+                completedAt: deal.completed_at,
+                cancelledAt: deal.cancelled_at,
+                cancelledBy: deal.cancelled_by,
+                cancelReason: deal.cancel_reason,
+                transferNote: deal.transfer_note,
+              })),
             mails: mails
               .filter((mail) => mail.inquiry_id === row.id)
               .map((mail) => ({

@@ -2,7 +2,7 @@
 // numbers: see postgres.ts). Generated columns are `Generated`, so inserts need not name them.
 import type { Generated } from 'kysely'
 import type { Language } from '../../shared/language.ts'
-import type { DealState, InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
+import type { DealEvent, DealState, InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
 
 export interface Database {
   inquiries: {
@@ -54,6 +54,9 @@ export interface Database {
     lease_until: number | null
     /** Set for a webhook (a JSON POST about the inquiry to this address); null for a mail. */
     webhook_url: Generated<string | null>
+    /** A deal's webhook (deal.*, decision 036): the deal and the event; null for an inquiry's rows. */
+    deal_id: Generated<number | null>
+    deal_event: Generated<DealEvent | null>
   }
   /** SQLite only: the FTS5 index of name, e-mail and message (PostgreSQL keeps it in inquiries.search). */
   inquiries_fts: { rowid: number }
@@ -95,6 +98,10 @@ export interface Database {
     /** AES-256-GCM, sealed with the deal key (deal/transfer-code.ts); never the code itself. */
     transfer_code: string | null
     transfer_note: string | null
+    /** When each deadline's reminder was queued (decision 036): null until then, so that each goes out once. */
+    payment_reminded_at: number | null
+    payment_overdue_at: number | null
+    transfer_reminded_at: number | null
   }
   sessions: { id_hash: string; created_at: number; last_seen_at: number }
   meta: { key: string; value: string }

@@ -3,7 +3,7 @@ import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
 import type { Language } from '../../shared/language.ts'
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
-import type { DealRecordStore } from './deal-record-types.ts'
+import type { DealEvent, DealRecordStore } from './deal-record-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
 
@@ -175,6 +175,8 @@ export interface OutboxItem {
   mailTo: string | null
   /** Set for a webhook: the address the inquiry's notification is posted to (no mail). */
   webhookUrl: string | null
+  /** Set for a deal's webhook (deal.*): which deal and event; the payload is made from the deal when it is sent. */
+  deal: { id: number; event: DealEvent } | null
   attempts: number
   createdAt: number
   inquiry: StoredInquiry & { status: InquiryStatus }

@@ -7,7 +7,7 @@
 // `--compare REF` builds the git ref REF in a worktree of its own and measures both builds in turn, alternating
 // which goes first in each round (`--rounds N`, default 3), so that a claim "faster" or "slower" is one command with
 // both figures side by side. Traffic goes to 127.0.0.1 only; every run is bounded in time.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -15,7 +15,7 @@ import { DatabaseSync } from 'node:sqlite'
 import autocannon from 'autocannon'
 import { SMTPServer } from 'smtp-server'
 import { build, root } from './build-lib.mjs'
-import { freePort, SERVER_ENV, SERVER_NODE_FLAGS } from './server-lib.mjs'
+import { freePort, rssMiB, SERVER_ENV, SERVER_NODE_FLAGS, startChild as start, stopChild as stop } from './server-lib.mjs'
 import { issueToken } from '../src/server/contact/token.ts'
 
 const HOST = 'example.de'
@@ -23,23 +23,6 @@ const SECRET = 'bench-secret-0123456789abcdefghij'
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
-function start(command, argv, options) {
-  const child = spawn(command, argv, options)
-  child.exited = new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
-  return child
-}
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-  await child.exited
-  clearTimeout(timer)
-}
-function rssMiB(pid) {
-  const own = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
-  return own + children.reduce((sum, child) => sum + rssMiB(Number(child)), 0)
-}
 async function untilOk(url, deadline, child) {
   while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
     try {

@@ -6,7 +6,7 @@
 // `--console`: the owner's console on a seeded store instead (scripts/bench-console.mjs); `--import`: the portfolio
 // import at scale (scripts/bench-import.mjs); `--domains N`: a domains file of N names against one of 10
 // (scripts/bench-domains.mjs); `--og-spray`: link-preview images asked for over distinct hosts (scripts/bench-og.mjs).
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -17,7 +17,7 @@ import autocannon from 'autocannon'
 import { chromium } from 'playwright-core'
 import { SMTPServer } from 'smtp-server'
 import { build, root } from './build-lib.mjs'
-import { freePort, SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS } from './server-lib.mjs'
+import { freePort, rssMiB, SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS, startChild as start, stopChild as stop } from './server-lib.mjs'
 import { issueToken } from '../src/server/contact/token.ts'
 
 const args = process.argv.slice(2)
@@ -44,26 +44,6 @@ const log = (...line) => asJson || console.log(...line)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** A child process with an `exited` promise made at spawn, so waiting for it cannot miss an exit that came early. */
-function start(command, argv, options) {
-  const child = spawn(command, argv, options)
-  child.exited = new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
-  return child
-}
-/** SIGTERM, and SIGKILL if the child has not exited 10 s later: the bench must end even when a child hangs. */
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-  await child.exited
-  clearTimeout(timer)
-}
-/** RSS of a process and all its children (the workers of a cluster), in MiB. */
-function rssMiB(pid) {
-  const own = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
-  return own + children.reduce((sum, child) => sum + rssMiB(Number(child)), 0)
-}
 const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length
 
 async function load(url, options) {

@@ -1,6 +1,7 @@
 // Shared by start, bench and lighthouse: how the production server is started (its Node flags), a free loopback
 // port, and the production server started as a child process.
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { root } from './build-lib.mjs'
@@ -41,4 +42,27 @@ export async function startServer(port, env) {
       await exited
     },
   }
+}
+
+/** A child process with an `exited` promise made at spawn, so waiting for it cannot miss an exit that came early. */
+export function startChild(command, argv, options) {
+  const child = spawn(command, argv, options)
+  child.exited = new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
+  return child
+}
+
+/** SIGTERM, and SIGKILL if the child has not exited 10 s later: a bench must end even when a child hangs. */
+export async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  await child.exited
+  clearTimeout(timer)
+}
+
+/** RSS of a process and all its children (the workers of a cluster), in MiB. */
+export function rssMiB(pid) {
+  const own = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
+  return own + children.reduce((sum, child) => sum + rssMiB(Number(child)), 0)
 }

@@ -1,7 +1,10 @@
-// The fixed-price checkout in a real Chromium against the production server process and a real SMTP server: the
-// buyer clicks "Jetzt kaufen" on the name's page, fills in the checkout (no script on it), sees that it was sent;
-// the owner confirms it in the console ("Bestätigen", then a second click before the mail goes), and the buyer
-// opens the deal page from the mail, at the listed price.
+// The fixed-price sale in a real Chromium against the production server process, a real SMTP server and the test
+// project's store (SQLite, and PostgreSQL in the project "postgres"): the buyer clicks "Jetzt kaufen" on the name's
+// page, fills in the checkout (no script on it), sees that it was sent; the owner confirms it in the console
+// ("Bestätigen", then a second click before the mail goes), the buyer opens the deal page from the mail, at the
+// listed price, and the GiroCode as Chromium drew it decodes (zbarimg) to the right IBAN, amount and reference; the
+// owner marks the payment and enters the transfer code on "Verkäufe", the buyer reveals the code and confirms
+// "Domain erhalten", and the name's page says sold and leaves the sitemap.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,11 +13,14 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
 import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
+import { requestAs } from '../helpers/contact.ts'
+import { decodeQrPng } from '../helpers/qr.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const BUYER = 'festkaeuferin@example.net'
+const CODE = 'Fest-Auth#2026'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'checkout-e2e-'))
 const domainsFile = path.join(dir, 'domains.yaml')
 
@@ -57,7 +63,7 @@ async function open(options: Parameters<typeof openPage>[1] = {}): Promise<Watch
 const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.envelope.to.includes(email))
 const site = () => `http://festpreis.de:${server.port}`
 
-test('Jetzt kaufen → checkout → sent → the owner confirms in the console → the buyer opens the deal page from the mail', async () => {
+test('Jetzt kaufen → checkout → the owner confirms → deal page from the mail → GiroCode decodes → paid → code → revealed → received → sold', async () => {
   const buyerWatch = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
   const buyer: Page = buyerWatch.page
   await buyer.goto(`${site()}/`)
@@ -102,5 +108,48 @@ test('Jetzt kaufen → checkout → sent → the owner confirms in the console �
   const link = /https:\/\/festpreis\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(mailsTo(BUYER)[0]!.parsed.text ?? '')![1]!
   await buyer.goto(`${site()}${link}`)
   expect(await buyer.getByRole('heading', { level: 1 }).innerText()).toBe('Ihr Kauf von festpreis.de')
-  expect(await buyer.locator('.deal-facts').first().innerText()).toContain('3.500\u00a0€ inkl. MwSt.')
+  const facts = await buyer.locator('.deal-facts').first().innerText()
+  expect(facts).toContain('3.500\u00a0€ inkl. MwSt.')
+  const reference = /DL-20\d\d-\d{4}/.exec(facts)![0]
+  // The code as Chromium drew it, read back by a real decoder (no BIC configured: its line stays empty).
+  const qr = await buyer.locator('.deal-qr svg').screenshot()
+  expect(decodeQrPng(qr)).toBe(`BCD\n002\n1\nSCT\n\nJürgen Müller\nDE89370400440532013000\nEUR3500.00\n\n\n${reference}`)
+  expect(await axeViolations(buyer)).toEqual([])
+  // Listed in the sitemap while it is for sale.
+  expect((await requestAs('festpreis.de', `${server.url}/sitemap.xml`)).html).toContain('<loc>')
+
+  // The owner marks the payment on "Verkäufe", then enters the transfer code.
+  await owner.getByRole('link', { name: 'Verkäufe' }).click()
+  await owner.waitForURL(`${server.adminUrl}/verkaeufe`)
+  await owner.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  expect(await owner.locator('.sale').first().innerText()).toContain(reference)
+  await owner.getByRole('button', { name: 'Zahlung erhalten', exact: true }).click()
+  await owner.getByRole('button', { name: 'Zahlung erhalten: bestätigen' }).click()
+  await expect.poll(() => owner.locator('.sale h2').first().innerText()).toContain('Bezahlt')
+  await owner.getByRole('button', { name: 'Übertragen', exact: true }).click()
+  await owner.getByLabel('Transfer-Code (AuthInfo)').fill(CODE)
+  await owner.getByRole('button', { name: 'Übertragen: bestätigen' }).click()
+  await expect.poll(() => owner.locator('.sale h2').first().innerText()).toContain('Übertragen')
+  await expect.poll(() => mailsTo(BUYER).length).toBe(3)
+
+  // The buyer reveals the code with their address, and confirms.
+  await buyer.reload()
+  expect(await buyer.content()).not.toContain(CODE)
+  await buyer.getByLabel('Ihre E-Mail-Adresse').fill(BUYER)
+  await buyer.getByRole('button', { name: 'Code anzeigen' }).click()
+  expect(await buyer.locator('.deal-code').innerText()).toBe(CODE)
+  await buyer.getByRole('button', { name: 'Domain erhalten' }).click()
+  await expect.poll(() => buyer.locator('.deal-sold').count()).toBe(1)
+  expect(await buyer.locator('.deal-sold').innerText()).toBe('festpreis.de: verkauft')
+
+  // The name's own page says sold at once, without "Jetzt kaufen"; the sitemap drops it.
+  await buyer.goto(`${site()}/`)
+  expect(await buyer.locator('body').innerText()).toMatch(/verkauft/i)
+  expect(await buyer.getByRole('link', { name: 'Jetzt kaufen' }).count()).toBe(0)
+  expect((await requestAs('festpreis.de', `${server.url}/sitemap.xml`)).html).not.toContain('<loc>')
+  await expect.poll(() => mailsTo(BUYER).map((mail) => mail.parsed.subject)).toContain('Re: Anfrage zu festpreis.de: Kauf abgeschlossen')
+  expect(mailsTo(BUYER).map((mail) => mail.parsed.subject)).toEqual(
+    expect.arrayContaining(['Re: Anfrage zu festpreis.de: Zahlung erhalten', 'Re: Anfrage zu festpreis.de: Übertragung der Domain']),
+  )
+  for (const mail of smtp.messages) expect(mail.raw).not.toContain(CODE)
 }, 120_000)

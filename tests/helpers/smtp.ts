@@ -19,6 +19,8 @@ export interface SmtpSink {
   mode: SinkMode
   /** Messages whose data is being received right now (with delayMs, they stay here that long). */
   receiving: number
+  /** How long each message waits for its answer (the option; a test may change it while the server runs). */
+  delayMs: number
   /** Resolves when at least `count` messages have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>
   close(): Promise<void>
@@ -30,7 +32,7 @@ const address = (a: SMTPServerAddress | false) => (a ? a.address : '')
 export async function startSmtpSink(options: { port?: number; mode?: SinkMode; delayMs?: number } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = []
   const waiters: (() => void)[] = []
-  const sink = { mode: options.mode ?? 'ok', receiving: 0 } as SmtpSink
+  const sink = { mode: options.mode ?? 'ok', receiving: 0, delayMs: options.delayMs ?? 0 } as SmtpSink
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -40,7 +42,7 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', async () => {
-        if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
+        if (sink.delayMs) await new Promise((resolve) => setTimeout(resolve, sink.delayMs))
         sink.receiving--
         if (sink.mode !== 'ok') {
           const error = new Error(sink.mode === 'tempfail' ? 'try again later' : 'mailbox unavailable') as Error & { responseCode: number }

@@ -51,6 +51,29 @@ const CLIENT_ENTRY = '__LANDER_CLIENT_ENTRY__'
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/**
+ * Fastify loads node:https and node:http2 as it loads, for servers this one never makes (it serves plain HTTP/1.1
+ * behind a TLS terminator); with them come TLS and HTTP/2, 9 MiB of every process's idle memory (decision 034).
+ * Fastify gets them as modules that load the real one when first used.
+ */
+function lazyBuiltinsForFastify(): Plugin {
+  const LAZY = new Set(['node:https', 'node:http2'])
+  const PREFIX = '\0lazy-builtin:'
+  return {
+    name: 'domain-lander:lazy-builtins-for-fastify',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (LAZY.has(source) && importer?.replaceAll('\\', '/').endsWith('/node_modules/fastify/lib/server.js')) return PREFIX + source
+      return undefined
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return undefined
+      const name = JSON.stringify(id.slice(PREFIX.length))
+      return `let real\nmodule.exports = new Proxy({}, { get: (_target, key) => (real ??= require(${name}))[key] })\n`
+    },
+  }
+}
+
 /** The server's entries: the server, and the process that loads the domains file (src/server/sites/registry.ts). */
 const SERVER_ENTRIES: Record<string, string> = {
   main: 'src/server/main.ts',
@@ -85,7 +108,7 @@ export default defineConfig(({ isSsrBuild, mode }) =>
       }
     : isSsrBuild
     ? {
-        plugins: [react()],
+        plugins: [react(), lazyBuiltinsForFastify()],
         publicDir: false,
         // React's packages pick their production or development build by NODE_ENV at run time; decided here, the
         // development build (slower, and half the bundle) is left out.

@@ -2,7 +2,7 @@
 // with the token, hashed); we send, in the same field `hash`, the time the page was served and an HMAC (SHA-256,
 // keyed with the secret) of token, host and that time, so the server can tell a form's age and fill time without
 // storing anything per page view.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { LIMIT } from '../../shared/contact.ts'
 import { eachRandomByte } from '../http/random-pool.ts'
 
@@ -24,8 +24,20 @@ export function createToken(): string {
   return token
 }
 
+// The secret as a key object, made once: an HMAC keyed with a string imports the key anew for every page
+// (docs/decisions/034-request-path.md). A server has one secret; tests have a few.
+const keys = new Map<string, KeyObject>()
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret)
+  if (!key) {
+    if (keys.size >= 16) keys.clear()
+    keys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))))
+  }
+  return key
+}
+
 function issuedAtMac(secret: string, token: string, host: string, issuedAt: number): string {
-  return createHmac('sha256', secret).update(`${token}\n${host}\n${issuedAt}`).digest('base64url')
+  return createHmac('sha256', keyOf(secret)).update(`${token}\n${host}\n${issuedAt}`).digest('base64url')
 }
 
 /** The signed issue time: "<issued at, ms, base 36>.<HMAC of token, host and issued at>". */

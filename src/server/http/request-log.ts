@@ -36,3 +36,72 @@ export function summariseFailedAnswers(app: FastifyInstance, log: FastifyBaseLog
     done()
   })
 }
+
+/** pino's levels; `silent` is above them all. */
+const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity }
+
+type LogArguments = Parameters<FastifyBaseLogger['info']>
+type ChildOptions = Parameters<FastifyBaseLogger['child']>[1]
+
+/**
+ * A request's logger (`request.log`) that becomes a child of the app's logger, with the request id bound, only
+ * when something is logged through it. Fastify made the child for every request, and at the default level almost no
+ * request logs anything: making it was a measured share of GET / (docs/decisions/034-request-path.md).
+ */
+class RequestLogger {
+  readonly #parent: FastifyBaseLogger
+  readonly #bindings: Record<string, unknown>
+  readonly #options: ChildOptions
+  #child: FastifyBaseLogger | undefined
+
+  constructor(parent: FastifyBaseLogger, bindings: Record<string, unknown>, options: ChildOptions) {
+    this.#parent = parent
+    this.#bindings = bindings
+    this.#options = options
+  }
+
+  #real(): FastifyBaseLogger {
+    return (this.#child ??= this.#parent.child(this.#bindings, this.#options))
+  }
+
+  /** Whether a line at `level` would be written: asked of the parent while there is no child (no level of its own). */
+  #logs(level: LogLevel): boolean {
+    return this.#child !== undefined || this.#options?.level !== undefined || LEVEL_VALUES[level] >= (LEVEL_VALUES[this.#parent.level as LogLevel] ?? 0)
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options?.level ?? this.#parent.level
+  }
+  set level(level: string) {
+    this.#real().level = level
+  }
+  fatal(...args: LogArguments) {
+    if (this.#logs('fatal')) this.#real().fatal(...args)
+  }
+  error(...args: LogArguments) {
+    if (this.#logs('error')) this.#real().error(...args)
+  }
+  warn(...args: LogArguments) {
+    if (this.#logs('warn')) this.#real().warn(...args)
+  }
+  info(...args: LogArguments) {
+    if (this.#logs('info')) this.#real().info(...args)
+  }
+  debug(...args: LogArguments) {
+    if (this.#logs('debug')) this.#real().debug(...args)
+  }
+  trace(...args: LogArguments) {
+    if (this.#logs('trace')) this.#real().trace(...args)
+  }
+  silent(...args: LogArguments) {
+    this.#real().silent(...args)
+  }
+  child(bindings: Record<string, unknown>, options?: ChildOptions): FastifyBaseLogger {
+    return this.#real().child(bindings, options)
+  }
+}
+
+/** Fastify's `childLoggerFactory`: request loggers that cost nothing until they log. */
+export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, options: ChildOptions): FastifyBaseLogger {
+  return new RequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger
+}

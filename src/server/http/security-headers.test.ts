@@ -15,17 +15,21 @@ test('the policy gets the nonce at the end of script-src; styles are allowed by 
   )
 })
 
-test('every answer, also a 404, carries the headers and a nonce of its own', async () => {
+test('every answer, also a 404 and an error, carries the headers and a nonce of its own', async () => {
   const app = Fastify()
   addSecurityHeaders(app, directives)
   app.get('/', async (_request, reply) => reply.send(reply.cspNonce))
+  app.get('/fails', async () => {
+    throw new Error('broken')
+  })
   await app.ready()
   try {
-    const [first, second, missing] = await Promise.all([app.inject('/'), app.inject('/'), app.inject('/nothing')])
+    const [first, second, missing, failed] = await Promise.all([app.inject('/'), app.inject('/'), app.inject('/nothing'), app.inject('/fails')])
+    expect(failed.statusCode).toBe(500)
     expect(first.body).toMatch(/^[0-9a-f]{32}$/)
     expect(first.body).not.toBe(second.body)
     expect(first.headers['content-security-policy']).toContain(`'nonce-${first.body}'`)
-    for (const response of [first, missing]) {
+    for (const response of [first, missing, failed]) {
       expect(response.headers).toMatchObject({
         'cross-origin-resource-policy': 'same-origin',
         'referrer-policy': 'strict-origin-when-cross-origin',

@@ -70,12 +70,13 @@ export function pagePolicy(styleSources: string[] = []): CspDirectives {
 export function addSecurityHeaders(app: FastifyInstance, directives: CspDirectives): void {
   const csp = cspTemplate(directives)
   app.decorateReply('cspNonce', '')
+  const fixed = Object.fromEntries(FIXED_HEADERS.map(([name, value]) => [name.toLowerCase(), value]))
   app.addHook('onRequest', (_request, reply, done) => {
     const nonce = randomHex(16)
     reply.cspNonce = nonce
-    const raw = reply.raw
-    raw.setHeader('Content-Security-Policy', csp(nonce))
-    for (const [name, value] of FIXED_HEADERS) raw.setHeader(name, value)
+    // Through the reply, in one call, rather than on the raw response one by one: Node checks and stores each
+    // header it is given before the answer, and again when Fastify writes the reply's own (decision 034).
+    reply.headers({ 'content-security-policy': csp(nonce), ...fixed })
     done()
   })
 }

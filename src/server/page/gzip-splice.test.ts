@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import zlib from 'node:zlib'
 import { describe, expect, test } from 'vitest'
-import { acceptsGzip, compressTemplate, spliceGzip } from './gzip-splice.ts'
+import { acceptsGzip, compressTemplate, crc32CombineGen, crc32CombineOp, spliceGzip } from './gzip-splice.ts'
 
 const text = (value: string) => Buffer.from(value)
 const value = (v: string | Buffer) => ({ value: typeof v === 'string' ? text(v) : v })
@@ -61,5 +61,23 @@ describe('acceptsGzip', () => {
     ['', false],
   ])('%j allows gzip: %s', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected)
+  })
+})
+
+describe('crc32CombineOp', () => {
+  test('gives the CRC-32 of two byte strings joined, for lengths from none to a megabyte', () => {
+    for (const [lengthA, lengthB] of [[0, 0], [0, 7], [5, 0], [1, 1], [3, 64], [1000, 4095], [17, 65_537], [4096, 1_048_576]] as const) {
+      const a = randomBytes(lengthA)
+      const b = randomBytes(lengthB)
+      expect(crc32CombineOp(zlib.crc32(a), zlib.crc32(b), crc32CombineGen(b.length))).toBe(zlib.crc32(Buffer.concat([a, b])))
+    }
+  })
+
+  test('a page spliced from many parts carries the CRC gunzip checks', () => {
+    const parts: (Buffer | { value: Buffer })[] = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? randomBytes(1 + i * 37) : value(randomBytes(i))))
+    const values = parts.flatMap((part) => (Buffer.isBuffer(part) ? [] : [randomBytes(part.value.length)]))
+    let next = 0
+    const expected = Buffer.concat(parts.map((part) => (Buffer.isBuffer(part) ? part : values[next++]!)))
+    expect(zlib.gunzipSync(spliceGzip(compressTemplate(parts), values)!).equals(expected)).toBe(true)
   })
 })

@@ -70,6 +70,9 @@ function pathOf(target: string): string {
   }
 }
 
+/** Host and Accept-Language pairs whose lookup a domains configuration keeps. */
+const ANSWERS_PER_CONFIG = 2000
+
 const APPROVE = { kind: 'approve' } as const
 const REFUSE = { kind: 'refuse' } as const
 
@@ -93,10 +96,35 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
     return { ...(imprintHref && { imprintHref }), ...(privacyHref && { privacyHref }) }
   }
 
+  // What a Host and Accept-Language header come to is the same for every request until the domains configuration
+  // changes (a reload, a name sold: a new object): kept per configuration, the oldest going first beyond a bound (a
+  // spray of hosts). Looking it up anew was a measured share of GET / (docs/decisions/034-request-path.md). Answers
+  // that depend on more than these headers (the local preview, the www redirect) are not kept.
+  const answers = new WeakMap<DomainsConfig, Map<string, SiteLookup>>()
   function lookupOnce(request: FastifyRequest): SiteLookup {
-    const parsed = parseHost(request.headers.host)
-    if (!parsed) return { kind: 'invalid' }
     const domainsConfig = domains.current()
+    let perConfig = answers.get(domainsConfig)
+    if (!perConfig) answers.set(domainsConfig, (perConfig = new Map()))
+    const key = `${request.headers.host ?? ''}\n${request.headers['accept-language'] ?? ''}`
+    const kept = perConfig.get(key)
+    if (kept) return kept
+    const { lookup: found, keep } = resolve(request, domainsConfig)
+    if (keep) {
+      if (perConfig.size >= ANSWERS_PER_CONFIG) perConfig.delete(perConfig.keys().next().value!)
+      perConfig.set(key, found)
+    }
+    return found
+  }
+
+  function resolve(request: FastifyRequest, domainsConfig: DomainsConfig): { lookup: SiteLookup; keep: boolean } {
+    const parsed = parseHost(request.headers.host)
+    if (!parsed) return { lookup: { kind: 'invalid' }, keep: true }
+    if (LOCAL_NAMES.has(parsed.ascii)) return { lookup: resolveParsed(request, domainsConfig, parsed), keep: false }
+    const found = resolveParsed(request, domainsConfig, parsed)
+    return { lookup: found, keep: found.kind !== 'redirect' && !(found.kind === 'site' && found.site.host !== parsed) }
+  }
+
+  function resolveParsed(request: FastifyRequest, domainsConfig: DomainsConfig, parsed: PageHost): SiteLookup {
     // An address or a single label is nobody's domain: it gets what unknown hosts get, but never the page.
     const preview = config.localPreview && LOCAL_NAMES.has(parsed.ascii) && connectsFromThisMachine(request)
     if (!isDomainName(parsed.ascii) && !preview) {

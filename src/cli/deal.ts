@@ -73,6 +73,12 @@ export async function runDeal(
       throw usage('--note is too long (at most 5000 characters)')
     case 'deal-in-progress':
       throw usage(`inquiry ${id} has deal ${outcome.dealId} under way: cancel it first (deal cancel ${outcome.dealId})`)
+    case 'domain-deal-open':
+      throw usage(`this name is being sold already (deal ${outcome.dealId}): one sale of a name at a time; cancel that deal first (deal cancel ${outcome.dealId})`)
+    case 'sold':
+      throw usage(`this name is sold (deal ${outcome.dealId}): nothing more is accepted for it`)
+    case 'checkout-counter':
+      throw usage(`inquiry ${id} is a checkout at the fixed price: confirm or decline it (checkout confirm|decline ${id}), no counter-offer`)
   }
   if (values.json) {
     return print(

@@ -5,14 +5,15 @@ import readline from 'node:readline'
 import { DEAL_STATE_LABEL, DEAL_STATES, type DealState } from '../shared/console-api.ts'
 import type { Config } from '../server/config.ts'
 import { dealSummary } from '../server/deal/summary.ts'
-import { cancelDeal, completeDeal, markPaid, recordTransfer, type DealStepContext, type StepOutcome } from '../server/deal/steps.ts'
+import { endOfBerlinDay } from '../server/deal/due-date.ts'
+import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../server/deal/steps.ts'
 import { jsonText, visible } from '../server/export/escape.ts'
 import { domainsConfigOf } from '../server/sites/domains-document.ts'
 import { readDomainsFile } from '../server/sites/domains-file.ts'
 import type { Store } from '../server/store/types.ts'
 import { table, time } from './format.ts'
 
-const STEPS = ['show', 'paid', 'transfer', 'complete', 'cancel'] as const
+const STEPS = ['show', 'paid', 'transfer', 'complete', 'cancel', 'deadline'] as const
 type DealCommand = (typeof STEPS)[number]
 
 export interface DealsValues {
@@ -21,6 +22,10 @@ export interface DealsValues {
   note?: string | undefined
   reason?: string | undefined
   'code-stdin'?: boolean | undefined
+  'notify-others'?: boolean | undefined
+  payment?: string | undefined
+  transfer?: string | undefined
+  days?: string | undefined
 }
 
 interface Context {
@@ -86,7 +91,25 @@ function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>, id: number, 
       return usage('transfer needs a code on standard input (--code-stdin, at most 200 characters) or a --note')
     case 'reason-too-long':
       return usage('--note / --reason is too long (at most 2000 characters)')
+    case 'past-date':
+      return usage('the new deadline is in the past: give a day from today on')
+    case 'too-far':
+      return usage(`the new deadline is too far ahead (at most ${MAX_DEADLINE_DAYS} days)`)
   }
+}
+
+/** `deal deadline ID --payment YYYY-MM-DD | --transfer YYYY-MM-DD | --days N`: exactly one. */
+function deadlineInput(values: DealsValues, usage: Context['usage']): DeadlineInput {
+  const given = (['payment', 'transfer', 'days'] as const).filter((name) => values[name] !== undefined)
+  if (given.length !== 1) throw usage('deal deadline takes exactly one of --payment YYYY-MM-DD, --transfer YYYY-MM-DD or --days N')
+  if (values.days !== undefined) {
+    if (!/^\d{1,3}$/.test(values.days) || Number(values.days) < 1) throw usage(`--days takes a whole number of days from 1 to ${MAX_DEADLINE_DAYS}, not "${visible(values.days)}"`)
+    return { days: Number(values.days) }
+  }
+  const [field, text] = values.payment !== undefined ? (['paymentDueAt', values.payment] as const) : (['transferDueAt', values.transfer!] as const)
+  const at = endOfBerlinDay(text)
+  if (at === null) throw usage(`--${field === 'paymentDueAt' ? 'payment' : 'transfer'} takes a day as YYYY-MM-DD (its end, Berlin time), not "${visible(text)}"`)
+  return { [field]: at }
 }
 
 /** `deal <step> ID`. */
@@ -98,6 +121,8 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
   if (values['code-stdin'] && step !== 'transfer') throw usage('--code-stdin belongs to deal transfer')
   if (values.reason !== undefined && step !== 'cancel') throw usage('--reason belongs to deal cancel')
   if (values.note !== undefined && step !== 'transfer') throw usage('--note belongs to deal transfer')
+  if (values['notify-others'] && step !== 'transfer' && step !== 'complete') throw usage('--notify-others belongs to deal complete and deal transfer')
+  if ((values.payment !== undefined || values.transfer !== undefined || values.days !== undefined) && step !== 'deadline') throw usage('--payment, --transfer and --days belong to deal deadline')
   const now = Date.now()
   let outcome: StepOutcome
   switch (step) {
@@ -115,6 +140,7 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
         ['Buyer', `${summary.buyer.name} <${summary.buyer.email}>`],
         ...(summary.nextDeadline !== null ? [[summary.nextDeadlineLabel ?? 'Deadline', `${time(summary.nextDeadline)}${summary.overdue ? ' (OVERDUE)' : ''}`] as [string, string]] : []),
         ['Code', summary.hasTransferCode ? 'stored (encrypted)' : '-'],
+        ...(summary.notifyOthers !== null ? [['Others', summary.notifyOthers ? 'told "bereits verkauft" when it completes' : 'not told'] as [string, string]] : []),
         ...(summary.transferNote ? [['Note', summary.transferNote] as [string, string]] : []),
         ...(summary.cancelReason ? [['Reason', summary.cancelReason] as [string, string]] : []),
         ...(summary.pageUrl ? [['Page', summary.pageUrl] as [string, string]] : []),
@@ -126,19 +152,30 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
       break
     case 'transfer': {
       const code = values['code-stdin'] ? await firstLine(context.input ?? process.stdin) : ''
-      outcome = await recordTransfer(stepContext(context), id, { code, ...(values.note !== undefined && { note: values.note }) }, now)
+      outcome = await recordTransfer(stepContext(context), id, { code, ...(values.note !== undefined && { note: values.note }), notifyOthers: values['notify-others'] === true }, now)
       break
     }
     case 'complete':
-      outcome = await completeDeal(stepContext(context), id, 'owner', now)
+      outcome = await completeDeal(stepContext(context), id, 'owner', now, values['notify-others'] === true)
       break
+    case 'deadline': {
+      const result = await changeDeadlines(stepContext(context), id, deadlineInput(values, usage), now)
+      if (result.status !== 'done') throw refusal(result, id, usage)
+      const summary = dealSummary(result.deal, config, now)
+      if (values.json) return print(jsonText({ deal: summary.id, step, status: summary.status, nextDeadline: summary.nextDeadline === null ? null : new Date(summary.nextDeadline).toISOString() }))
+      return print(
+        `Deal ${summary.id} (${summary.reference}): ${summary.nextDeadlineLabel ?? 'deadline'} ${summary.nextDeadline === null ? '-' : time(summary.nextDeadline)}. The buyer's page shows the new date; no mail is sent, and the reminders follow the new deadline.`,
+      )
+    }
     case 'cancel':
       outcome = await cancelDeal(stepContext(context), id, 'owner', values.reason ?? '', now)
       break
   }
   if (outcome.status !== 'done') throw refusal(outcome, id, usage)
   const { deal } = outcome
-  if (values.json) return print(jsonText({ deal: deal.id, step, status: deal.status, mailTo: deal.buyer.email }))
-  const sold = deal.status === 'completed' ? ' The name counts as sold on every instance within seconds.' : ''
+  const notices = outcome.soldNotices
+  if (values.json) return print(jsonText({ deal: deal.id, step, status: deal.status, mailTo: deal.buyer.email, ...(notices !== undefined && { soldNotices: notices }) }))
+  const told = notices === undefined ? '' : ` ${notices} other inquir${notices === 1 ? 'y is' : 'ies are'} told it is sold.`
+  const sold = deal.status === 'completed' ? ` The name counts as sold on every instance within seconds.${told}` : ''
   print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}`)
 }

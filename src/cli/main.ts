@@ -37,9 +37,13 @@ Commands:
   checkout confirm ID [--note TEXT] | decline ID [--reason TEXT]   a purchase at the fixed price: confirm it (a deal;
            the buyer is mailed the link to the deal page) or decline it (the buyer is mailed politely)
   deals    [--status S] [--json]   the deals (accepted offers): state, amount, buyer, next deadline first
-  deal show ID | paid ID | complete ID        a deal; mark the payment received; complete it (the name is sold)
-  deal transfer ID --code-stdin [--note TEXT] the transfer code from standard input (kept encrypted; the buyer
-           reveals it on the deal page), or --note alone for a push to the buyer's account
+  deal show ID | paid ID | complete ID [--notify-others]   a deal; mark the payment received; complete it (the name
+           is sold; --notify-others mails "bereits verkauft" to the name's other open inquiries)
+  deal transfer ID --code-stdin [--note TEXT] [--notify-others]   the transfer code from standard input (kept
+           encrypted; the buyer reveals it on the deal page), or --note alone for a push to the buyer's account;
+           --notify-others: tell the other inquirers when the deal completes without you
+  deal deadline ID --payment YYYY-MM-DD | --transfer YYYY-MM-DD | --days N   move the deal's payment or transfer
+           deadline (to the end of that day, Berlin time; --days: from now, for the deadline it waits for)
   deal cancel ID [--reason TEXT]   cancel the deal; the reason is mailed to the buyer
   access   --email ADDRESS          everything stored about this address, as JSON (GDPR Art. 15)
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
@@ -78,6 +82,9 @@ const OPTIONS = {
   note: { type: 'string' },
   'confirm-expired': { type: 'boolean' },
   'code-stdin': { type: 'boolean' },
+  'notify-others': { type: 'boolean' },
+  payment: { type: 'string' },
+  transfer: { type: 'string' },
   reason: { type: 'string' },
   resolver: { type: 'string' },
   'dry-run': { type: 'boolean' },
@@ -273,7 +280,7 @@ export async function main(argv: string[], print = printLine, printError = (text
       const { isDealStep, runDealsList, runDealStep } = await import('./deals.ts')
       const [step, ...rest] = args
       if (command === 'deals') await runDealsList(values, { store, config, print, usage })
-      else if (!isDealStep(step)) throw usage(`deal takes show, paid, transfer, complete or cancel${step ? `, not "${step}"` : ''} (see the command list)`)
+      else if (!isDealStep(step)) throw usage(`deal takes show, paid, transfer, complete, cancel or deadline${step ? `, not "${step}"` : ''} (see the command list)`)
       else await runDealStep(step, rest, values, { store, config, print, usage })
     }
     else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)

@@ -75,7 +75,7 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   overview: { page: 'overview', data: overview },
   templates: {
     page: 'templates',
-    data: { templates: [{ kind: 'decline', label: 'Ablehnung', text: 'Guten Tag, {domain}', isDefault: false, defaultText: 'Standard', placeholders: ['domain', 'notiz'] }] },
+    data: { templates: [{ kind: 'decline', label: 'Ablehnung', language: 'de', text: 'Guten Tag, {domain}', isDefault: false, defaultText: 'Standard', placeholders: ['domain', 'notiz'] }] },
   },
   sales: {
     page: 'sales',
@@ -99,6 +99,7 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
           cancelReason: null,
           cancelledBy: null,
           pageUrl: null,
+          notifyOthers: null,
         },
       ],
     },
@@ -339,5 +340,18 @@ describe('ages', () => {
     expect(formatAge(NOW - 24 * HOUR, NOW)).toBe('vor 1 Tag')
     expect(formatAge(NOW - 48 * HOUR, NOW)).toBe('vor 2 Tagen')
     expect(formatAge(Date.UTC(2025, 0, 2, 12), NOW)).toBe('02.01.2025')
+  })
+})
+
+describe('Verkäufe (decision 037)', () => {
+  const sales = STATES.sales as Extract<ConsoleState, { page: 'sales' }>
+  const [waiting] = sales.data.deals
+  it('offers "Frist ändern" while a deal waits for payment, and shows the choice about the other inquirers once transferred', () => {
+    expect(render(sales)).toMatch(/<button[^>]*>Frist ändern<\/button>/)
+    const transferred = { ...waiting!, status: 'transferred' as const, statusLabel: 'Übertragen', notifyOthers: true }
+    const shown = text(render({ page: 'sales', data: { deals: [transferred] } }))
+    expect(shown).toMatch(/Andere Interessenten\s*werden beim Abschluss informiert/)
+    expect(text(render({ page: 'sales', data: { deals: [{ ...transferred, notifyOthers: false }] } }))).toMatch(/Andere Interessenten\s*werden nicht informiert/)
+    expect(render({ page: 'sales', data: { deals: [transferred] } })).not.toMatch(/>Frist ändern</)
   })
 })

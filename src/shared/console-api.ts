@@ -17,7 +17,7 @@ export const STATUS_LABEL: Record<InquiryStatus, string> = {
   spam: 'Spam',
 }
 /** What a mail to the visitor is: the owner's own words, a step of the negotiation, or a confirmation of the inquiry. */
-export type ReplyKind = 'reply' | 'counter' | 'accept' | 'decline' | 'notice' | 'verify' | DealMailKind
+export type ReplyKind = 'reply' | 'counter' | 'accept' | 'decline' | 'notice' | 'verify' | 'sold-notice' | DealMailKind
 /** A deal's states (docs/deals.md): awaiting_payment → paid → transferred → completed, or cancelled. */
 export type DealState = 'awaiting_payment' | 'paid' | 'transferred' | 'completed' | 'cancelled'
 export const DEAL_STATES: readonly DealState[] = ['awaiting_payment', 'paid', 'transferred', 'completed', 'cancelled']
@@ -46,6 +46,7 @@ export const REPLY_KIND_LABEL: Record<ReplyKind, string> = {
   'deal-payment-reminder': 'Zahlungserinnerung',
   'deal-overdue': 'Zahlungsfrist verstrichen (an Sie)',
   'deal-transfer-reminder': 'Erinnerung Übertragung (an Sie)',
+  'sold-notice': 'Bereits verkauft (informiert)',
 }
 
 export type MailState = 'pending' | 'sent' | 'failed'
@@ -160,12 +161,18 @@ export interface DealNoteRequest {
 }
 export const NOTE_MAX = 5000
 
-export type DealTemplateKind = 'counter' | 'accept' | 'decline'
+/**
+ * The owner's mail templates: the negotiation's (German, decision 025), a checkout's confirmation and refusal to an
+ * English buyer (a German one gets Annahme and Ablehnung), and "bereits verkauft" in both languages (decision 037).
+ */
+export type DealTemplateKind = 'counter' | 'accept' | 'decline' | 'checkout-accept-en' | 'checkout-decline-en' | 'sold' | 'sold-en'
 
 export interface DealTemplateView {
   kind: DealTemplateKind
-  /** Gegenangebot, Annahme, Ablehnung */
+  /** Gegenangebot, Annahme, Ablehnung, … */
   label: string
+  /** The language the mail is written in: the buyer's. */
+  language: Language
   /** The template in force: the owner's, or the default. */
   text: string
   isDefault: boolean
@@ -281,6 +288,10 @@ export interface DealSummary {
   cancelledBy: 'owner' | 'buyer' | null
   /** The buyer's page, when this server can open its link (the deal key). */
   pageUrl: string | null
+  /** The owner's choice with "Übertragen": tell the other inquirers when it completes (decision 037); null: not chosen. */
+  notifyOthers: boolean | null
+  /** In the answer to a completing step: how many other inquirers were told "bereits verkauft". */
+  soldNotices?: number
 }
 
 /** GET /verkaeufe: every deal, the next deadline first. */

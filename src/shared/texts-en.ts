@@ -92,6 +92,8 @@ export const EN: Texts = {
   checkoutSentTitle: 'Purchase received',
   checkoutSent: 'Thank you! Your purchase has been received. The owner confirms it by email, with the link to your purchase page.',
   checkoutUnavailable: 'This domain cannot be bought directly here.',
+  checkoutInProgressTitle: 'Purchase already under way',
+  checkoutInProgress: 'A purchase of this domain is under way, so it cannot be bought at the moment. Feel free to check back later or write to the owner.',
   checkoutHintStreet: 'Please enter your street and number.',
   checkoutHintPostcode: 'Please enter your postcode.',
   checkoutHintCity: 'Please enter your city.',

@@ -101,6 +101,8 @@ export const TEXT = {
   checkoutSentTitle: 'Kauf eingegangen',
   checkoutSent: 'Vielen Dank! Ihr Kauf ist eingegangen. Der Inhaber bestätigt ihn per E-Mail, mit dem Link zu Ihrer Kaufseite.',
   checkoutUnavailable: 'Diese Domain kann hier nicht direkt gekauft werden.',
+  checkoutInProgressTitle: 'Kauf bereits im Gange',
+  checkoutInProgress: 'Für diese Domain läuft gerade ein Kauf. Sie kann deshalb im Moment nicht gekauft werden. Schauen Sie gern später wieder vorbei oder schreiben Sie dem Inhaber.',
   checkoutHintStreet: 'Bitte geben Sie Straße und Hausnummer ein.',
   checkoutHintPostcode: 'Bitte geben Sie Ihre Postleitzahl ein.',
   checkoutHintCity: 'Bitte geben Sie Ihren Ort ein.',

@@ -285,6 +285,8 @@ describe('the owner', () => {
     expect(page.status).toBe(200)
     expect(textOf(page)).toContain('4.900 € inkl. MwSt.')
     expect(textOf(page)).toContain('IBAN DE89 3704 0044 0532 0130 00')
+    // One sale of a name at a time: the next tests buy fest.de again.
+    expect((await send(`/api/deals/${shown.deal!.id}/cancel`, { reason: 'Test' })).status).toBe(200)
   })
 
   test('confirms from the CLI: `checkout confirm ID` prints the deal, and the buyer’s mail links its page', async () => {
@@ -295,6 +297,8 @@ describe('the owner', () => {
     const page = pageLinkIn(await mailTo(email), 'fest.de')
     expect(run.out).toContain(page)
     expect((await open('fest.de', page)).status).toBe(200)
+    const deal = /Deal (\d+) is waiting/.exec(run.out)![1]!
+    expect((await cli('deal', 'cancel', deal)).code).toBe(0)
   })
 
   test('declines in the console or the CLI: the buyer is mailed politely, with the reason, and no deal is made', async () => {

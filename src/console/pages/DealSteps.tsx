@@ -1,27 +1,31 @@
 // A deal's steps for the owner (docs/deals.md): Zahlung erhalten, Übertragen (transfer code and/or note), Abschließen,
-// Abbrechen (with a reason). Each step asks before it mails the buyer. Used on "Verkäufe" and on the inquiry.
+// Abbrechen (with a reason), Frist ändern. Each step asks before it mails anyone. Used on "Verkäufe" and on the inquiry.
 import { useState, type FormEvent } from 'react'
 import type { DealSummary } from '../../shared/console-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
 
-type Step = 'paid' | 'transfer' | 'complete' | 'cancel'
+type Step = 'paid' | 'transfer' | 'complete' | 'cancel' | 'deadline'
 
-const STEP_LABEL: Record<Step, string> = { paid: 'Zahlung erhalten', transfer: 'Übertragen', complete: 'Abschließen', cancel: 'Abbrechen' }
+const STEP_LABEL: Record<Step, string> = { paid: 'Zahlung erhalten', transfer: 'Übertragen', complete: 'Abschließen', cancel: 'Abbrechen', deadline: 'Frist ändern' }
 const STEP_MAIL: Record<Step, string> = {
   paid: 'Der Käufer bekommt eine E-Mail, dass die Zahlung eingegangen ist.',
   transfer: 'Der Käufer bekommt eine E-Mail, dass der Transfer-Code auf seiner Kaufseite bereitsteht (der Code selbst steht nicht in der E-Mail).',
   complete: 'Der Kauf wird abgeschlossen, die Domain gilt sofort als verkauft, und der Käufer bekommt eine E-Mail.',
   cancel: 'Der Kauf wird abgebrochen und der Käufer bekommt eine E-Mail mit Ihrer Begründung.',
+  deadline: 'Die Kaufseite des Käufers zeigt die neue Frist (bis 23:59 Uhr dieses Tages); niemand bekommt eine E-Mail. Die Erinnerungen richten sich nach der neuen Frist.',
 }
+
+/** The day a deadline ends on in Berlin, as the date field shows it (YYYY-MM-DD). */
+const dayOf = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date(ms))
 
 function stepsOf(status: DealSummary['status']): Step[] {
   switch (status) {
     case 'awaiting_payment':
-      return ['paid', 'cancel']
+      return ['paid', 'deadline', 'cancel']
     case 'paid':
-      return ['transfer', 'complete', 'cancel']
+      return ['transfer', 'complete', 'deadline', 'cancel']
     case 'transferred':
       return ['complete', 'cancel']
     default:
@@ -59,6 +63,12 @@ export function DealFacts({ deal }: { deal: DealSummary }) {
           <dd className="pre">{deal.transferNote}</dd>
         </>
       )}
+      {deal.notifyOthers !== null && deal.status === 'transferred' && (
+        <>
+          <dt>Andere Interessenten</dt>
+          <dd>{deal.notifyOthers ? 'werden beim Abschluss informiert („Bereits verkauft“)' : 'werden nicht informiert'}</dd>
+        </>
+      )}
       {deal.cancelReason && (
         <>
           <dt>Begründung</dt>
@@ -83,31 +93,62 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
   const [step, setStep] = useState<Step | null>(null)
   const [code, setCode] = useState('')
   const [note, setNote] = useState('')
+  const [notifyOthers, setNotifyOthers] = useState(false)
+  const [due, setDue] = useState('')
   const [error, setError] = useState<string | null>(null)
+  const [told, setTold] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const steps = stepsOf(deal.status)
-  if (steps.length === 0) return null
+  const toldLine = told && (
+    <p className="notice-ok" role="status">
+      {told}
+    </p>
+  )
+  if (steps.length === 0) return toldLine || null
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (!step) return
     setBusy(true)
     setError(null)
-    const body = step === 'transfer' ? { code, note } : step === 'cancel' ? { reason: note } : {}
+    const body =
+      step === 'transfer'
+        ? { code, note, notifyOthers }
+        : step === 'cancel'
+          ? { reason: note }
+          : step === 'complete'
+            ? { notifyOthers }
+            : step === 'deadline'
+              ? { [deal.status === 'paid' ? 'transfer' : 'payment']: due }
+              : {}
     const result = await callApi<DealSummary>('POST', `/api/deals/${deal.id}/${step}`, body)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setStep(null)
     setCode('')
     setNote('')
+    setNotifyOthers(false)
+    const notices = result.data.soldNotices
+    setTold(notices === undefined ? null : notices === 1 ? 'Eine andere Anfrage wurde informiert („Bereits verkauft“).' : `${notices} andere Anfragen wurden informiert („Bereits verkauft“).`)
     onChange(result.data)
   }
 
   return (
     <div className="deal-steps">
+      {toldLine}
       <div className="actions">
         {steps.map((name) => (
-          <button key={name} type="button" className={name === 'cancel' ? 'button secondary' : 'button'} disabled={busy} aria-pressed={step === name} onClick={() => setStep(name)}>
+          <button
+            key={name}
+            type="button"
+            className={name === 'cancel' || name === 'deadline' ? 'button secondary' : 'button'}
+            disabled={busy}
+            aria-pressed={step === name}
+            onClick={() => {
+              setStep(name)
+              if (name === 'deadline' && deal.nextDeadline !== null) setDue(dayOf(deal.nextDeadline))
+            }}
+          >
             {STEP_LABEL[name]}
           </button>
         ))}
@@ -124,6 +165,21 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
             <div className="field">
               <label htmlFor={`note-${deal.id}`}>{step === 'cancel' ? 'Begründung (geht an den Käufer)' : 'Notiz, z. B. „Push an Ihren Account bei …“ (optional)'}</label>
               <textarea id={`note-${deal.id}`} name="note" rows={3} maxLength={2000} value={note} onChange={(event) => setNote(event.target.value)} />
+            </div>
+          )}
+          {(step === 'transfer' || step === 'complete') && (
+            <div className="field checkbox">
+              <input id={`notify-others-${deal.id}`} type="checkbox" checked={notifyOthers} onChange={(event) => setNotifyOthers(event.target.checked)} />
+              <label htmlFor={`notify-others-${deal.id}`}>
+                {step === 'complete' ? 'Andere Interessenten informieren' : 'Andere Interessenten informieren, wenn der Kauf abgeschlossen wird'}
+              </label>
+              <p className="muted">Alle anderen offenen Anfragen zu dieser Domain bekommen die Mail „Bereits verkauft“ (Vorlage), jede Adresse einmal, in der Sprache der Anfrage.</p>
+            </div>
+          )}
+          {step === 'deadline' && (
+            <div className="field">
+              <label htmlFor={`due-${deal.id}`}>{deal.status === 'paid' ? 'Neue Frist für die Übertragung' : 'Neue Zahlungsfrist'}</label>
+              <input id={`due-${deal.id}`} name="due" type="date" required value={due} onChange={(event) => setDue(event.target.value)} />
             </div>
           )}
           <p role="status">{STEP_MAIL[step]}</p>

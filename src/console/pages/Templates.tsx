@@ -1,5 +1,6 @@
-// "Vorlagen": the text of each negotiation mail (Gegenangebot, Annahme, Ablehnung) as the owner wants it, with
-// placeholders the server fills in; an unknown placeholder is refused with the list of the allowed ones.
+// "Vorlagen": the text of each negotiation mail (Gegenangebot, Annahme, Ablehnung; a checkout's in English; "bereits
+// verkauft") as the owner wants it, with placeholders the server fills in; an unknown placeholder is refused with the
+// list of the allowed ones.
 import { useState, type FormEvent } from 'react'
 import type { DealTemplateView, TemplatesPage as TemplatesData } from '../../shared/console-api.ts'
 import { callApi } from '../api.ts'
@@ -43,7 +44,7 @@ function TemplateForm({ template, onSaved }: { template: DealTemplateView; onSav
       <h2>{template.label}</h2>
       <div className="field">
         <label htmlFor={id}>Text der Mail „{template.label}“</label>
-        <textarea id={id} name="text" rows={12} required value={text} onChange={(event) => setText(event.target.value)} aria-describedby={`${id}-help`} />
+        <textarea id={id} name="text" lang={template.language} rows={12} required value={text} onChange={(event) => setText(event.target.value)} aria-describedby={`${id}-help`} />
       </div>
       <div id={`${id}-help`} className="muted">
         <p>{template.isDefault ? 'Die mitgelieferte Vorlage.' : 'Ihre eigene Vorlage.'} Platzhalter:</p>
@@ -79,8 +80,10 @@ export function TemplatesPage({ initial }: { initial: TemplatesData }) {
     <article className="templates">
       <h1>Vorlagen</h1>
       <p className="muted">
-        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung. Unter dem Text steht in jeder Mail die
-        Anfrage der Person als Zitat.
+        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung, bei Bestätigung und Absage eines Kaufs
+        zum Festpreis auf einer englischen Seite (auf einer deutschen gelten Annahme und Ablehnung) und für „Bereits
+        verkauft“ an die übrigen Interessenten, wenn ein Verkauf abgeschlossen wird. Englische Vorlagen gehen an Käufer, die
+        auf einer englischen Seite geschrieben haben. Unter dem Text steht in der Mail die Anfrage der Person als Zitat.
       </p>
       {data.templates.map((template) => (
         <TemplateForm key={template.kind} template={template} onSaved={setData} />

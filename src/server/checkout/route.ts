@@ -115,13 +115,25 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     return view.notice(reply, failure.statusCode, answer, title, failure.body.error)
   })
 
+  /**
+   * One sale of a name at a time (decision 037): while a deal for it is open no checkout is taken (409, said on a page
+   * of its own); a name the store knows as sold (another instance may not have seen it yet) is gone (410).
+   */
+  async function underWay(reply: FastifyReply, site: Site): Promise<FastifyReply | null> {
+    const deal = await store.dealOfDomain(site.host.ascii)
+    if (!deal) return null
+    const text = TEXTS[site.language]
+    if (deal.status === 'completed') throw new HttpError(410, text.sold)
+    return view.notice(reply.header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store'), 409, site, text.checkoutInProgressTitle, text.checkoutInProgress)
+  }
+
   app.get<{ Querystring: { gesendet?: string } }>(CHECKOUT_PATH, async (request, reply) => {
     const site = sellingSite(request)
     if (request.query.gesendet === '1') {
       const text = TEXTS[site.language]
       return view.notice(reply.header('x-robots-tag', 'noindex, nofollow'), 200, site, text.checkoutSentTitle, text.checkoutSent)
     }
-    return showForm(reply, site, 200)
+    return (await underWay(reply, site)) ?? showForm(reply, site, 200)
   })
 
   function detailsOf(data: CheckoutPayload): CheckoutDetails {
@@ -186,6 +198,8 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     if (isCrossSite(request.headers)) throw new HttpError(403, TEXTS[sites.answerLanguage(request).language].crossSite)
     const site = sellingSite(request)
+    const busy = await underWay(reply, site)
+    if (busy) return busy
     const text = TEXTS[site.language]
     const check = checkCheckout(request.body, site.language)
     if (check.status === 'invalid') {

@@ -3,10 +3,10 @@
 import { NOTE_MAX } from '../../shared/console-api.ts'
 import { parseOffer } from '../../shared/contact.ts'
 import type { Config } from '../config.ts'
-import { DEFAULT_TEMPLATES, renderDealText } from '../mail/deal-mail.ts'
+import { DEFAULT_TEMPLATES, renderDealText, templateFor } from '../mail/deal-mail.ts'
 import { notifyUrlsFor } from '../notify/routing.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
-import type { DealKind, DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
+import type { DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
 import { dealUrl, newDealLink } from './link.ts'
 import { toMinor } from './money.ts'
 import { dealKeyOf, sealLinkToken } from './seal.ts'
@@ -33,7 +33,14 @@ interface QueuedStep {
   deal?: { id: number; url: string }
 }
 
-export type DealOutcome = QueuedStep | Exclude<DealResult, { status: 'queued' }> | { status: 'bad-amount'; currency: string } | { status: 'bad-days' } | { status: 'note-too-long' }
+export type DealOutcome =
+  | QueuedStep
+  | Exclude<DealResult, { status: 'queued' }>
+  | { status: 'bad-amount'; currency: string }
+  | { status: 'bad-days' }
+  | { status: 'note-too-long' }
+  /** A checkout is bought at the listed price: confirmed or declined, never countered (decision 037). */
+  | { status: 'checkout-counter' }
 
 export interface DealContext {
   store: Store
@@ -58,11 +65,15 @@ export async function takeDealStep(context: DealContext, id: number, request: De
   if (note.length > NOTE_MAX) return { status: 'note-too-long' }
   const inquiry = await store.getInquiry(id)
   if (!inquiry) return { status: 'not-found' }
+  // The rule lives here, not in the console's buttons: the CLI and every route take their steps through this function.
+  if (request.kind === 'counter' && inquiry.checkout) return { status: 'checkout-counter' }
   const currency = currencyOf(inquiry, domains)
-  const template = (await store.dealTemplates())[request.kind] ?? DEFAULT_TEMPLATES[request.kind]
+  // A checkout of an English buyer is confirmed or declined in English (decision 037).
+  const templateKind = templateFor(request.kind, inquiry)
+  const template = (await store.dealTemplates())[templateKind] ?? DEFAULT_TEMPLATES[templateKind]
   const step = { to: inquiry.email, replyTo: settingsOf(domains, inquiry.domain).mailTo ?? config.mailTo, now }
-  const text = (kind: DealKind, amount: number | null, expiresAt?: number, link?: string) =>
-    renderDealText(kind, template, { domain: inquiry.domain, amount, currency, note, ...(expiresAt !== undefined && { expiresAt }), ...(link !== undefined && { link }) })
+  const text = (amount: number | null, expiresAt?: number, link?: string) =>
+    renderDealText(templateKind, template, { domain: inquiry.domain, amount, currency, note, ...(expiresAt !== undefined && { expiresAt }), ...(link !== undefined && { link }) })
   const queued = (result: DealResult, body: string, amount: number | null, expiresAt?: number): DealOutcome =>
     result.status === 'queued' ? { ...result, body, to: inquiry.email, amount, currency, ...(expiresAt !== undefined && { expiresAt }) } : result
   switch (request.kind) {
@@ -72,7 +83,7 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       const days = request.days ?? config.counterOfferDays
       if (!Number.isInteger(days) || days < 1 || days > MAX_COUNTER_DAYS) return { status: 'bad-days' }
       const expiresAt = now + days * DAY_MS
-      const body = text('counter', amount, expiresAt)
+      const body = text(amount, expiresAt)
       return queued(await store.counterOffer(id, { ...step, amount, expiresAt, body }), body, amount, expiresAt)
     }
     case 'accept': {
@@ -82,7 +93,7 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       // one there is nothing to pay yet: the mail says "wie besprochen" and no deal is made.
       const link = amount === null ? undefined : newDealLink(context.secret)
       const url = link && dealUrl(inquiry.domain, link.token)
-      const body = text('accept', amount, undefined, url ?? '')
+      const body = text(amount, undefined, url ?? '')
       const deal = link && {
         linkHash: link.linkHash,
         linkSealed: sealLinkToken(dealKeyOf(config), link.linkHash, link.token),
@@ -97,7 +108,7 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       return outcome.status === 'queued' && result.status === 'queued' && result.dealId !== undefined ? { ...outcome, deal: { id: result.dealId, url: url! } } : outcome
     }
     case 'decline': {
-      const body = text('decline', null)
+      const body = text(null)
       return queued(await store.decline(id, { ...step, body }), body, null)
     }
   }

@@ -4,12 +4,12 @@
 import type { Language } from '../../shared/language.ts'
 import type { Config } from '../config.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
-import { formatDeadline } from '../mail/deal-mail.ts'
+import { DEFAULT_TEMPLATES, formatDeadline, renderDealText } from '../mail/deal-mail.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import { notifyUrlsFor } from '../notify/routing.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMailKind } from '../../shared/console-api.ts'
-import type { DealChange, DealChangeResult, DealState, StoredDeal, Store } from '../store/types.ts'
+import type { DealChange, DealChangeResult, DealState, SoldNotice, StoredDeal, Store } from '../store/types.ts'
 import { dealUrl } from './link.ts'
 import { formatMinor } from './money.ts'
 import { dealKeyOf, openLinkToken, sealTransferCode, TRANSFER_CODE_MAX } from './seal.ts'
@@ -25,7 +25,13 @@ export interface DealStepContext {
   domains: DomainsConfig
 }
 
-export type StepOutcome = DealChangeResult | { status: 'bad-code' } | { status: 'reason-too-long' }
+export type StepOutcome =
+  | DealChangeResult
+  | { status: 'bad-code' }
+  | { status: 'reason-too-long' }
+  /** A new deadline must lie ahead, and not more than MAX_DEADLINE_DAYS ahead (decision 037). */
+  | { status: 'past-date' }
+  | { status: 'too-far' }
 
 const englishDate = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
 
@@ -63,10 +69,10 @@ function mailFor(context: DealStepContext, deal: StoredDeal, kind: DealMailKind,
 /** Where a deal's events go: the domain's `notify:`, else NOTIFY_URLS, as an inquiry's notifications. */
 export const dealNotifyUrls = (context: DealStepContext, domain: string) => notifyUrlsFor(context.domains.resolve(domain)?.settings ?? context.domains.default, context.config)
 
-async function step(context: DealStepContext, id: number, build: (deal: StoredDeal) => DealChange | StepOutcome): Promise<StepOutcome> {
+async function step(context: DealStepContext, id: number, build: (deal: StoredDeal) => DealChange | StepOutcome | Promise<DealChange | StepOutcome>): Promise<StepOutcome> {
   const deal = await context.store.getDeal(id)
   if (!deal) return { status: 'not-found' }
-  const change = build(deal)
+  const change = await build(deal)
   if ('status' in change) return change
   if (!change.from.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
   return context.store.changeDeal(id, { ...change, notify: dealNotifyUrls(context, deal.domain) })
@@ -87,7 +93,7 @@ export const markPaid = (context: DealStepContext, id: number, now: number) =>
  * The transfer: the code (sealed at once, never stored or mailed as it is) and/or a note (a push to the buyer's
  * registrar account). The buyer is mailed that it is ready on the page, and the deal completes by itself later.
  */
-export const recordTransfer = (context: DealStepContext, id: number, input: { code?: string; note?: string }, now: number) =>
+export const recordTransfer = (context: DealStepContext, id: number, input: { code?: string; note?: string; notifyOthers?: boolean }, now: number) =>
   step(context, id, (deal) => {
     const code = input.code?.trim() ?? ''
     const note = cleanText(input.note ?? '')
@@ -102,19 +108,80 @@ export const recordTransfer = (context: DealStepContext, id: number, input: { co
       completesAt,
       transferCode: code === '' ? null : sealTransferCode(dealKeyOf(context.config), deal.id, code),
       transferNote: note === '' ? null : note,
+      // The owner's choice for the completion that may come without them (the buyer's click, or the job).
+      notifyOthers: input.notifyOthers === true,
       mail: mailFor(context, deal, 'deal-transferred', { completesAt }),
     }
   })
 
-/** "Domain erhalten" (the buyer), or the owner, or the job once the time is up: the name is sold from now on. */
-export const completeDeal = (context: DealStepContext, id: number, by: 'buyer' | 'owner', now: number) =>
-  step(context, id, (deal) => ({
-    from: by === 'buyer' ? ['transferred'] : ['paid', 'transferred'],
-    to: 'completed',
-    now,
-    completedAt: now,
-    mail: mailFor(context, deal, 'deal-completed'),
-  }))
+/**
+ * "Bereits verkauft" for every other open inquiry of the deal's name, each in its inquirer's language, each address
+ * once (the newest inquiry of it), never to the buyer's address (decision 037).
+ */
+async function soldNoticesFor(context: DealStepContext, deal: StoredDeal): Promise<SoldNotice[]> {
+  const inquirers = await context.store.otherInquirers(deal.domain, deal.inquiryId)
+  if (inquirers.length === 0) return []
+  const templates = await context.store.dealTemplates()
+  const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
+  const replyTo = settings.mailTo ?? context.config.mailTo
+  const seen = new Set([deal.buyer.email.trim().toLowerCase()])
+  const notices: SoldNotice[] = []
+  for (const inquirer of inquirers) {
+    const address = inquirer.email.trim().toLowerCase()
+    if (seen.has(address)) continue
+    seen.add(address)
+    const kind = inquirer.language === 'en' ? 'sold-en' : 'sold'
+    const body = renderDealText(kind, templates[kind] ?? DEFAULT_TEMPLATES[kind], { domain: deal.domain, amount: null, currency: deal.currency, note: '' })
+    notices.push({ inquiryId: inquirer.inquiryId, body, to: inquirer.email, replyTo })
+  }
+  return notices
+}
+
+/**
+ * "Domain erhalten" (the buyer), or the owner, or the job once the time is up: the name is sold from now on.
+ * `notifyOthers`: the owner's choice now; absent (the buyer, the job), the choice made with "Übertragen".
+ */
+export const completeDeal = (context: DealStepContext, id: number, by: 'buyer' | 'owner', now: number, notifyOthers?: boolean) =>
+  step(context, id, async (deal) => {
+    const notify = notifyOthers ?? deal.notifyOthers === true
+    return {
+      from: by === 'buyer' ? ['transferred'] : ['paid', 'transferred'],
+      to: 'completed',
+      now,
+      completedAt: now,
+      mail: mailFor(context, deal, 'deal-completed'),
+      ...(notify && { soldNotices: await soldNoticesFor(context, deal) }),
+    }
+  })
+
+/** A new deadline: dates (ms), or so many days from now for the one the deal waits for. */
+export type DeadlineInput = { paymentDueAt?: number; transferDueAt?: number } | { days: number }
+
+/** How far ahead a deadline may be moved: a typo of a year is refused. */
+export const MAX_DEADLINE_DAYS = 365
+
+/**
+ * A new payment or transfer deadline for one deal (decision 037): refused when past or too far; the reminders of the
+ * moved deadline are planned again, and the buyer's page shows the new date. Nobody is mailed.
+ */
+export async function changeDeadlines(context: DealStepContext, id: number, input: DeadlineInput, now: number): Promise<StepOutcome> {
+  let deadlines: { paymentDueAt?: number; transferDueAt?: number } = 'days' in input ? {} : input
+  if ('days' in input) {
+    // So many days from now, for the deadline the deal waits for: the payment's, or the transfer's once paid.
+    if (!Number.isInteger(input.days) || input.days < 1) return { status: 'past-date' }
+    if (input.days > MAX_DEADLINE_DAYS) return { status: 'too-far' }
+    const deal = await context.store.getDeal(id)
+    if (!deal) return { status: 'not-found' }
+    const at = now + input.days * DAY_MS
+    deadlines = deal.status === 'paid' ? { transferDueAt: at } : { paymentDueAt: at }
+  }
+  for (const at of [deadlines.paymentDueAt, deadlines.transferDueAt]) {
+    if (at === undefined) continue
+    if (!Number.isFinite(at) || at <= now) return { status: 'past-date' }
+    if (at > now + MAX_DEADLINE_DAYS * DAY_MS) return { status: 'too-far' }
+  }
+  return context.store.changeDealDeadlines(id, deadlines)
+}
 
 const CANCELLABLE: Record<'owner' | 'buyer', readonly DealState[]> = { owner: ['awaiting_payment', 'paid', 'transferred'], buyer: ['awaiting_payment'] }
 

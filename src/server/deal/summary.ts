@@ -39,5 +39,6 @@ export function dealSummary(deal: StoredDeal, config: DealStepContext['config'],
     cancelReason: deal.cancelReason,
     cancelledBy: deal.cancelledBy,
     pageUrl: dealPageUrl(config, deal),
+    notifyOthers: deal.notifyOthers,
   }
 }

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import type { StoredInquiry } from '../store/types.ts'
-import { DEFAULT_TEMPLATES, composeDealMail, renderDealText, templateProblem } from './deal-mail.ts'
+import { DEFAULT_TEMPLATES, TEMPLATE_KINDS, composeDealMail, composeSoldNotice, renderDealText, templateFor, templateProblem } from './deal-mail.ts'
 
 // 8 November 2026, 12:00 UTC: 13:00 in Berlin (winter time).
 const EXPIRES = Date.UTC(2026, 10, 8, 12)
 
 describe('templates', () => {
   test('the defaults pass their own check', () => {
-    for (const kind of ['counter', 'accept', 'decline'] as const) expect(templateProblem(kind, DEFAULT_TEMPLATES[kind])).toBeNull()
+    for (const kind of TEMPLATE_KINDS) expect(templateProblem(kind, DEFAULT_TEMPLATES[kind])).toBeNull()
   })
 
   test('an unknown placeholder is refused with the allowed ones named', () => {
@@ -68,5 +68,44 @@ describe('the acceptance’s link to the deal page', () => {
     expect(without).not.toContain('Kaufseite')
     expect(without).toContain('Vereinbarter Betrag: wie besprochen\n\nBei Fragen antworten Sie einfach auf diese Mail.')
     expect(templateProblem('accept', 'Angenommen: {betrag}, {link}')).toBeNull()
+  })
+})
+
+describe('a checkout of an English buyer (decision 037)', () => {
+  const checkout = { company: null, street: 'Main St 1', postcode: 'N1', city: 'London', country: 'GB', vatId: null }
+  const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'k@example.net' }
+
+  test('is confirmed and declined with the English templates; a German one and every negotiation keep the German ones', () => {
+    expect(templateFor('accept', { language: 'en', checkout })).toBe('checkout-accept-en')
+    expect(templateFor('decline', { language: 'en', checkout })).toBe('checkout-decline-en')
+    expect(templateFor('accept', { language: 'de', checkout })).toBe('accept')
+    expect(templateFor('accept', { language: 'en' })).toBe('accept')
+    expect(templateFor('counter', { language: 'en', checkout })).toBe('counter')
+  })
+
+  test('its text writes the amount the English way', () => {
+    const text = renderDealText('checkout-accept-en', DEFAULT_TEMPLATES['checkout-accept-en'], { domain: 'xn--bcher-kva.com', amount: 2000, currency: 'USD', note: '', link: 'https://bücher.com/kauf/a.b' })
+    expect(text).toContain('sell you bücher.com at the fixed price of $2,000.')
+    expect(renderDealText('checkout-accept-en', '{betrag}', { domain: 'a.com', amount: null, currency: 'USD', note: '' })).toBe('as agreed')
+  })
+
+  test('its mail has an English subject and no German quote of our summary', () => {
+    const inquiry = { id: 3, domain: 'example.com', email: 'k@example.net', language: 'en', checkout, message: 'Kauf zum Festpreis: 2.000 $', createdAt: EXPIRES } as StoredInquiry
+    const mail = composeDealMail(inquiry, { kind: 'decline', body: 'Sorry', replyTo: null, inquiryMessageId: '<i@example.com>' }, '<r@example.com>', addresses)
+    expect(mail).toMatchObject({ subject: 'Re: Inquiry about example.com: Purchase declined', text: 'Sorry', replyTo: 'owner@example.org', inReplyTo: '<i@example.com>' })
+  })
+})
+
+describe('"bereits verkauft"', () => {
+  const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'k@example.net' }
+  test('is German or English by the inquirer’s language, and quotes what they wrote as text', () => {
+    const base = { id: 4, domain: 'example.de', email: 'k@example.net', message: '<b>Preis?</b>\nGruß', createdAt: EXPIRES }
+    const german = composeSoldNotice({ ...base, language: 'de' } as StoredInquiry, { body: 'Verkauft.', replyTo: null, inquiryMessageId: '<i@x>' }, '<r@x>', addresses)
+    expect(german.subject).toBe('Re: Anfrage zu example.de: Bereits verkauft')
+    expect(german.text).toMatch(/^Verkauft\.\n\n.*schrieben Sie zu example\.de:\n> <b>Preis\?<\/b>\n> Gruß$/)
+    expect(german.html).toBeUndefined()
+    const english = composeSoldNotice({ ...base, language: 'en' } as StoredInquiry, { body: 'Sold.', replyTo: null, inquiryMessageId: '<i@x>' }, '<r@x>', addresses)
+    expect(english.subject).toBe('Re: Inquiry about example.de: Already sold')
+    expect(english.text).toMatch(/^Sold\.\n\nOn 8 November 2026 at 13:00 \(Berlin time\) you wrote about example\.de:\n> <b>Preis\?<\/b>\n> Gruß$/)
   })
 })

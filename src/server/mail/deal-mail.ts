@@ -2,14 +2,17 @@
 // owner's template for the step (or the default below), filled in once when the owner acts and stored as the
 // reply's body; the outbox only wraps it (subject, threading, the visitor's quoted message).
 import type { SendMailOptions } from 'nodemailer'
+import type { DealTemplateKind } from '../../shared/console-api.ts'
+import type { Language } from '../../shared/language.ts'
 import type { DealKind, StoredInquiry } from '../store/types.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
-import { composeReplyMail, type MailAddresses } from './compose.ts'
+import { composeReplyMail, headerSafe, type MailAddresses } from './compose.ts'
 
-export const DEAL_KINDS: readonly DealKind[] = ['counter', 'accept', 'decline']
+/** Every template the owner may edit ("Vorlagen"), in the order the console shows them. */
+export const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
 
-export const DEFAULT_TEMPLATES: Record<DealKind, string> = {
+export const DEFAULT_TEMPLATES: Record<DealTemplateKind, string> = {
   counter: `Guten Tag,
 
 vielen Dank für Ihr Interesse an {domain}.
@@ -41,17 +44,70 @@ vielen Dank für Ihr Interesse an {domain}. Leider kann ich Ihr Angebot nicht an
 {notiz}
 
 Mit freundlichen Grüßen`,
+  'checkout-accept-en': `Hello,
+
+thank you for your purchase: I confirm it and sell you {domain} at the fixed price of {betrag}.
+
+{notiz}
+
+Everything else (payment, the transfer of the domain) is on your personal purchase page:
+{link}
+
+If you have any questions, just reply to this email.
+
+Kind regards`,
+  'checkout-decline-en': `Hello,
+
+thank you for your interest in {domain}. Unfortunately I cannot confirm your purchase.
+
+{notiz}
+
+Kind regards`,
+  sold: `Guten Tag,
+
+vielen Dank für Ihr Interesse an {domain}. Die Domain ist inzwischen verkauft; Ihre Anfrage kann ich deshalb leider nicht mehr berücksichtigen.
+
+Mit freundlichen Grüßen`,
+  'sold-en': `Hello,
+
+thank you for your interest in {domain}. The domain has been sold in the meantime, so unfortunately I can no longer consider your inquiry.
+
+Kind regards`,
 }
 
 /** The placeholders each template may use; the ones it must use, so that no mail leaves without its point. */
-export const PLACEHOLDERS: Record<DealKind, readonly string[]> = {
+export const PLACEHOLDERS: Record<DealTemplateKind, readonly string[]> = {
   counter: ['domain', 'betrag', 'frist', 'notiz'],
   accept: ['domain', 'betrag', 'notiz', 'link'],
   decline: ['domain', 'notiz'],
+  'checkout-accept-en': ['domain', 'betrag', 'notiz', 'link'],
+  'checkout-decline-en': ['domain', 'notiz'],
+  sold: ['domain'],
+  'sold-en': ['domain'],
 }
-const REQUIRED: Record<DealKind, readonly string[]> = { counter: ['betrag', 'frist'], accept: [], decline: [] }
+const REQUIRED: Partial<Record<DealTemplateKind, readonly string[]>> = { counter: ['betrag', 'frist'] }
 
-export const DEAL_LABEL: Record<DealKind, string> = { counter: 'Gegenangebot', accept: 'Annahme', decline: 'Ablehnung' }
+export const DEAL_LABEL: Record<DealTemplateKind, string> = {
+  counter: 'Gegenangebot',
+  accept: 'Annahme',
+  decline: 'Ablehnung',
+  'checkout-accept-en': 'Bestätigung eines Kaufs (englisch)',
+  'checkout-decline-en': 'Absage eines Kaufs (englisch)',
+  sold: 'Bereits verkauft',
+  'sold-en': 'Bereits verkauft (englisch)',
+}
+
+/** The language a template is written in: the buyer's it is used for. */
+export const templateLanguage = (kind: DealTemplateKind): Language => (kind.endsWith('-en') ? 'en' : 'de')
+
+/**
+ * The template of a negotiation step for this inquiry: a checkout of an English buyer has its own English
+ * confirmation and refusal; everything else the owner's German one (decision 025).
+ */
+export function templateFor(kind: DealKind, inquiry: Pick<StoredInquiry, 'language' | 'checkout'>): DealTemplateKind {
+  if (inquiry.checkout && inquiry.language === 'en' && kind !== 'counter') return kind === 'accept' ? 'checkout-accept-en' : 'checkout-decline-en'
+  return kind
+}
 
 export const TEMPLATE_MAX = 5000
 
@@ -61,7 +117,7 @@ const PLACEHOLDER = /\{([^{}\s]*)\}/g
 const list = (names: readonly string[]) => names.map((name) => `{${name}}`).join(', ')
 
 /** Why the owner's template cannot be used, in German, or null when it can. */
-export function templateProblem(kind: DealKind, text: string): string | null {
+export function templateProblem(kind: DealTemplateKind, text: string): string | null {
   if (text.trim() === '') return 'Die Vorlage ist leer.'
   if (text.length > TEMPLATE_MAX) return `Die Vorlage ist zu lang (höchstens ${TEMPLATE_MAX} Zeichen).`
   const used = [...text.matchAll(PLACEHOLDER)].map((match) => match[1]!)
@@ -69,7 +125,7 @@ export function templateProblem(kind: DealKind, text: string): string | null {
   if (unknown.length > 0) {
     return `Unbekannter Platzhalter ${list(unknown)} in der Vorlage „${DEAL_LABEL[kind]}“. Erlaubt sind: ${list(PLACEHOLDERS[kind])}.`
   }
-  const missing = REQUIRED[kind].filter((name) => !used.includes(name))
+  const missing = (REQUIRED[kind] ?? []).filter((name) => !used.includes(name))
   if (missing.length > 0) return `Die Vorlage „${DEAL_LABEL[kind]}“ braucht ${list(missing)}.`
   return null
 }
@@ -101,10 +157,11 @@ export interface DealValues {
 }
 
 /** The mail's text: each placeholder filled in once (a note that contains "{betrag}" stays as it was typed). */
-export function renderDealText(kind: DealKind, template: string, values: DealValues): string {
+export function renderDealText(kind: DealTemplateKind, template: string, values: DealValues): string {
+  const language = templateLanguage(kind)
   const filled: Record<string, string> = {
     domain: displayHost(values.domain),
-    betrag: values.amount === null ? 'wie besprochen' : formatPrice(values.amount, values.currency),
+    betrag: values.amount === null ? (language === 'en' ? 'as agreed' : 'wie besprochen') : formatPrice(values.amount, values.currency, language),
     frist: values.expiresAt === undefined ? '' : formatDeadline(values.expiresAt),
     notiz: cleanNote(values.note),
     link: values.link ?? '',
@@ -118,6 +175,32 @@ export function renderDealText(kind: DealKind, template: string, values: DealVal
 }
 
 const SUBJECT: Record<DealKind, string> = { counter: 'Gegenangebot', accept: 'Angebot angenommen', decline: 'Absage' }
+const ENGLISH_SUBJECT: Record<'accept' | 'decline' | 'sold-notice', string> = { accept: 'Purchase confirmed', decline: 'Purchase declined', 'sold-notice': 'Already sold' }
+
+const englishTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+
+/** A reply in English, threaded like the German one; `quote`: the buyer's own words below it (not a checkout's summary). */
+function englishReply(
+  inquiry: StoredInquiry,
+  reply: { body: string; replyTo: string | null; inquiryMessageId: string },
+  messageId: string,
+  addresses: MailAddresses & { visitor: string },
+  subject: string,
+  quote: boolean,
+): SendMailOptions {
+  const domain = displayHost(inquiry.domain)
+  const quoted = inquiry.message.split(/\r?\n/).map((line) => `> ${line}`).join('\n')
+  return {
+    from: addresses.from,
+    to: headerSafe(addresses.visitor),
+    replyTo: headerSafe(reply.replyTo ?? addresses.to),
+    subject: `Re: Inquiry about ${domain}: ${subject}`,
+    messageId,
+    inReplyTo: reply.inquiryMessageId,
+    references: [reply.inquiryMessageId],
+    text: quote ? [reply.body, '', `On ${englishTime.format(new Date(inquiry.createdAt))} (Berlin time) you wrote about ${domain}:`, quoted].join('\n') : reply.body,
+  }
+}
 
 /** The mail of a negotiation step, threaded under the owner's mail about the inquiry like any reply. */
 export function composeDealMail(
@@ -126,6 +209,20 @@ export function composeDealMail(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
+  // An English buyer's checkout is confirmed or declined in English (templateFor); its message is our German summary.
+  if (reply.kind !== 'counter' && templateFor(reply.kind, inquiry) !== reply.kind) return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT[reply.kind], false)
   const mail = composeReplyMail(inquiry, reply, messageId, addresses)
   return { ...mail, subject: `${mail.subject as string}: ${SUBJECT[reply.kind]}` }
+}
+
+/** "Bereits verkauft" to another inquirer of a sold name (decision 037), in their language, their message quoted. */
+export function composeSoldNotice(
+  inquiry: StoredInquiry,
+  reply: { body: string; replyTo: string | null; inquiryMessageId: string },
+  messageId: string,
+  addresses: MailAddresses & { visitor: string },
+): SendMailOptions {
+  if (inquiry.language === 'en') return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT['sold-notice'], true)
+  const mail = composeReplyMail(inquiry, reply, messageId, addresses)
+  return { ...mail, subject: `${mail.subject as string}: Bereits verkauft` }
 }

@@ -8,7 +8,7 @@ import { notifyHost } from '../notify/targets.ts'
 import type { OutboxItem, Store } from '../store/types.ts'
 import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
 import { composeConfirmMail } from './confirm-mail.ts'
-import { composeDealMail } from './deal-mail.ts'
+import { composeDealMail, composeSoldNotice } from './deal-mail.ts'
 import { composeDealStepMail } from './deal-step-mail.ts'
 import type { MailTransport } from './transport.ts'
 
@@ -94,6 +94,8 @@ export function createOutboxWorker(options: {
       case 'accept':
       case 'decline':
         return composeDealMail(item.inquiry, { ...reply, kind: reply.kind }, item.messageId, to)
+      case 'sold-notice':
+        return composeSoldNotice(item.inquiry, reply, item.messageId, to)
       case 'notice':
       case 'verify':
         return composeConfirmMail(item.inquiry, { ...reply, kind: reply.kind }, item.messageId, { ...to, secret })

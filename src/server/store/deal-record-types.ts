@@ -51,7 +51,28 @@ export interface StoredDeal {
   /** Whether a transfer code is stored (the code itself only through dealTransferCode). */
   hasTransferCode: boolean
   transferNote: string | null
+  /**
+   * The owner's choice with "Übertragen": whether the other inquirers are told "bereits verkauft" when the deal
+   * completes by itself (decision 037); null when not chosen (no notice).
+   */
+  notifyOthers: boolean | null
   buyer: { name: string; email: string; language: Language }
+}
+
+/** Another open inquiry of a deal's domain, to be told the name is sold (decision 037). */
+interface OtherInquirer {
+  inquiryId: number
+  email: string
+  name: string
+  language: Language
+}
+
+/** A "bereits verkauft" mail, composed in the inquirer's language, queued with the completion. */
+export interface SoldNotice {
+  inquiryId: number
+  body: string
+  to: string
+  replyTo: string
 }
 
 /** A mail to the buyer that goes with a step, as a reply of the inquiry (its text composed before). */
@@ -78,12 +99,27 @@ export interface DealChange {
   /** Sealed transfer code (never the code). */
   transferCode?: string | null
   transferNote?: string | null
+  notifyOthers?: boolean | null
+  /**
+   * "Bereits verkauft" to the other inquirers, in the step's transaction; an inquiry that is no longer open (declined,
+   * archived, erased, told before) is left out there.
+   */
+  soldNotices?: readonly SoldNotice[]
   mail?: DealMail
   /** The addresses told of the step (`deal.<state>`), in its transaction. */
   notify?: readonly string[]
 }
 
-export type DealChangeResult = { status: 'done'; deal: StoredDeal; replyId: number | null } | { status: 'not-found' } | { status: 'wrong-state'; current: DealState }
+export type DealChangeResult =
+  | { status: 'done'; deal: StoredDeal; replyId: number | null; soldNotices?: number }
+  | { status: 'not-found' }
+  | { status: 'wrong-state'; current: DealState }
+
+/** New deadlines for a deal (a date each, ms); only those given change. */
+interface DealDeadlines {
+  paymentDueAt?: number
+  transferDueAt?: number
+}
 
 export interface DealRecordStore {
   getDeal(id: number): Promise<StoredDeal | null>
@@ -97,6 +133,18 @@ export interface DealRecordStore {
   changeDeal(id: number, change: DealChange): Promise<DealChangeResult>
   /** The sealed transfer code, or null. */
   dealTransferCode(id: number): Promise<string | null>
+  /**
+   * Moves a deal's deadlines (decision 037): the payment's while it waits for payment, the transfer's while paid. The
+   * reminders of a moved deadline are planned again (their marks cleared). Refused in any other state.
+   */
+  changeDealDeadlines(id: number, deadlines: DealDeadlines): Promise<DealChangeResult>
+  /**
+   * The open inquiries of a domain other than `exceptInquiryId` (not spam, unconfirmed, declined or archived, not told
+   * before), newest first: whom "bereits verkauft" may reach.
+   */
+  otherInquirers(domain: string, exceptInquiryId: number): Promise<OtherInquirer[]>
+  /** An open deal (awaiting payment, paid, transferred) of a domain, or a completed one (sold); null when neither. */
+  dealOfDomain(domain: string): Promise<{ id: number; status: DealState } | null>
   /** Every domain (ASCII) with a completed deal: sold, whatever the domains file says (decision 033). */
   soldDomains(): Promise<string[]>
   /** Transferred deals whose time to complete by themselves has come by `now`. */

@@ -6,7 +6,7 @@ import { replyMessageIdFor } from './console.ts'
 import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import type { DealEvent, DealMail, DealRecordStore, DealReminder, DealState, NewDeal, StoredDeal } from './types.ts'
+import type { DealEvent, DealMail, DealRecordStore, DealReminder, DealState, InquiryStatus, NewDeal, SoldNotice, StoredDeal } from './types.ts'
 
 type DealRow = Omit<Selectable<Database['deals']>, 'transfer_code'> & {
   has_code: number | boolean | null
@@ -37,6 +37,7 @@ const DEAL_COLUMNS = [
   'd.cancelled_by',
   'd.cancel_reason',
   'd.transfer_note',
+  'd.notify_others',
   'i.name',
   'i.email',
   'i.language',
@@ -65,6 +66,7 @@ const toDeal = (row: DealRow): StoredDeal => ({
   cancelReason: row.cancel_reason,
   hasTransferCode: Boolean(row.has_code),
   transferNote: row.transfer_note,
+  notifyOthers: row.notify_others === null ? null : Number(row.notify_others) === 1,
   buyer: { name: row.name, email: row.email, language: row.language },
 })
 
@@ -124,7 +126,7 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
 }
 
 /** A deal's mail as a reply of its inquiry, with its outbox row: in the caller's transaction. */
-async function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail, now: number): Promise<number> {
+async function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail | (Omit<SoldNotice, 'inquiryId'> & { kind: 'sold-notice' }), now: number): Promise<number> {
   const inserted = await trx
     .insertInto('replies')
     .values({ inquiry_id: inquiry.inquiry_id, kind: mail.kind, amount: null, body: mail.body, reply_to: mail.replyTo, created_at: now })
@@ -148,6 +150,34 @@ async function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: numb
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
+
+/** The inquiries still waiting for an answer about the name: whom "bereits verkauft" may reach (decision 037). */
+const OPEN_INQUIRY: readonly InquiryStatus[] = ['new', 'answered', 'countered', 'expired', 'accepted']
+const OPEN_DEAL: readonly DealState[] = ['awaiting_payment', 'paid', 'transferred']
+
+/**
+ * The "bereits verkauft" mails, in the completion's transaction. Each inquiry is checked again here: still of this
+ * domain, still open, not told before (a second completion cannot happen, but a retried step must not mail twice).
+ */
+async function queueSoldNotices(trx: Transaction<Database>, domain: string, notices: readonly SoldNotice[], now: number): Promise<number> {
+  let queued = 0
+  for (const notice of notices) {
+    const inquiry = await trx
+      .selectFrom('inquiries as i')
+      .select(['i.id', 'i.token', 'i.domain'])
+      .where('i.id', '=', notice.inquiryId)
+      .where('i.domain', '=', domain)
+      .where('i.status', 'in', OPEN_INQUIRY)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('replies as r').select('r.id').whereRef('r.inquiry_id', '=', 'i.id').where('r.kind', '=', 'sold-notice'))))
+      .executeTakeFirst()
+    if (!inquiry) continue
+    await queueMail(trx, { inquiry_id: Number(inquiry.id), token: inquiry.token, domain: inquiry.domain }, { kind: 'sold-notice', body: notice.body, to: notice.to, replyTo: notice.replyTo }, now)
+    // A new inquiry is answered now, as by any reply; the badge in its history says how.
+    await trx.updateTable('inquiries').set({ status: 'answered' }).where('id', '=', inquiry.id).where('status', '=', 'new').execute()
+    queued++
+  }
+  return queued
+}
 
 /** The webhook event a step's new state makes. */
 const STEP_EVENT: Partial<Record<DealState, DealEvent>> = { paid: 'paid', transferred: 'transferred', completed: 'completed', cancelled: 'cancelled' }
@@ -213,14 +243,65 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           if (change.cancelReason !== undefined) set.cancel_reason = change.cancelReason
           if (change.transferCode !== undefined) set.transfer_code = change.transferCode
           if (change.transferNote !== undefined) set.transfer_note = change.transferNote
+          if (change.notifyOthers !== undefined) set.notify_others = change.notifyOthers === null ? null : change.notifyOthers ? 1 : 0
           await trx.updateTable('deals').set(set).where('id', '=', id).execute()
           const replyId = change.mail ? await queueMail(trx, current, change.mail, change.now) : null
+          const soldNotices = change.soldNotices?.length ? await queueSoldNotices(trx, current.domain, change.soldNotices, change.now) : undefined
           const event = STEP_EVENT[change.to]
           if (event) await queueDealNotifications(trx, { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain }, event, change.notify, change.now)
           const deal = (await one(trx, (qb) => qb.where('d.id', '=', id)))!
-          return { status: 'done', deal, replyId } as const
+          return { status: 'done', deal, replyId, ...(soldNotices !== undefined && { soldNotices }) } as const
         }),
       )
+    },
+    changeDealDeadlines(id, deadlines) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const current = await trx.selectFrom('deals').select(['id', 'status']).where('id', '=', id).$if(postgres, (qb) => qb.forUpdate()).executeTakeFirst()
+          if (!current) return { status: 'not-found' } as const
+          const set: Updateable<Database['deals']> = {}
+          // A moved deadline has its reminders planned again: the halfway point and the "passed" notice follow it.
+          if (deadlines.paymentDueAt !== undefined) {
+            if (current.status !== 'awaiting_payment') return { status: 'wrong-state', current: current.status } as const
+            Object.assign(set, { payment_due_at: deadlines.paymentDueAt, payment_reminded_at: null, payment_overdue_at: null })
+          }
+          if (deadlines.transferDueAt !== undefined) {
+            if (current.status !== 'paid') return { status: 'wrong-state', current: current.status } as const
+            Object.assign(set, { transfer_due_at: deadlines.transferDueAt, transfer_reminded_at: null })
+          }
+          if (Object.keys(set).length > 0) await trx.updateTable('deals').set(set).where('id', '=', id).execute()
+          return { status: 'done', deal: (await one(trx, (qb) => qb.where('d.id', '=', id)))!, replyId: null } as const
+        }),
+      )
+    },
+    async otherInquirers(domain, exceptInquiryId) {
+      const rows = await guard(() =>
+        db
+          .selectFrom('inquiries as i')
+          .select(['i.id', 'i.email', 'i.name', 'i.language'])
+          .where('i.domain', '=', domain)
+          .where('i.id', '!=', exceptInquiryId)
+          .where('i.status', 'in', OPEN_INQUIRY)
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('replies as r').select('r.id').whereRef('r.inquiry_id', '=', 'i.id').where('r.kind', '=', 'sold-notice'))))
+          .orderBy('i.created_at', 'desc')
+          .orderBy('i.id', 'desc')
+          .execute(),
+      )
+      return rows.map((row) => ({ inquiryId: Number(row.id), email: row.email, name: row.name, language: row.language }))
+    },
+    async dealOfDomain(domain) {
+      const rows = await guard(() =>
+        db
+          .selectFrom('deals')
+          .select(['id', 'status'])
+          .where('domain', '=', domain)
+          .where('status', 'in', [...OPEN_DEAL, 'completed'])
+          .orderBy('id', 'desc')
+          .execute(),
+      )
+      // Sold outweighs a deal still open (offers' deals may have been open side by side).
+      const row = rows.find((deal) => deal.status === 'completed') ?? rows[0]
+      return row ? { id: Number(row.id), status: row.status } : null
     },
     async soldDomains() {
       const rows = await guard(() => db.selectFrom('deals').select('domain').distinct().where('status', '=', 'completed').orderBy('domain').execute())

@@ -1,4 +1,5 @@
 // The store's part for the negotiation (store/deal.ts; docs/negotiation.md).
+import type { DealTemplateKind } from '../../shared/console-api.ts'
 import type { InquiryStatus, NewDeal } from './types.ts'
 
 /** A step of the negotiation (docs/negotiation.md): the mail's text is composed before it is stored. */
@@ -28,6 +29,10 @@ export type DealResult =
    * (docs/deals.md). The owner cancels the deal first.
    */
   | { status: 'deal-in-progress'; dealId: number }
+  /** A checkout, while another inquiry's deal for the same name is open (decision 037): one sale of a name at a time. */
+  | { status: 'domain-deal-open'; dealId: number }
+  /** The name is sold (a completed deal): nothing is accepted for it any more. */
+  | { status: 'sold'; dealId: number }
 
 export interface DealStore {
   /** Stores the counter-offer, queues its mail and marks the inquiry countered until `expiresAt`, in one transaction. */
@@ -38,7 +43,7 @@ export interface DealStore {
   /** Marks every counter-offer whose time ran out by `now` as expired; returns how many. */
   expireCounterOffers(now: number): Promise<number>
   /** The owner's edited mail templates (absent: the default text). */
-  dealTemplates(): Promise<Partial<Record<DealKind, string>>>
+  dealTemplates(): Promise<Partial<Record<DealTemplateKind, string>>>
   /** Stores the owner's template, or goes back to the default with null. */
-  setDealTemplate(kind: DealKind, text: string | null): Promise<void>
+  setDealTemplate(kind: DealTemplateKind, text: string | null): Promise<void>
 }

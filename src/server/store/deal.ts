@@ -1,15 +1,17 @@
 // The negotiation on an inquiry (docs/negotiation.md): a counter-offer, accepting, declining. Each step is one
 // transaction: its reply row (the mail's text as composed), the mail to the visitor in the outbox, and the
 // inquiry's new state. The owner's mail templates live in `meta`, so every instance on one database uses the same.
-import type { Kysely, Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { replyMessageIdFor } from './console.ts'
 import { createOrRenewDeal } from './deal-record.ts'
+import type { DealTemplateKind } from '../../shared/console-api.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { DealKind, DealResult, DealStep, DealStore, InquiryStatus, NewDeal } from './types.ts'
 
 const TEMPLATE_PREFIX = 'template:'
-const DEAL_KINDS: readonly DealKind[] = ['counter', 'accept', 'decline']
+/** Every template's key in `meta` (the German negotiation's kept their names from before). */
+const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
 
 const STATUS_AFTER: Record<DealKind, InquiryStatus> = { counter: 'countered', accept: 'accepted', decline: 'declined' }
 
@@ -33,7 +35,7 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
       db.transaction().execute(async (trx: Transaction<Database>) => {
         const inquiry = await trx
           .selectFrom('inquiries')
-          .select(['id', 'token', 'domain', 'status', 'counter_expires_at'])
+          .select(['id', 'token', 'domain', 'status', 'counter_expires_at', 'kind'])
           .where('id', '=', id)
           .$if(postgres, (qb) => qb.forUpdate())
           .executeTakeFirst()
@@ -45,7 +47,23 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
         const refused = check?.(inquiry)
         if (refused) return refused
         let dealId: number | undefined
-        if (kind !== 'accept') {
+        if (kind === 'accept') {
+          // Nothing is accepted for a sold name, and a checkout is confirmed only while no other deal for its name is
+          // open (decision 037). On PostgreSQL two acceptances of the same name take turns here.
+          if (postgres) await sql`SELECT pg_advisory_xact_lock(hashtext(${`deal-domain:${inquiry.domain}`}))`.execute(trx)
+          const sold = await trx.selectFrom('deals').select('id').where('domain', '=', inquiry.domain).where('status', '=', 'completed').executeTakeFirst()
+          if (sold) return { status: 'sold', dealId: Number(sold.id) } as const
+          if (input.deal && inquiry.kind === 'checkout') {
+            const open = await trx
+              .selectFrom('deals')
+              .select('id')
+              .where('domain', '=', inquiry.domain)
+              .where('inquiry_id', '!=', inquiry.id)
+              .where('status', 'in', ['awaiting_payment', 'paid', 'transferred'])
+              .executeTakeFirst()
+            if (open) return { status: 'domain-deal-open', dealId: Number(open.id) } as const
+          }
+        } else {
           // A counter-offer or a refusal would contradict a sale under way: the owner cancels the deal first.
           const open = await trx.selectFrom('deals').select('id').where('inquiry_id', '=', inquiry.id).where('status', '!=', 'cancelled').executeTakeFirst()
           if (open) return { status: 'deal-in-progress', dealId: Number(open.id) } as const
@@ -111,7 +129,7 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
         db
           .selectFrom('meta')
           .select(['key', 'value'])
-          .where('key', 'in', DEAL_KINDS.map((kind) => `${TEMPLATE_PREFIX}${kind}`))
+          .where('key', 'in', TEMPLATE_KINDS.map((kind) => `${TEMPLATE_PREFIX}${kind}`))
           .execute(),
       )
       return Object.fromEntries(rows.map((row) => [row.key.slice(TEMPLATE_PREFIX.length), row.value]))

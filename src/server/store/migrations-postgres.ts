@@ -170,4 +170,9 @@ export const POSTGRES_MIGRATIONS: string[] = [
    DROP INDEX outbox_inquiry_webhook;
    CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL AND deal_event IS NULL;
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, webhook_url) WHERE deal_event IS NOT NULL;`,
+  // "Bereits verkauft" (see migrations-sqlite.ts).
+  `ALTER TABLE deals ADD COLUMN notify_others INTEGER CHECK (notify_others IN (0, 1));
+   ALTER TABLE replies DROP CONSTRAINT replies_kind_check;
+   ALTER TABLE replies ADD CONSTRAINT replies_kind_check
+     CHECK (kind IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify', 'deal-paid', 'deal-transferred', 'deal-completed', 'deal-cancelled', 'deal-payment-reminder', 'deal-overdue', 'deal-transfer-reminder', 'sold-notice'));`,
 ]

@@ -207,4 +207,12 @@ export const SQLITE_MIGRATIONS: string[] = [
    DROP INDEX outbox_inquiry_webhook;
    CREATE UNIQUE INDEX outbox_inquiry_webhook ON outbox (inquiry_id, webhook_url) WHERE webhook_url IS NOT NULL AND deal_event IS NULL;
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, webhook_url) WHERE deal_event IS NOT NULL;`,
+  // "Bereits verkauft" (decision 037): the owner's choice, made with "Übertragen", to tell the other inquirers when
+  // the deal completes by itself; and the notice's own reply kind (the CHECK moves to a new column again, as above).
+  `ALTER TABLE deals ADD COLUMN notify_others INTEGER CHECK (notify_others IN (0, 1));
+   ALTER TABLE replies ADD COLUMN kind_next TEXT NOT NULL DEFAULT 'reply'
+     CHECK (kind_next IN ('reply', 'counter', 'accept', 'decline', 'notice', 'verify', 'deal-paid', 'deal-transferred', 'deal-completed', 'deal-cancelled', 'deal-payment-reminder', 'deal-overdue', 'deal-transfer-reminder', 'sold-notice'));
+   UPDATE replies SET kind_next = kind;
+   ALTER TABLE replies DROP COLUMN kind;
+   ALTER TABLE replies RENAME COLUMN kind_next TO kind;`,
 ]

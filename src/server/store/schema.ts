@@ -102,6 +102,8 @@ export interface Database {
     payment_reminded_at: number | null
     payment_overdue_at: number | null
     transfer_reminded_at: number | null
+    /** 0 or 1: the owner's choice with "Übertragen" to tell the other inquirers when it completes by itself (decision 037). */
+    notify_others: number | null
   }
   sessions: { id_hash: string; created_at: number; last_seen_at: number }
   meta: { key: string; value: string }

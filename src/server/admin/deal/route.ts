@@ -5,14 +5,14 @@ import { z } from 'zod'
 import { CONSOLE_PATHS, NOTE_MAX, type DealTemplateKind, type InquiryDetail, type TemplatesPage } from '../../../shared/console-api.ts'
 import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest } from '../../deal/actions.ts'
 import { HttpError } from '../../http/errors.ts'
-import { formatDeadline, DEAL_KINDS, DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_MAX, templateProblem } from '../../mail/deal-mail.ts'
+import { formatDeadline, DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_KINDS, TEMPLATE_MAX, templateLanguage, templateProblem } from '../../mail/deal-mail.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from '../inbox/data.ts'
 import type { ConsoleRenderer } from '../render.ts'
 import { sendPage } from '../session/route.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
-const kindParams = z.object({ kind: z.enum(DEAL_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })
+const kindParams = z.object({ kind: z.enum(TEMPLATE_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })
 const note = z.string().max(NOTE_MAX, `höchstens ${NOTE_MAX} Zeichen`).optional()
 const counterBody = z.object({
   amount: z.union([z.string().max(30), z.number().int().transform(String)], { error: 'Bitte einen Betrag angeben.' }),
@@ -50,15 +50,22 @@ function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError
       return new HttpError(400, `Notiz: höchstens ${NOTE_MAX} Zeichen.`)
     case 'deal-in-progress':
       return new HttpError(409, `Zu dieser Anfrage läuft ein Verkauf (Nr. ${outcome.dealId}). Brechen Sie ihn zuerst ab (Verkäufe).`)
+    case 'domain-deal-open':
+      return new HttpError(409, `Diese Domain wird gerade verkauft (Verkauf Nr. ${outcome.dealId}): ein Verkauf je Domain zur Zeit. Brechen Sie ihn zuerst ab (Verkäufe).`)
+    case 'sold':
+      return new HttpError(409, `Diese Domain ist verkauft (Verkauf Nr. ${outcome.dealId}): Es wird nichts mehr angenommen.`)
+    case 'checkout-counter':
+      return new HttpError(409, 'Ein Kauf zum Festpreis wird bestätigt oder abgelehnt, nicht mit einem Gegenangebot beantwortet.')
   }
 }
 
 async function templatesPage(deps: ConsoleDeps): Promise<TemplatesPage> {
   const stored = await deps.store.dealTemplates()
   return {
-    templates: DEAL_KINDS.map((kind) => ({
+    templates: TEMPLATE_KINDS.map((kind) => ({
       kind,
       label: DEAL_LABEL[kind],
+      language: templateLanguage(kind),
       text: stored[kind] ?? DEFAULT_TEMPLATES[kind],
       isDefault: stored[kind] === undefined,
       defaultText: DEFAULT_TEMPLATES[kind],

@@ -6,7 +6,8 @@ import { z } from 'zod'
 import { CONSOLE_PATHS, DEAL_STATES, type DealState, type DealSummary, type SalesPage } from '../../../shared/console-api.ts'
 import { dealSummary } from '../../deal/summary.ts'
 import { TRANSFER_CODE_MAX } from '../../deal/seal.ts'
-import { cancelDeal, completeDeal, markPaid, REASON_MAX, recordTransfer, type DealStepContext, type StepOutcome } from '../../deal/steps.ts'
+import { endOfBerlinDay } from '../../deal/due-date.ts'
+import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, REASON_MAX, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../../deal/steps.ts'
 import { HttpError } from '../../http/errors.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
 import type { ConsoleDeps } from '../deps.ts'
@@ -18,7 +19,13 @@ const listQuery = z.object({ status: z.enum(DEAL_STATES as [DealState, ...DealSt
 const transferBody = z.object({
   code: z.string().max(TRANSFER_CODE_MAX, `Transfer-Code: höchstens ${TRANSFER_CODE_MAX} Zeichen`).optional(),
   note: z.string().max(REASON_MAX, `Notiz: höchstens ${REASON_MAX} Zeichen`).optional(),
+  notifyOthers: z.boolean().optional(),
 })
+const completeBody = z.object({ notifyOthers: z.boolean().optional() }).default({})
+const day = z.string().max(20).optional()
+const deadlineBody = z
+  .object({ payment: day, transfer: day, days: z.number().int().min(1, 'mindestens 1 Tag').max(MAX_DEADLINE_DAYS, `höchstens ${MAX_DEADLINE_DAYS} Tage`).optional() })
+  .refine((body) => [body.payment, body.transfer, body.days].filter((value) => value !== undefined).length === 1, 'bitte genau eine neue Frist angeben (Zahlung, Übertragung oder Tage)')
 const cancelBody = z.object({ reason: z.string().max(REASON_MAX, `Begründung: höchstens ${REASON_MAX} Zeichen`).optional() }).default({})
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
@@ -38,7 +45,20 @@ function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>): HttpError {
       return new HttpError(400, `Bitte einen Transfer-Code (höchstens ${TRANSFER_CODE_MAX} Zeichen, ohne Steuerzeichen) oder eine Notiz angeben.`)
     case 'reason-too-long':
       return new HttpError(400, `Höchstens ${REASON_MAX} Zeichen.`)
+    case 'past-date':
+      return new HttpError(400, 'Die neue Frist liegt in der Vergangenheit: Bitte ein Datum ab heute angeben.')
+    case 'too-far':
+      return new HttpError(400, `Die neue Frist liegt zu weit in der Zukunft (höchstens ${MAX_DEADLINE_DAYS} Tage).`)
   }
+}
+
+/** The new deadline as the store takes it: a day (YYYY-MM-DD, its end in Berlin) or days from now. */
+function deadlineOf(body: z.infer<typeof deadlineBody>): DeadlineInput {
+  if (body.days !== undefined) return { days: body.days }
+  const [field, text] = body.payment !== undefined ? (['paymentDueAt', body.payment] as const) : (['transferDueAt', body.transfer!] as const)
+  const at = endOfBerlinDay(text)
+  if (at === null) throw new HttpError(400, 'Frist: bitte ein Datum als JJJJ-MM-TT angeben, z. B. 2026-12-31.')
+  return { [field]: at }
 }
 
 export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
@@ -57,9 +77,9 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
       if (outcome.status !== 'done') throw refusal(outcome)
       outbox.kick()
       // Never the code, nor the reason: what the owner typed stays in the store and the buyer's mail.
-      log.info({ deal: id, step, status: outcome.deal.status }, 'deal step taken in the console')
+      log.info({ deal: id, step, status: outcome.deal.status, ...(outcome.soldNotices !== undefined && { soldNotices: outcome.soldNotices }) }, 'deal step taken in the console')
       if (outcome.deal.status === 'completed') deps.onDealCompleted(outcome.deal.domain)
-      return summary(outcome.deal)
+      return { ...summary(outcome.deal), ...(outcome.soldNotices !== undefined && { soldNotices: outcome.soldNotices }) }
     }
 
     app.get('/api/deals', async (request) => salesPage(parse(listQuery, request.query).status))
@@ -80,12 +100,23 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
       const id = idOf(request)
       const body = parse(transferBody, request.body ?? {})
       return take(id, 'transfer', (context, now) =>
-        recordTransfer(context, id, { ...(body.code !== undefined && { code: body.code }), ...(body.note !== undefined && { note: body.note }) }, now),
+        recordTransfer(
+          context,
+          id,
+          { ...(body.code !== undefined && { code: body.code }), ...(body.note !== undefined && { note: body.note }), notifyOthers: body.notifyOthers === true },
+          now,
+        ),
       )
     })
     app.post('/api/deals/:id/complete', async (request) => {
       const id = idOf(request)
-      return take(id, 'complete', (context, now) => completeDeal(context, id, 'owner', now))
+      const { notifyOthers } = parse(completeBody, request.body ?? {})
+      return take(id, 'complete', (context, now) => completeDeal(context, id, 'owner', now, notifyOthers === true))
+    })
+    app.post('/api/deals/:id/deadline', async (request) => {
+      const id = idOf(request)
+      const deadline = deadlineOf(parse(deadlineBody, request.body ?? {}))
+      return take(id, 'deadline', (context, now) => changeDeadlines(context, id, deadline, now))
     })
     app.post('/api/deals/:id/cancel', async (request) => {
       const id = idOf(request)

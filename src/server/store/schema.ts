@@ -103,6 +103,21 @@ export interface Database {
     payment_overdue_at: number | null
     transfer_reminded_at: number | null
   }
+  /** Bookings of bank statements applied to deals (decision 040), once each by bank_key. */
+  bank_payments: {
+    id: Generated<number>
+    bank_key: string
+    deal_id: number | null
+    reference: string
+    account: string
+    bank_ref: string | null
+    booked_on: string | null
+    /** Minor units; a return is negative. */
+    amount: number
+    currency: string
+    kind: 'payment' | 'return'
+    created_at: number
+  }
   sessions: { id_hash: string; created_at: number; last_seen_at: number }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }

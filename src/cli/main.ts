@@ -45,6 +45,9 @@ Commands:
   deal deadline ID --payment YYYY-MM-DD | --transfer YYYY-MM-DD | --days N   move the deal's payment or transfer
            deadline (to the end of that day, Berlin time; --days: from now, for the deadline it waits for)
   deal cancel ID [--reason TEXT]   cancel the deal; the reason is mailed to the buyer
+  payments import FILE [--dry-run] [--json]   a bank statement (CAMT.053): payments matched to the deals by
+           reference and amount; marks the deals they pay as paid (mailing the buyers) unless --dry-run (exit 1
+           when the file is no readable statement; then nothing is applied)
   access   --email ADDRESS          everything stored about this address, as JSON (GDPR Art. 15)
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
   dns      [--domain D] [--format zone|json]   the _for-sale TXT records (RFC 10023) of the names in DOMAINS_FILE
@@ -282,6 +285,10 @@ export async function main(argv: string[], print = printLine, printError = (text
       if (command === 'deals') await runDealsList(values, { store, config, print, usage })
       else if (!isDealStep(step)) throw usage(`deal takes show, paid, transfer, complete, cancel or deadline${step ? `, not "${step}"` : ''} (see the command list)`)
       else await runDealStep(step, rest, values, { store, config, print, usage })
+    }
+    else if (command === 'payments') {
+      const { runPayments } = await import('./payments.ts')
+      return await runPayments(args, values, { store, config, print, printError, usage })
     }
     else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)
     else await run(command, args, values, store, print)

@@ -2,6 +2,7 @@
 import { useEffect } from 'react'
 import type { ConsoleState } from '../shared/console-api.ts'
 import { Layout } from './Layout.tsx'
+import { BankStatementPage } from './pages/BankStatement.tsx'
 import { ImportPage } from './pages/Import.tsx'
 import { Inbox } from './pages/Inbox.tsx'
 import { InquiryPage } from './pages/Inquiry.tsx'
@@ -78,6 +79,12 @@ function Page({ state, now }: AppProps) {
       return (
         <Layout current="import">
           <ImportPage data={state.data} />
+        </Layout>
+      )
+    case 'bank-statement':
+      return (
+        <Layout current="sales">
+          <BankStatementPage data={state.data} />
         </Layout>
       )
     case 'not-found':

@@ -106,6 +106,7 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   },
   privacy: { page: 'privacy' },
   import: { page: 'import', data: { domainsFile: '/etc/domain-lander/domains.yaml', maxBytes: 10 * 1024 * 1024 } },
+  'bank-statement': { page: 'bank-statement', data: { maxBytes: 5 * 1024 * 1024 } },
   'not-found': { page: 'not-found' },
 }
 
@@ -121,6 +122,14 @@ const text = (html: string) =>
     .replace(/&amp;/g, '&')
 
 describe('console pages', () => {
+  it('"Kontoauszug importieren" asks for a CAMT.053 file of at most 5 MB, under Verkäufe, which links to it', () => {
+    const html = render(STATES['bank-statement'])
+    expect(text(html).replace(/\s+/g, ' ')).toContain('Datei (CAMT.053, höchstens 5 MB)')
+    expect(html).toContain('<input id="statement-file" type="file" accept=".xml,application/xml,text/xml" required="" name="file"/>')
+    expect(html).toMatch(/<a href="\/verkaeufe" aria-current="page">Verkäufe<\/a>/)
+    expect(render(STATES.sales)).toContain('<a href="/kontoauszug">Kontoauszug importieren</a>')
+  })
+
   it('the setup page shows only how to set a password', () => {
     const html = text(render(STATES.setup))
     expect(html).toContain('npx domain-lander set-password')

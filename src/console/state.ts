@@ -16,6 +16,7 @@ const TITLES: Record<ConsoleState['page'], string> = {
   sales: 'Verkäufe',
   privacy: 'Datenschutz',
   import: 'Domains importieren',
+  'bank-statement': 'Kontoauszug importieren',
   'not-found': 'Seite nicht gefunden',
 }
 

@@ -2,6 +2,7 @@
 // console's React code (src/console); nothing here may import server code.
 import type { ImportPageData } from './import-api.ts'
 import type { Language } from './language.ts'
+import type { BankStatementPageData } from './payments-api.ts'
 
 export type InquiryStatus = 'new' | 'unconfirmed' | 'answered' | 'countered' | 'expired' | 'accepted' | 'declined' | 'archived' | 'spam'
 export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam']
@@ -253,6 +254,7 @@ export type ConsoleState =
   | { page: 'sales'; data: SalesPage }
   | { page: 'privacy' }
   | { page: 'import'; data: ImportPageData }
+  | { page: 'bank-statement'; data: BankStatementPageData }
   | { page: 'not-found' }
 
 /** Page paths of the console (the server answers them with HTML, the API with JSON). */

@@ -2,6 +2,7 @@
 // its steps (DealSteps).
 import { useState } from 'react'
 import { CONSOLE_PATHS, type DealSummary, type SalesPage as SalesData } from '../../shared/console-api.ts'
+import { BANK_STATEMENT_PATH } from '../../shared/payments-api.ts'
 import { DealFacts, DealSteps } from './DealSteps.tsx'
 
 export function SalesPage({ initial }: { initial: SalesData }) {
@@ -10,6 +11,9 @@ export function SalesPage({ initial }: { initial: SalesData }) {
   return (
     <div className="sales">
       <h1>Verkäufe</h1>
+      <p>
+        <a href={BANK_STATEMENT_PATH}>Kontoauszug importieren</a> <span className="muted">(CAMT.053: Zahlungen den Käufen zuordnen)</span>
+      </p>
       {deals.length === 0 ? (
         <p className="empty">Noch keine Verkäufe. Ein Verkauf entsteht, wenn Sie ein Angebot mit Betrag annehmen.</p>
       ) : (

@@ -16,6 +16,7 @@ import type { ConsoleDeps } from './deps.ts'
 import { consoleHostNames, isConsoleHost } from './host.ts'
 import dealRoutes from './deal/route.ts'
 import salesRoutes from './sales/route.ts'
+import paymentRoutes from './payments/route.ts'
 import importRoutes from './import/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
 import privacyRoutes from './privacy/route.ts'
@@ -130,6 +131,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   await app.register(inboxRoutes, deps)
   await app.register(dealRoutes(deps, renderer))
   await app.register(salesRoutes(deps, renderer))
+  await app.register(paymentRoutes(deps, renderer))
   await app.register(privacyRoutes, { ...deps, renderer })
   await app.register(importRoutes, { ...deps, renderer })
   for (const url of PAGE_ROUTES) {

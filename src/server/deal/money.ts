@@ -5,7 +5,7 @@ import { LOCALE, type Language } from '../../shared/language.ts'
 const digitsCache = new Map<string, number>()
 
 /** How many minor digits a currency has (EUR 2, JPY 0), as Intl knows it. */
-function minorDigits(currency: string): number {
+export function minorDigits(currency: string): number {
   let digits = digitsCache.get(currency)
   if (digits === undefined) {
     digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2

@@ -215,4 +215,21 @@ export const SQLITE_MIGRATIONS: string[] = [
    UPDATE replies SET kind_next = kind;
    ALTER TABLE replies DROP COLUMN kind;
    ALTER TABLE replies RENAME COLUMN kind_next TO kind;`,
+  // Bank statements (decision 040): each booking applied to a deal, once, by its key (the account and the bank's
+  // reference, or a digest of the booking). No name, no remittance text: the amount, the date and the references.
+  // A deal erased (forget, retention) leaves its bookings' keys, so that importing the file again changes nothing.
+  `CREATE TABLE bank_payments (
+     id INTEGER PRIMARY KEY,
+     bank_key TEXT NOT NULL UNIQUE,
+     deal_id INTEGER REFERENCES deals (id) ON DELETE SET NULL,
+     reference TEXT NOT NULL,
+     account TEXT NOT NULL,
+     bank_ref TEXT,
+     booked_on TEXT,
+     amount INTEGER NOT NULL,
+     currency TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('payment', 'return')),
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX bank_payments_deal ON bank_payments (deal_id);`,
 ]

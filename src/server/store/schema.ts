@@ -105,6 +105,21 @@ export interface Database {
     /** 0 or 1: the owner's choice with "Übertragen" to tell the other inquirers when it completes by itself (decision 037). */
     notify_others: number | null
   }
+  /** Bookings of bank statements applied to deals (decision 040), once each by bank_key. */
+  bank_payments: {
+    id: Generated<number>
+    bank_key: string
+    deal_id: number | null
+    reference: string
+    account: string
+    bank_ref: string | null
+    booked_on: string | null
+    /** Minor units; a return is negative. */
+    amount: number
+    currency: string
+    kind: 'payment' | 'return'
+    created_at: number
+  }
   sessions: { id_hash: string; created_at: number; last_seen_at: number }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }

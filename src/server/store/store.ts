@@ -7,6 +7,7 @@ import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
+import { paymentStore } from './payments.ts'
 import { sessionStore } from './sessions.ts'
 import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
@@ -51,6 +52,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),
+    ...paymentStore(db, dialect),
     ...privacyStore(db, dialect),
     ...jobStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {

@@ -1,0 +1,62 @@
+// The console's page "Kontoauszug importieren" (docs/deals.md, decision 040): a CAMT.053 file, read in the browser and
+// sent as text, is matched against the deals (POST /api/payments/preview, which changes nothing), then applied
+// (POST /api/payments/apply): the payments recorded, the deals they pay marked paid with the buyers' mails. Behind
+// the session guard and the same-origin rule of the admin app, like every console route.
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { BANK_STATEMENT_PATH, type BankStatementPreview, type BankStatementResult } from '../../../shared/payments-api.ts'
+import { HttpError } from '../../http/errors.ts'
+import { CAMT_MAX_BYTES, CamtError, camtProblemText } from '../../payments/camt.ts'
+import { applyStatement, previewStatement } from '../../payments/statement.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import type { ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../session/route.ts'
+
+/** The file arrives inside a JSON string, whose escapes (quotes, line breaks) make the body larger than the file. */
+const BODY_LIMIT = 2 * CAMT_MAX_BYTES + 64 * 1024
+
+const body = z.object({ text: z.string() })
+
+const TEXTS = {
+  badRequest: 'Bitte eine CAMT.053-Datei (XML) wählen.',
+  tooLarge: `Die Datei ist größer als ${CAMT_MAX_BYTES / 1024 / 1024} MB. Bitte einen kürzeren Zeitraum exportieren.`,
+} as const
+
+export default function paymentRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  return async (app: FastifyInstance) => {
+    const { store, config, domains, outbox, log } = deps
+
+    function textOf(value: unknown): string {
+      const parsed = body.safeParse(value)
+      if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
+      if (Buffer.byteLength(parsed.data.text) > CAMT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
+      return parsed.data.text
+    }
+
+    async function readable<T>(work: () => Promise<T>): Promise<T> {
+      try {
+        return await work()
+      } catch (error) {
+        // What is wrong with the file, said so (its details shown as text); nothing was applied.
+        if (error instanceof CamtError) throw new HttpError(422, `${camtProblemText(error.problem, 'de')} Es wurde nichts übernommen.`)
+        throw error
+      }
+    }
+
+    app.get(BANK_STATEMENT_PATH, async (_request, reply) => sendPage(reply, renderer, { page: 'bank-statement', data: { maxBytes: CAMT_MAX_BYTES } }))
+
+    app.post('/api/payments/preview', { bodyLimit: BODY_LIMIT }, async (request): Promise<BankStatementPreview> => {
+      const text = textOf(request.body)
+      return readable(() => previewStatement(store, text))
+    })
+
+    app.post('/api/payments/apply', { bodyLimit: BODY_LIMIT }, async (request): Promise<BankStatementResult> => {
+      const text = textOf(request.body)
+      const result = await readable(() => applyStatement({ store, config, domains: domains.current() }, text, Date.now()))
+      if (result.paid.length > 0) outbox.kick()
+      // Counts and deal ids only: no name or remittance text in the log.
+      log.info({ recorded: result.recorded, paid: result.paid.map((deal) => deal.dealId) }, 'bank statement applied in the console')
+      return result
+    })
+  }
+}

@@ -1,0 +1,65 @@
+// Finding a deal's reference in what a bank passes on, and telling a return from a payment.
+import { describe, expect, test } from 'vitest'
+import type { CamtEntry, CamtTransaction } from './camt.ts'
+import { isReturn, referencesIn } from './match.ts'
+
+const KNOWN = new Set(['DL-2026-0042', 'DL-2026-1234', 'DL-2026-12345', 'DL-2027-0042'])
+
+describe('the reference in a remittance', () => {
+  test('as typed, in lower case, without hyphens, with spaces, or split where the bank cut the line', () => {
+    for (const text of ['DL-2026-0042', 'Kauf dl-2026-0042 danke', 'DL20260042', 'DL 2026 0042', 'Ref DL-2026-', 'DL–2026–0042', 'DL-2026-00\n42']) {
+      expect(referencesIn([text.startsWith('Ref') ? `${text}0042` : text], KNOWN), text).toEqual(['DL-2026-0042'])
+    }
+  })
+
+  test('as written first: DL-2026-12345 is not DL-2026-1234, and "DL-2026-1234 5 Raten" is not DL-2026-12345', () => {
+    expect(referencesIn(['DL-2026-12345'], KNOWN)).toEqual(['DL-2026-12345'])
+    expect(referencesIn(['DL-2026-1234 5 Raten'], KNOWN)).toEqual(['DL-2026-1234'])
+    expect(referencesIn(['DL-2026-1234, Rest folgt'], KNOWN)).toEqual(['DL-2026-1234'])
+    // Split by the bank inside the number: the longest known one at that place.
+    expect(referencesIn(['DL-2026-123\n45'], KNOWN)).toEqual(['DL-2026-12345'])
+  })
+
+  test('an unknown reference, none, or several', () => {
+    expect(referencesIn(['DL-2026-0043'], KNOWN)).toEqual([])
+    expect(referencesIn(['Miete November', null, ''], KNOWN)).toEqual([])
+    expect(referencesIn(['DL-2026-0042 und DL-2027-0042'], KNOWN).sort()).toEqual(['DL-2026-0042', 'DL-2027-0042'])
+  })
+
+  test('the structured reference, given first, decides over the free text', () => {
+    expect(referencesIn(['DL-2027-0042', 'DL-2026-0042'], KNOWN)).toEqual(['DL-2027-0042'])
+  })
+})
+
+describe('a return', () => {
+  const entry = (fields: Partial<CamtEntry> = {}): CamtEntry => ({
+    index: 1,
+    entryRef: null,
+    bankRef: null,
+    amount: 100,
+    currency: 'EUR',
+    direction: 'debit',
+    reversal: false,
+    booked: true,
+    bookingDate: null,
+    valueDate: null,
+    bankCode: null,
+    additional: null,
+    transactions: [],
+    ...fields,
+  })
+  const tx = (fields: Partial<CamtTransaction> = {}): CamtTransaction => ({ amount: null, currency: null, bankRef: null, endToEndId: null, remittance: [], structured: [], name: null, returnReason: null, additional: null, ...fields })
+
+  test('is told by the reversal indicator, a return reason, the ISO sub-family or the German GVC', () => {
+    expect(isReturn(entry({ reversal: true }), tx())).toBe(true)
+    expect(isReturn(entry(), tx({ returnReason: 'AC04' }))).toBe(true)
+    expect(isReturn(entry({ bankCode: 'PMNT/RCDT/RRTN' }), tx())).toBe(true)
+    expect(isReturn(entry({ bankCode: 'PMNT/IDDT/UPDD NDDT+109+9310' }), tx())).toBe(true)
+    expect(isReturn(entry({ bankCode: 'NRTI+159+9310' }), tx())).toBe(true)
+  })
+
+  test('an ordinary transfer or standing order is none', () => {
+    expect(isReturn(entry({ bankCode: 'PMNT/RCDT/ESCT NTRF+166+9310', direction: 'credit' }), tx())).toBe(false)
+    expect(isReturn(entry({ bankCode: 'PMNT/ICDT/STDO NSTO+116+9310' }), tx())).toBe(false)
+  })
+})

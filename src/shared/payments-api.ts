@@ -1,0 +1,109 @@
+// The bank statement import (`npx domain-lander payments import` and the console's page "Kontoauszug importieren";
+// docs/deals.md, decision 040): what its preview and its result say. Shared by the server, the CLI and the console's
+// React code; nothing here may import server code. Every text in it (names, remittance) is from the file: text.
+
+export const BANK_STATEMENT_PATH = '/kontoauszug'
+
+/**
+ * matched: the reference of a deal, in its currency, and with what was received before exactly its amount;
+ * partial: less; overpaid: more; unmatched: no deal (or another currency, or no amount); applied: recorded by an
+ * earlier import (or twice in this file); return: money that came back, which never marks anything paid.
+ */
+export type BankEntryClass = 'matched' | 'partial' | 'overpaid' | 'unmatched' | 'applied' | 'return'
+
+export type BankEntryReason =
+  | 'no-reference'
+  | 'unknown-reference'
+  | 'several-references'
+  | 'currency'
+  | 'no-amount'
+  | 'twice-in-file'
+  | 'deal-cancelled'
+  | 'deal-already-paid'
+  | 'returned-after-payment'
+
+export const BANK_REASON_TEXT: Record<BankEntryReason, { de: string; en: string }> = {
+  'no-reference': { de: 'keine Kauf-Referenz im Verwendungszweck', en: 'no deal reference in the remittance' },
+  'unknown-reference': { de: 'Referenz keines Kaufs', en: 'the reference of no deal' },
+  'several-references': { de: 'mehrere Referenzen: bitte von Hand zuordnen', en: 'several references: assign it by hand' },
+  currency: { de: 'andere Währung als der Kauf', en: 'another currency than the deal' },
+  'no-amount': { de: 'Sammelbuchung ohne Einzelbetrag', en: 'batch booking without the amount of each transfer' },
+  'twice-in-file': { de: 'steht zweimal in der Datei', en: 'twice in the file' },
+  'deal-cancelled': { de: 'Kauf ist abgebrochen: Geld zurücküberweisen', en: 'the deal is cancelled: pay the money back' },
+  'deal-already-paid': { de: 'Kauf ist schon als bezahlt markiert', en: 'the deal is marked paid already' },
+  'returned-after-payment': { de: 'Zahlung zurückgebucht: der Kauf galt schon als (teilweise) bezahlt, bitte prüfen', en: 'payment returned: the deal counted as (partly) paid already, check it' },
+}
+
+export const BANK_CLASS_LABEL: Record<BankEntryClass, { de: string; en: string }> = {
+  matched: { de: 'Zugeordnet', en: 'matched' },
+  partial: { de: 'Teilzahlung', en: 'partly paid' },
+  overpaid: { de: 'Überzahlt', en: 'overpaid' },
+  unmatched: { de: 'Nicht zugeordnet', en: 'unmatched' },
+  applied: { de: 'Schon übernommen', en: 'already applied' },
+  return: { de: 'Rückbuchung', en: 'return' },
+}
+
+export interface BankEntryItem {
+  class: BankEntryClass
+  reason?: BankEntryReason
+  /** The statement's Id. */
+  statement: string
+  account: string
+  /** The entry's place in its statement (from 1), and the transaction's in a batch booking (null: a single one). */
+  entry: number
+  transaction: number | null
+  bookingDate: string | null
+  bankRef: string | null
+  direction: 'credit' | 'debit'
+  /** Minor units; null when a batch booking gives none for this transaction. */
+  amount: number | null
+  currency: string | null
+  name: string | null
+  text: string
+  reference: string | null
+  dealId: number | null
+  domain: string | null
+  due: { amount: number; currency: string } | null
+}
+
+/** What a deal has received, before and after this import, and whether applying it marks the deal paid. */
+export interface PaymentTargetOutcome {
+  reference: string
+  dealId: number
+  domain: string
+  amount: number
+  currency: string
+  status: string
+  receivedBefore: number
+  receivedAfter: number
+  marksPaid: boolean
+}
+
+export interface BankStatementPreview {
+  /** camt.053.001.NN */
+  version: number
+  statements: number
+  /** ignored: debits that are no return, and entries not booked yet. */
+  counts: Record<BankEntryClass | 'ignored', number>
+  /** The first 2000 entries (listedAll: all of them). */
+  items: BankEntryItem[]
+  listedAll: boolean
+  deals: PaymentTargetOutcome[]
+}
+
+export interface BankStatementResult extends BankStatementPreview {
+  applied: boolean
+  /** Bookings recorded by this import. */
+  recorded: number
+  /** Deals this import marked paid (their buyers are mailed). */
+  paid: { dealId: number; reference: string }[]
+}
+
+/** POST /api/payments/preview and /api/payments/apply: the file as text, read in the browser. */
+export interface BankStatementRequest {
+  text: string
+}
+
+export interface BankStatementPageData {
+  maxBytes: number
+}

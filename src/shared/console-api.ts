@@ -166,7 +166,7 @@ export const NOTE_MAX = 5000
  * The owner's mail templates: the negotiation's (German, decision 025), a checkout's confirmation and refusal to an
  * English buyer (a German one gets Annahme and Ablehnung), and "bereits verkauft" in both languages (decision 037).
  */
-export type DealTemplateKind = 'counter' | 'accept' | 'decline' | 'checkout-accept-en' | 'checkout-decline-en' | 'sold' | 'sold-en'
+export type DealTemplateKind = 'counter' | 'accept' | 'decline' | 'counter-en' | 'accept-en' | 'decline-en' | 'checkout-accept-en' | 'checkout-decline-en' | 'sold' | 'sold-en'
 
 export interface DealTemplateView {
   kind: DealTemplateKind

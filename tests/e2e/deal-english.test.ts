@@ -2,7 +2,7 @@
 // server and the test project's store: the buyer makes an offer on the English page, the owner counter-offers and,
 // once the buyer has taken it up, accepts it in the console; the buyer opens the deal page from the mail, in English
 // (its GiroCode at the counter-offer's amount), reveals the transfer code and confirms "Domain received"; the mails
-// of the deal's steps are English.
+// of the negotiation and of the deal's steps are English.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -93,7 +93,10 @@ test('offer on the English page → counter-offer → accepted → the deal page
   await owner.getByRole('button', { name: 'Gegenangebot senden' }).click()
   await expect.poll(() => owner.getByText('Gegenangebot gespeichert; es wird gesendet.').count()).toBe(1)
   await expect.poll(() => mailsTo(BUYER).length).toBe(1)
-  expect(mailsTo(BUYER)[0]!.parsed.text).toMatch(/3[.,]500/)
+  const counterMail = mailsTo(BUYER)[0]!.parsed
+  expect(counterMail.subject).toMatch(/^Re: Inquiry about english\.com:/)
+  expect(counterMail.text).toContain('I can offer you the domain for €3,500.')
+  expect(counterMail.text).not.toMatch(/Guten Tag|schrieben Sie/)
 
   // The buyer takes it up (by mail, outside the product); the owner accepts: the deal is at the counter-offer's amount.
   await owner.getByRole('button', { name: 'Annehmen' }).click()
@@ -101,7 +104,11 @@ test('offer on the English page → counter-offer → accepted → the deal page
   await expect.poll(() => owner.getByText('Annahme gespeichert; sie wird gesendet.').count()).toBe(1)
   await expect.poll(() => owner.getByRole('heading', { name: 'Verkauf' }).count()).toBe(1)
   await expect.poll(() => mailsTo(BUYER).length).toBe(2)
-  const link = /https:\/\/english\.com\/kauf\/[A-Za-z0-9_.-]+/.exec(mailsTo(BUYER)[1]!.parsed.text ?? '')![0]
+  const acceptMail = mailsTo(BUYER)[1]!.parsed
+  expect(acceptMail.subject).toMatch(/^Re: Inquiry about english\.com:/)
+  expect(acceptMail.text).toContain('Agreed amount: €3,500')
+  expect(acceptMail.text).not.toMatch(/Guten Tag|schrieben Sie/)
+  const link = /https:\/\/english\.com\/kauf\/[A-Za-z0-9_.-]+/.exec(acceptMail.text ?? '')![0]
 
   // The deal page from the mail, on a phone: English throughout.
   const buyerWatch = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, locale: 'de-DE' })

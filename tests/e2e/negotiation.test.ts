@@ -110,7 +110,7 @@ test('Vorlagen: an unknown placeholder is refused on the page; a saved template 
   await page.getByRole('link', { name: 'Vorlagen' }).click()
   await page.waitForURL(`${server.adminUrl}/vorlagen`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
-  const form = page.getByRole('form', { name: 'Ablehnung' })
+  const form = page.getByRole('form', { name: 'Ablehnung', exact: true })
   await form.getByLabel('Text der Mail „Ablehnung“').fill('Leider nein, {kunde}.')
   await form.getByRole('button', { name: 'Speichern' }).click()
   await expect.poll(() => form.getByText('Unbekannter Platzhalter {kunde}', { exact: false }).count()).toBe(1)

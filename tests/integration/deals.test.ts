@@ -35,6 +35,16 @@ domains:
   zweite.de: { minOffer: 100 }
   verkauf.de: { price: 900, minOffer: 100 }
   dritte.de: { price: 700, minOffer: 100 }
+  # One open deal per name (decision 037): a test that needs a deal of its own has a name of its own.
+  angebot.de: { price: 5000, minOffer: 1000, vat: included, mailTo: sales@example.org }
+  giro.de: { minOffer: 100 }
+  angriff.de: { minOffer: 100 }
+  eins.de: { minOffer: 100 }
+  zwei.de: { minOffer: 100 }
+  quer.de: { minOffer: 100 }
+  storno.de: { minOffer: 100 }
+  spaet.de: { minOffer: 100 }
+  vergeben.de: { minOffer: 100 }
   english.com:
     language: en
     currency: USD
@@ -126,10 +136,10 @@ describe('accepting an offer', () => {
   })
 
   test('the page shows the domain, amount with VAT note, reference, seller, timeline, what to do, bank data and the contact', async () => {
-    const { page } = await acceptedDeal('beispiel.de', '2.500')
-    const answer = await open('beispiel.de', page)
+    const { page } = await acceptedDeal('angebot.de', '2.500')
+    const answer = await open('angebot.de', page)
     const text = textOf(answer)
-    expect(text).toContain('Ihr Kauf von beispiel.de')
+    expect(text).toContain('Ihr Kauf von angebot.de')
     expect(text).toContain('Vereinbarter Betrag 2.500 € inkl. MwSt.')
     expect(text).toMatch(/Kaufnummer DL-20\d\d-\d{4}/)
     expect(text).toContain('Verkäufer Jürgen Müller')
@@ -144,8 +154,8 @@ describe('accepting an offer', () => {
   })
 
   test('the GiroCode on the page decodes to the IBAN, the amount in cents and the reference; the payment link is filled in', async () => {
-    const { page } = await acceptedDeal('beispiel.de', '1.234')
-    const answer = await open('beispiel.de', page)
+    const { page } = await acceptedDeal('giro.de', '1.234')
+    const answer = await open('giro.de', page)
     const reference = /DL-20\d\d-\d{4}/.exec(answer.html)![0]
     const svg = /<svg[\s\S]*?<\/svg>/.exec(answer.html)![0]
     expect(decodeQrSvg(svg)).toBe(`BCD\n002\n1\nSCT\nCOBADEFFXXX\nJürgen Müller\nDE89370400440532013000\nEUR1234.00\n\n\n${reference}`)
@@ -181,7 +191,7 @@ describe('accepting an offer', () => {
 
 describe('attacks on the deal page', () => {
   test('forged, altered, enumerated and other hosts’ ids all get the same 404 page', async () => {
-    const { page } = await acceptedDeal('beispiel.de', '2.000')
+    const { page } = await acceptedDeal('angriff.de', '2.000')
     const token = page.slice('/kauf/'.length)
     const [id, mac] = token.split('.') as [string, string]
     const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1)
@@ -195,26 +205,26 @@ describe('attacks on the deal page', () => {
       `${token}x`,
       encodeURIComponent('<script>alert(1)</script>'),
     ]
-    const reference = await open('beispiel.de', `/kauf/${wrong[0]}`)
+    const reference = await open('angriff.de', `/kauf/${wrong[0]}`)
     expect(reference.status).toBe(404)
     expect(reference.headers['cache-control']).toBe('no-store')
     const normalised = (answer: RawResponse) => answer.html.replace(/nonce="[^"]*"/g, '')
     for (const candidate of wrong) {
-      const answer = await open('beispiel.de', `/kauf/${candidate}`)
+      const answer = await open('angriff.de', `/kauf/${candidate}`)
       expect(answer.status, candidate).toBe(404)
       expect(normalised(answer), candidate).toBe(normalised(reference))
     }
     // The right token on another of the owner's hosts is not this deal's page either.
     const elsewhere = await open('zweite.de', page)
     expect(elsewhere.status).toBe(404)
-    expect(elsewhere.html).not.toContain('beispiel.de')
+    expect(elsewhere.html).not.toContain('angriff.de')
   })
 
   test('one deal’s page never shows another’s', async () => {
-    const first = await acceptedDeal('beispiel.de', '2.100')
-    const second = await acceptedDeal('beispiel.de', '2.200')
-    const one = textOf(await open('beispiel.de', first.page))
-    const two = textOf(await open('beispiel.de', second.page))
+    const first = await acceptedDeal('eins.de', '2.100')
+    const second = await acceptedDeal('zwei.de', '2.200')
+    const one = textOf(await open('eins.de', first.page))
+    const two = textOf(await open('zwei.de', second.page))
     expect(one).toContain('2.100 €')
     expect(one).not.toContain('2.200 €')
     expect(two).toContain('2.200 €')
@@ -222,12 +232,12 @@ describe('attacks on the deal page', () => {
   })
 
   test('a cross-site POST to the page is refused and changes nothing', async () => {
-    const { page } = await acceptedDeal('beispiel.de', '2.300')
+    const { page } = await acceptedDeal('quer.de', '2.300')
     for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, { origin: 'null' }] as Record<string, string>[]) {
-      const answer = await open('beispiel.de', page, { method: 'POST', form: { action: 'cancel' }, headers })
+      const answer = await open('quer.de', page, { method: 'POST', form: { action: 'cancel' }, headers })
       expect(answer.status, JSON.stringify(headers)).toBe(403)
     }
-    expect(textOf(await open('beispiel.de', page))).toContain('Zahlung (aktueller Schritt)')
+    expect(textOf(await open('quer.de', page))).toContain('Zahlung (aktueller Schritt)')
   })
 })
 
@@ -327,19 +337,20 @@ describe('the steps of a deal', () => {
   }, 90_000)
 
   test('the buyer may cancel before paying, not after; the owner cancels with a reason that is mailed and shown as text', async () => {
-    const buyer = await acceptedDeal('beispiel.de', '1.500')
-    let answer = await post('beispiel.de', buyer.page, { action: 'cancel' })
+    const buyer = await acceptedDeal('storno.de', '1.500')
+    let answer = await post('storno.de', buyer.page, { action: 'cancel' })
     expect(answer.status).toBe(303)
-    expect((await mailTo(buyer.email, 2)).parsed.subject).toBe('Re: Anfrage zu beispiel.de: Kauf abgebrochen')
-    expect(textOf(await open('beispiel.de', buyer.page))).toContain('Sie haben den Kauf abgebrochen.')
+    expect((await mailTo(buyer.email, 2)).parsed.subject).toBe('Re: Anfrage zu storno.de: Kauf abgebrochen')
+    expect(textOf(await open('storno.de', buyer.page))).toContain('Sie haben den Kauf abgebrochen.')
     expect((await dealOf(buyer.id).catch(() => null)) ?? null).toBeNull()
 
-    const owner = await acceptedDeal('beispiel.de', '1.600')
+    // The buyer's cancel freed the name: another offer for it is accepted.
+    const owner = await acceptedDeal('storno.de', '1.600')
     const deal = await dealOf(owner.id)
     expect((await send(`/api/deals/${deal.id}/paid`, {})).status).toBe(200)
     // Paid: the buyer's cancel is no longer there, and a forged one changes nothing.
-    expect(textOf(await open('beispiel.de', owner.page))).not.toContain('Kauf abbrechen')
-    answer = await post('beispiel.de', owner.page, { action: 'cancel' })
+    expect(textOf(await open('storno.de', owner.page))).not.toContain('Kauf abbrechen')
+    answer = await post('storno.de', owner.page, { action: 'cancel' })
     expect(answer.status).toBe(303)
     expect((await dealOf(owner.id)).status).toBe('paid')
     const reason = '<img src=x onerror=alert(1)>\r\nBcc: victim@example.org\u001b[31m'
@@ -349,11 +360,11 @@ describe('the steps of a deal', () => {
     expect(mail.parsed.text).toContain('Begründung: <img src=x onerror=alert(1)>\nBcc: victim@example.org[31m')
     expect(mail.envelope.to).toEqual([owner.email])
     expect(mail.raw).not.toContain('\u001b')
-    answer = await open('beispiel.de', owner.page)
+    answer = await open('storno.de', owner.page)
     expect(answer.html).not.toContain('<img src=x')
     expect(answer.html).toContain('&lt;img src=x onerror=alert(1)&gt;')
     // A cancelled deal frees the name: it is not sold.
-    expect((await open('beispiel.de', '/')).html).toContain('name="message"')
+    expect((await open('storno.de', '/')).html).toContain('name="message"')
   })
 
   test('the CLI lists deals and takes the owner’s steps; a step that does not apply exits with 2', async () => {
@@ -378,7 +389,7 @@ describe('the steps of a deal', () => {
   }, 120_000)
 
   test('"Verkäufe" lists the deals, next deadline first, overdue ones marked; its routes need a session and the same origin', async () => {
-    const late = await acceptedDeal('zweite.de', '400')
+    const late = await acceptedDeal('spaet.de', '400')
     const lateDeal = await dealOf(late.id)
     await queryStore(server.dataDir, 'UPDATE deals SET payment_due_at = ? WHERE id = ?', [Date.now() - 60_000, lateDeal.id])
     const listing = await client.call('/api/deals', { cookie })
@@ -399,6 +410,30 @@ describe('the steps of a deal', () => {
     expect((await client.call('/api/deals')).status).toBe(401)
     expect((await dealOf(late.id)).status).toBe('awaiting_payment')
   })
+})
+
+describe('one open deal per name (decision 037)', () => {
+  test('a second offer for a name with an open deal is not accepted, in the console (409) or the CLI (exit 2), until that deal is cancelled', async () => {
+    const first = await acceptedDeal('vergeben.de', '700')
+    const deal = await dealOf(first.id)
+    const second = await writeFrom('vergeben.de', '800')
+    const refused = await send(`/api/inquiries/${second.id}/accept`, {})
+    expect(refused.status).toBe(409)
+    expect(await refused.json()).toEqual({ error: `Diese Domain wird gerade verkauft (Verkauf Nr. ${deal.id}): ein Verkauf je Domain zur Zeit. Brechen Sie ihn zuerst ab (Verkäufe).` })
+    const run = await cli('accept', String(second.id))
+    expect(run.code).toBe(2)
+    expect(run.err).toContain(`this name is being sold already (deal ${deal.id}): one sale of a name at a time; cancel that deal first (deal cancel ${deal.id})`)
+    // Nothing was stored or mailed for the second buyer.
+    const detail = (await (await client.call(`/api/inquiries/${second.id}`, { cookie })).json()) as InquiryDetail
+    expect(detail).toMatchObject({ status: 'new', replies: [], deal: null })
+
+    expect((await send(`/api/deals/${deal.id}/cancel`, { reason: 'Die Zahlung kam nicht.' })).status).toBe(200)
+    const accepted = await send(`/api/inquiries/${second.id}/accept`, {})
+    expect(accepted.status, await accepted.clone().text()).toBe(200)
+    const page = pageLinkIn(await mailTo(second.email), 'vergeben.de')
+    expect(textOf(await open('vergeben.de', page))).toContain('800 €')
+    expect(smtp.messages.filter((mail) => mail.envelope.to.includes(second.email))).toHaveLength(1)
+  }, 60_000)
 })
 
 describe('rate limits on the deal page', () => {

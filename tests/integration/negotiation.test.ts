@@ -26,6 +26,8 @@ beforeAll(async () => {
     `domains:
   beispiel.de: { price: 5000, minOffer: 1000, mailTo: sales@example.org }
   dollar.com: { currency: USD, minOffer: 100 }
+  # The CLI's acceptance has a name of its own: one open deal per name (decision 037).
+  kommando.de: { price: 5000, minOffer: 1000, mailTo: sales@example.org }
 `,
   )
   smtp = await startSmtpSink()
@@ -206,7 +208,7 @@ describe('the CLI', () => {
   const cli = async (...args: string[]) => runCli(server.dataDir, { ...(await storeEnv(server.dataDir)), DOMAINS_FILE: domainsFile }, ...args)
 
   test('counter, accept and decline queue the mail the running server sends, and print what was queued', async () => {
-    const countered = await writeFrom('beispiel.de', { offer: '2.000' })
+    const countered = await writeFrom('kommando.de', { offer: '2.000' })
     const counter = await cli('counter', String(countered.id), '--amount', '3.500', '--days', '2', '--note', 'Letztes Wort.')
     expect(counter.code, counter.err).toBe(0)
     expect(counter.out).toMatch(new RegExp(`^Counter-offer \\(3\\.500\u00a0€\\), valid until .+ for inquiry ${countered.id} is queued to ${countered.email}`))

@@ -80,7 +80,7 @@ export function TemplatesPage({ initial }: { initial: TemplatesData }) {
     <article className="templates">
       <h1>Vorlagen</h1>
       <p className="muted">
-        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung, bei Bestätigung und Absage eines Kaufs
+        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung (deutsch und englisch), bei Bestätigung und Absage eines Kaufs
         zum Festpreis auf einer englischen Seite (auf einer deutschen gelten Annahme und Ablehnung) und für „Bereits
         verkauft“ an die übrigen Interessenten, wenn ein Verkauf abgeschlossen wird. Englische Vorlagen gehen an Käufer, die
         auf einer englischen Seite geschrieben haben. Unter dem Text steht in der Mail die Anfrage der Person als Zitat.

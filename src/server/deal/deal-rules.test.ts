@@ -169,11 +169,19 @@ describe('one sale of a name', () => {
     expect(await accept(checkout, 'zweiter@example.net')).toMatchObject({ status: 'queued' })
   })
 
-  test('a sold name accepts nothing more, checkout or offer, even beside another offer’s deal still open', async () => {
+  test('an offer is not accepted either while another deal for its name is open; once that is cancelled it is', async () => {
+    const { store, inquiry, accept, deal } = await setUp()
+    const first = await deal()
+    const offer = await inquiry({ email: 'zweiter@example.net', offer: { amount: 1200, currency: 'EUR' } })
+    expect(await accept(offer, 'zweiter@example.net')).toEqual({ status: 'domain-deal-open', dealId: first })
+    expect((await store.inquiryThread(offer))!.replies).toEqual([])
+    await store.changeDeal(first, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'owner' })
+    expect(await accept(offer, 'zweiter@example.net')).toMatchObject({ status: 'queued' })
+  })
+
+  test('a sold name accepts nothing more, checkout or offer', async () => {
     const { store, context, inquiry, accept, deal } = await setUp()
     const dealId = await deal()
-    // An offer's deal may be open beside it (decision 037: only a checkout waits for the name).
-    const besideId = await deal('name.de', 'daneben@example.net')
     await markPaid(context, dealId, T0)
     await completeDeal(context, dealId, 'owner', T0)
     const offer = await inquiry({ email: 'spaet@example.net', offer: { amount: 2000, currency: 'EUR' } })
@@ -185,6 +193,5 @@ describe('one sale of a name', () => {
     })
     expect(await accept(checkout, 'kasse@example.net')).toEqual({ status: 'sold', dealId })
     expect(await store.dealOfDomain('name.de')).toEqual({ id: dealId, status: 'completed' })
-    expect((await store.getDeal(besideId))!.status).toBe('awaiting_payment')
   })
 })

@@ -75,12 +75,11 @@ describe('a checkout of an English buyer (decision 037)', () => {
   const checkout = { company: null, street: 'Main St 1', postcode: 'N1', city: 'London', country: 'GB', vatId: null }
   const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'k@example.net' }
 
-  test('is confirmed and declined with the English templates; a German one and every negotiation keep the German ones', () => {
+  test('is confirmed and declined with the English templates of a checkout; a German one keeps the German ones', () => {
     expect(templateFor('accept', { language: 'en', checkout })).toBe('checkout-accept-en')
     expect(templateFor('decline', { language: 'en', checkout })).toBe('checkout-decline-en')
     expect(templateFor('accept', { language: 'de', checkout })).toBe('accept')
-    expect(templateFor('accept', { language: 'en' })).toBe('accept')
-    expect(templateFor('counter', { language: 'en', checkout })).toBe('counter')
+    expect(templateFor('decline', { language: 'de', checkout })).toBe('decline')
   })
 
   test('its text writes the amount the English way', () => {
@@ -107,5 +106,38 @@ describe('"bereits verkauft"', () => {
     const english = composeSoldNotice({ ...base, language: 'en' } as StoredInquiry, { body: 'Sold.', replyTo: null, inquiryMessageId: '<i@x>' }, '<r@x>', addresses)
     expect(english.subject).toBe('Re: Inquiry about example.de: Already sold')
     expect(english.text).toMatch(/^Sold\.\n\nOn 8 November 2026 at 13:00 \(Berlin time\) you wrote about example\.de:\n> <b>Preis\?<\/b>\n> Gruß$/)
+  })
+})
+
+describe('the negotiation with an English buyer', () => {
+  const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'k@example.net' }
+  const inquiry = { id: 5, domain: 'english.com', email: 'k@example.net', language: 'en', message: 'Would you take €2,000?\nJohn', createdAt: EXPIRES } as StoredInquiry
+
+  test('counter-offer, acceptance and refusal use the English templates; a German buyer keeps the German ones', () => {
+    expect(templateFor('counter', { language: 'en' })).toBe('counter-en')
+    expect(templateFor('accept', { language: 'en' })).toBe('accept-en')
+    expect(templateFor('decline', { language: 'en' })).toBe('decline-en')
+    for (const kind of ['counter', 'accept', 'decline'] as const) expect(templateFor(kind, { language: 'de' })).toBe(kind)
+    expect(templateProblem('counter-en', 'My price: {betrag}')).toBe('Die Vorlage „Gegenangebot (englisch)“ braucht {frist}.')
+  })
+
+  test('the counter-offer writes the amount and the deadline the English way', () => {
+    const text = renderDealText('counter-en', DEFAULT_TEMPLATES['counter-en'], { domain: 'english.com', amount: 3500, currency: 'EUR', expiresAt: EXPIRES, note: '' })
+    expect(text).toContain('I can offer you the domain for €3,500. This offer is valid until 8 November 2026 at 13:00 (Berlin time).')
+    expect(text).not.toMatch(/Guten Tag|Uhr|\n\n\n/)
+    const accepted = renderDealText('accept-en', DEFAULT_TEMPLATES['accept-en'], { domain: 'english.com', amount: 3500, currency: 'EUR', note: '', link: 'https://english.com/kauf/a.b' })
+    expect(accepted).toContain('Agreed amount: €3,500')
+    expect(accepted).toContain('https://english.com/kauf/a.b')
+    expect(renderDealText('accept-en', DEFAULT_TEMPLATES['accept-en'], { domain: 'english.com', amount: null, currency: 'EUR', note: '' })).toContain('Agreed amount: as agreed\n\nIf you have any questions')
+    expect(renderDealText('decline-en', DEFAULT_TEMPLATES['decline-en'], { domain: 'english.com', amount: null, currency: 'EUR', note: 'Maybe next year.' })).toContain('Unfortunately I cannot accept your offer.\n\nMaybe next year.')
+  })
+
+  test('their mails have English subjects and quote the buyer under an English line, threaded as every reply', () => {
+    const subjects = { counter: 'Counter-offer', accept: 'Offer accepted', decline: 'Offer declined' } as const
+    for (const kind of ['counter', 'accept', 'decline'] as const) {
+      const mail = composeDealMail(inquiry, { kind, body: 'Hello', replyTo: null, inquiryMessageId: '<i@english.com>' }, '<r@english.com>', addresses)
+      expect(mail).toMatchObject({ subject: `Re: Inquiry about english.com: ${subjects[kind]}`, replyTo: 'owner@example.org', inReplyTo: '<i@english.com>', references: ['<i@english.com>'] })
+      expect(mail.text).toBe('Hello\n\nOn 8 November 2026 at 13:00 (Berlin time) you wrote about english.com:\n> Would you take €2,000?\n> John')
+    }
   })
 })

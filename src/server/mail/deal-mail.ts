@@ -10,7 +10,7 @@ import { formatPrice } from '../sites/settings.ts'
 import { composeReplyMail, headerSafe, type MailAddresses } from './compose.ts'
 
 /** Every template the owner may edit ("Vorlagen"), in the order the console shows them. */
-export const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
+export const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'counter-en', 'accept-en', 'decline-en', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
 
 export const DEFAULT_TEMPLATES: Record<DealTemplateKind, string> = {
   counter: `Guten Tag,
@@ -44,6 +44,37 @@ vielen Dank für Ihr Interesse an {domain}. Leider kann ich Ihr Angebot nicht an
 {notiz}
 
 Mit freundlichen Grüßen`,
+  'counter-en': `Hello,
+
+thank you for your interest in {domain}.
+
+I can offer you the domain for {betrag}. This offer is valid until {frist}.
+
+{notiz}
+
+If you agree, just reply to this email.
+
+Kind regards`,
+  'accept-en': `Hello,
+
+thank you for your offer: I accept it and sell you {domain}.
+Agreed amount: {betrag}
+
+{notiz}
+
+Everything else (payment, the transfer of the domain) is on your personal purchase page:
+{link}
+
+If you have any questions, just reply to this email.
+
+Kind regards`,
+  'decline-en': `Hello,
+
+thank you for your interest in {domain}. Unfortunately I cannot accept your offer.
+
+{notiz}
+
+Kind regards`,
   'checkout-accept-en': `Hello,
 
 thank you for your purchase: I confirm it and sell you {domain} at the fixed price of {betrag}.
@@ -80,17 +111,23 @@ export const PLACEHOLDERS: Record<DealTemplateKind, readonly string[]> = {
   counter: ['domain', 'betrag', 'frist', 'notiz'],
   accept: ['domain', 'betrag', 'notiz', 'link'],
   decline: ['domain', 'notiz'],
+  'counter-en': ['domain', 'betrag', 'frist', 'notiz'],
+  'accept-en': ['domain', 'betrag', 'notiz', 'link'],
+  'decline-en': ['domain', 'notiz'],
   'checkout-accept-en': ['domain', 'betrag', 'notiz', 'link'],
   'checkout-decline-en': ['domain', 'notiz'],
   sold: ['domain'],
   'sold-en': ['domain'],
 }
-const REQUIRED: Partial<Record<DealTemplateKind, readonly string[]>> = { counter: ['betrag', 'frist'] }
+const REQUIRED: Partial<Record<DealTemplateKind, readonly string[]>> = { counter: ['betrag', 'frist'], 'counter-en': ['betrag', 'frist'] }
 
 export const DEAL_LABEL: Record<DealTemplateKind, string> = {
   counter: 'Gegenangebot',
   accept: 'Annahme',
   decline: 'Ablehnung',
+  'counter-en': 'Gegenangebot (englisch)',
+  'accept-en': 'Annahme (englisch)',
+  'decline-en': 'Ablehnung (englisch)',
   'checkout-accept-en': 'Bestätigung eines Kaufs (englisch)',
   'checkout-decline-en': 'Absage eines Kaufs (englisch)',
   sold: 'Bereits verkauft',
@@ -100,13 +137,16 @@ export const DEAL_LABEL: Record<DealTemplateKind, string> = {
 /** The language a template is written in: the buyer's it is used for. */
 export const templateLanguage = (kind: DealTemplateKind): Language => (kind.endsWith('-en') ? 'en' : 'de')
 
+const ENGLISH_TEMPLATE: Record<DealKind, DealTemplateKind> = { counter: 'counter-en', accept: 'accept-en', decline: 'decline-en' }
+
 /**
- * The template of a negotiation step for this inquiry: a checkout of an English buyer has its own English
- * confirmation and refusal; everything else the owner's German one (decision 025).
+ * The template of a negotiation step for this inquiry, in the buyer's language: an English buyer's checkout has its
+ * own confirmation and refusal (it speaks of a purchase, not an offer), an English offer the English negotiation's.
  */
 export function templateFor(kind: DealKind, inquiry: Pick<StoredInquiry, 'language' | 'checkout'>): DealTemplateKind {
-  if (inquiry.checkout && inquiry.language === 'en' && kind !== 'counter') return kind === 'accept' ? 'checkout-accept-en' : 'checkout-decline-en'
-  return kind
+  if (inquiry.language !== 'en') return kind
+  if (inquiry.checkout && kind !== 'counter') return kind === 'accept' ? 'checkout-accept-en' : 'checkout-decline-en'
+  return ENGLISH_TEMPLATE[kind]
 }
 
 export const TEMPLATE_MAX = 5000
@@ -135,6 +175,11 @@ const berlinDeadline = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berl
 /** "8. November 2026 um 13:00 Uhr": the end of a counter-offer as the visitor reads it. */
 export const formatDeadline = (ms: number) => `${berlinDeadline.format(new Date(ms))} Uhr`
 
+const englishTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+
+/** "8 November 2026 at 13:00 (Berlin time)": as the deal's English mails write a date. */
+const formatEnglishDeadline = (ms: number) => `${englishTime.format(new Date(ms))} (Berlin time)`
+
 /**
  * Carriage returns and control characters (an escape sequence, a NUL) are taken out of the owner's note: the mail is
  * plain text, and what a terminal or a mail client would act on has no place in it. Line breaks and tabs stay.
@@ -162,7 +207,7 @@ export function renderDealText(kind: DealTemplateKind, template: string, values:
   const filled: Record<string, string> = {
     domain: displayHost(values.domain),
     betrag: values.amount === null ? (language === 'en' ? 'as agreed' : 'wie besprochen') : formatPrice(values.amount, values.currency, language),
-    frist: values.expiresAt === undefined ? '' : formatDeadline(values.expiresAt),
+    frist: values.expiresAt === undefined ? '' : language === 'en' ? formatEnglishDeadline(values.expiresAt) : formatDeadline(values.expiresAt),
     notiz: cleanNote(values.note),
     link: values.link ?? '',
   }
@@ -175,9 +220,14 @@ export function renderDealText(kind: DealTemplateKind, template: string, values:
 }
 
 const SUBJECT: Record<DealKind, string> = { counter: 'Gegenangebot', accept: 'Angebot angenommen', decline: 'Absage' }
-const ENGLISH_SUBJECT: Record<'accept' | 'decline' | 'sold-notice', string> = { accept: 'Purchase confirmed', decline: 'Purchase declined', 'sold-notice': 'Already sold' }
-
-const englishTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+const ENGLISH_SUBJECT: Record<'counter' | 'accept' | 'decline' | 'checkout-accept' | 'checkout-decline' | 'sold-notice', string> = {
+  counter: 'Counter-offer',
+  accept: 'Offer accepted',
+  decline: 'Offer declined',
+  'checkout-accept': 'Purchase confirmed',
+  'checkout-decline': 'Purchase declined',
+  'sold-notice': 'Already sold',
+}
 
 /** A reply in English, threaded like the German one; `quote`: the buyer's own words below it (not a checkout's summary). */
 function englishReply(
@@ -209,8 +259,11 @@ export function composeDealMail(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  // An English buyer's checkout is confirmed or declined in English (templateFor); its message is our German summary.
-  if (reply.kind !== 'counter' && templateFor(reply.kind, inquiry) !== reply.kind) return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT[reply.kind], false)
+  if (inquiry.language === 'en') {
+    // A checkout's message is our German summary, not the buyer's words: it is not quoted.
+    if (inquiry.checkout && reply.kind !== 'counter') return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT[`checkout-${reply.kind}`], false)
+    return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT[reply.kind], true)
+  }
   const mail = composeReplyMail(inquiry, reply, messageId, addresses)
   return { ...mail, subject: `${mail.subject as string}: ${SUBJECT[reply.kind]}` }
 }

@@ -116,9 +116,10 @@ describe('its steps', () => {
 
   test('are listed by their next deadline; a cancelled deal frees the inquiry for a new one', async () => {
     const { store } = await open()
-    const late = await save(store)
-    const soon = await save(store)
-    const gone = await save(store)
+    // Each its own name: one open deal per name (decision 037).
+    const late = await save(store, 'spaet.de')
+    const soon = await save(store, 'bald.de')
+    const gone = await save(store, 'weg.de')
     const { dealId: lateId } = (await acceptWith(store, late, newDeal({ paymentDueAt: T0 + 9 * DAY }))) as { dealId: number }
     const { dealId: soonId } = (await acceptWith(store, soon, newDeal({ paymentDueAt: T0 + 2 * DAY }))) as { dealId: number }
     const { dealId: goneId } = (await acceptWith(store, gone, newDeal())) as { dealId: number }
@@ -136,5 +137,56 @@ describe('its steps', () => {
     await acceptWith(store, id, newDeal({ linkHash: 'erase-me' }))
     expect(await store.deleteInquiry(id)).toBe(true)
     expect(await store.dealByLink('erase-me')).toBeNull()
+  })
+})
+
+describe('one open deal per name (decision 037)', () => {
+  const cancel = (store: Store, dealId: number) => store.changeDeal(dealId, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'owner' })
+
+  test('a second inquiry’s offer is not accepted while the first one’s deal is open, and is once that deal is cancelled', async () => {
+    const { store } = await open()
+    const first = await save(store)
+    const second = await save(store)
+    const { dealId } = (await acceptWith(store, first, newDeal())) as { dealId: number }
+    expect(await acceptWith(store, second, newDeal({ linkHash: 'second' }))).toEqual({ status: 'domain-deal-open', dealId })
+    // Refused in the acceptance's transaction: no reply, no mail, no deal, the inquiry as it was.
+    expect((await store.inquiryThread(second))!.replies).toEqual([])
+    expect((await store.inquiryThread(second))!.inquiry.status).toBe('new')
+    expect(await store.dealByLink('second')).toBeNull()
+    // The same inquiry accepted again still renews its own deal; another name is not affected.
+    expect(await acceptWith(store, first, newDeal())).toMatchObject({ status: 'queued', dealId })
+    expect(await acceptWith(store, await save(store, 'andere.de'), newDeal())).toMatchObject({ status: 'queued' })
+    await cancel(store, dealId)
+    expect(await acceptWith(store, second, newDeal({ linkHash: 'second' }))).toMatchObject({ status: 'queued', dealId: expect.any(Number) })
+  })
+
+  test('the store itself keeps a second open deal of a name out, whoever writes it', async () => {
+    const { store, dataDir } = await open()
+    const first = await save(store)
+    const second = await save(store)
+    const { dealId } = (await acceptWith(store, first, newDeal())) as { dealId: number }
+    const insert = () =>
+      queryStore(
+        dataDir,
+        "INSERT INTO deals (inquiry_id, domain, status, amount, currency, reference, link_hash, link_sealed, created_at, payment_due_at, transfer_days) VALUES (?, 'example.de', 'awaiting_payment', 1, 'EUR', 'DL-x', 'raw', 'v1.x', 0, 0, 5)",
+        [second],
+      )
+    await expect(insert()).rejects.toThrow(/unique|duplicate/i)
+    await cancel(store, dealId)
+    await insert()
+  })
+
+  test('two instances accepting two offers of one name at the same moment make exactly one deal', async () => {
+    const config = await testStoreConfig('deal-race-')
+    const [one, two] = [await openTestStore(config), await openTestStore(config)]
+    for (let round = 0; round < 5; round++) {
+      const domain = `rennen${round}.de`
+      const [a, b] = [await save(one, domain), await save(one, domain)]
+      const results = await Promise.all([acceptWith(one, a, newDeal()), acceptWith(two, b, newDeal())])
+      expect(results.map((result) => result.status).sort()).toEqual(['domain-deal-open', 'queued'])
+      const deals = (await one.listDeals()).filter((deal) => deal.domain === domain)
+      expect(deals).toHaveLength(1)
+      expect(results).toContainEqual({ status: 'domain-deal-open', dealId: deals[0]!.id })
+    }
   })
 })

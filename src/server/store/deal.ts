@@ -11,7 +11,7 @@ import type { DealKind, DealResult, DealStep, DealStore, InquiryStatus, NewDeal 
 
 const TEMPLATE_PREFIX = 'template:'
 /** Every template's key in `meta` (the German negotiation's kept their names from before). */
-const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
+const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'counter-en', 'accept-en', 'decline-en', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
 
 const STATUS_AFTER: Record<DealKind, InquiryStatus> = { counter: 'countered', accept: 'accepted', decline: 'declined' }
 
@@ -48,21 +48,20 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
         if (refused) return refused
         let dealId: number | undefined
         if (kind === 'accept') {
-          // Nothing is accepted for a sold name, and a checkout is confirmed only while no other deal for its name is
-          // open (decision 037). On PostgreSQL two acceptances of the same name take turns here.
+          // Nothing is accepted for a sold name, and nothing (checkout or offer) while another inquiry's deal for the
+          // name is open: one buyer at a time is asked to pay (decision 037; the unique index deals_open_domain is the
+          // second lock). On PostgreSQL two acceptances of the same name take turns here.
           if (postgres) await sql`SELECT pg_advisory_xact_lock(hashtext(${`deal-domain:${inquiry.domain}`}))`.execute(trx)
           const sold = await trx.selectFrom('deals').select('id').where('domain', '=', inquiry.domain).where('status', '=', 'completed').executeTakeFirst()
           if (sold) return { status: 'sold', dealId: Number(sold.id) } as const
-          if (input.deal && inquiry.kind === 'checkout') {
-            const open = await trx
-              .selectFrom('deals')
-              .select('id')
-              .where('domain', '=', inquiry.domain)
-              .where('inquiry_id', '!=', inquiry.id)
-              .where('status', 'in', ['awaiting_payment', 'paid', 'transferred'])
-              .executeTakeFirst()
-            if (open) return { status: 'domain-deal-open', dealId: Number(open.id) } as const
-          }
+          const open = await trx
+            .selectFrom('deals')
+            .select('id')
+            .where('domain', '=', inquiry.domain)
+            .where('inquiry_id', '!=', inquiry.id)
+            .where('status', 'in', ['awaiting_payment', 'paid', 'transferred'])
+            .executeTakeFirst()
+          if (open) return { status: 'domain-deal-open', dealId: Number(open.id) } as const
         } else {
           // A counter-offer or a refusal would contradict a sale under way: the owner cancels the deal first.
           const open = await trx.selectFrom('deals').select('id').where('inquiry_id', '=', inquiry.id).where('status', '!=', 'cancelled').executeTakeFirst()

@@ -190,4 +190,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
      created_at BIGINT NOT NULL
    );
    CREATE INDEX bank_payments_deal ON bank_payments (deal_id);`,
+  // One open deal per name (see migrations-sqlite.ts).
+  `CREATE UNIQUE INDEX deals_open_domain ON deals (domain) WHERE status IN ('awaiting_payment', 'paid', 'transferred');`,
 ]

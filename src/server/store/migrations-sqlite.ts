@@ -232,4 +232,7 @@ export const SQLITE_MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX bank_payments_deal ON bank_payments (deal_id);`,
+  // One open deal per name (decision 037): the acceptance checks it in its transaction; the index holds it against
+  // any other writer. A completed deal is left out: the name is sold, and the acceptance refuses it before.
+  `CREATE UNIQUE INDEX deals_open_domain ON deals (domain) WHERE status IN ('awaiting_payment', 'paid', 'transferred');`,
 ]

@@ -19,6 +19,8 @@ import salesRoutes from './sales/route.ts'
 import importRoutes from './import/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
 import privacyRoutes from './privacy/route.ts'
+import securityRoutes from './security/route.ts'
+import { startupProblem } from './security/relying-party.ts'
 import { createConsoleRenderer, type ConsoleRenderer } from './render.ts'
 import sessionRoutes, { sendPage, sessionGuard } from './session/route.ts'
 
@@ -132,6 +134,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   await app.register(salesRoutes(deps, renderer))
   await app.register(privacyRoutes, { ...deps, renderer })
   await app.register(importRoutes, { ...deps, renderer })
+  await app.register(securityRoutes(deps, renderer))
   for (const url of PAGE_ROUTES) {
     app.get(url, async (request, reply) => {
       const state = await loadPage(request, deps)
@@ -146,6 +149,8 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     }
     return sendPage(reply, renderer, { page: 'not-found' }, 404)
   })
+  const passkeyProblem = startupProblem(config)
+  if (passkeyProblem) deps.log.warn(passkeyProblem)
   routeLists.set(app, routes)
   return app
 }

@@ -130,12 +130,13 @@ async function seedConsole(port) {
   if (cli.status !== 0) throw new Error(`set-password: ${cli.stderr}`)
 }
 
-async function signIn(browser, adminPort, scheme) {
+/** Signed in at `host` (localhost for the page "Anmeldung": passkeys take no IP address). */
+async function signIn(browser, adminPort, scheme, host = '127.0.0.1') {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme })
-  await page.goto(`http://127.0.0.1:${adminPort}/anmelden`)
+  await page.goto(`http://${host}:${adminPort}/anmelden`)
   await page.getByLabel('Passwort').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Anmelden' }).click()
-  await page.waitForURL(`http://127.0.0.1:${adminPort}/`)
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
+  await page.waitForURL(`http://${host}:${adminPort}/`)
   return page
 }
 
@@ -149,8 +150,16 @@ async function consoleShots(browser, adminPort) {
     await page.waitForURL(/\/anfragen\//)
     await page.screenshot({ path: path.join(root, `docs/console-inquiry${suffix}.png`) })
     await page.close()
+    // Anmeldung and Sitzungen (decision 041), from a second browser at localhost: two sessions in the list.
+    const local = await signIn(browser, adminPort, scheme, 'localhost')
+    await local.goto(`http://localhost:${adminPort}/anmeldung`)
+    await local.waitForSelector('html[data-hydrated]', { state: 'attached' })
+    await local.screenshot({ path: path.join(root, `docs/console-security${suffix}.png`) })
+    await local.goto(`http://localhost:${adminPort}/sitzungen`)
+    await local.screenshot({ path: path.join(root, `docs/console-sessions${suffix}.png`) })
+    await local.close()
   }
-  console.log('written: docs/console-inbox.png, docs/console-inquiry.png (and -dark)')
+  console.log('written: docs/console-inbox.png, docs/console-inquiry.png, docs/console-security.png, docs/console-sessions.png (and -dark)')
 }
 
 /** The CLI of the server above, with its DATA_DIR and domains file. */

@@ -31,6 +31,8 @@ Commands:
   retry    queue every failed mail again
   stats    [--domain D] [--days N]  page views and inquiries per domain and day (UTC), default 30 days
   set-password [--stdin]           the console's password (asked twice, or one line from stdin); ends every session
+  set-password --reset-2fa         switches the console's second factor (TOTP) off, for a lost phone; ends every
+                                   session; the password and passkeys stay
   counter  ID --amount N [--note TEXT] [--days N]   mail the visitor a counter-offer (valid COUNTER_OFFER_DAYS, default 7)
   accept   ID [--note TEXT] [--confirm-expired]      mail the visitor that the offer is accepted
   decline  ID [--note TEXT]         mail the visitor that the offer is declined
@@ -79,6 +81,7 @@ const OPTIONS = {
   days: { type: 'string' },
   json: { type: 'boolean' },
   stdin: { type: 'boolean' },
+  'reset-2fa': { type: 'boolean' },
   email: { type: 'string' },
   'data-dir': { type: 'string' },
   amount: { type: 'string' },
@@ -250,6 +253,14 @@ export async function main(argv: string[], print = printLine, printError = (text
   let store: Store | undefined
   try {
     const config = loadConfig({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
+    if (command === 'set-password' && values['reset-2fa']) {
+      const file = sqliteFileOf(config)
+      if (!config.databaseUrl && !fs.existsSync(file)) throw new UsageError(`no store at ${file}: is DATA_DIR right?`)
+      store = await openStore(config)
+      await store.resetSecondFactor()
+      print('The second factor is off; every session has ended. Sign in with the password and set it up again.')
+      return 0
+    }
     if (command === 'set-password') {
       const password = await readNewPassword(values.stdin === true)
       // The password may come first, before the server ever started: then this makes the store.

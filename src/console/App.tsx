@@ -11,6 +11,8 @@ import { Outbox } from './pages/Outbox.tsx'
 import { OverviewPage } from './pages/Overview.tsx'
 import { Privacy } from './pages/Privacy.tsx'
 import { SalesPage } from './pages/Sales.tsx'
+import { SecurityPage } from './pages/Security.tsx'
+import { SessionsPage } from './pages/Sessions.tsx'
 import { Setup } from './pages/Setup.tsx'
 import { SignIn } from './pages/SignIn.tsx'
 import { TemplatesPage } from './pages/Templates.tsx'
@@ -32,7 +34,19 @@ function Page({ state, now }: AppProps) {
     case 'setup':
       return <Setup />
     case 'signin':
-      return <SignIn error={state.error} />
+      return <SignIn error={state.error} passkey={state.passkey} />
+    case 'security':
+      return (
+        <Layout current="security">
+          <SecurityPage initial={state.data} />
+        </Layout>
+      )
+    case 'sessions':
+      return (
+        <Layout current="sessions">
+          <SessionsPage initial={state.data} />
+        </Layout>
+      )
     case 'inbox':
       return (
         <Layout current="inbox">

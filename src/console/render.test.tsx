@@ -107,6 +107,14 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   privacy: { page: 'privacy' },
   import: { page: 'import', data: { domainsFile: '/etc/domain-lander/domains.yaml', maxBytes: 10 * 1024 * 1024 } },
   'bank-statement': { page: 'bank-statement', data: { maxBytes: 5 * 1024 * 1024 } },
+  security: {
+    page: 'security',
+    data: { passkeys: [{ id: 1, name: '<img src=x onerror=alert(1)>', createdAt: NOW - HOUR, lastUsedAt: null }], passkeyProblem: null, secondFactor: { on: false, recoveryCodesLeft: 0 } },
+  },
+  sessions: {
+    page: 'sessions',
+    data: { sessions: [{ ref: 'r'.repeat(22), current: true, createdAt: NOW - HOUR, lastSeenAt: NOW, browser: 'Chrome auf Linux', address: '203.0.x.x', method: 'passkey' }] },
+  },
   'not-found': { page: 'not-found' },
 }
 
@@ -146,6 +154,33 @@ describe('console pages', () => {
     expect(html).toMatch(/<form[^>]*action="\/api\/session"/)
     expect(html).toMatch(/<button type="submit"[^>]*>Anmelden<\/button>/)
     expect(html).toContain('Zu viele Versuche.')
+  })
+
+  it('the Anmeldung page lists passkeys by their names as text, offers "Passkey hinzufügen" and the second factor', () => {
+    const html = render(STATES.security)
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(html).not.toContain('<img')
+    const shown = text(html)
+    for (const label of ['Passkeys', 'Passkey hinzufügen', 'Zweiten Faktor einrichten', 'Entfernen']) expect(shown).toContain(label)
+  })
+
+  it('the Anmeldung page says why passkeys cannot work at this address, and offers no button then', () => {
+    const problem = 'Passkeys gehen nur über HTTPS oder auf localhost, nicht unter http://console.example:8081.'
+    const state: ConsoleState = { page: 'security', data: { passkeys: [], passkeyProblem: problem, secondFactor: { on: true, recoveryCodesLeft: 9 } } }
+    const shown = text(render(state))
+    expect(shown).toContain(problem)
+    expect(shown).not.toContain('Passkey hinzufügen')
+    expect(shown).toMatch(/Übrige Wiederherstellungscodes:\s*9/)
+  })
+
+  it('the Sitzungen page shows each session with browser, address in part, Abmelden and Überall abmelden', () => {
+    const shown = text(render(STATES.sessions))
+    for (const label of ['Chrome auf Linux', '203.0.x.x', '(diese Sitzung)', 'Passkey', 'Abmelden', 'Überall abmelden']) expect(shown).toContain(label)
+  })
+
+  it('the sign-in page offers a passkey only when one exists', () => {
+    expect(text(render({ page: 'signin', passkey: true }))).toContain('Mit Passkey anmelden')
+    expect(text(render({ page: 'signin' }))).not.toContain('Mit Passkey anmelden')
   })
 
   it.each(['inbox', 'inquiry', 'outbox', 'overview'] as const)('the %s page has the navigation and Abmelden', (page) => {

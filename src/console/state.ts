@@ -8,6 +8,8 @@ export const RENDERED_AT_ATTRIBUTE = 'data-rendered-at'
 const TITLES: Record<ConsoleState['page'], string> = {
   setup: 'Konsole einrichten',
   signin: 'Anmelden',
+  security: 'Anmeldung',
+  sessions: 'Sitzungen',
   inbox: 'Posteingang',
   inquiry: 'Anfrage',
   outbox: 'Postausgang',

@@ -3,6 +3,7 @@
 import type { ImportPageData } from './import-api.ts'
 import type { Language } from './language.ts'
 import type { BankStatementPageData } from './payments-api.ts'
+import type { SecurityPageData, SessionsPageData } from './sign-in-api.ts'
 
 export type InquiryStatus = 'new' | 'unconfirmed' | 'answered' | 'countered' | 'expired' | 'accepted' | 'declined' | 'archived' | 'spam'
 export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['new', 'unconfirmed', 'answered', 'countered', 'expired', 'accepted', 'declined', 'archived', 'spam']
@@ -240,12 +241,16 @@ export interface Overview {
 /** POST /api/session */
 export interface SignInRequest {
   password: string
+  /** With the second factor on (decision 041): a code of the app, or a recovery code. */
+  code?: string
 }
 
 /** What the server renders a console page with, and hands to the browser to hydrate with. */
 export type ConsoleState =
   | { page: 'setup' }
-  | { page: 'signin'; error?: string }
+  | { page: 'signin'; error?: string; passkey?: true }
+  | { page: 'security'; data: SecurityPageData }
+  | { page: 'sessions'; data: SessionsPageData }
   | { page: 'inbox'; query: InboxQuery; data: InboxPage }
   | { page: 'inquiry'; data: InquiryDetail }
   | { page: 'outbox'; data: OutboxPage }

@@ -20,6 +20,8 @@ import paymentRoutes from './payments/route.ts'
 import importRoutes from './import/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
 import privacyRoutes from './privacy/route.ts'
+import securityRoutes from './security/route.ts'
+import { startupProblem } from './security/relying-party.ts'
 import { createConsoleRenderer, type ConsoleRenderer } from './render.ts'
 import sessionRoutes, { sendPage, sessionGuard } from './session/route.ts'
 
@@ -134,6 +136,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   await app.register(paymentRoutes(deps, renderer))
   await app.register(privacyRoutes, { ...deps, renderer })
   await app.register(importRoutes, { ...deps, renderer })
+  await app.register(securityRoutes(deps, renderer))
   for (const url of PAGE_ROUTES) {
     app.get(url, async (request, reply) => {
       const state = await loadPage(request, deps)
@@ -148,6 +151,8 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     }
     return sendPage(reply, renderer, { page: 'not-found' }, 404)
   })
+  const passkeyProblem = startupProblem(config)
+  if (passkeyProblem) deps.log.warn(passkeyProblem)
   routeLists.set(app, routes)
   return app
 }

@@ -235,4 +235,38 @@ export const SQLITE_MIGRATIONS: string[] = [
   // One open deal per name (decision 037): the acceptance checks it in its transaction; the index holds it against
   // any other writer. A completed deal is left out: the name is sold, and the acceptance refuses it before.
   `CREATE UNIQUE INDEX deals_open_domain ON deals (domain) WHERE status IN ('awaiting_payment', 'paid', 'transferred');`,
+  // Passkeys and a second factor for the console (decision 041): the passkeys' public keys and counters, the
+  // challenges handed out (single use, short-lived), the TOTP secret with the last time step used (replay), the
+  // recovery codes' hashes, and what the sessions page shows of a session (browser summary, address in part, how).
+  `CREATE TABLE passkeys (
+     id INTEGER PRIMARY KEY,
+     credential_id TEXT NOT NULL UNIQUE,
+     public_key TEXT NOT NULL,
+     counter INTEGER NOT NULL DEFAULT 0,
+     transports TEXT NOT NULL DEFAULT '[]',
+     name TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     last_used_at INTEGER
+   );
+   CREATE TABLE webauthn_challenges (
+     challenge TEXT PRIMARY KEY,
+     purpose TEXT NOT NULL CHECK (purpose IN ('register', 'sign-in')),
+     session_hash TEXT,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges (expires_at);
+   CREATE TABLE totp (
+     owner INTEGER PRIMARY KEY CHECK (owner = 1),
+     secret TEXT NOT NULL,
+     confirmed_at INTEGER,
+     last_step INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE recovery_codes (
+     code_hash TEXT PRIMARY KEY,
+     used_at INTEGER
+   );
+   ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+   ALTER TABLE sessions ADD COLUMN address TEXT;
+   ALTER TABLE sessions ADD COLUMN method TEXT;`,
 ]

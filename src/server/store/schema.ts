@@ -120,7 +120,37 @@ export interface Database {
     kind: 'payment' | 'return'
     created_at: number
   }
-  sessions: { id_hash: string; created_at: number; last_seen_at: number }
+  sessions: {
+    id_hash: string
+    created_at: number
+    last_seen_at: number
+    /** A short summary of the browser ("Chrome auf Linux"), never the whole User-Agent (decision 041). */
+    user_agent: string | null
+    /** The client's address in part (203.0.x.x): enough to recognise a place, not a person. */
+    address: string | null
+    /** How it signed in: password, password+totp, password+recovery, passkey. */
+    method: string | null
+  }
+  /** The owner's passkeys (decision 041): public keys only, with the signature counter last seen. */
+  passkeys: {
+    id: Generated<number>
+    /** base64url */
+    credential_id: string
+    /** COSE public key, base64url. */
+    public_key: string
+    counter: number
+    /** JSON array of the authenticator's transports. */
+    transports: string
+    name: string
+    created_at: number
+    last_used_at: number | null
+  }
+  /** WebAuthn challenges handed out and not yet used: each is taken (deleted) by the one response that answers it. */
+  webauthn_challenges: { challenge: string; purpose: 'register' | 'sign-in'; session_hash: string | null; expires_at: number }
+  /** The TOTP second factor: one row at most; confirmed_at null while being set up. */
+  totp: { owner: number; secret: string; confirmed_at: number | null; last_step: number; created_at: number }
+  /** SHA-256 of each one-time recovery code. */
+  recovery_codes: { code_hash: string; used_at: number | null }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }
   tls_names: { wildcard: string; name: string; day: string }

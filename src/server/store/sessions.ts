@@ -36,8 +36,20 @@ export function sessionStore(db: Kysely<Database>, dialect: DialectSpecifics): S
         }),
       )
     },
-    async createSession(idHash, now) {
-      await write(() => db.insertInto('sessions').values({ id_hash: idHash, created_at: now, last_seen_at: now }).execute())
+    async createSession(idHash, now, details) {
+      await write(() =>
+        db
+          .insertInto('sessions')
+          .values({
+            id_hash: idHash,
+            created_at: now,
+            last_seen_at: now,
+            user_agent: details?.userAgent ?? null,
+            address: details?.address ?? null,
+            method: details?.method ?? null,
+          })
+          .execute(),
+      )
     },
     async useSession(idHash, now, idleMs, maxMs) {
       const row = await guard(() =>

@@ -9,6 +9,7 @@ import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
 import { paymentStore } from './payments.ts'
 import { sessionStore } from './sessions.ts'
+import { signInStore } from './sign-in.ts'
 import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
 import { jobStore } from './jobs.ts'
@@ -49,6 +50,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
   const store: SharedStore = {
     ...consoleStore(db, dialect),
     ...sessionStore(db, dialect),
+    ...signInStore(db, dialect),
     ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),

@@ -280,19 +280,81 @@ export interface Store extends ConfirmationStore, DealStore, DealRecordStore, Pa
   ownerPassword(): Promise<string | null>
   /** Sets the owner's password hash and ends every session. */
   setOwnerPassword(hash: string, now: number): Promise<void>
-  createSession(idHash: string, now: number): Promise<void>
+  createSession(idHash: string, now: number, details?: SessionDetails): Promise<void>
   /**
    * True when the session exists, was used within `idleMs` and began within `maxMs`; it then counts as used now.
    * An expired session is removed.
    */
   useSession(idHash: string, now: number, idleMs: number, maxMs: number): Promise<boolean>
   deleteSession(idHash: string): Promise<void>
+  /** The sessions valid now, the last used first (decision 041). */
+  listSessions(now: number, idleMs: number, maxMs: number): Promise<SessionListing[]>
+  deleteAllSessions(): Promise<void>
+  listPasskeys(): Promise<PasskeyRecord[]>
+  passkeyByCredentialId(credentialId: string): Promise<PasskeyRecord | null>
+  /** Its id; null when a passkey with this credential id exists already. */
+  addPasskey(passkey: NewPasskey, now: number): Promise<number | null>
+  deletePasskey(id: number): Promise<boolean>
+  /** Moves the signature counter from `counterBefore` to `counterAfter`; false when another sign-in moved it first. */
+  usePasskey(id: number, counterBefore: number, counterAfter: number, now: number): Promise<boolean>
+  putChallenge(challenge: string, purpose: ChallengePurpose, sessionHash: string | null, expiresAt: number, now: number): Promise<void>
+  /** Takes the challenge (it is gone afterwards); null when unknown, of another purpose, or expired. */
+  takeChallenge(challenge: string, purpose: ChallengePurpose, now: number): Promise<{ sessionHash: string | null } | null>
+  totp(): Promise<TotpRecord | null>
+  /** A new secret being set up; false when a confirmed one is on. */
+  startTotp(secret: string, now: number): Promise<boolean>
+  /** Switches the factor on with its first code's time step and the recovery codes' hashes; false when `secret` is not the one being set up. */
+  confirmTotp(secret: string, step: number, recoveryHashes: string[], now: number): Promise<boolean>
+  /** Marks a time step used; false when it, or a later one, was used already (a replayed code). */
+  useTotpStep(step: number): Promise<boolean>
+  useRecoveryCode(codeHash: string, now: number): Promise<boolean>
+  recoveryCodesLeft(): Promise<number>
+  /** Switches the second factor off (set-password --reset-2fa) and ends every session. */
+  resetSecondFactor(): Promise<void>
   /**
    * The secret that signs form tokens and keys the rate-limit counters, the same for every process on this store:
    * created by the first one that asks. SQLite keeps it in a file in DATA_DIR, PostgreSQL in the database.
    */
   secret(): Promise<string>
   close(): Promise<void>
+}
+
+/** What the sessions page shows of a session (decision 041). */
+interface SessionDetails {
+  userAgent: string | null
+  address: string | null
+  method: string
+}
+
+interface SessionListing {
+  idHash: string
+  createdAt: number
+  lastSeenAt: number
+  userAgent: string | null
+  address: string | null
+  method: string | null
+}
+
+interface NewPasskey {
+  credentialId: string
+  publicKey: string
+  counter: number
+  transports: string[]
+  name: string
+}
+
+export interface PasskeyRecord extends NewPasskey {
+  id: number
+  createdAt: number
+  lastUsedAt: number | null
+}
+
+type ChallengePurpose = 'register' | 'sign-in'
+
+interface TotpRecord {
+  secret: string
+  confirmedAt: number | null
+  lastStep: number
 }
 
 /** Thrown when the store cannot take a write now (disk full, locked): the client is told to retry, never "ok". */

@@ -1,6 +1,8 @@
 // Signing in and out of the console, and the guard in front of everything else on the admin port
 // (docs/decisions/016, its limits 031).
 import { createHash } from 'node:crypto'
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server'
+import { isoBase64URL } from '@simplewebauthn/server/helpers'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CONSOLE_PATHS, type ConsoleState, type SignInRequest } from '../../../shared/console-api.ts'
 import { TEXT } from '../../../shared/texts.ts'
@@ -9,6 +11,9 @@ import type { RateLimits } from '../../store/rate-limit-common.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { verifyPassword } from '../password.ts'
 import type { ConsoleRenderer } from '../render.ts'
+import { browserSummary, partialAddress } from '../security/client-summary.ts'
+import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../security/relying-party.ts'
+import { looksLikeRecoveryCode, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
 import {
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
@@ -24,7 +29,19 @@ const CONSOLE_TEXT = {
   wrongPassword: 'Das Passwort ist falsch.',
   setup: 'Für die Konsole ist noch kein Passwort gesetzt. Setzen Sie es auf dem Server mit: npx domain-lander set-password',
   tooManyFailures: 'Zu viele falsche Passwörter. Bitte versuchen Sie es später erneut.',
+  wrongCode: 'Der Code ist falsch oder wurde schon benutzt.',
+  passkeyRefused: 'Der Passkey wurde nicht angenommen. Bitte erneut versuchen.',
 } as const
+
+/** A passkey's answer is some hundred bytes of base64url JSON; more is refused unread. */
+const PASSKEY_BODY_LIMIT = 16 * 1024
+
+/** What the sessions page will show of this session: the browser in short and the address in part. */
+const sessionDetails = (request: FastifyRequest, method: string) => ({
+  userAgent: browserSummary(request.headers['user-agent']),
+  address: partialAddress(request.ip),
+  method,
+})
 
 /** Failed sign-ins per client address within the window; the next one is refused (429) until it has run out. */
 const SIGN_IN_FAILURES = 5
@@ -45,7 +62,15 @@ export const SIGN_IN_BODY_LIMIT = 1024
 const generationOf = (hash: string | null) => (hash === null ? 'none' : createHash('sha256').update(hash).digest('base64url').slice(0, 22))
 
 /** What answers without a session: the sign-in page, signing in, and the console's static files. */
-const OPEN_ROUTES = new Set(['GET /anmelden', 'HEAD /anmelden', 'POST /api/session', 'GET /assets/*', 'HEAD /assets/*'])
+const OPEN_ROUTES = new Set([
+  'GET /anmelden',
+  'HEAD /anmelden',
+  'POST /api/session',
+  'POST /api/session/passkey/options',
+  'POST /api/session/passkey',
+  'GET /assets/*',
+  'HEAD /assets/*',
+])
 
 export interface SessionDeps extends ConsoleDeps {
   rateLimits: RateLimits
@@ -103,8 +128,8 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
    * quota is refused before it costs more than its head. Counted before the password is checked, so that guesses
    * sent together cannot all pass; a right password gives its counts back.
    */
-  async function checkQuotas(request: FastifyRequest, reply: FastifyReply) {
-    if (Number(request.headers['content-length']) > SIGN_IN_BODY_LIMIT) return sendError(reply, 413, TEXT.tooLarge)
+  const checkQuotas = (bodyLimit: number) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (Number(request.headers['content-length']) > bodyLimit) return sendError(reply, 413, TEXT.tooLarge)
     const generation = generationOf(await deps.store.ownerPassword())
     const mine = await failures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
     if (mine.status === 'full') return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong passwords from one client`)
@@ -119,14 +144,37 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
       await all.giveBack()
     })
   }
+  const tellProblem = problemLogger(deps.log)
+
+  /** A new session for this browser; any session it brought along ends (a session fixed by someone else is never taken over). */
+  async function openSession(request: FastifyRequest, reply: FastifyReply, method: string) {
+    const previous = sessionIdOf(request)
+    if (previous !== null) await deps.store.deleteSession(hashOfSessionId(previous))
+    const id = newSessionId()
+    await deps.store.createSession(hashOfSessionId(id), Date.now(), sessionDetails(request, method))
+    request.log.info({ method }, 'console: signed in')
+    return reply.code(204).header('set-cookie', sessionCookie(request, id)).send()
+  }
+
+  /** The second factor's code: a TOTP code of a step not used before, or an unused recovery code. */
+  async function secondFactorPasses(secret: string, code: string): Promise<'totp' | 'recovery' | null> {
+    const trimmed = code.trim()
+    const step = totpStepOf(secret, trimmed.replace(/\s/g, ''), Date.now())
+    if (step !== null) return (await deps.store.useTotpStep(step)) ? 'totp' : null
+    if (looksLikeRecoveryCode(trimmed)) return (await deps.store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now())) ? 'recovery' : null
+    return null
+  }
 
   app.get(CONSOLE_PATHS.signin, async (request, reply) => {
     if ((await deps.store.ownerPassword()) === null) return sendPage(reply, deps.renderer, { page: 'setup' })
     if (await hasSession(request, deps)) return reply.code(303).header('location', CONSOLE_PATHS.inbox).send()
-    return sendPage(reply, deps.renderer, { page: 'signin' })
+    const rp = relyingPartyOf(deps.config, request)
+    tellProblem(rp)
+    const passkey = rp.ok && (await deps.store.listPasskeys()).length > 0
+    return sendPage(reply, deps.renderer, passkey ? { page: 'signin', passkey: true } : { page: 'signin' })
   })
 
-  app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas }, async (request, reply) => {
+  app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas(SIGN_IN_BODY_LIMIT) }, async (request, reply) => {
     // Anything may arrive; only a string is a password.
     const body = request.body as Partial<Record<keyof SignInRequest, unknown>> | null
     const password = typeof body?.password === 'string' ? body.password : ''
@@ -138,14 +186,76 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
       request.log.info('console: wrong password')
       return sendError(reply, 401, CONSOLE_TEXT.wrongPassword)
     }
+    const totp = await deps.store.totp()
+    if (totp?.confirmedAt != null) {
+      const code = typeof body?.code === 'string' ? body.code.slice(0, 64) : ''
+      if (code === '') {
+        // The password was right: no guess spent. A guess at the code below is counted like a wrong password.
+        await giveBack.get(request)?.()
+        return reply.code(200).type('application/json; charset=utf-8').send({ secondFactor: true })
+      }
+      const passed = await secondFactorPasses(totp.secret, code)
+      if (passed === null) {
+        request.log.info('console: wrong or used second-factor code')
+        return sendError(reply, 401, CONSOLE_TEXT.wrongCode)
+      }
+      await giveBack.get(request)?.()
+      return openSession(request, reply, passed === 'totp' ? 'password+totp' : 'password+recovery')
+    }
     await giveBack.get(request)?.()
-    // Always a new id (a session fixed by someone else before sign-in is never taken over); the old one ends.
-    const previous = sessionIdOf(request)
-    if (previous !== null) await deps.store.deleteSession(hashOfSessionId(previous))
-    const id = newSessionId()
-    await deps.store.createSession(hashOfSessionId(id), Date.now())
-    request.log.info('console: signed in')
-    return reply.code(204).header('set-cookie', sessionCookie(request, id)).send()
+    return openSession(request, reply, 'password')
+  })
+
+  // Passkeys (decision 041): a challenge for any passkey of this console (discoverable credentials), then its answer.
+  app.post('/api/session/passkey/options', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
+    const rp = relyingPartyOf(deps.config, request)
+    tellProblem(rp)
+    if (!rp.ok) return sendError(reply, 409, rp.problem)
+    const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required', timeout: 60_000 })
+    const now = Date.now()
+    await deps.store.putChallenge(options.challenge, 'sign-in', null, now + CHALLENGE_MS, now)
+    return options
+  })
+
+  app.post('/api/session/passkey', { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkQuotas(PASSKEY_BODY_LIMIT) }, async (request, reply) => {
+    const rp = relyingPartyOf(deps.config, request)
+    if (!rp.ok) return sendError(reply, 409, rp.problem)
+    const body = request.body as { response?: AuthenticationResponseJSON } | null
+    const response = body?.response
+    const challenge = challengeOf(response?.response)
+    // Taken before anything else is checked: a challenge answers once, whatever the answer.
+    const taken = challenge === null ? null : await deps.store.takeChallenge(challenge, 'sign-in', Date.now())
+    const passkey = typeof response?.id === 'string' ? await deps.store.passkeyByCredentialId(response.id) : null
+    const refuse = (why: string) => {
+      request.log.info({ why }, 'console: passkey refused')
+      return sendError(reply, 401, CONSOLE_TEXT.passkeyRefused)
+    }
+    if (!taken || !challenge || !response) return refuse('unknown, used or expired challenge')
+    if (!passkey) return refuse('unknown passkey')
+    let newCounter: number
+    try {
+      const result = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        requireUserVerification: true,
+        credential: {
+          id: passkey.credentialId,
+          publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+          counter: passkey.counter,
+          transports: passkey.transports as never,
+        },
+      })
+      if (!result.verified) return refuse('signature')
+      newCounter = result.authenticationInfo.newCounter
+    } catch (error) {
+      // The library's message says which check failed (origin, RP id, counter); it holds nothing secret.
+      return refuse((error as Error).message.slice(0, 200))
+    }
+    if (!(await deps.store.usePasskey(passkey.id, passkey.counter, newCounter, Date.now()))) return refuse('counter moved meanwhile')
+    await giveBack.get(request)?.()
+    return openSession(request, reply, 'passkey')
   })
 
   app.delete('/api/session', async (request, reply) => {

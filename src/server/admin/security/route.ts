@@ -1,0 +1,213 @@
+// The pages "Anmeldung" (passkeys, the second factor) and "Sitzungen" with their API (decision 041). Registered
+// by the admin app behind the session check and the same-origin rule, like every console route.
+import { createHash } from 'node:crypto'
+import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server'
+import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import {
+  PASSKEY_NAME_MAX,
+  SIGN_IN_PATHS,
+  type SecondFactorConfirmed,
+  type SecondFactorSetup,
+  type SecurityPageData,
+  type SessionsPageData,
+} from '../../../shared/sign-in-api.ts'
+import { HttpError } from '../../http/errors.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import type { ConsoleRenderer } from '../render.ts'
+import { SESSION_IDLE_MS, SESSION_MAX_MS, clearedSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
+import { sendPage } from '../session/route.ts'
+import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
+import { newRecoveryCodes, newTotpSecret, qrPath, recoveryCodeHash, totpStepOf, totpUri } from './second-factor.ts'
+
+/** The console has one user, the owner: every passkey belongs to this WebAuthn user handle. */
+const OWNER_HANDLE = new TextEncoder().encode('domain-lander-owner')
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const refParams = z.object({ ref: z.string().regex(/^[\w-]{22}$/) })
+const codeBody = z.object({ code: z.string().trim().min(1, 'Bitte den Code eingeben.').max(64) })
+const passkeyBody = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Bitte einen Namen angeben.')
+    .max(PASSKEY_NAME_MAX, `höchstens ${PASSKEY_NAME_MAX} Zeichen`)
+    // Names are shown as text anyway; control characters would only garble the list and the log.
+    .refine((name) => !/[\p{Cc}\u2028\u2029]/u.test(name), 'keine Steuerzeichen'),
+  response: z.looseObject({ id: z.string().max(1024), response: z.looseObject({ clientDataJSON: z.string().max(4096) }) }),
+})
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
+  return result.data
+}
+
+/** What the sessions page calls a session: derived from the id's hash, so neither the id nor its hash leaves the server. */
+const refOf = (idHash: string) => createHash('sha256').update(`session-ref:${idHash}`).digest('base64url').slice(0, 22)
+
+const currentHash = (request: FastifyRequest) => {
+  const id = sessionIdOf(request)
+  return id === null ? null : hashOfSessionId(id)
+}
+
+export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  return async (app: FastifyInstance) => {
+    const { store, config, log } = deps
+    const tellProblem = problemLogger(log)
+
+    async function securityPage(request: FastifyRequest): Promise<SecurityPageData> {
+      const rp = relyingPartyOf(config, request)
+      tellProblem(rp)
+      const [passkeys, totp, left] = [await store.listPasskeys(), await store.totp(), await store.recoveryCodesLeft()]
+      return {
+        passkeys: passkeys.map(({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt })),
+        passkeyProblem: rp.ok ? null : rp.problem,
+        secondFactor: { on: totp?.confirmedAt != null, recoveryCodesLeft: totp?.confirmedAt != null ? left : 0 },
+      }
+    }
+
+    async function sessionsPage(request: FastifyRequest): Promise<SessionsPageData> {
+      const mine = currentHash(request)
+      const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
+      return {
+        sessions: sessions.map((session) => ({
+          ref: refOf(session.idHash),
+          current: session.idHash === mine,
+          createdAt: session.createdAt,
+          lastSeenAt: session.lastSeenAt,
+          browser: session.userAgent ?? 'Unbekannter Browser',
+          address: session.address,
+          method: session.method,
+        })),
+      }
+    }
+
+    app.get(SIGN_IN_PATHS.security, async (request, reply) => sendPage(reply, renderer, { page: 'security', data: await securityPage(request) }))
+    app.get('/api/security', async (request) => securityPage(request))
+
+    app.post('/api/passkeys/options', async (request) => {
+      const rp = relyingPartyOf(config, request)
+      tellProblem(rp)
+      if (!rp.ok) throw new HttpError(409, rp.problem)
+      const existing = await store.listPasskeys()
+      const options = await generateRegistrationOptions({
+        rpName: 'domain-lander Konsole',
+        rpID: rp.rpID,
+        userName: 'Inhaber',
+        userID: OWNER_HANDLE,
+        attestationType: 'none',
+        timeout: 60_000,
+        excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
+        // Discoverable, so that signing in needs no name first; verified (PIN, fingerprint), so that it is a factor alone.
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      })
+      const now = Date.now()
+      await store.putChallenge(options.challenge, 'register', currentHash(request), now + CHALLENGE_MS, now)
+      return options
+    })
+
+    app.post('/api/passkeys', { bodyLimit: 64 * 1024 }, async (request) => {
+      const rp = relyingPartyOf(config, request)
+      if (!rp.ok) throw new HttpError(409, rp.problem)
+      const body = parse(passkeyBody, request.body)
+      const challenge = challengeOf(body.response.response)
+      const taken = challenge === null ? null : await store.takeChallenge(challenge, 'register', Date.now())
+      // A challenge handed to another session (another browser) is not this one's to answer.
+      if (!taken || !challenge || taken.sessionHash !== currentHash(request)) {
+        throw new HttpError(400, 'Die Anfrage ist abgelaufen oder wurde schon benutzt. Bitte erneut „Passkey hinzufügen“.')
+      }
+      let credential
+      try {
+        const result = await verifyRegistrationResponse({
+          response: body.response as unknown as RegistrationResponseJSON,
+          expectedChallenge: challenge,
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.rpID,
+          requireUserVerification: true,
+        })
+        if (!result.verified) throw new Error('not verified')
+        credential = result.registrationInfo.credential
+      } catch (error) {
+        log.info({ why: (error as Error).message.slice(0, 200) }, 'console: passkey not added')
+        throw new HttpError(400, 'Der Passkey wurde nicht angenommen.')
+      }
+      const id = await store.addPasskey(
+        {
+          credentialId: credential.id,
+          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          name: body.name,
+        },
+        Date.now(),
+      )
+      if (id === null) throw new HttpError(409, 'Diesen Passkey gibt es schon.')
+      log.info({ passkey: id }, 'console: passkey added')
+      return securityPage(request)
+    })
+
+    app.delete('/api/passkeys/:id', async (request) => {
+      const { id } = parse(idParams, request.params)
+      if (!(await store.deletePasskey(id))) throw new HttpError(404, 'Diesen Passkey gibt es nicht (mehr).')
+      log.info({ passkey: id }, 'console: passkey removed')
+      return securityPage(request)
+    })
+
+    app.post('/api/second-factor/setup', async (): Promise<SecondFactorSetup> => {
+      const secret = newTotpSecret()
+      if (!(await store.startTotp(secret, Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
+      const uri = totpUri(secret)
+      return { secret, uri, qr: qrPath(uri) }
+    })
+
+    app.post('/api/second-factor/confirm', async (request): Promise<SecondFactorConfirmed> => {
+      const { code } = parse(codeBody, request.body ?? {})
+      const totp = await store.totp()
+      if (!totp || totp.confirmedAt !== null) throw new HttpError(409, 'Bitte zuerst „Zweiten Faktor einrichten“.')
+      const step = totpStepOf(totp.secret, code.replace(/\s/g, ''), Date.now())
+      if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
+      const recoveryCodes = newRecoveryCodes()
+      if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now()))) {
+        throw new HttpError(409, 'Die Einrichtung wurde inzwischen neu begonnen. Bitte erneut einrichten.')
+      }
+      log.info('console: second factor switched on')
+      return { recoveryCodes }
+    })
+
+    app.post('/api/second-factor/disable', async (request) => {
+      const { code } = parse(codeBody, request.body ?? {})
+      const totp = await store.totp()
+      if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
+      // Only with a code: a session left open on someone's desk does not switch it off.
+      const step = totpStepOf(totp.secret, code.replace(/\s/g, ''), Date.now())
+      const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
+      if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
+      await store.resetSecondFactor()
+      log.info('console: second factor switched off')
+      // resetSecondFactor ended every session, this one too.
+      return { signedOut: true }
+    })
+
+    app.get(SIGN_IN_PATHS.sessions, async (request, reply) => sendPage(reply, renderer, { page: 'sessions', data: await sessionsPage(request) }))
+    app.get('/api/sessions', async (request) => sessionsPage(request))
+
+    app.delete('/api/sessions/:ref', async (request, reply) => {
+      const { ref } = parse(refParams, request.params)
+      const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
+      const session = sessions.find((candidate) => refOf(candidate.idHash) === ref)
+      if (!session) throw new HttpError(404, 'Diese Sitzung gibt es nicht (mehr).')
+      await store.deleteSession(session.idHash)
+      log.info('console: a session was signed out from the sessions page')
+      if (session.idHash === currentHash(request)) reply.header('set-cookie', clearedSessionCookie(request))
+      return sessionsPage(request)
+    })
+
+    app.delete('/api/sessions', async (request, reply) => {
+      await store.deleteAllSessions()
+      log.info('console: every session was signed out')
+      return reply.code(204).header('set-cookie', clearedSessionCookie(request)).send()
+    })
+  }
+}

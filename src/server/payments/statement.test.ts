@@ -12,7 +12,7 @@ import { loadConfig } from '../config.ts'
 import { takeDealStep } from '../deal/actions.ts'
 import { domainsConfigOf } from '../sites/domains-document.ts'
 import type { Store } from '../store/types.ts'
-import { parseCamt } from './camt.ts'
+import { parseCamt } from './camt-parse.ts'
 import { matchStatement } from './match.ts'
 import { applyStatement, previewStatement } from './statement.ts'
 

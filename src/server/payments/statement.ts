@@ -5,7 +5,7 @@
 import type { BankStatementPreview, BankStatementResult } from '../../shared/payments-api.ts'
 import { markPaid, type DealStepContext } from '../deal/steps.ts'
 import type { Store } from '../store/types.ts'
-import { parseCamt } from './camt.ts'
+import { parseCamt } from './camt-parse.ts'
 import { bankKeyOf, matchStatement, type PaymentTarget } from './match.ts'
 
 async function match(store: Store, input: Buffer | string) {

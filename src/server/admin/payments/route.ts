@@ -7,10 +7,12 @@ import { z } from 'zod'
 import { BANK_STATEMENT_PATH, type BankStatementPreview, type BankStatementResult } from '../../../shared/payments-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { CAMT_MAX_BYTES, CamtError, camtProblemText } from '../../payments/camt.ts'
-import { applyStatement, previewStatement } from '../../payments/statement.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import type { ConsoleRenderer } from '../render.ts'
 import { sendPage } from '../session/route.ts'
+
+// Reading statements (with its XML parser) loads with the first import, not with every start of the server (decision 034).
+const statements = () => import('../../payments/statement.ts')
 
 /** The file arrives inside a JSON string, whose escapes (quotes, line breaks) make the body larger than the file. */
 const BODY_LIMIT = 2 * CAMT_MAX_BYTES + 64 * 1024
@@ -47,11 +49,13 @@ export default function paymentRoutes(deps: ConsoleDeps, renderer: ConsoleRender
 
     app.post('/api/payments/preview', { bodyLimit: BODY_LIMIT }, async (request): Promise<BankStatementPreview> => {
       const text = textOf(request.body)
+      const { previewStatement } = await statements()
       return readable(() => previewStatement(store, text))
     })
 
     app.post('/api/payments/apply', { bodyLimit: BODY_LIMIT }, async (request): Promise<BankStatementResult> => {
       const text = textOf(request.body)
+      const { applyStatement } = await statements()
       const result = await readable(() => applyStatement({ store, config, domains: domains.current() }, text, Date.now()))
       if (result.paid.length > 0) outbox.kick()
       // Counts and deal ids only: no name or remittance text in the log.

@@ -1,8 +1,7 @@
 // The pages "Anmeldung" (passkeys, the second factor) and "Sitzungen" with their API (decision 041). Registered
 // by the admin app behind the session check and the same-origin rule, like every console route.
 import { createHash } from 'node:crypto'
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server'
-import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import type { RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
@@ -20,6 +19,10 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS, clearedSessionCookie, hashOfSessionId,
 import { sendPage } from '../session/route.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
 import { newRecoveryCodes, newTotpSecret, qrPath, recoveryCodeHash, totpStepOf, totpUri } from './second-factor.ts'
+
+// WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
+// start of the server: the public page never needs them (decision 034).
+const webAuthn = () => import('@simplewebauthn/server')
 
 /** The console has one user, the owner: every passkey belongs to this WebAuthn user handle. */
 const OWNER_HANDLE = new TextEncoder().encode('domain-lander-owner')
@@ -92,7 +95,7 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       tellProblem(rp)
       if (!rp.ok) throw new HttpError(409, rp.problem)
       const existing = await store.listPasskeys()
-      const options = await generateRegistrationOptions({
+      const options = await (await webAuthn()).generateRegistrationOptions({
         rpName: 'domain-lander Konsole',
         rpID: rp.rpID,
         userName: 'Inhaber',
@@ -120,7 +123,7 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       }
       let credential
       try {
-        const result = await verifyRegistrationResponse({
+        const result = await (await webAuthn()).verifyRegistrationResponse({
           response: body.response as unknown as RegistrationResponseJSON,
           expectedChallenge: challenge,
           expectedOrigin: rp.origin,
@@ -136,7 +139,7 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       const id = await store.addPasskey(
         {
           credentialId: credential.id,
-          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
           counter: credential.counter,
           transports: credential.transports ?? [],
           name: body.name,

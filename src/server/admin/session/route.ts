@@ -1,8 +1,7 @@
 // Signing in and out of the console, and the guard in front of everything else on the admin port
 // (docs/decisions/016, its limits 031).
 import { createHash } from 'node:crypto'
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server'
-import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CONSOLE_PATHS, type ConsoleState, type SignInRequest } from '../../../shared/console-api.ts'
 import { TEXT } from '../../../shared/texts.ts'
@@ -23,6 +22,10 @@ import {
   sessionCookie,
   sessionIdOf,
 } from './cookie.ts'
+
+// WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
+// start of the server: the public page never needs them (decision 034).
+const webAuthn = () => import('@simplewebauthn/server')
 
 const CONSOLE_TEXT = {
   signIn: 'Bitte anmelden.',
@@ -211,7 +214,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     const rp = relyingPartyOf(deps.config, request)
     tellProblem(rp)
     if (!rp.ok) return sendError(reply, 409, rp.problem)
-    const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required', timeout: 60_000 })
+    const options = await (await webAuthn()).generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required', timeout: 60_000 })
     const now = Date.now()
     await deps.store.putChallenge(options.challenge, 'sign-in', null, now + CHALLENGE_MS, now)
     return options
@@ -234,7 +237,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     if (!passkey) return refuse('unknown passkey')
     let newCounter: number
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (await webAuthn()).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -242,7 +245,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
         requireUserVerification: true,
         credential: {
           id: passkey.credentialId,
-          publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+          publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
           counter: passkey.counter,
           transports: passkey.transports as never,
         },

@@ -4,7 +4,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { CAMT_MAX_BYTES, CamtError, camtProblemText, parseCamt, type CamtProblem } from './camt.ts'
+import { CAMT_MAX_BYTES, CamtError, camtProblemText, type CamtProblem } from './camt.ts'
+import { parseCamt } from './camt-parse.ts'
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/camt')
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name))

@@ -5,12 +5,12 @@ import { defineConfig } from 'vitest/config'
 // against a real PostgreSQL server (DATABASE_URL). SQLite-only tests (a locked or full file) and tests that never
 // touch the store (browser, deploy, fuzzing the parser) run once.
 const STORE_TESTS = [
-  'src/server/store/{store,postgres,console,sessions,confirmation,deal,deal-record,notifications,privacy}.test.ts',
+  'src/server/store/{store,postgres,console,sessions,confirmation,deal,deal-record,invoice,notifications,privacy}.test.ts',
   'src/server/jobs/{scheduler,digest}.test.ts',
   'src/server/deal/{auto-complete,deadlines,privacy,webhooks}.test.ts',
-  'tests/integration/{abuse,checkout,cli,cluster,dns-sold,console-auth,console-sign-in-limits,confirmation,console-inbox,contact-api,crash,data-dir,deals,deals-instances,domains,english-contact,health,hosts,instances,logs,mail-delivery,memory,negotiation,notify,privacy,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
+  'tests/integration/{abuse,checkout,cli,cluster,dns-sold,console-auth,console-sign-in-limits,confirmation,console-inbox,contact-api,crash,data-dir,deals,deals-instances,domains,english-contact,health,hosts,instances,invoices,invoices-instances,logs,mail-delivery,memory,negotiation,notify,privacy,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
 ]
-const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{deals-instances,instances,store-faults-postgres}.test.ts']
+const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{deals-instances,instances,invoices-instances,store-faults-postgres}.test.ts']
 
 export default defineConfig({
   plugins: [react()],

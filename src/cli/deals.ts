@@ -140,5 +140,7 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
   const { deal } = outcome
   if (values.json) return print(jsonText({ deal: deal.id, step, status: deal.status, mailTo: deal.buyer.email }))
   const sold = deal.status === 'completed' ? ' The name counts as sold on every instance within seconds.' : ''
-  print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}`)
+  const invoice = outcome.invoiceId ? await store.getInvoice(outcome.invoiceId) : null
+  const invoiced = invoice ? ` ${invoice.kind === 'invoice' ? 'Invoice' : 'Cancellation invoice'} ${invoice.number} issued and attached to the mail (npx domain-lander invoice ${invoice.number}).` : ''
+  print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}${invoiced}`)
 }

@@ -41,6 +41,8 @@ Commands:
   deal transfer ID --code-stdin [--note TEXT] the transfer code from standard input (kept encrypted; the buyer
            reveals it on the deal page), or --note alone for a push to the buyer's account
   deal cancel ID [--reason TEXT]   cancel the deal; the reason is mailed to the buyer
+  invoices [--json]                the issued invoices and Stornorechnungen, newest first
+  invoice  NUMBER [--out FILE]      one invoice's PDF as issued (default ./RE-<number>.pdf; never overwrites)
   access   --email ADDRESS          everything stored about this address, as JSON (GDPR Art. 15)
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
   dns      [--domain D] [--format zone|json]   the _for-sale TXT records (RFC 10023) of the names in DOMAINS_FILE
@@ -275,6 +277,11 @@ export async function main(argv: string[], print = printLine, printError = (text
       if (command === 'deals') await runDealsList(values, { store, config, print, usage })
       else if (!isDealStep(step)) throw usage(`deal takes show, paid, transfer, complete or cancel${step ? `, not "${step}"` : ''} (see the command list)`)
       else await runDealStep(step, rest, values, { store, config, print, usage })
+    }
+    else if (command === 'invoices' || command === 'invoice') {
+      const { runInvoice, runInvoiceList } = await import('./invoice.ts')
+      if (command === 'invoices') await runInvoiceList(values, { store, print, usage })
+      else await runInvoice(args, values, { store, print, usage })
     }
     else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)
     else await run(command, args, values, store, print)

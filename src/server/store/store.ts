@@ -10,6 +10,7 @@ import { dealRecordStore } from './deal-record.ts'
 import { sessionStore } from './sessions.ts'
 import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
+import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
@@ -52,6 +53,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),
     ...privacyStore(db, dialect),
+    ...invoiceStore(db, dialect),
     ...jobStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))

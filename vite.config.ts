@@ -79,6 +79,7 @@ const SERVER_ENTRIES: Record<string, string> = {
   main: 'src/server/main.ts',
   'domains-loader': 'src/server/sites/domains-loader.ts',
   'og-worker': 'src/server/page/og-worker.ts',
+  'invoice-worker': 'src/server/invoice/invoice-worker.ts',
 }
 
 /** The mode of the console's browser build; scripts/build-lib.mjs passes it by name. */
@@ -116,8 +117,9 @@ export default defineConfig(({ isSsrBuild, mode }) =>
         // The server's dependencies are bundled too, minified: Node then reads and compiles a few files instead of
         // hundreds of modules (cold start 0.6 of before, docs/decisions/011). What is imported lazily (nodemailer,
         // pg) becomes a chunk of its own and is still loaded only when first needed.
-        // resvg is a native addon (its .node file is loaded by require): it stays in node_modules.
-        ssr: { noExternal: true, external: ['@resvg/resvg-js'] },
+        // resvg is a native addon (its .node file is loaded by require): it stays in node_modules. So do the invoice's
+        // PDF libraries (decision 038): they load fonts, WebAssembly and ICC profiles from their own files.
+        ssr: { noExternal: true, external: ['@resvg/resvg-js', '@react-pdf/renderer', '@e-invoice-eu/core'] },
         build: {
           ssr: true,
           outDir: 'dist/server',

@@ -1,6 +1,7 @@
 // Programs the tests need from the system: Chromium (browser tests), Caddy (the shipped Caddyfile is checked),
-// PostgreSQL (the store's tests run against a real server too), openssl (a test certificate) and zbarimg (the deal
-// page's EPC QR code is read back by a real decoder).
+// PostgreSQL (the store's tests run against a real server too), openssl (a test certificate), zbarimg (the deal
+// page's EPC QR code is read back by a real decoder), poppler's pdftotext and pdfdetach and libxml2's xmllint (the
+// invoices are read back and their E-Rechnung validated).
 // Each is found where it usually is; if missing, Debian's package is installed when running as root with apt,
 // otherwise the run stops with a one-line instruction.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -52,6 +53,19 @@ const TOOLS = {
     env: 'ZBARIMG_PATH',
     candidates: () => [process.env.ZBARIMG_PATH, '/usr/bin/zbarimg', '/usr/local/bin/zbarimg'],
     aptPackage: 'zbar-tools',
+  },
+  // Reads an invoice's PDF back as text, and takes the E-Rechnung's XML out of it (pdfdetach, the same package):
+  // tests/helpers/invoice.ts.
+  pdftotext: {
+    env: 'PDFTOTEXT_PATH',
+    candidates: () => [process.env.PDFTOTEXT_PATH, '/usr/bin/pdftotext', '/usr/local/bin/pdftotext'],
+    aptPackage: 'poppler-utils',
+  },
+  // Checks the E-Rechnung's XML against the CII schema (XSD) of EN 16931 (tests/helpers/invoice.ts).
+  xmllint: {
+    env: 'XMLLINT_PATH',
+    candidates: () => [process.env.XMLLINT_PATH, '/usr/bin/xmllint', '/usr/local/bin/xmllint'],
+    aptPackage: 'libxml2-utils',
   },
 }
 

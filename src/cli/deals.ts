@@ -177,5 +177,7 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
   if (values.json) return print(jsonText({ deal: deal.id, step, status: deal.status, mailTo: deal.buyer.email, ...(notices !== undefined && { soldNotices: notices }) }))
   const told = notices === undefined ? '' : ` ${notices} other inquir${notices === 1 ? 'y is' : 'ies are'} told it is sold.`
   const sold = deal.status === 'completed' ? ` The name counts as sold on every instance within seconds.${told}` : ''
-  print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}`)
+  const invoice = outcome.invoiceId ? await store.getInvoice(outcome.invoiceId) : null
+  const invoiced = invoice ? ` ${invoice.kind === 'invoice' ? 'Invoice' : 'Cancellation invoice'} ${invoice.number} issued and attached to the mail (npx domain-lander invoice ${invoice.number}).` : ''
+  print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}${invoiced}`)
 }

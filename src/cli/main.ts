@@ -50,6 +50,8 @@ Commands:
   payments import FILE [--dry-run] [--json]   a bank statement (CAMT.053): payments matched to the deals by
            reference and amount; marks the deals they pay as paid (mailing the buyers) unless --dry-run (exit 1
            when the file is no readable statement; then nothing is applied)
+  invoices [--json]                the issued invoices and Stornorechnungen, newest first
+  invoice  NUMBER [--out FILE]      one invoice's PDF as issued (default ./RE-<number>.pdf; never overwrites)
   access   --email ADDRESS          everything stored about this address, as JSON (GDPR Art. 15)
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
   dns      [--domain D] [--format zone|json]   the _for-sale TXT records (RFC 10023) of the names in DOMAINS_FILE
@@ -300,6 +302,11 @@ export async function main(argv: string[], print = printLine, printError = (text
     else if (command === 'payments') {
       const { runPayments } = await import('./payments.ts')
       return await runPayments(args, values, { store, config, print, printError, usage })
+    }
+    else if (command === 'invoices' || command === 'invoice') {
+      const { runInvoice, runInvoiceList } = await import('./invoice.ts')
+      if (command === 'invoices') await runInvoiceList(values, { store, print, usage })
+      else await runInvoice(args, values, { store, print, usage })
     }
     else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)
     else await run(command, args, values, store, print)

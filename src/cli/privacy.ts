@@ -30,6 +30,9 @@ export async function runPrivacy(
       `  ${report.replies.length} replies${report.replies.length ? ` (${report.replies.join(', ')})` : ''}`,
       `  ${report.outboxRows} outbox rows (mail and webhooks)`,
       `  ${report.mailFiles} .eml files in DATA_DIR/mail`,
+      ...(report.keptInvoices.length
+        ? [`Kept ${report.keptInvoices.length} invoice${report.keptInvoices.length === 1 ? '' : 's'} (${report.keptInvoices.join(', ')}) with the buyer's name and address on them: invoices are kept 10 years (§147 AO, §14b UStG), which GDPR Art. 17(3)(b) allows.`]
+        : []),
     ].join('\n'),
   )
 }

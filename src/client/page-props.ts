@@ -94,6 +94,8 @@ export interface DealPageProps {
   /** transferred: the code is there to reveal (`shown` after the address matched). */
   code?: { shown?: string; wrongEmail?: true; email?: string }
   transferNote?: string
+  /** The deal's invoices, each a download under the page's own link. */
+  invoices?: { href: string; label: string }[]
   /** When a transferred deal completes by itself. */
   completesAt?: string
   legal?: PageProps['legal']

@@ -39,6 +39,7 @@ describe('configuration', () => {
       jobsClockStart: undefined,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
       notify: { urls: [], secret: undefined, personal: false },
+      invoice: null,
       adminUrl: undefined,
     })
   })
@@ -202,4 +203,36 @@ test('RETENTION_DAYS takes a positive whole number of days or off, DIGEST weekly
     expect(() => loadConfig({ RETENTION_DAYS: wrong })).toThrow('RETENTION_DAYS: must be a whole number of days from 1 to 36500 (e.g. 365), or off')
   }
   expect(() => loadConfig({ DIGEST: 'daily' })).toThrow('DIGEST: must be weekly (a summary mail every Monday 08:00 Europe/Berlin) or off')
+})
+
+test('the seller on invoices: off without SELLER_*, read with them, and refused in one line naming what is missing', () => {
+  expect(loadConfig({}).invoice).toBeNull()
+  const seller = { SELLER_NAME: 'Jürgen Müller', SELLER_STREET: 'Hauptstraße 5', SELLER_POSTCODE: '10115', SELLER_CITY: 'Berlin', SELLER_VAT_ID: 'de 123 456 789' }
+  expect(loadConfig({ ...seller, SELLER_VAT_RATE: '7,5', SELLER_IBAN: 'de89 3704 0044 0532 0130 00' }).invoice).toEqual({
+    name: 'Jürgen Müller',
+    street: 'Hauptstraße 5',
+    postcode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    taxNumber: null,
+    vatId: 'DE123456789',
+    smallBusiness: false,
+    vatRate: 750,
+    iban: 'DE89370400440532013000',
+    bic: null,
+    bankName: null,
+  })
+  let message = ''
+  try {
+    loadConfig({ SELLER_NAME: 'Jürgen Müller', SELLER_CITY: 'Berlin' })
+  } catch (error) {
+    message = (error as Error).message
+  }
+  const lines = message.split('\n').slice(1)
+  expect(lines).toEqual([
+    "  SELLER_NAME: invoices are on (a SELLER_* variable is set), but SELLER_STREET, SELLER_POSTCODE, SELLER_TAX_NUMBER or SELLER_VAT_ID are missing: an invoice needs the seller's name, address and tax number or VAT ID (§14 Abs. 4 UStG)",
+  ])
+  expect(() => loadConfig({ SELLER_SMALL_BUSINESS: 'true' })).toThrow(/SELLER_NAME, SELLER_STREET, SELLER_POSTCODE, SELLER_CITY, SELLER_TAX_NUMBER or SELLER_VAT_ID are missing/)
+  expect(() => loadConfig({ ...seller, SELLER_NAME: 'Müller\nBcc: x@example.org' })).toThrow(/SELLER_NAME: must be one line without control characters/)
+  expect(() => loadConfig({ ...seller, SELLER_VAT_RATE: '19 %' })).toThrow(/SELLER_VAT_RATE: must be a VAT rate in percent/)
 })

@@ -85,6 +85,26 @@ function dealKeyBytes(text: string): Buffer | null {
   return null
 }
 
+/** A line of the seller's data on an invoice: one line of printable text. */
+const sellerText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !/[\p{Cc}\u2028\u2029]/u.test(value), 'must be one line without control characters')
+
+const SELLER_REQUIRED = ['SELLER_NAME', 'SELLER_STREET', 'SELLER_POSTCODE', 'SELLER_CITY'] as const
+const SELLER_OPTIONAL = ['SELLER_TAX_NUMBER', 'SELLER_VAT_ID', 'SELLER_IBAN', 'SELLER_BIC', 'SELLER_BANK'] as const
+
+/** Invoices are on when any seller variable is set; then what an invoice needs must all be there. */
+function invoiceSeller(env: Partial<Record<(typeof SELLER_REQUIRED)[number] | (typeof SELLER_OPTIONAL)[number], string>> & { SELLER_SMALL_BUSINESS?: boolean }) {
+  const on = [...SELLER_REQUIRED, ...SELLER_OPTIONAL].some((key) => env[key] !== undefined) || env.SELLER_SMALL_BUSINESS === true
+  const missing: string[] = SELLER_REQUIRED.filter((key) => env[key] === undefined)
+  if (env.SELLER_TAX_NUMBER === undefined && env.SELLER_VAT_ID === undefined) missing.push('SELLER_TAX_NUMBER or SELLER_VAT_ID')
+  return { on, missing }
+}
+
 const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -182,12 +202,49 @@ const configSchema = z
       })
       .optional(),
     DIGEST: z.enum(['off', 'weekly'], { error: 'must be weekly (a summary mail every Monday 08:00 Europe/Berlin) or off' }).default('off'),
+    // The seller on invoices (docs/deals.md, "Invoices"; decision 038). Any of them set: every deal paid gets an invoice.
+    SELLER_NAME: sellerText(200).optional(),
+    SELLER_STREET: sellerText(200).optional(),
+    SELLER_POSTCODE: sellerText(20).optional(),
+    SELLER_CITY: sellerText(100).optional(),
+    SELLER_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 country code such as DE').default('DE'),
+    SELLER_TAX_NUMBER: sellerText(40).optional(),
+    SELLER_VAT_ID: z
+      .string()
+      .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+      .refine((value) => /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/.test(value), 'must be a VAT ID such as DE123456789')
+      .optional(),
+    SELLER_SMALL_BUSINESS: flag.default(false),
+    SELLER_VAT_RATE: z
+      .string()
+      .regex(/^\d{1,2}([.,]\d{1,2})?$/, 'must be a VAT rate in percent such as 19 or 7,5')
+      .transform((value) => Math.round(Number(value.replace(',', '.')) * 100))
+      .default(1900),
+    SELLER_IBAN: z
+      .string()
+      .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+      .refine((value) => /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value), 'must be an IBAN such as DE02120300000000202051')
+      .optional(),
+    SELLER_BIC: z
+      .string()
+      .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+      .refine((value) => /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value), 'must be a BIC of 8 or 11 characters, such as COBADEFFXXX')
+      .optional(),
+    SELLER_BANK: sellerText(100).optional(),
     // For tests only: the scheduled jobs' clock starts at this time (and runs on at real speed), e.g. a Monday 07:59.
     JOBS_CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with an offset, e.g. 2026-11-02T07:59:58+01:00' }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMTP_URL && !env.MAIL_TO) {
       ctx.addIssue({ code: 'custom', path: ['MAIL_TO'], message: 'is required when SMTP_URL is set (where should inquiries go?)' })
+    }
+    const seller = invoiceSeller(env)
+    if (seller.on && seller.missing.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SELLER_NAME'],
+        message: `invoices are on (a SELLER_* variable is set), but ${seller.missing.join(', ')} ${seller.missing.length === 1 ? 'is' : 'are'} missing: an invoice needs the seller's name, address and tax number or VAT ID (§14 Abs. 4 UStG)`,
+      })
     }
     if (env.NOTIFY_URLS?.length && !env.NOTIFY_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['NOTIFY_SECRET'], message: 'is required when NOTIFY_URLS is set: it signs every notification (e.g. the output of: openssl rand -hex 32)' })
@@ -238,6 +295,23 @@ const configSchema = z
         privacyFile: env.PRIVACY_FILE && path.resolve(env.PRIVACY_FILE),
       },
       notify: { urls: env.NOTIFY_URLS ?? [], secret: env.NOTIFY_SECRET, personal: env.NOTIFY_PERSONAL },
+      /** The seller on invoices; null: no invoices (no SELLER_* set). */
+      invoice: invoiceSeller(env).on
+        ? {
+            name: env.SELLER_NAME!,
+            street: env.SELLER_STREET!,
+            postcode: env.SELLER_POSTCODE!,
+            city: env.SELLER_CITY!,
+            country: env.SELLER_COUNTRY,
+            taxNumber: env.SELLER_TAX_NUMBER ?? null,
+            vatId: env.SELLER_VAT_ID ?? null,
+            smallBusiness: env.SELLER_SMALL_BUSINESS,
+            vatRate: env.SELLER_VAT_RATE,
+            iban: env.SELLER_IBAN ?? null,
+            bic: env.SELLER_BIC ?? null,
+            bankName: env.SELLER_BANK ?? null,
+          }
+        : null,
       /** Without a trailing slash; undefined: the console's own address (notify/console-link.ts). */
       adminUrl: env.ADMIN_URL?.replace(/\/+$/, ''),
     }

@@ -51,6 +51,9 @@ export interface DealWords {
   codeShown: string
   codeWrongEmail: string
   transferNote: string
+  /** The deal's invoices (decision 038): the heading and each link's words. */
+  invoicesTitle: string
+  invoiceLink: (kind: 'invoice' | 'cancellation', number: string) => string
   receivedTitle: string
   receivedText: (date: string | null) => string
   receivedButton: string
@@ -110,6 +113,8 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     codeShown: 'Ihr Transfer-Code (AuthInfo)',
     codeWrongEmail: 'Diese E-Mail-Adresse passt nicht zu diesem Kauf.',
     transferNote: 'Hinweis des Verkäufers',
+    invoicesTitle: 'Rechnung',
+    invoiceLink: (kind, number) => `${kind === 'invoice' ? 'Rechnung' : 'Stornorechnung'} ${number} (PDF)`,
     receivedTitle: 'Domain erhalten?',
     receivedText: (date) =>
       date ? `Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte. Ohne Rückmeldung gilt der Kauf am ${date} als abgeschlossen.` : 'Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte.',
@@ -167,6 +172,8 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     codeShown: 'Your transfer code (AuthInfo)',
     codeWrongEmail: 'This email address does not match this purchase.',
     transferNote: 'Note from the seller',
+    invoicesTitle: 'Invoice',
+    invoiceLink: (kind, number) => `${kind === 'invoice' ? 'Invoice' : 'Cancellation invoice'} ${number} (PDF)`,
     receivedTitle: 'Domain received?',
     receivedText: (date) =>
       date ? `Once the domain has arrived, please confirm it. Without an answer the purchase counts as completed on ${date}.` : 'Once the domain has arrived, please confirm it.',

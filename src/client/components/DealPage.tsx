@@ -171,6 +171,21 @@ export function DealPage(props: DealPageProps) {
           </section>
         )}
 
+        {props.invoices && props.invoices.length > 0 && (
+          <section aria-labelledby="deal-invoices">
+            <h2 id="deal-invoices">{text.invoicesTitle}</h2>
+            <ul>
+              {props.invoices.map((invoice) => (
+                <li key={invoice.href}>
+                  <a href={invoice.href} download>
+                    {invoice.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
         <section aria-labelledby="deal-contact">
           <h2 id="deal-contact">{text.contact}</h2>
           <p>{props.contact ? text.contactText(props.contact) : text.contactReply}</p>

@@ -10,6 +10,7 @@ import { epcPayload, qrSvg } from './girocode.ts'
 import { decimalOf, formatMinor } from './money.ts'
 import { formatDealDate } from './steps.ts'
 import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
+import { formatInvoiceNumber } from '../invoice/document.ts'
 
 type Step = DealPageProps['steps'][number]
 
@@ -58,6 +59,8 @@ export interface PageState {
   wrongEmail?: boolean
   /** What the buyer typed, shown again (as text) after a mismatch. */
   email?: string
+  /** The deal's invoices (decision 038). */
+  invoices?: readonly { number: number; kind: 'invoice' | 'cancellation' }[]
 }
 
 export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings; legal: DealPageProps['legal'] }, contact: string, action: string, now: number, state: PageState = {}): DealPageProps {
@@ -88,6 +91,9 @@ export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings
         },
       }),
     ...(deal.transferNote && { transferNote: deal.transferNote }),
+    ...(state.invoices?.length && {
+      invoices: state.invoices.map((invoice) => ({ href: `${action}/rechnung/${invoice.number}`, label: DEAL_TEXTS[language].invoiceLink(invoice.kind, formatInvoiceNumber(invoice.number)) })),
+    }),
     ...(deal.status === 'transferred' && deal.completesAt !== null && { completesAt: formatDealDate(deal.completesAt, language) }),
     ...(site.legal && Object.keys(site.legal).length > 0 && { legal: site.legal }),
   }

@@ -19,6 +19,7 @@ import { DEAL_PATH, readDealToken } from './link.ts'
 import { dealPageProps, type PageState } from './page-model.ts'
 import { dealKeyOf, openTransferCode } from './seal.ts'
 import { cancelDeal, completeDeal, type DealStepContext } from './steps.ts'
+import { invoiceFile } from '../invoice/files.ts'
 
 export interface DealRouteDeps {
   secret: string
@@ -70,8 +71,10 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
     return null
   }
 
-  const show = (reply: FastifyReply, site: Site, deal: StoredDeal, token: string, statusCode = 200, state: PageState = {}) =>
-    view.dealPage(reply, statusCode, dealPageProps(deal, site, site.settings.mailTo ?? config.mailTo, `${DEAL_PATH}/${token}`, Date.now(), state))
+  const show = async (reply: FastifyReply, site: Site, deal: StoredDeal, token: string, statusCode = 200, state: PageState = {}) => {
+    const invoices = await store.dealInvoices(deal.id)
+    return view.dealPage(reply, statusCode, dealPageProps(deal, site, site.settings.mailTo ?? config.mailTo, `${DEAL_PATH}/${token}`, Date.now(), { ...state, invoices }))
+  }
 
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   const limit = (groupId: string, max: number) =>
@@ -93,6 +96,24 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
     const deal = await dealOf(site, request.params.token)
     if (!deal) return notFound(site, reply)
     return show(reply, site, deal, request.params.token)
+  })
+
+  // The deal's invoices (decision 038), by their number, only under the deal's own link: another deal's number gets
+  // the same 404 as a forged link. Never cached anywhere: the link is the only key.
+  app.get<{ Params: { token: string; number: string } }>(`${DEAL_PATH}/:token/rechnung/:number`, { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) }, async (request, reply) => {
+    const site = siteOf(request, reply)
+    if (!site) return reply
+    const deal = await dealOf(site, request.params.token)
+    const number = /^\d{1,15}$/.test(request.params.number) ? Number(request.params.number) : null
+    const listed = deal && number !== null ? (await store.dealInvoices(deal.id)).find((invoice) => invoice.number === number) : undefined
+    const file = listed && (await invoiceFile(store, listed.id))
+    if (!file) return notFound(site, reply.header('cache-control', 'no-store'))
+    return reply
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex, nofollow')
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${file.filename}"`)
+      .send(file.pdf)
   })
 
   // Every POST counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who mistyped.

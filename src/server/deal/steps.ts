@@ -13,6 +13,7 @@ import type { DealChange, DealChangeResult, DealState, SoldNotice, StoredDeal, S
 import { dealUrl } from './link.ts'
 import { formatMinor } from './money.ts'
 import { dealKeyOf, openLinkToken, sealTransferCode, TRANSFER_CODE_MAX } from './seal.ts'
+import { cancellationInvoice, paymentInvoice } from '../invoice/issue.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** A transferred deal completes by itself this long after the owner marked it, unless the buyer confirms first. */
@@ -21,7 +22,7 @@ export const REASON_MAX = 2000
 
 export interface DealStepContext {
   store: Store
-  config: Pick<Config, 'mailTo' | 'dataDir' | 'deal' | 'notify'>
+  config: Pick<Config, 'mailTo' | 'dataDir' | 'deal' | 'notify'> & Partial<Pick<Config, 'invoice'>>
   domains: DomainsConfig
 }
 
@@ -78,16 +79,19 @@ async function step(context: DealStepContext, id: number, build: (deal: StoredDe
   return context.store.changeDeal(id, { ...change, notify: dealNotifyUrls(context, deal.domain) })
 }
 
-/** "Zahlung erhalten": the buyer is mailed, the transfer's deadline starts. */
-export const markPaid = (context: DealStepContext, id: number, now: number) =>
-  step(context, id, (deal) => ({
+/** "Zahlung erhalten": the buyer is mailed (with the invoice, decision 038), the transfer's deadline starts. */
+export async function markPaid(context: DealStepContext, id: number, now: number) {
+  const { issue } = await paymentInvoice(context, id, now)
+  return step(context, id, (deal) => ({
     from: ['awaiting_payment'],
     to: 'paid',
     now,
     paidAt: now,
     transferDueAt: now + deal.transferDays * DAY_MS,
     mail: mailFor(context, deal, 'deal-paid'),
+    ...(issue && { invoice: issue }),
   }))
+}
 
 /**
  * The transfer: the code (sealed at once, never stored or mailed as it is) and/or a note (a push to the buyer's
@@ -198,5 +202,7 @@ export const cancelDeal = (context: DealStepContext, id: number, by: 'owner' | '
       cancelledBy: by,
       cancelReason: cleaned === '' ? null : cleaned,
       mail: mailFor(context, deal, 'deal-cancelled', cleaned === '' ? {} : { reason: cleaned }),
+      // A Stornorechnung, if the deal was invoiced: nothing issued is deleted.
+      invoice: cancellationInvoice(now),
     }
   })

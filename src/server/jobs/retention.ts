@@ -15,6 +15,8 @@ export interface RetentionResult {
   replies: number
   outboxRows: number
   files: number
+  /** Invoices of the erased deals, kept 10 years (§147 AO, §14b UStG; decision 038). */
+  keptInvoices: number
 }
 
 /** Erases what is older than `days` at `now`, batch by batch, until nothing is left or `signal` says stop. */
@@ -23,7 +25,7 @@ export async function eraseExpired(
 ): Promise<RetentionResult> {
   const { store, dataDir, days, now, signal, batch = RETENTION_BATCH } = options
   const before = now - days * DAY_MS
-  const total: RetentionResult = { inquiries: 0, replies: 0, outboxRows: 0, files: 0 }
+  const total: RetentionResult = { inquiries: 0, replies: 0, outboxRows: 0, files: 0, keptInvoices: 0 }
   try {
     for (;;) {
       signal?.throwIfAborted()
@@ -33,6 +35,7 @@ export async function eraseExpired(
       total.inquiries += erased.inquiries.length
       total.replies += erased.replyIds.length
       total.outboxRows += erased.outboxRows
+      total.keptInvoices += erased.keptInvoices.length
       total.files += await eraseMailFiles(dataDir, erased)
       if (ids.length < batch) break
       await yieldToOthers()
@@ -54,7 +57,8 @@ export function retentionJob(options: { store: Store; dataDir: string; days: num
     async run({ now, signal }) {
       const erased = await eraseExpired({ ...rest, now, signal })
       // Counts only: what was erased must not live on in the log.
-      log.info({ days: rest.days, ...erased }, `retention: erased ${erased.inquiries} inquiries older than ${rest.days} days`)
+      const kept = erased.keptInvoices ? `; kept ${erased.keptInvoices} invoices of their deals (10 years, §147 AO, §14b UStG)` : ''
+      log.info({ days: rest.days, ...erased }, `retention: erased ${erased.inquiries} inquiries older than ${rest.days} days${kept}`)
     },
   }
 }

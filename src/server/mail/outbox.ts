@@ -10,6 +10,7 @@ import { composeInquiryMail, composeReplyMail, type MailAddresses } from './comp
 import { composeConfirmMail } from './confirm-mail.ts'
 import { composeDealMail, composeSoldNotice } from './deal-mail.ts'
 import { composeDealStepMail } from './deal-step-mail.ts'
+import { invoiceAttachments } from '../invoice/files.ts'
 import type { MailTransport } from './transport.ts'
 
 export const RETRY = {
@@ -157,6 +158,11 @@ export function createOutboxWorker(options: {
       ? visitorMail(item, item.reply)
       : composeInquiryMail(item.inquiry, item.messageId, { ...addresses, to: item.mailTo ?? addresses.to })
     try {
+      // The invoice goes with the mail of the step that issued it (decision 038), drawn now if it is not yet.
+      if (item.reply?.kind === 'deal-paid' || item.reply?.kind === 'deal-cancelled') {
+        const attachments = await invoiceAttachments(store, item.reply.id)
+        if (attachments.length) message.attachments = attachments
+      }
       await transport.send(message, item.reply ? `reply-${item.reply.id}.eml` : `inquiry-${item.inquiry.id}.eml`)
       await store.markSent(item.id, now())
       log.info({ inquiry: item.inquiry.id, reply: item.reply?.id, attempts: item.attempts + 1 }, item.reply ? 'reply mailed' : 'inquiry mailed')

@@ -5,6 +5,7 @@ import { displayHost } from '../sites/host.ts'
 import type { PersonInquiry } from '../store/types.ts'
 import type { AccessReport, ErasedReport } from '../../shared/privacy-api.ts'
 import type { ErasedPerson } from './erase.ts'
+import { formatInvoiceNumber } from '../invoice/document.ts'
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString())
 
@@ -79,5 +80,6 @@ export function erasedReport(erased: ErasedPerson): ErasedReport {
     replies: erased.replyIds,
     outboxRows: erased.outboxRows,
     mailFiles: erased.files,
+    keptInvoices: erased.keptInvoices.map(formatInvoiceNumber),
   }
 }

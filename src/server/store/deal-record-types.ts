@@ -1,4 +1,5 @@
 // The store's part for deals (store/deal-record.ts; docs/deals.md): what an accepted offer became.
+import type { InvoiceIssue } from './invoice-types.ts'
 import type { DealMailKind, DealState } from '../../shared/console-api.ts'
 import type { Language } from '../../shared/language.ts'
 
@@ -108,10 +109,12 @@ export interface DealChange {
   mail?: DealMail
   /** The addresses told of the step (`deal.<state>`), in its transaction. */
   notify?: readonly string[]
+  /** An invoice or Stornorechnung issued with the step, in its transaction (decision 038). */
+  invoice?: InvoiceIssue
 }
 
 export type DealChangeResult =
-  | { status: 'done'; deal: StoredDeal; replyId: number | null; soldNotices?: number }
+  | { status: 'done'; deal: StoredDeal; replyId: number | null; soldNotices?: number; invoiceId?: number | null }
   | { status: 'not-found' }
   | { status: 'wrong-state'; current: DealState }
 

@@ -3,6 +3,7 @@
 // through dealTransferCode.
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
 import { replyMessageIdFor } from './console.ts'
+import { issueInvoiceIn } from './invoice.ts'
 import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
@@ -247,10 +248,11 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           await trx.updateTable('deals').set(set).where('id', '=', id).execute()
           const replyId = change.mail ? await queueMail(trx, current, change.mail, change.now) : null
           const soldNotices = change.soldNotices?.length ? await queueSoldNotices(trx, current.domain, change.soldNotices, change.now) : undefined
+          const invoiceId = change.invoice ? await issueInvoiceIn(trx, id, change.invoice, replyId, change.now) : null
           const event = STEP_EVENT[change.to]
           if (event) await queueDealNotifications(trx, { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain }, event, change.notify, change.now)
           const deal = (await one(trx, (qb) => qb.where('d.id', '=', id)))!
-          return { status: 'done', deal, replyId, ...(soldNotices !== undefined && { soldNotices }) } as const
+          return { status: 'done', deal, replyId, invoiceId, ...(soldNotices !== undefined && { soldNotices }) } as const
         }),
       )
     },

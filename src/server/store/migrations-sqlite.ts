@@ -269,4 +269,26 @@ export const SQLITE_MIGRATIONS: string[] = [
    ALTER TABLE sessions ADD COLUMN user_agent TEXT;
    ALTER TABLE sessions ADD COLUMN address TEXT;
    ALTER TABLE sessions ADD COLUMN method TEXT;`,
+  // Invoices (decision 038): one row per invoice or Stornorechnung, its frozen data and, once drawn, its PDF and
+  // hash; the gapless number from one counter row, taken in the transaction that inserts the invoice. An invoice
+  // outlives its deal and inquiry (§147 AO, §14b UStG): the references to them are set null, never cascaded.
+  `CREATE TABLE invoice_numbers (
+     seller TEXT PRIMARY KEY,
+     last INTEGER NOT NULL
+   );
+   CREATE TABLE invoices (
+     id INTEGER PRIMARY KEY,
+     number INTEGER NOT NULL UNIQUE,
+     kind TEXT NOT NULL CHECK (kind IN ('invoice', 'cancellation')),
+     deal_id INTEGER REFERENCES deals (id) ON DELETE SET NULL,
+     cancels_id INTEGER UNIQUE REFERENCES invoices (id),
+     reply_id INTEGER REFERENCES replies (id) ON DELETE SET NULL,
+     issued_at INTEGER NOT NULL,
+     data TEXT NOT NULL,
+     e_invoice INTEGER NOT NULL CHECK (e_invoice IN (0, 1)),
+     pdf BLOB,
+     sha256 TEXT
+   );
+   CREATE UNIQUE INDEX invoices_deal_invoice ON invoices (deal_id) WHERE kind = 'invoice';
+   CREATE INDEX invoices_reply ON invoices (reply_id);`,
 ]

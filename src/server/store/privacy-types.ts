@@ -31,6 +31,11 @@ export interface Erased {
   inquiries: { id: number; domain: string }[]
   replyIds: number[]
   outboxRows: number
+  /**
+   * The numbers of the invoices of their deals, which are not erased: an invoice and the data on it are kept 10 years
+   * (§147 AO, §14b UStG; GDPR Art. 17(3)(b)), without their link to the inquiry (decision 038).
+   */
+  keptInvoices: number[]
 }
 
 export interface PrivacyStore {

@@ -169,6 +169,7 @@ describe('erasure (Art. 17)', () => {
       ],
       replyIds,
       outboxRows: 6,
+      keptInvoices: [],
       files: 4,
     })
     expect(await leftoversOf(dataDir, { texts: ERIKA_TEXTS, inquiryIds: erika, replyIds })).toEqual([])
@@ -178,7 +179,7 @@ describe('erasure (Art. 17)', () => {
     // The search finds nothing of her any more, and still finds the others.
     expect(await store.consoleInquiries({ limit: 10, words: ['zwirbelkuchen'] })).toEqual([])
     expect((await store.consoleInquiries({ limit: 10, words: ['max'] })).map((row) => row.id)).toEqual([max])
-    expect(await store.eraseByEmail('erika.zwirbel@example.org')).toEqual({ inquiries: [], replyIds: [], outboxRows: 0 })
+    expect(await store.eraseByEmail('erika.zwirbel@example.org')).toEqual({ inquiries: [], replyIds: [], outboxRows: 0, keptInvoices: [] })
   })
 
   test('the tables looked through are the whole schema, as the database lists it', async () => {
@@ -205,7 +206,7 @@ describe('retention', () => {
 
     expect(await store.staleInquiries(NOW - 30 * DAY, 2)).toEqual([old[4], old[3]])
     const result = await eraseExpired({ store, dataDir, days: 30, now: NOW, batch: 2 })
-    expect(result).toEqual({ inquiries: 5, replies: 1, outboxRows: 6, files: 2 })
+    expect(result).toEqual({ inquiries: 5, replies: 1, outboxRows: 6, files: 2, keptInvoices: 0 })
     expect(await leftoversOf(dataDir, { texts: ['Rumpelstilz', 'alt0@example.org', 'alt4@example.org'], inquiryIds: old, replyIds: [oldReply] })).toEqual([])
     expect(fs.readdirSync(path.join(dataDir, 'mail'))).toEqual([])
     expect((await store.listInquiries({})).map((row) => row.id).sort()).toEqual([talkedLately, recent].sort())

@@ -29,14 +29,16 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
   }
 
   async function erase(trx: Transaction<Database>, ids: number[]): Promise<Erased> {
-    if (ids.length === 0) return { inquiries: [], replyIds: [], outboxRows: 0 }
+    if (ids.length === 0) return { inquiries: [], replyIds: [], outboxRows: 0, keptInvoices: [] }
     const inquiries = await trx.selectFrom('inquiries').select(['id', 'domain']).where('id', 'in', ids).orderBy('id').execute()
     const replies = await trx.selectFrom('replies').select('id').where('inquiry_id', 'in', ids).orderBy('id').execute()
+    // Invoices stay (their deal_id and reply_id are set null by the database): only counted, for the report.
+    const invoices = await trx.selectFrom('invoices as v').innerJoin('deals as d', 'd.id', 'v.deal_id').select('v.number').where('d.inquiry_id', 'in', ids).orderBy('v.number').execute()
     // Outbox rows first: they refer to the replies and the inquiries. SQLite's triggers take the FTS rows along.
     const outbox = await trx.deleteFrom('outbox').where('inquiry_id', 'in', ids).executeTakeFirst()
     await trx.deleteFrom('replies').where('inquiry_id', 'in', ids).execute()
     await trx.deleteFrom('inquiries').where('id', 'in', ids).execute()
-    return { inquiries, replyIds: replies.map((row) => row.id), outboxRows: Number(outbox.numDeletedRows) }
+    return { inquiries, replyIds: replies.map((row) => row.id), outboxRows: Number(outbox.numDeletedRows), keptInvoices: invoices.map((row) => Number(row.number)) }
   }
 
   const purgeErased = async () => {

@@ -151,6 +151,25 @@ export interface Database {
   totp: { owner: number; secret: string; confirmed_at: number | null; last_step: number; created_at: number }
   /** SHA-256 of each one-time recovery code. */
   recovery_codes: { code_hash: string; used_at: number | null }
+  /** The last invoice number given (decision 038): one row, updated in the transaction that inserts the invoice. */
+  invoice_numbers: { seller: string; last: number }
+  /** Invoices and Stornorechnungen (docs/deals.md): frozen data, the PDF and its SHA-256 once drawn. */
+  invoices: {
+    id: Generated<number>
+    number: number
+    kind: 'invoice' | 'cancellation'
+    deal_id: number | null
+    cancels_id: number | null
+    /** The mail the PDF goes with (the "Zahlung erhalten" or the cancellation's). */
+    reply_id: number | null
+    issued_at: number
+    /** The invoice's data as issued (invoice/document.ts InvoiceData), JSON. */
+    data: string
+    /** 1: a Factur-X E-Rechnung (a business buyer). */
+    e_invoice: number
+    pdf: Uint8Array | null
+    sha256: string | null
+  }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }
   tls_names: { wildcard: string; name: string; day: string }

@@ -12,6 +12,7 @@ import { sessionStore } from './sessions.ts'
 import { signInStore } from './sign-in.ts'
 import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
+import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
@@ -56,6 +57,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...dealRecordStore(db, dialect),
     ...paymentStore(db, dialect),
     ...privacyStore(db, dialect),
+    ...invoiceStore(db, dialect),
     ...jobStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))

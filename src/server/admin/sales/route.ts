@@ -9,6 +9,7 @@ import { TRANSFER_CODE_MAX } from '../../deal/seal.ts'
 import { endOfBerlinDay } from '../../deal/due-date.ts'
 import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, REASON_MAX, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../../deal/steps.ts'
 import { HttpError } from '../../http/errors.ts'
+import { invoiceFile } from '../../invoice/files.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import type { ConsoleRenderer } from '../render.ts'
@@ -122,6 +123,14 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
       const id = idOf(request)
       const { reason } = parse(cancelBody, request.body ?? {})
       return take(id, 'cancel', (context, now) => cancelDeal(context, id, 'owner', reason ?? '', now))
+    })
+
+    // Invoices (decision 038): a deal's list, and each PDF as it was issued (drawn once, the same bytes ever after).
+    app.get('/api/deals/:id/invoices', async (request) => ({ invoices: await store.dealInvoices(idOf(request)) }))
+    app.get('/api/invoices/:id', async (request, reply) => {
+      const file = await invoiceFile(store, idOf(request))
+      if (!file) throw new HttpError(404, 'Diese Rechnung gibt es nicht.')
+      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${file.filename}"`).header('x-content-sha256', file.sha256).send(file.pdf)
     })
 
     app.get(CONSOLE_PATHS.sales, async (_request, reply) => sendPage(reply, renderer, { page: 'sales', data: await salesPage() }))

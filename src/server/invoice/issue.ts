@@ -1,0 +1,51 @@
+// When an invoice is issued (decision 038): with "Zahlung erhalten" (markPaid), for a deal whose buyer gave a postal
+// address, while the seller is configured; a Stornorechnung with the cancellation of a deal that has an invoice.
+import type { Config } from '../config.ts'
+import { displayHost } from '../sites/host.ts'
+import type { InvoiceIssue, Store } from '../store/types.ts'
+import { buyerOf, cancellationOf, invoiceDataOf, isBusinessBuyer, type InvoiceData } from './document.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Why a paid deal got no invoice, or the issue to hand to the step. */
+export type PaymentInvoice = { issue: InvoiceIssue } | { issue: null; reason: 'off' | 'no-address' | 'not-found' }
+
+export async function paymentInvoice(context: { store: Store; config: Partial<Pick<Config, 'invoice'>> }, dealId: number, now: number): Promise<PaymentInvoice> {
+  const seller = context.config.invoice ?? null
+  if (!seller) return { issue: null, reason: 'off' }
+  const deal = await context.store.getDeal(dealId)
+  const inquiry = deal && (await context.store.getInquiry(deal.inquiryId))
+  if (!deal || !inquiry) return { issue: null, reason: 'not-found' }
+  const checkout = inquiry.checkout
+  const buyer = checkout && buyerOf({ name: inquiry.name, company: checkout.company, street: checkout.street, postcode: checkout.postcode, city: checkout.city, country: checkout.country, vatId: checkout.vatId })
+  if (!buyer) return { issue: null, reason: 'no-address' }
+  return {
+    issue: {
+      kind: 'invoice',
+      build(sequence) {
+        const data = invoiceDataOf({
+          sequence,
+          issuedAt: now,
+          paidAt: now,
+          supplyBy: now + deal.transferDays * DAY_MS,
+          language: deal.buyer.language,
+          currency: deal.currency,
+          gross: deal.amount,
+          domain: displayHost(deal.domain),
+          dealReference: deal.reference,
+          seller,
+          buyer,
+        })
+        return { data: JSON.stringify(data), eInvoice: isBusinessBuyer(buyer) }
+      },
+    },
+  }
+}
+
+/** The Stornorechnung of a cancelled deal's invoice (the store issues it only when there is one). */
+export const cancellationInvoice = (now: number): InvoiceIssue => ({
+  kind: 'cancellation',
+  build(sequence, original) {
+    return { data: JSON.stringify(cancellationOf(JSON.parse(original.data) as InvoiceData, sequence, now)), eInvoice: original.eInvoice }
+  },
+})

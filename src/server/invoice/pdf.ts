@@ -1,0 +1,107 @@
+// The invoice as a PDF, drawn with React by @react-pdf/renderer from the frozen data alone (decision 038). Plain
+// .ts with createElement: the CLI runs the TypeScript as it is, and Node strips types but does not compile JSX.
+import { createRequire } from 'node:module'
+import { Document, Font, Page, Text, View, renderToBuffer, StyleSheet } from '@react-pdf/renderer'
+import { createElement as h, type ReactNode } from 'react'
+import { decimalOf } from '../deal/money.ts'
+import type { InvoiceData } from './document.ts'
+import { rateText } from './tax.ts'
+import { LEGAL_NOTE_DE, LEGAL_NOTE_EN, WORDS, formatDate, formatMonth } from './texts.ts'
+
+const require = createRequire(import.meta.url)
+const FAMILY = 'Noto Sans'
+let fontsRegistered = false
+
+/** The fonts the link-preview image uses (decision 023): the same glyphs on every machine, ä and € included. */
+function registerFonts() {
+  if (fontsRegistered) return
+  Font.register({
+    family: FAMILY,
+    fonts: [
+      { src: require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'), fontWeight: 400 },
+      { src: require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'), fontWeight: 700 },
+    ],
+  })
+  // Words are never split: a hyphen inside an IBAN, a name or an amount would change what it says.
+  Font.registerHyphenationCallback((word) => [word])
+  fontsRegistered = true
+}
+
+const styles = StyleSheet.create({
+  page: { fontFamily: FAMILY, fontSize: 10, padding: 48, color: '#16202a', lineHeight: 1.4 },
+  title: { fontSize: 18, fontWeight: 700, marginBottom: 16 },
+  row: { flexDirection: 'row', justifyContent: 'space-between', marginBottom: 16 },
+  column: { width: '48%' },
+  label: { fontWeight: 700 },
+  table: { marginTop: 12, borderTopWidth: 1, borderColor: '#4a5868' },
+  line: { flexDirection: 'row', justifyContent: 'space-between', paddingVertical: 4 },
+  total: { flexDirection: 'row', justifyContent: 'space-between', paddingVertical: 4, borderTopWidth: 1, borderColor: '#4a5868', fontWeight: 700 },
+  note: { marginTop: 14 },
+})
+
+const line = (label: string, value: string, style = styles.line) => h(View, { style }, h(Text, null, label), h(Text, null, value))
+
+function party(title: string, lines: (string | null)[]): ReactNode {
+  return h(View, { style: styles.column }, h(Text, { style: styles.label }, title), ...lines.filter((text): text is string => Boolean(text)).map((text, index) => h(Text, { key: index }, text)))
+}
+
+/** Always with the minor digits ("1.000,00 €"), from the exact decimal string, never a float's rounding. */
+function moneyText(minor: number, currency: string, language: InvoiceData['language']): string {
+  const [whole = '0', fraction] = decimalOf(Math.abs(minor), currency).split('.')
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, language === 'de' ? '.' : ',')
+  const number = `${minor < 0 ? '-' : ''}${grouped}${fraction === undefined ? '' : `${language === 'de' ? ',' : '.'}${fraction}`}`
+  return language === 'de' ? `${number} ${currency}` : `${currency} ${number}`
+}
+
+function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
+  const { language, seller, buyer, amounts, currency } = data
+  const words = WORDS[language]
+  const money = (minor: number) => moneyText(minor, currency, language)
+  const legal = [LEGAL_NOTE_DE[data.taxCase], language === 'en' ? LEGAL_NOTE_EN[data.taxCase] : null]
+  const decimal = language === 'de' ? ',' : '.'
+  return h(
+    Document,
+    { title: `${data.kind === 'invoice' ? words.invoice : words.cancellation} ${data.number}`, author: seller.name, creator: 'domain-lander', producer: 'domain-lander', language: language === 'de' ? 'de-DE' : 'en-GB', creationDate: new Date(data.issuedAt), modificationDate: new Date(data.issuedAt) },
+    h(
+      Page,
+      { size: 'A4', style: styles.page },
+      h(Text, { style: styles.title }, data.kind === 'invoice' ? words.invoice : words.cancellation),
+      h(
+        View,
+        { style: styles.row },
+        party(words.seller, [
+          seller.name,
+          seller.street,
+          `${seller.postcode} ${seller.city}`,
+          seller.country,
+          seller.taxNumber && `${words.taxNumber}: ${seller.taxNumber}`,
+          seller.vatId && `${words.vatId}: ${seller.vatId}`,
+        ]),
+        party(words.buyer, [buyer.company, buyer.name, buyer.street, `${buyer.postcode} ${buyer.city}`, buyer.country, buyer.vatId && `${words.buyerVatId}: ${buyer.vatId}`]),
+      ),
+      line(words.number, data.number),
+      line(words.date, formatDate(data.issuedAt, language)),
+      line(words.reference, data.dealReference),
+      data.cancels ? h(Text, { style: styles.note }, words.cancels(data.cancels.number, formatDate(data.cancels.issuedAt, language))) : null,
+      h(
+        View,
+        { style: styles.table },
+        line(words.item(data.domain), money(amounts.net)),
+        h(Text, null, words.supply(formatMonth(data.supplyBy, language), formatDate(data.supplyBy, language))),
+        h(Text, null, words.paid(formatDate(data.paidAt, language))),
+        line(words.net, money(amounts.net)),
+        line(words.vat(rateText(amounts.rateBasisPoints, decimal)), money(amounts.vat)),
+        line(words.gross, money(amounts.gross), styles.total),
+      ),
+      ...legal.filter((note): note is string => note !== null).map((note, index) => h(Text, { key: `legal-${index}`, style: styles.note }, note)),
+      data.kind === 'invoice' ? h(Text, { style: styles.note }, words.paidNote) : null,
+      seller.iban ? h(Text, { style: styles.note }, `${words.bank}: ${[seller.bankName, `IBAN ${seller.iban}`, seller.bic && `BIC ${seller.bic}`].filter(Boolean).join(', ')}`) : null,
+    ),
+  )
+}
+
+/** The PDF's bytes. */
+export async function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
+  registerFonts()
+  return renderToBuffer(h(InvoicePdf, { data }) as Parameters<typeof renderToBuffer>[0])
+}

@@ -1,0 +1,100 @@
+// The invoice's words: German, or English for an English buyer with the German legal notes kept (decision 038).
+import type { Language } from '../../shared/language.ts'
+import type { TaxCase } from './tax.ts'
+
+/** The legal note of each case, in German always: the tax office reads it. */
+export const LEGAL_NOTE_DE: Record<TaxCase, string | null> = {
+  standard: null,
+  'small-business': 'Steuerbefreiung nach § 19 UStG (Kleinunternehmerregelung): Es wird keine Umsatzsteuer berechnet.',
+  'reverse-charge': 'Steuerschuldnerschaft des Leistungsempfängers (§ 13b UStG, Art. 196 MwStSystRL).',
+  'outside-eu': 'Nicht im Inland steuerbare Leistung (Leistungsort beim Leistungsempfänger außerhalb der EU, § 3a UStG).',
+}
+
+export const LEGAL_NOTE_EN: Record<TaxCase, string | null> = {
+  standard: null,
+  'small-business': 'No VAT is charged: small business under § 19 UStG.',
+  'reverse-charge': 'Reverse charge: the recipient is liable for the VAT (Art. 196 Directive 2006/112/EC).',
+  'outside-eu': 'Not subject to German VAT: the place of supply is outside the EU.',
+}
+
+interface Words {
+  invoice: string
+  cancellation: string
+  number: string
+  date: string
+  seller: string
+  buyer: string
+  taxNumber: string
+  vatId: string
+  buyerVatId: string
+  reference: string
+  item: (domain: string) => string
+  supply: (month: string, by: string) => string
+  paid: (date: string) => string
+  net: string
+  vat: (rate: string) => string
+  gross: string
+  cancels: (number: string, date: string) => string
+  bank: string
+  paidNote: string
+}
+
+export const WORDS: Record<Language, Words> = {
+  de: {
+    invoice: 'Rechnung',
+    cancellation: 'Stornorechnung',
+    number: 'Rechnungsnummer',
+    date: 'Rechnungsdatum',
+    seller: 'Verkäufer',
+    buyer: 'Käufer',
+    taxNumber: 'Steuernummer',
+    vatId: 'USt-IdNr.',
+    buyerVatId: 'USt-IdNr. des Käufers',
+    reference: 'Kaufnummer',
+    item: (domain) => `Übertragung der Domain ${domain}`,
+    supply: (month, by) => `Leistungszeitraum: ${month} (Übertragung bis ${by})`,
+    paid: (date) => `Entgelt vereinnahmt am ${date}`,
+    net: 'Nettobetrag',
+    vat: (rate) => `Umsatzsteuer ${rate} %`,
+    gross: 'Gesamtbetrag',
+    cancels: (number, date) => `Storniert die Rechnung ${number} vom ${date}.`,
+    bank: 'Bankverbindung',
+    paidNote: 'Der Betrag ist bereits bezahlt.',
+  },
+  en: {
+    invoice: 'Invoice',
+    cancellation: 'Cancellation invoice',
+    number: 'Invoice number',
+    date: 'Invoice date',
+    seller: 'Seller',
+    buyer: 'Buyer',
+    taxNumber: 'Tax number',
+    vatId: 'VAT ID',
+    buyerVatId: "Buyer's VAT ID",
+    reference: 'Purchase number',
+    item: (domain) => `Transfer of the domain ${domain}`,
+    supply: (month, by) => `Period of supply: ${month} (transfer by ${by})`,
+    paid: (date) => `Payment received on ${date}`,
+    net: 'Net amount',
+    vat: (rate) => `VAT ${rate} %`,
+    gross: 'Total',
+    cancels: (number, date) => `Cancels invoice ${number} of ${date}.`,
+    bank: 'Bank account',
+    paidNote: 'This amount has been paid.',
+  },
+}
+
+const dateFormats = {
+  de: new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }),
+  en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', day: 'numeric', month: 'long', year: 'numeric' }),
+}
+const monthFormats = {
+  de: new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', month: 'long', year: 'numeric' }),
+  en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', month: 'long', year: 'numeric' }),
+}
+
+export const formatDate = (ms: number, language: Language) => dateFormats[language].format(new Date(ms))
+export const formatMonth = (ms: number, language: Language) => monthFormats[language].format(new Date(ms))
+
+/** "2026-11-26": the calendar day in Berlin, as the E-Rechnung wants it. */
+export const isoDay = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date(ms))

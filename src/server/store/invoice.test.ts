@@ -1,0 +1,129 @@
+// Invoices in the store (decision 038), on the store of the test project (SQLite, or a real PostgreSQL): issued in
+// the step's transaction with one gapless number for every process; a failed step gives its number back; a deal is
+// invoiced once and cancelled once; the PDF kept once is never replaced; an invoice outlives its inquiry.
+import { describe, expect, test } from 'vitest'
+import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
+import { eraseExpired } from '../jobs/retention.ts'
+import type { InvoiceIssue, Store } from './types.ts'
+
+const T0 = Date.UTC(2026, 10, 1, 12)
+const DAY = 86_400_000
+
+let links = 0
+/** An inquiry accepted into a deal waiting for payment; its id. */
+async function dealIn(store: Store): Promise<number> {
+  const saved = await store.saveInquiry(newInquiry({ offer: { amount: 1500, currency: 'EUR' }, createdAt: T0 }), { queue: true, mailTo: null })
+  if (saved.status !== 'created') throw new Error('not created')
+  const accepted = await store.accept(saved.id, {
+    body: 'Angenommen',
+    to: 'erika@example.de',
+    replyTo: 'owner@example.org',
+    now: T0,
+    amount: 1500,
+    deal: { linkHash: `invoice-link-${++links}`, linkSealed: 'v1.sealed', amount: 150_000, currency: 'EUR', paymentDueAt: T0 + 7 * DAY, transferDays: 5 },
+  })
+  if (accepted.status !== 'queued' || accepted.dealId === undefined) throw new Error('no deal')
+  return accepted.dealId
+}
+
+const issue: InvoiceIssue = { kind: 'invoice', build: (sequence) => ({ data: JSON.stringify({ sequence }), eInvoice: false }) }
+const paid = (store: Store, id: number, invoice: InvoiceIssue = issue) =>
+  store.changeDeal(id, { from: ['awaiting_payment'], to: 'paid', now: T0 + DAY, paidAt: T0 + DAY, mail: { kind: 'deal-paid', body: 'Bezahlt', to: 'erika@example.de', replyTo: 'owner@example.org' }, invoice })
+
+async function numbers(store: Store) {
+  return (await store.listInvoices()).map((invoice) => invoice.number).sort((a, b) => a - b)
+}
+
+describe('invoice numbers', () => {
+  test('three stores on one database (three instances) issuing at once get 1..N, without a gap or a duplicate', async () => {
+    const config = await testStoreConfig('invoice-numbers-')
+    const stores = [await openTestStore(config), await openTestStore(config), await openTestStore(config)]
+    const deals: number[] = []
+    for (let i = 0; i < 24; i++) deals.push(await dealIn(stores[0]!))
+    const results = await Promise.all(deals.map((id, i) => paid(stores[i % 3]!, id)))
+    expect(results.every((result) => result.status === 'done')).toBe(true)
+    expect(await numbers(stores[1]!)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1))
+    // Each invoice's data was built with the number it got.
+    for (const listed of await stores[2]!.listInvoices()) expect(JSON.parse((await stores[2]!.getInvoice(listed.id))!.data)).toEqual({ sequence: listed.number })
+  })
+
+  test('a step that fails after taking a number gives it back: the next invoice has it', async () => {
+    const store = await openTestStore()
+    const [a, b] = [await dealIn(store), await dealIn(store)]
+    await expect(paid(store, a, { kind: 'invoice', build: () => { throw new Error('drawing failed') } })).rejects.toThrow('drawing failed')
+    expect((await store.getDeal(a))!.status).toBe('awaiting_payment')
+    expect(await store.listInvoices()).toEqual([])
+    expect(await paid(store, b)).toMatchObject({ status: 'done', invoiceId: expect.any(Number) })
+    expect(await numbers(store)).toEqual([1])
+  })
+
+  test('a refused step (wrong state) takes no number', async () => {
+    const store = await openTestStore()
+    const id = await dealIn(store)
+    await paid(store, id)
+    expect(await paid(store, id)).toMatchObject({ status: 'wrong-state' })
+    expect(await numbers(store)).toEqual([1])
+  })
+})
+
+describe('an invoice', () => {
+  test('goes with the mail of its step, and a cancellation issues one Stornorechnung under the next number', async () => {
+    const store = await openTestStore()
+    const id = await dealIn(store)
+    const result = await paid(store, id)
+    if (result.status !== 'done') throw new Error('not paid')
+    expect(await store.replyInvoices(result.replyId!)).toEqual([result.invoiceId])
+    const cancellation: InvoiceIssue = { kind: 'cancellation', build: (sequence, original) => ({ data: JSON.stringify({ sequence, cancels: JSON.parse(original.data) }), eInvoice: original.eInvoice }) }
+    const cancelled = await store.changeDeal(id, { from: ['paid'], to: 'cancelled', now: T0 + 2 * DAY, cancelledAt: T0 + 2 * DAY, cancelledBy: 'owner', invoice: cancellation })
+    expect(cancelled).toMatchObject({ status: 'done', invoiceId: expect.any(Number) })
+    const invoices = await store.dealInvoices(id)
+    expect(invoices.map(({ number, kind }) => ({ number, kind }))).toEqual([{ number: 1, kind: 'invoice' }, { number: 2, kind: 'cancellation' }])
+    const storno = (await store.getInvoice(invoices[1]!.id))!
+    expect(storno.cancelsId).toBe(invoices[0]!.id)
+    expect(JSON.parse(storno.data)).toEqual({ sequence: 2, cancels: { sequence: 1 } })
+  })
+
+  test('a cancellation of a deal without an invoice issues nothing and takes no number', async () => {
+    const store = await openTestStore()
+    const id = await dealIn(store)
+    const cancellation: InvoiceIssue = { kind: 'cancellation', build: () => ({ data: '{}', eInvoice: false }) }
+    expect(await store.changeDeal(id, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'buyer', invoice: cancellation })).toMatchObject({ status: 'done', invoiceId: null })
+    expect(await store.listInvoices()).toEqual([])
+  })
+
+  test('keeps the first PDF it is given: a second one (another process drawing at once) does not replace it', async () => {
+    const store = await openTestStore()
+    const result = await paid(store, await dealIn(store))
+    if (result.status !== 'done') throw new Error('not paid')
+    const id = result.invoiceId!
+    expect((await store.getInvoice(id))!.pdf).toBeNull()
+    const first = await store.keepInvoicePdf(id, Buffer.from('%PDF-first'), 'hash-first')
+    const second = await store.keepInvoicePdf(id, Buffer.from('%PDF-second'), 'hash-second')
+    expect(first).toEqual({ pdf: Buffer.from('%PDF-first'), sha256: 'hash-first' })
+    expect(second).toEqual(first)
+    expect((await store.getInvoice(id))!).toMatchObject({ pdf: Buffer.from('%PDF-first'), sha256: 'hash-first' })
+  })
+
+  test('outlives its inquiry: erasing the buyer (forget) keeps the invoice, its data and its PDF', async () => {
+    const store = await openTestStore()
+    const result = await paid(store, await dealIn(store))
+    if (result.status !== 'done') throw new Error('not paid')
+    await store.keepInvoicePdf(result.invoiceId!, Buffer.from('%PDF-kept'), 'hash-kept')
+    const erased = await store.eraseByEmail('erika@example.de')
+    expect(erased.inquiries).toHaveLength(1)
+    expect(erased.keptInvoices).toEqual([1])
+    expect(await store.getDeal(result.deal.id)).toBeNull()
+    expect(await store.getInvoice(result.invoiceId!)).toMatchObject({ dealId: null, number: 1, pdf: Buffer.from('%PDF-kept'), data: JSON.stringify({ sequence: 1 }) })
+  })
+})
+
+test('retention (RETENTION_DAYS) erases the stale inquiry with its deal, keeps its invoice and says so', async () => {
+  const config = await testStoreConfig('invoice-retention-')
+  const store = await openTestStore(config)
+  const result = await paid(store, await dealIn(store))
+  if (result.status !== 'done') throw new Error('not paid')
+  const erased = await eraseExpired({ store, dataDir: config.dataDir, days: 30, now: T0 + 400 * DAY })
+  expect(erased).toMatchObject({ inquiries: 1, keptInvoices: 1 })
+  expect(await store.getDeal(result.deal.id)).toBeNull()
+  expect(await store.getInvoice(result.invoiceId!)).toMatchObject({ number: 1, dealId: null })
+})

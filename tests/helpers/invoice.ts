@@ -1,0 +1,100 @@
+// Reads an invoice back as its receivers do: the PDF's text with poppler's pdftotext, the E-Rechnung's XML taken
+// out of the PDF/A-3 with poppler's pdfdetach, checked against the CII schema (XSD, D16B) with libxml2's xmllint and
+// against the EN 16931 business rules with the Schematron of the European Commission (CEN/TC 434's validation
+// artefacts, ConnectingEurope/eInvoicing-EN16931, compiled XSLT run by Saxon-JS through xslt3). The artefacts are
+// in tests/fixtures/en16931 (EUPL 1.2, its LICENSE.txt beside them).
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+
+/** Debian's, or the paths scripts/system-tools.mjs found or installed for npm test. */
+const PDFTOTEXT = process.env.PDFTOTEXT_PATH ?? '/usr/bin/pdftotext'
+const PDFDETACH = path.join(path.dirname(PDFTOTEXT), 'pdfdetach')
+const XMLLINT = process.env.XMLLINT_PATH ?? '/usr/bin/xmllint'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const FIXTURES = path.join(root, 'tests/fixtures/en16931')
+const XSD = path.join(FIXTURES, 'schema/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd')
+const XSLT = path.join(FIXTURES, 'xslt/EN16931-CII-validation.xslt')
+const XSLT3 = createRequire(import.meta.url).resolve('xslt3/xslt3.js')
+
+function inTempDir<T>(work: (dir: string) => T): T {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'invoice-check-'))
+  try {
+    return work(dir)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The PDF's text in reading order (with -layout: the columns as printed). */
+export const pdfText = (pdf: Buffer, layout = false) =>
+  inTempDir((dir) => {
+    const file = path.join(dir, 'invoice.pdf')
+    fs.writeFileSync(file, pdf)
+    return execFileSync(PDFTOTEXT, [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', file, '-'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')
+  })
+
+/** The names of the files embedded in the PDF, and factur-x.xml's text (null without one). */
+export const embeddedXml = (pdf: Buffer): { names: string[]; xml: string | null } =>
+  inTempDir((dir) => {
+    const file = path.join(dir, 'invoice.pdf')
+    fs.writeFileSync(file, pdf)
+    const list = execFileSync(PDFDETACH, ['-list', file], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')
+    const names = [...list.matchAll(/^\d+: (.+)$/gm)].map((match) => match[1]!)
+    const index = names.indexOf('factur-x.xml')
+    if (index === -1) return { names, xml: null }
+    const out = path.join(dir, 'factur-x.xml')
+    execFileSync(PDFDETACH, ['-save', String(index + 1), '-o', out, file], { stdio: 'ignore' })
+    return { names, xml: fs.readFileSync(out, 'utf8') }
+  })
+
+/** xmllint's complaints about the XML against the CII D16B schema; empty when it is valid. */
+export const schemaErrors = (xml: string): string[] =>
+  inTempDir((dir) => {
+    const file = path.join(dir, 'invoice.xml')
+    fs.writeFileSync(file, xml)
+    try {
+      execFileSync(XMLLINT, ['--noout', '--nonet', '--schema', XSD, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+      return []
+    } catch (error) {
+      return String((error as { stderr?: Buffer }).stderr ?? error)
+        .split('\n')
+        .filter((line) => line.trim() !== '' && !line.endsWith('fails to validate'))
+    }
+  })
+
+/** The Schematron compiled once per version of its XSLT (about a minute), kept in node_modules/.cache. */
+function compiledSchematron(): string {
+  const hash = createHash('sha256').update(fs.readFileSync(XSLT)).digest('hex').slice(0, 16)
+  const cache = path.join(root, 'node_modules/.cache/en16931')
+  const sef = path.join(cache, `EN16931-CII-validation-${hash}.sef.json`)
+  if (fs.existsSync(sef)) return sef
+  fs.mkdirSync(cache, { recursive: true })
+  const partial = `${sef}.${process.pid}.tmp`
+  execFileSync(process.execPath, [XSLT3, `-xsl:${XSLT}`, `-export:${partial}`, '-nogo'], { stdio: 'ignore' })
+  fs.renameSync(partial, sef)
+  return sef
+}
+
+/** Compiles the Schematron now (call it in a beforeAll with a long timeout). */
+export const prepareSchematron = () => void compiledSchematron()
+
+/** The EN 16931 rules the XML breaks (their ids and texts, fatal ones and warnings apart); none when it conforms. */
+export const schematronReport = (xml: string): { fatal: string[]; warnings: string[]; rulesFired: number } =>
+  inTempDir((dir) => {
+    const file = path.join(dir, 'invoice.xml')
+    const out = path.join(dir, 'report.svrl')
+    fs.writeFileSync(file, xml)
+    execFileSync(process.execPath, [XSLT3, `-xsl:${compiledSchematron()}`, `-s:${file}`, `-o:${out}`], { stdio: 'ignore' })
+    const svrl = fs.readFileSync(out, 'utf8')
+    const failed = [...svrl.matchAll(/<svrl:failed-assert\b[^>]*\bid="([^"]+)"[^>]*\bflag="([^"]+)"[^>]*>[\s\S]*?<svrl:text>([\s\S]*?)<\/svrl:text>/g)].map((match) => ({ id: match[1]!, flag: match[2]!, text: match[3]!.trim() }))
+    return {
+      fatal: failed.filter((entry) => entry.flag === 'fatal').map((entry) => `${entry.id}: ${entry.text}`),
+      warnings: failed.filter((entry) => entry.flag !== 'fatal').map((entry) => `${entry.id}: ${entry.text}`),
+      rulesFired: (svrl.match(/<svrl:fired-rule\b/g) ?? []).length,
+    }
+  })

@@ -10,9 +10,10 @@ const T0 = Date.UTC(2026, 10, 1, 12)
 const DAY = 86_400_000
 
 let links = 0
-/** An inquiry accepted into a deal waiting for payment; its id. */
+/** An inquiry accepted into a deal waiting for payment, each for a name of its own (one open deal per name); its id. */
 async function dealIn(store: Store): Promise<number> {
-  const saved = await store.saveInquiry(newInquiry({ offer: { amount: 1500, currency: 'EUR' }, createdAt: T0 }), { queue: true, mailTo: null })
+  const domain = `rechnung-${++links}.de`
+  const saved = await store.saveInquiry(newInquiry({ domain, offer: { amount: 1500, currency: 'EUR' }, createdAt: T0 }), { queue: true, mailTo: null })
   if (saved.status !== 'created') throw new Error('not created')
   const accepted = await store.accept(saved.id, {
     body: 'Angenommen',
@@ -20,7 +21,7 @@ async function dealIn(store: Store): Promise<number> {
     replyTo: 'owner@example.org',
     now: T0,
     amount: 1500,
-    deal: { linkHash: `invoice-link-${++links}`, linkSealed: 'v1.sealed', amount: 150_000, currency: 'EUR', paymentDueAt: T0 + 7 * DAY, transferDays: 5 },
+    deal: { linkHash: `invoice-link-${links}`, linkSealed: 'v1.sealed', amount: 150_000, currency: 'EUR', paymentDueAt: T0 + 7 * DAY, transferDays: 5 },
   })
   if (accepted.status !== 'queued' || accepted.dealId === undefined) throw new Error('no deal')
   return accepted.dealId

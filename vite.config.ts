@@ -118,8 +118,10 @@ export default defineConfig(({ isSsrBuild, mode }) =>
         // hundreds of modules (cold start 0.6 of before, docs/decisions/011). What is imported lazily (nodemailer,
         // pg) becomes a chunk of its own and is still loaded only when first needed.
         // resvg is a native addon (its .node file is loaded by require): it stays in node_modules. So do the invoice's
-        // PDF libraries (decision 038): they load fonts, WebAssembly and ICC profiles from their own files.
-        ssr: { noExternal: true, external: ['@resvg/resvg-js', '@react-pdf/renderer', '@e-invoice-eu/core'] },
+        // PDF libraries (decision 038): they load fonts, WebAssembly and ICC profiles from their own files. And
+        // WebAuthn's library, loaded with the first passkey request: bundled, its X.509 code ran tsyringe before the
+        // reflect-metadata it imports for that side effect, and the server did not start.
+        ssr: { noExternal: true, external: ['@resvg/resvg-js', '@react-pdf/renderer', '@e-invoice-eu/core', '@simplewebauthn/server'] },
         build: {
           ssr: true,
           outDir: 'dist/server',

@@ -3,7 +3,6 @@
 // proxy its scheme). WebAuthn works only in a secure context and never on an IP address: on plain http it needs
 // the name localhost.
 import net from 'node:net'
-import { isoBase64URL } from '@simplewebauthn/server/helpers'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type { Config } from '../../config.ts'
 
@@ -63,7 +62,7 @@ export const CHALLENGE_MS = 5 * 60_000
 export function challengeOf(response: { clientDataJSON?: unknown } | undefined): string | null {
   if (typeof response?.clientDataJSON !== 'string') return null
   try {
-    const data = JSON.parse(isoBase64URL.toUTF8String(response.clientDataJSON)) as { challenge?: unknown }
+    const data = JSON.parse(Buffer.from(response.clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown }
     return typeof data.challenge === 'string' && data.challenge.length <= 128 ? data.challenge : null
   } catch {
     return null

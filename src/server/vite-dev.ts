@@ -28,7 +28,10 @@ const DEV_CSP = [
 /** Registered after the security headers, so that its policy replaces theirs. */
 export function serveFromVite(app: FastifyInstance, { vite }: ViteDev, renderer: DevPageRenderer): void {
   app.addHook('onRequest', (request, reply, done) => {
+    // On the raw response for what Vite answers itself, and on the reply for what the routes answer (the reply's
+    // headers replace the raw response's when it is sent).
     reply.raw.setHeader('Content-Security-Policy', DEV_CSP)
+    reply.header('content-security-policy', DEV_CSP)
     // Vite answers what is its own (a module, /@vite/client, a file of public/) and passes the rest to the routes;
     // a request Vite answered never reaches them.
     vite.middlewares(request.raw, reply.raw, () => {

@@ -26,7 +26,8 @@ afterEach(async () => {
 
 test('three instances marking fifteen deals paid at once number the invoices 1..15', async () => {
   const domainsFile = path.join(dir, 'domains.yaml')
-  fs.writeFileSync(domainsFile, 'domains:\n  geteilt.de: { price: 900, priceType: fixed }\n')
+  // Fifteen names: a name has one open deal at a time (decision 037).
+  fs.writeFileSync(domainsFile, `domains:\n${Array.from({ length: 15 }, (_, i) => `  geteilt-${i + 1}.de: { price: 900, priceType: fixed }\n`).join('')}`)
   smtp = await startSmtpSink()
   const shared = tempDataDir()
   const { DATABASE_URL } = await storeEnv(shared)
@@ -46,7 +47,7 @@ test('three instances marking fifteen deals paid at once number the invoices 1..
   expect((await owners[0]!.setPassword(undefined, shared)).code).toBe(0)
   const cookies = await Promise.all(owners.map(async (owner) => (await owner.signIn()).cookie))
   const deals: number[] = []
-  for (let i = 0; i < 15; i++) deals.push((await confirmedPurchase(instances[0]!.url, 'geteilt.de', owners[0]!, cookies[0]!)).dealId)
+  for (let i = 0; i < 15; i++) deals.push((await confirmedPurchase(instances[0]!.url, `geteilt-${i + 1}.de`, owners[0]!, cookies[0]!)).dealId)
   const answers = await Promise.all(deals.map((id, i) => owners[i % 3]!.call(`/api/deals/${id}/paid`, { method: 'POST', body: {}, cookie: cookies[i % 3]! })))
   expect(answers.map((answer) => answer.status)).toEqual(deals.map(() => 200))
   const rows = await queryStore<{ number: string }>(shared, 'SELECT number FROM invoices ORDER BY number')

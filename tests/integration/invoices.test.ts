@@ -47,6 +47,8 @@ domains:
   fest.de: { price: 4900, priceType: fixed, vat: included }
   zweite.de: { price: 1190, priceType: fixed, vat: included }
   fixed.com: { price: 2000, priceType: fixed, language: en, currency: USD }
+  dritte.de: { price: 990, priceType: fixed, vat: included }
+${Array.from({ length: 12 }, (_, i) => `  los-${i + 1}.de: { price: ${100 * (i + 1)}, priceType: fixed, vat: included }`).join('\n')}
 `,
   )
   smtp = await startSmtpSink()
@@ -157,7 +159,8 @@ describe('marking a deal paid', () => {
   })
 
   test("another deal's invoice cannot be fetched through this deal's link, nor with a forged link", async () => {
-    const other = await confirmedPurchase(server.url, 'fest.de', client, cookie)
+    // Another name: a name has one open deal at a time (decision 037).
+    const other = await confirmedPurchase(server.url, 'dritte.de', client, cookie)
     expect((await send(`/api/deals/${other.dealId}/paid`, {})).status).toBe(200)
     const [theirs] = await invoicesOf(other.dealId)
     const [mine] = await invoicesOf(purchase.dealId)
@@ -225,7 +228,8 @@ test('two server processes (WORKERS=2) marking twelve deals paid at once number 
     expect((await owner.setPassword()).code).toBe(0)
     const session = (await owner.signIn()).cookie
     const deals: number[] = []
-    for (let i = 0; i < 12; i++) deals.push((await confirmedPurchase(cluster.url, i % 2 ? 'fest.de' : 'zweite.de', owner, session)).dealId)
+    // Twelve names: a name has one open deal at a time (decision 037).
+    for (let i = 0; i < 12; i++) deals.push((await confirmedPurchase(cluster.url, `los-${i + 1}.de`, owner, session)).dealId)
     const answers = await Promise.all(deals.map((id) => owner.call(`/api/deals/${id}/paid`, { method: 'POST', body: {}, cookie: session })))
     const bodies = await Promise.all(answers.map((answer) => answer.text()))
     expect(answers.map((answer) => answer.status), bodies.join('\n')).toEqual(deals.map(() => 200))

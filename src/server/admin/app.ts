@@ -97,8 +97,9 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   let untrustedProxyTold = false
   app.addHook('onRequest', async (request, reply) => {
     // Nothing of the console belongs in a cache, a shared one least of all; no page of it in a frame.
-    reply.raw.setHeader('Cache-Control', 'no-store')
-    reply.raw.setHeader('X-Frame-Options', 'DENY')
+    // Through the reply, as the security headers (http/security-headers.ts): set on the raw response, they would
+    // lose to the reply's own X-Frame-Options.
+    reply.header('cache-control', 'no-store').header('x-frame-options', 'DENY')
     // Before anything else is looked at: a page of another name (DNS rebinding through the owner's tunnel) gets
     // nothing, not even a counted sign-in. The Host header itself, never X-Forwarded-Host: a proxy passes it on.
     if (!isConsoleHost(hostNames, request.headers.host)) {

@@ -1,15 +1,17 @@
+import { lazy } from '../shared/lazy.ts'
+
 // Times and numbers as the owner reads them (de-DE). The time zone is fixed: the server renders with Node's zone
 // and the browser hydrates with its own, and both must produce the same text.
 const TIME_ZONE = 'Europe/Berlin'
-const dateTime = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: TIME_ZONE })
-const dateOnly = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeZone: TIME_ZONE })
-const dayMonth = new Intl.DateTimeFormat('de-DE', { day: 'numeric', month: 'numeric', timeZone: 'UTC' })
-const integer = new Intl.NumberFormat('de-DE')
+const dateTime = lazy(() => new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: TIME_ZONE }))
+const dateOnly = lazy(() => new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeZone: TIME_ZONE }))
+const dayMonth = lazy(() => new Intl.DateTimeFormat('de-DE', { day: 'numeric', month: 'numeric', timeZone: 'UTC' }))
+const integer = lazy(() => new Intl.NumberFormat('de-DE'))
 
-export const formatTime = (ms: number) => dateTime.format(ms)
-export const formatNumber = (value: number) => integer.format(value)
+export const formatTime = (ms: number) => dateTime().format(ms)
+export const formatNumber = (value: number) => integer().format(value)
 /** A UTC day "YYYY-MM-DD" as "3.5." */
-export const formatDay = (day: string) => dayMonth.format(Date.parse(`${day}T00:00:00Z`))
+export const formatDay = (day: string) => dayMonth().format(Date.parse(`${day}T00:00:00Z`))
 
 /** "gerade eben", "vor 5 Min.", "vor 3 Std.", "vor 2 Tagen", then the date. */
 export function formatAge(ms: number, now: number): string {
@@ -20,7 +22,7 @@ export function formatAge(ms: number, now: number): string {
   if (hours < 24) return `vor ${hours} Std.`
   const days = Math.floor(hours / 24)
   if (days < 30) return days === 1 ? 'vor 1 Tag' : `vor ${days} Tagen`
-  return dateOnly.format(ms)
+  return dateOnly().format(ms)
 }
 
 export const formatAttempts = (attempts: number) => (attempts === 1 ? '1 Versuch' : `${formatNumber(attempts)} Versuche`)

@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type
 import { TEXTS } from '../shared/texts.ts'
 import type { Config } from './config.ts'
 import { answerClientError, sendFailure } from './http/errors.ts'
+import { zodOnly } from './http/zod-only.ts'
 import { createOutboxWorker } from './mail/outbox.ts'
 import { startCounterExpiry, type CounterExpiryTimer } from './deal/expiry.ts'
 import { createMailTransport, type SmtpTimeouts } from './mail/transport.ts'
@@ -39,7 +40,6 @@ import { fastifyTrustProxy } from './http/client-address.ts'
 import { trackConnections, type ConnectionTracker } from './http/connections.ts'
 import { lazyRequestLogger, logsEveryRequest, summariseFailedAnswers } from './http/request-log.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
-import { buildAdminApp } from './admin/app.ts'
 import { consoleUrlOf, missingNotifySecret } from './notify/routing.ts'
 import { createServerJobs } from './jobs/server-jobs.ts'
 
@@ -60,14 +60,24 @@ export interface AppOptions {
   consoleDir?: string
   /** The first load of DOMAINS_FILE, when serve.ts started it before this module was even loaded. */
   domainsLoad?: DomainsLoad
+  /**
+   * serve.ts: the console is built by `app.startConsole()` once the public port listens, so that the first page
+   * does not wait for the console's code and routes. Otherwise (tests) buildApp builds it.
+   */
+  deferConsole?: boolean
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Set once shutdown began: answers say "Connection: close" and /readyz says 503. */
     draining: boolean
-    /** The owner's console (ADMIN_PORT), or null when it is off. It closes with this app; serve.ts makes it listen. */
+    /**
+     * The owner's console (ADMIN_PORT), or null when it is off or not built yet (deferConsole). It closes with this
+     * app; serve.ts makes it listen.
+     */
     admin: FastifyInstance | null
+    /** Builds the console (once; later calls get the same), or null when ADMIN_PORT is off. */
+    startConsole(): Promise<FastifyInstance | null>
   }
 }
 
@@ -86,6 +96,9 @@ const requestSerializers = {
  */
 const REQUEST_TIMEOUT_MS = 10_000
 
+/** How long after the app is ready its background work (outbox, jobs, expiries) starts. */
+const BACKGROUND_START_MS = 500
+
 const connectionTrackers = new WeakMap<FastifyInstance, ConnectionTracker>()
 
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance> {
@@ -100,6 +113,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     // Node checks both timeouts only every connectionsCheckingInterval (30 s unless told): check every second.
     http: { headersTimeout: REQUEST_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
     clientErrorHandler: answerClientError,
+    schemaController: zodOnly,
   })
 
   connectionTrackers.set(app, trackConnections(app.server))
@@ -212,22 +226,30 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     return view.notice(reply, 404, answer, text.notFoundTitle, text.notFound)
   })
 
-  // Its own Fastify instance: no hook, route or static file of the console can ever answer on the public port.
-  const admin =
-    config.adminPort === null
-      ? null
-      : await buildAdminApp(config, {
-          config,
-          store,
-          outbox,
-          domains,
-          rateLimits,
-          secret,
-          onDealCompleted: (domain: string) => soldNames.add(domain),
-          log: app.log.child({ component: 'console' }),
-          consoleDir: options.consoleDir ?? path.join(path.dirname(path.resolve(options.clientDir)), 'console'),
-        })
-  app.decorate('admin', admin)
+  // Its own Fastify instance: no hook, route or static file of the console can ever answer on the public port. Its
+  // code is a chunk of its own, loaded only here.
+  let consoleBuilt: Promise<FastifyInstance | null> | undefined
+  const startConsole = () =>
+    (consoleBuilt ??=
+      config.adminPort === null
+        ? Promise.resolve(null)
+        : import('./admin/app.ts').then(async ({ buildAdminApp }) => {
+            app.admin = await buildAdminApp(config, {
+              config,
+              store,
+              outbox,
+              domains,
+              rateLimits,
+              secret,
+              onDealCompleted: (domain: string) => soldNames.add(domain),
+              log: app.log.child({ component: 'console' }),
+              consoleDir: options.consoleDir ?? path.join(path.dirname(path.resolve(options.clientDir)), 'console'),
+            })
+            return app.admin
+          }))
+  app.decorate('admin', null)
+  app.decorate('startConsole', startConsole)
+  if (!options.deferConsole) await startConsole()
 
   // A callback, not an async function: this runs for every answer, and a promise each was measurable on GET /.
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -235,16 +257,24 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     done(null, payload)
   })
   let counterExpiry: CounterExpiryTimer | undefined
+  let background: NodeJS.Timeout | undefined
   app.addHook('onReady', async () => {
-    outbox.start()
-    soldNames.start()
-    unconfirmedExpiry.start()
-    counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
-    jobs.start()
+    // The first page comes first: the background work's first runs (each a query or a write to the store) would
+    // otherwise come between listening and the first answer. Nothing in them is that urgent; new mail kicks the
+    // outbox itself.
+    background = setTimeout(() => {
+      if (app.draining) return
+      outbox.start()
+      soldNames.start()
+      unconfirmedExpiry.start()
+      counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
+      jobs.start()
+    }, BACKGROUND_START_MS)
   })
   app.addHook('onClose', async () => {
+    clearTimeout(background)
     // First: its requests in flight still need the store.
-    await admin?.close()
+    await (await consoleBuilt?.catch(() => null))?.close()
     domains.close()
     await pageViews.close()
     // Before the outbox: a job may still send through the transport that the outbox closes.

@@ -37,6 +37,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     ...(options.dev && { dev: options.dev }),
     ...(domainsLoad && { domainsLoad }),
     clusterWorker: cluster.isWorker,
+    deferConsole: true,
   })
 
   // SIGHUP is not a shutdown here: it reloads the domains file. A cluster worker leaves SIGINT (Ctrl-C reaches the
@@ -52,8 +53,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
     throw explainListenError(error, PUBLIC_LISTENER)
   })
-  // After the public port: a worker of a cluster shares this one as it shares that one.
-  await app.admin?.listen({ port: config.adminPort!, host: config.adminHost }).catch((error: unknown) => {
+  // After the public port: a worker of a cluster shares this one as it shares that one. Built only now, so that the
+  // first page does not wait for it.
+  const admin = await app.startConsole()
+  await admin?.listen({ port: config.adminPort!, host: config.adminHost }).catch((error: unknown) => {
     throw explainListenError(error, ADMIN_LISTENER)
   })
   // Written now rather than at exit, so that a server that is killed still leaves the cache for the next start.

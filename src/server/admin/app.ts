@@ -9,6 +9,7 @@ import { TEXT } from '../../shared/texts.ts'
 import type { Config } from '../config.ts'
 import { fastifyTrustProxy } from '../http/client-address.ts'
 import { answerClientError, sendFailure } from '../http/errors.ts'
+import { zodOnly } from '../http/zod-only.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
 import type { RateLimits } from '../store/rate-limit-common.ts'
@@ -84,6 +85,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     // Node checks both timeouts only every connectionsCheckingInterval (30 s unless told): check every second.
     http: { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
     clientErrorHandler: answerClientError,
+    schemaController: zodOnly,
   })
   app.server.maxConnections = MAX_CONNECTIONS
   const routes: ConsoleRoute[] = []

@@ -1,12 +1,13 @@
 // A deadline the owner gives as a day (console, CLI): the end of that day in Berlin, as the buyer's page and mails
 // show every deadline (decision 037).
+import { lazy } from '../../shared/lazy.ts'
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 const MINUTE_MS = 60 * 1000
-const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' })
+const offsetFormat = lazy(() => new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' }))
 
 /** Berlin's offset from UTC at that moment, in ms (+1 h in winter, +2 h in summer). */
 function berlinOffsetMs(at: number): number {
-  const name = offsetFormat.formatToParts(new Date(at)).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT'
+  const name = offsetFormat().formatToParts(new Date(at)).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT'
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name)
   return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * MINUTE_MS : 0
 }

@@ -4,7 +4,7 @@
 import type { Language } from '../../shared/language.ts'
 import type { Config } from '../config.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
-import { DEFAULT_TEMPLATES, formatDeadline, renderDealText } from '../mail/deal-mail.ts'
+import { DEFAULT_TEMPLATES, formatDeadline, formatEnglishDeadline, renderDealText } from '../mail/deal-mail.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import { notifyUrlsFor } from '../notify/routing.ts'
 import { displayHost } from '../sites/host.ts'
@@ -34,10 +34,8 @@ export type StepOutcome =
   | { status: 'past-date' }
   | { status: 'too-far' }
 
-const englishDate = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
-
 /** A deadline as the buyer reads it: German in Berlin time, or English with the time zone said. */
-export const formatDealDate = (ms: number, language: Language) => (language === 'de' ? formatDeadline(ms) : `${englishDate.format(new Date(ms))} (Berlin time)`)
+export const formatDealDate = (ms: number, language: Language) => (language === 'de' ? formatDeadline(ms) : formatEnglishDeadline(ms))
 
 /** Carriage returns and control characters out, as in the negotiation's notes: the mail and the page are plain text. */
 const cleanText = (text: string) =>

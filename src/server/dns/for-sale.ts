@@ -4,6 +4,7 @@
 import { displayHost } from '../sites/host.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import { publicPrice, type DomainSettings } from '../sites/settings.ts'
+import { lazy } from '../../shared/lazy.ts'
 
 const VERSION_TAG = 'v=FORSALE1;'
 /** A record is one character-string; a longer one would have to be split, which the RFC forbids. */
@@ -24,7 +25,7 @@ const NOT_TEXT = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u206
 // Inside ftxt, ";fval=" (also with spaces, for a liberal reader) would read as a second pair, a construct the RFC
 // calls ambiguous: that semicolon becomes a comma.
 const PAIR_INSIDE = /;(?=\s*(?:v|ftxt|furi|fval|fcod)=)/g
-const graphemes = new Intl.Segmenter('de', { granularity: 'grapheme' })
+const graphemes = lazy(() => new Intl.Segmenter('de', { granularity: 'grapheme' }))
 const ELLIPSIS = '…'
 
 /** The description as ftxt: one line, no controls, shortened (between whole characters, at a word) to fit one record. */
@@ -34,7 +35,7 @@ export function forSaleText(description: string): string | null {
   const room = MAX_RECORD_OCTETS - octets(`${VERSION_TAG}ftxt=`)
   if (octets(text) <= room) return text
   let cut = ''
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemes().segment(text)) {
     if (octets(cut + segment + ELLIPSIS) > room) break
     cut += segment
   }

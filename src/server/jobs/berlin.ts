@@ -1,7 +1,11 @@
 // Wall-clock times in Europe/Berlin, where the owner lives: "Monday 08:00" is 07:00 UTC in winter and 06:00 UTC in
 // summer, and a day there has 23 or 25 hours twice a year.
 
-const parts = new Intl.DateTimeFormat('en-US', {
+import { lazy } from '../../shared/lazy.ts'
+
+const parts = lazy(
+  () =>
+    new Intl.DateTimeFormat('en-US', {
   timeZone: 'Europe/Berlin',
   hourCycle: 'h23',
   year: 'numeric',
@@ -11,7 +15,8 @@ const parts = new Intl.DateTimeFormat('en-US', {
   minute: '2-digit',
   second: '2-digit',
   weekday: 'short',
-})
+    }),
+)
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
 
@@ -28,7 +33,7 @@ export interface BerlinTime {
 }
 
 export function berlinPartsOf(time: number): BerlinTime {
-  const found = Object.fromEntries(parts.formatToParts(new Date(time)).map((part) => [part.type, part.value]))
+  const found = Object.fromEntries(parts().formatToParts(new Date(time)).map((part) => [part.type, part.value]))
   return {
     year: Number(found.year),
     month: Number(found.month),

@@ -12,6 +12,7 @@ import { formatDeadline } from '../mail/deal-mail.ts'
 import type { DigestDomain, DigestFacts, StoredDeal, Store } from '../store/types.ts'
 import { addDays, berlinPartsOf, berlinTime } from './berlin.ts'
 import type { Job } from './scheduler.ts'
+import { lazy } from '../../shared/lazy.ts'
 
 const DAY_MS = 24 * 3_600_000
 /** A name without an inquiry for this long is listed as quiet. */
@@ -31,9 +32,9 @@ export function digestWeek(dueAt: number): DigestWeek {
   return { since: berlinTime(before.year, before.month, before.day, p.hour, p.minute), until: dueAt }
 }
 
-const number = new Intl.NumberFormat('de-DE')
-const date = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' })
-const count = (n: number, one: string, many: string) => `${number.format(n)} ${n === 1 ? one : many}`
+const number = lazy(() => new Intl.NumberFormat('de-DE'))
+const date = lazy(() => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }))
+const count = (n: number, one: string, many: string) => `${number().format(n)} ${n === 1 ? one : many}`
 
 /**
  * Most interest first: more genuine inquiries, then more page views (a view says less than a written inquiry);
@@ -85,8 +86,8 @@ function dealLines(deals: StoredDeal[], now: number): string[] {
 }
 
 export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = [], deals: StoredDeal[] = []): { subject: string; text: string } {
-  const first = date.format(new Date(week.since))
-  const last = date.format(new Date(week.until - DAY_MS))
+  const first = date().format(new Date(week.since))
+  const last = date().format(new Date(week.until - DAY_MS))
   const domains = facts.domains.filter((d) => d.domain !== OTHER_NAMES)
   const totals = facts.domains.reduce(
     (sum, d) => ({ views: sum.views + d.views, inquiries: sum.inquiries + d.inquiries, spam: sum.spam + d.spam, failed: sum.failed + d.failedMail }),
@@ -95,7 +96,7 @@ export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: stri
   const lines = [
     `Wochenbericht vom ${first} bis ${last} (Montag 08:00 bis Montag 08:00, Europe/Berlin)`,
     '',
-    `Zusammen: ${count(totals.views, 'Seitenaufruf', 'Seitenaufrufe')}, ${count(totals.inquiries, 'Anfrage', 'Anfragen')}, ${number.format(totals.spam)} Spam, ${count(totals.failed, 'fehlgeschlagene Mail', 'fehlgeschlagene Mails')}.`,
+    `Zusammen: ${count(totals.views, 'Seitenaufruf', 'Seitenaufrufe')}, ${count(totals.inquiries, 'Anfrage', 'Anfragen')}, ${number().format(totals.spam)} Spam, ${count(totals.failed, 'fehlgeschlagene Mail', 'fehlgeschlagene Mails')}.`,
     '',
     `Die ${TOP_NAMES} Namen mit dem meisten Interesse (zuerst nach Anfragen, dann nach Seitenaufrufen):`,
   ]
@@ -108,11 +109,11 @@ export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: stri
     lines.push(
       '',
       displayHost(d.domain),
-      `  Seitenaufrufe: ${number.format(d.views)}`,
-      `  Anfragen: ${number.format(d.inquiries)}`,
-      `  Spam: ${number.format(d.spam)}`,
+      `  Seitenaufrufe: ${number().format(d.views)}`,
+      `  Anfragen: ${number().format(d.inquiries)}`,
+      `  Spam: ${number().format(d.spam)}`,
       ...(d.offers.length ? offerLines(d) : ['  Angebote: keine']),
-      `  Fehlgeschlagene Mails: ${number.format(d.failedMail)}`,
+      `  Fehlgeschlagene Mails: ${number().format(d.failedMail)}`,
     )
   }
   // A wildcard entry of the domains file is no name of its own; "andere" is the page views' overflow row.

@@ -6,6 +6,7 @@ import { displayHost } from '../sites/host.ts'
 import type { StoredInquiry } from '../store/types.ts'
 import { escapeHtml } from '../../shared/html.ts'
 import { LANGUAGE_NAME } from '../../shared/language.ts'
+import { lazy } from '../../shared/lazy.ts'
 
 export interface MailAddresses {
   from: string
@@ -17,11 +18,7 @@ export interface MailAddresses {
 const HEADER_UNSAFE = /[\p{Cc}\u2028\u2029\u0085]/gu
 export const headerSafe = (value: string) => value.replace(HEADER_UNSAFE, ' ').trim()
 
-const berlinTime = new Intl.DateTimeFormat('de-DE', {
-  timeZone: 'Europe/Berlin',
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-})
+const berlinTime = lazy(() => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', dateStyle: 'medium', timeStyle: 'medium' }))
 
 // A display name with an @ (or a full-width or small one) reads as an address: "boss@example.org" <visitor@evil.example>
 // shows the owner a sender that is not the one a reply goes to. Such a name stays out of the header; the body names it.
@@ -36,7 +33,7 @@ export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, ad
   const domain = displayHost(inquiry.domain)
   const name = headerSafe(inquiry.name)
   const email = headerSafe(inquiry.email)
-  const time = `${berlinTime.format(new Date(inquiry.createdAt))} (Europe/Berlin)`
+  const time = `${berlinTime().format(new Date(inquiry.createdAt))} (Europe/Berlin)`
   const facts: [string, string][] = [
     ['Domain', domain],
     ['Name', name],
@@ -89,7 +86,7 @@ export function composeReplyMail(
 ): SendMailOptions {
   const domain = displayHost(inquiry.domain)
   const quoted = inquiry.message.split(/\r?\n/).map((line) => `> ${line}`).join('\n')
-  const text = [reply.body, '', `${berlinTime.format(new Date(inquiry.createdAt))} schrieben Sie zu ${domain}:`, quoted].join('\n')
+  const text = [reply.body, '', `${berlinTime().format(new Date(inquiry.createdAt))} schrieben Sie zu ${domain}:`, quoted].join('\n')
   return {
     from: addresses.from,
     to: headerSafe(addresses.visitor),

@@ -8,6 +8,7 @@ import type { DealKind, StoredInquiry } from '../store/types.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
 import { composeReplyMail, headerSafe, type MailAddresses } from './compose.ts'
+import { lazy } from '../../shared/lazy.ts'
 
 /** Every template the owner may edit ("Vorlagen"), in the order the console shows them. */
 export const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'counter-en', 'accept-en', 'decline-en', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
@@ -170,15 +171,15 @@ export function templateProblem(kind: DealTemplateKind, text: string): string | 
   return null
 }
 
-const berlinDeadline = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+const berlinDeadline = lazy(() => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' }))
 
 /** "8. November 2026 um 13:00 Uhr": the end of a counter-offer as the visitor reads it. */
-export const formatDeadline = (ms: number) => `${berlinDeadline.format(new Date(ms))} Uhr`
+export const formatDeadline = (ms: number) => `${berlinDeadline().format(new Date(ms))} Uhr`
 
-const englishTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+const englishTime = lazy(() => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' }))
 
 /** "8 November 2026 at 13:00 (Berlin time)": as the deal's English mails write a date. */
-const formatEnglishDeadline = (ms: number) => `${englishTime.format(new Date(ms))} (Berlin time)`
+export const formatEnglishDeadline = (ms: number) => `${englishTime().format(new Date(ms))} (Berlin time)`
 
 /**
  * Carriage returns and control characters (an escape sequence, a NUL) are taken out of the owner's note: the mail is
@@ -248,7 +249,7 @@ function englishReply(
     messageId,
     inReplyTo: reply.inquiryMessageId,
     references: [reply.inquiryMessageId],
-    text: quote ? [reply.body, '', `On ${englishTime.format(new Date(inquiry.createdAt))} (Berlin time) you wrote about ${domain}:`, quoted].join('\n') : reply.body,
+    text: quote ? [reply.body, '', `On ${englishTime().format(new Date(inquiry.createdAt))} (Berlin time) you wrote about ${domain}:`, quoted].join('\n') : reply.body,
   }
 }
 

@@ -5,16 +5,17 @@ import type { FastifyInstance } from 'fastify'
 import { escapeHtml } from '../../shared/html.ts'
 import type { SiteResolver } from '../sites/resolver.ts'
 import { COLOURS } from './og-image.ts'
+import { lazy } from '../../shared/lazy.ts'
 
 const ACCENT = COLOURS.accent
 /** For hosts without a page (400 and 404 answers): a plus, as before there were icons per name. */
 const NEUTRAL_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${ACCENT}"/><path d="M9 16.5h14M16 9.5v14" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>`
 
-const graphemes = new Intl.Segmenter('de', { granularity: 'grapheme' })
+const graphemes = lazy(() => new Intl.Segmenter('de', { granularity: 'grapheme' }))
 
 /** The first character of the name as people read it, as a capital where it has one of its own ("ß" stays). */
 export function iconLetter(name: string): string {
-  const first = graphemes.segment(name)[Symbol.iterator]().next().value?.segment ?? ''
+  const first = graphemes().segment(name)[Symbol.iterator]().next().value?.segment ?? ''
   const capital = first.toLocaleUpperCase('de-DE')
   return [...capital].length === [...first].length ? capital : first
 }

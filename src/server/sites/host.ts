@@ -1,6 +1,6 @@
 // Turns the Host header into the name shown on the page. Anything that is not a valid host name is refused here,
 // so it can never reach the page as markup.
-import tr46 from 'tr46'
+import { toASCII, toUnicode } from './uts46.ts'
 
 export interface PageHost {
   /** The ASCII (punycode) form, used for mail headers and comparisons. */
@@ -46,7 +46,7 @@ function parseUncached(header: string): PageHost | null {
   if (name === '' || name.includes(':')) return null
   // Most Host headers are plain names; new ones come by the thousand when Caddy renews the certificates of a large
   // portfolio through /tls-check, and tr46 costs tens of microseconds each.
-  const ascii = isPlainName(name) ? name : tr46.toASCII(name, { ...UTS46, verifyDNSLength: true, transitionalProcessing: false })
+  const ascii = isPlainName(name) ? name : toASCII(name, { ...UTS46, verifyDNSLength: true, transitionalProcessing: false })
   if (!ascii || ascii.length > 253) return null
   if (!ascii.split('.').every((label) => ASCII_LABEL.test(label))) return null
   return { ascii, display: displayHost(ascii) }
@@ -73,7 +73,7 @@ export function isDomainName(ascii: string): boolean {
 export function displayHost(ascii: string): string {
   // Without a punycode label there is nothing to convert (and no tr46 call to pay for).
   if (!ascii.includes('xn--')) return ascii
-  const { domain, error } = tr46.toUnicode(ascii, UTS46)
+  const { domain, error } = toUnicode(ascii, UTS46)
   const asciiLabels = ascii.split('.')
   const labels = domain.split('.')
   if (error || labels.length !== asciiLabels.length) return ascii

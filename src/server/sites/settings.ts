@@ -1,6 +1,6 @@
 // The domains file: which domains this server sells, at what price, and where their inquiries go.
 // One zod schema validates it (domains-document.ts applies it entry by entry); domains-table.ts keeps the result.
-import tr46 from 'tr46'
+import { toASCII } from './uts46.ts'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
 import type { PriceTerms } from '../../shared/price-terms.ts'
@@ -108,7 +108,7 @@ export function asciiName(name: string): string | null {
   // tr46 costs tens of microseconds a name: seconds for a portfolio of 100,000, most of them plain.
   if (isPlainName(lower)) return lower
   return (
-    tr46.toASCII(lower, { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true }) || null
+    toASCII(lower, { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true }) || null
   )
 }
 

@@ -7,6 +7,7 @@ import { HttpError } from '../../http/errors.ts'
 import { dayOf } from '../../page/page-views.ts'
 import { parseHost } from '../../sites/host.ts'
 import type { ConsoleFilter } from '../../store/types.ts'
+import { lazy } from '../../../shared/lazy.ts'
 
 export const PAGE_SIZE = 50
 /** Export reads the inquiries in batches of this many, newest first. */
@@ -40,14 +41,16 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T
   return result.data
 }
 
-const berlinParts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+const berlinParts = lazy(
+  () => new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }),
+)
 
 /** Epoch milliseconds of 00:00 on this day in Europe/Berlin (the owner's days; the store counts in UTC). */
 export function berlinDayStart(isoDay: string): number {
   const utcMidnight = Date.parse(`${isoDay}T00:00:00Z`)
   // Berlin is ahead of UTC by one or two hours: find the offset at that moment, then correct by it.
   const offsetAt = (time: number) => {
-    const parts = Object.fromEntries(berlinParts.formatToParts(new Date(time)).map((part) => [part.type, part.value]))
+    const parts = Object.fromEntries(berlinParts().formatToParts(new Date(time)).map((part) => [part.type, part.value]))
     return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - time
   }
   const guess = utcMidnight - offsetAt(utcMidnight)

@@ -32,7 +32,7 @@ import portfolioRoutes from './portfolio/route.ts'
 import faviconRoutes from './page/favicon-route.ts'
 import { createPageView } from './page/view.ts'
 import { addSecurityHeaders, pagePolicy } from './http/security-headers.ts'
-import { createSiteResolver } from './sites/resolver.ts'
+import { createSiteResolver, SITE_LOOKUP } from './sites/resolver.ts'
 import { varyByLanguage } from './sites/language.ts'
 import tlsCheckRoutes, { createTlsApprovals } from './sites/tls-check.ts'
 import { leaseOwnerOf } from './cluster/lease.ts'
@@ -179,6 +179,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   )
   jobs.add(transferCodeErasureJob({ store, log: app.log.child({ component: 'deals' }) }))
   app.decorate('draining', false)
+  app.decorateRequest(SITE_LOOKUP, null)
 
   addSecurityHeaders(app, pagePolicy(renderer.styleSources))
   // Registered without a global limit: the contact routes use it. Counters live in DATA_DIR (or PostgreSQL),

@@ -3,6 +3,7 @@
 // and above each failed answer is counted instead, and one line a minute says how many there were, by status;
 // a 5xx is also logged on its own where it happens (http/errors.ts). `debug` and `trace` log every request as before.
 import type { FastifyBaseLogger, FastifyInstance, LogLevel } from 'fastify'
+import pino from 'pino'
 
 const SUMMARY_MS = 60_000
 
@@ -37,8 +38,8 @@ export function summariseFailedAnswers(app: FastifyInstance, log: FastifyBaseLog
   })
 }
 
-/** pino's levels; `silent` is above them all. */
-const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity }
+/** A pino level's number; `silent` (not in pino's table) is above them all. */
+const valueOf = (level: string) => pino.levels.values[level] ?? Infinity
 
 type LogArguments = Parameters<FastifyBaseLogger['info']>
 type ChildOptions = Parameters<FastifyBaseLogger['child']>[1]
@@ -66,7 +67,7 @@ class RequestLogger {
 
   /** Whether a line at `level` would be written: asked of the parent while there is no child (no level of its own). */
   #logs(level: LogLevel): boolean {
-    return this.#child !== undefined || this.#options?.level !== undefined || LEVEL_VALUES[level] >= (LEVEL_VALUES[this.#parent.level as LogLevel] ?? 0)
+    return this.#child !== undefined || this.#options?.level !== undefined || valueOf(level) >= valueOf(this.#parent.level)
   }
 
   get level(): string {

@@ -76,6 +76,18 @@ const ANSWERS_PER_CONFIG = 2000
 const APPROVE = { kind: 'approve' } as const
 const REFUSE = { kind: 'refuse' } as const
 
+/**
+ * Where a request keeps its site once looked up. app.ts declares it on every request (decorateRequest), so that all
+ * requests keep one shape; a map from request to answer cost an entry per request (docs/decisions/034).
+ */
+export const SITE_LOOKUP = Symbol('site lookup')
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [SITE_LOOKUP]?: SiteLookup | null
+  }
+}
+
 export function createSiteResolver(config: Config, domains: DomainRegistry): SiteResolver {
   // Legal texts from files named in the environment are read once; the domains file's texts reload with it.
   const fileText = (file: string | undefined) => (file ? fs.readFileSync(file, 'utf8') : undefined)
@@ -144,11 +156,8 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
 
   // A request is looked up once, whoever asks: the contact route, then its error handler answering with the page,
   // see the same site, even if the domains file reloaded in between.
-  const looked = new WeakMap<FastifyRequest, SiteLookup>()
   function lookup(request: FastifyRequest): SiteLookup {
-    let found = looked.get(request)
-    if (!found) looked.set(request, (found = lookupOnce(request)))
-    return found
+    return (request[SITE_LOOKUP] ??= lookupOnce(request))
   }
   return {
     lookup,

@@ -9,7 +9,7 @@ import { jsonText, visible } from '../server/export/escape.ts'
 import { displayHost, parseHost } from '../server/sites/host.ts'
 import { readDomainsFile } from '../server/sites/domains-file.ts'
 import { table } from './format.ts'
-import { UsageError } from './main.ts'
+import { UsageError } from './usage-error.ts'
 
 interface DnsOptions {
   domain?: string | undefined

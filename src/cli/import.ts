@@ -7,7 +7,7 @@ import { runImport, type ImportStep } from '../server/import/plan.ts'
 import { appendAll } from '../shared/arrays.ts'
 import { isWarning, type ImportField, type ImportFormat, type ImportProblem, type ImportReport, type Terms } from '../shared/import-api.ts'
 import { cell, table } from './format.ts'
-import { UsageError } from './main.ts'
+import { UsageError } from './usage-error.ts'
 
 interface ImportOptions {
   format?: string | undefined

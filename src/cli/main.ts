@@ -19,6 +19,7 @@ import { isDealCommand, runCheckout, runDeal } from './deal.ts'
 import { isPrivacyCommand, runPrivacy } from './privacy.ts'
 import { runDns } from './dns.ts'
 import { runImportCommand } from './import.ts'
+import { UsageError } from './usage-error.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
@@ -63,10 +64,6 @@ Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
 `
-
-export class UsageError extends Error {
-  override name = 'UsageError'
-}
 
 const OPTIONS = {
   domain: { type: 'string' },

@@ -4,7 +4,7 @@ import { jsonText, visible } from '../server/export/escape.ts'
 import { erasePerson } from '../server/privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../server/privacy/report.ts'
 import type { Store } from '../server/store/types.ts'
-import { UsageError } from './main.ts'
+import { UsageError } from './usage-error.ts'
 
 export const isPrivacyCommand = (command: string | undefined): command is 'forget' | 'access' => command === 'forget' || command === 'access'
 

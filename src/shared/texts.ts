@@ -1,5 +1,6 @@
 // Every German text the visitor sees, in one place, so server and browser show the same words. The English table
-// (texts-en.ts) has the type `Texts`, made from this one: a text added here without its English one does not compile.
+// (texts-en.ts) must have the type `Texts`, made from this one: a text added here without its English one does not
+// compile (TEXTS below).
 import type { Language } from './language.ts'
 import { EN } from './texts-en.ts'
 

@@ -23,8 +23,8 @@ import inboxRoutes, { loadPage } from './inbox/route.ts'
 import privacyRoutes from './privacy/route.ts'
 import securityRoutes from './security/route.ts'
 import { startupProblem } from './security/relying-party.ts'
-import { createConsoleRenderer, type ConsoleRenderer } from './render.ts'
-import sessionRoutes, { sendPage, sessionGuard } from './session/route.ts'
+import { createConsoleRenderer, sendPage, type ConsoleRenderer } from './render.ts'
+import sessionRoutes, { sessionGuard } from './session/route.ts'
 
 export interface AdminAppOptions extends ConsoleDeps {
   rateLimits: RateLimits

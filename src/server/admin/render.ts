@@ -1,5 +1,6 @@
 // Fills the console's built index.html (dist/console) with the server-rendered page for one request.
 import fs from 'node:fs'
+import type { FastifyReply } from 'fastify'
 import path from 'node:path'
 import type { ConsoleState } from '../../shared/console-api.ts'
 import { escapeHtml } from '../../shared/html.ts'
@@ -50,4 +51,9 @@ export function createConsoleRenderer(consoleDir: string): ConsoleRenderer {
         .join('')
     },
   }
+}
+
+/** A console page as the answer: what every route of the console sends a browser that navigates to it. */
+export function sendPage(reply: FastifyReply, renderer: ConsoleRenderer, state: ConsoleState, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(renderer.page(state, reply.cspNonce))
 }

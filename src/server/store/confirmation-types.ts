@@ -1,6 +1,6 @@
 // The store's part for buyer confirmation (store/confirmation.ts; docs/confirmation.md).
 import type { Language } from '../../shared/language.ts'
-import type { InquiryStatus, MailPlan } from './types.ts'
+import type { InquiryStatus, MailPlan } from './inquiry-types.ts'
 
 /** The visitor's confirmation of a new genuine inquiry (the domains file's `confirm`; docs/confirmation.md). */
 export interface ConfirmPlan {

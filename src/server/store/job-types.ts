@@ -1,5 +1,5 @@
 // The store's part for the scheduler's claims and the weekly digest (store/jobs.ts).
-import type { Offer } from './types.ts'
+import type { Offer } from './inquiry-types.ts'
 
 export interface DigestDomain {
   domain: string

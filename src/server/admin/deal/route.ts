@@ -8,8 +8,7 @@ import { HttpError } from '../../http/errors.ts'
 import { formatDeadline, DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_KINDS, TEMPLATE_MAX, templateLanguage, templateProblem } from '../../mail/deal-mail.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from '../inbox/data.ts'
-import type { ConsoleRenderer } from '../render.ts'
-import { sendPage } from '../session/route.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const kindParams = z.object({ kind: z.enum(TEMPLATE_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })

@@ -8,8 +8,7 @@ import { IMPORT_MAX_BYTES, IMPORT_PATH, type ImportReport } from '../../../share
 import { visible } from '../../export/escape.ts'
 import { HttpError } from '../../http/errors.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import type { ConsoleRenderer } from '../render.ts'
-import { sendPage } from '../session/route.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { createImportRunner } from './child.ts'
 
 /** The list arrives inside a JSON string, whose escapes (quotes, line breaks) make the body larger than the file. */

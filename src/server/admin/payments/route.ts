@@ -8,8 +8,7 @@ import { BANK_STATEMENT_PATH, type BankStatementPreview, type BankStatementResul
 import { HttpError } from '../../http/errors.ts'
 import { CAMT_MAX_BYTES, CamtError, camtProblemText } from '../../payments/camt.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import type { ConsoleRenderer } from '../render.ts'
-import { sendPage } from '../session/route.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
 
 // Reading statements (with its XML parser) loads with the first import, not with every start of the server (decision 034).
 const statements = () => import('../../payments/statement.ts')

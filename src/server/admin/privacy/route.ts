@@ -8,8 +8,7 @@ import { HttpError } from '../../http/errors.ts'
 import { erasePerson } from '../../privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../../privacy/report.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import type { ConsoleRenderer } from '../render.ts'
-import { sendPage } from '../session/route.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
 
 const body = z.object({ email: z.string().trim().refine(looksLikeAddress, 'Bitte eine E-Mail-Adresse eingeben.') })
 

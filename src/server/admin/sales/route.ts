@@ -12,8 +12,7 @@ import { HttpError } from '../../http/errors.ts'
 import { invoiceFile } from '../../invoice/files.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import type { ConsoleRenderer } from '../render.ts'
-import { sendPage } from '../session/route.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const listQuery = z.object({ status: z.enum(DEAL_STATES as [DealState, ...DealState[]]).optional() })

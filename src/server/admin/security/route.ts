@@ -14,9 +14,8 @@ import {
 } from '../../../shared/sign-in-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import type { ConsoleRenderer } from '../render.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, clearedSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
-import { sendPage } from '../session/route.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
 import { newRecoveryCodes, newTotpSecret, qrPath, recoveryCodeHash, totpStepOf, totpUri } from './second-factor.ts'
 

@@ -3,13 +3,13 @@
 import { createHash } from 'node:crypto'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { CONSOLE_PATHS, type ConsoleState, type SignInRequest } from '../../../shared/console-api.ts'
+import { CONSOLE_PATHS, type SignInRequest } from '../../../shared/console-api.ts'
 import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
 import type { RateLimits } from '../../store/rate-limit-common.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { verifyPassword } from '../password.ts'
-import type { ConsoleRenderer } from '../render.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { browserSummary, partialAddress } from '../security/client-summary.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../security/relying-party.ts'
 import { looksLikeRecoveryCode, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
@@ -78,10 +78,6 @@ const OPEN_ROUTES = new Set([
 export interface SessionDeps extends ConsoleDeps {
   rateLimits: RateLimits
   renderer: ConsoleRenderer
-}
-
-export function sendPage(reply: FastifyReply, renderer: ConsoleRenderer, state: ConsoleState, status = 200): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(renderer.page(state, reply.cspNonce))
 }
 
 const sendError = (reply: FastifyReply, status: number, error: string) =>

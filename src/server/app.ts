@@ -18,6 +18,7 @@ import confirmRoutes from './confirm/route.ts'
 import dealPageRoutes from './deal/route.ts'
 import checkoutRoutes from './checkout/route.ts'
 import { createSoldNames } from './deal/sold-names.ts'
+import { createDnsWorker } from './dns/worker.ts'
 import { dealAutoCompleteJob } from './deal/auto-complete.ts'
 import { dealDeadlinesJob, transferCodeErasureJob } from './deal/deadlines.ts'
 import { createUnconfirmedExpiry } from './confirm/expiry.ts'
@@ -138,6 +139,18 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await soldNames.refresh()
   const domains = soldNames.overlay(await domainsLoaded)
   const sites = createSiteResolver(config, domains)
+  // The _for-sale records in the owner's DNS follow the domains in force (decision 045), when DNS_UPDATE_* is set.
+  const dnsUpdates =
+    config.dnsUpdate &&
+    createDnsWorker({
+      store,
+      settings: config.dnsUpdate,
+      domains: () => domains.current(),
+      sold: soldNames,
+      log: app.log.child({ component: 'dns' }),
+      owner: `${leaseOwnerOf(process.pid)}:dns`,
+      leaseMs: config.mailLeaseMs,
+    })
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })
   jobs.add(
@@ -224,6 +237,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
           rateLimits,
           secret,
           onDealCompleted: (domain: string) => soldNames.add(domain),
+          dnsUpdates,
           log: app.log.child({ component: 'console' }),
           consoleDir: options.consoleDir ?? path.join(path.dirname(path.resolve(options.clientDir)), 'console'),
         })
@@ -237,6 +251,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   let counterExpiry: CounterExpiryTimer | undefined
   app.addHook('onReady', async () => {
     outbox.start()
+    dnsUpdates?.start()
     soldNames.start()
     unconfirmedExpiry.start()
     counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
@@ -250,6 +265,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     // Before the outbox: a job may still send through the transport that the outbox closes.
     await jobs.stop()
     await outbox.stop()
+    await dnsUpdates?.stop()
     await unconfirmedExpiry.stop()
     await counterExpiry?.stop()
     await soldNames.stop()

@@ -1,7 +1,8 @@
 // Programs the tests need from the system: Chromium (browser tests), Caddy (the shipped Caddyfile is checked),
 // PostgreSQL (the store's tests run against a real server too), openssl (a test certificate), zbarimg (the deal
 // page's EPC QR code is read back by a real decoder), poppler's pdftotext and pdfdetach and libxml2's xmllint (the
-// invoices are read back and their E-Rechnung validated).
+// invoices are read back and their E-Rechnung validated), Knot DNS's knotd and kdig (the DNS updates go to a real
+// authoritative server).
 // Each is found where it usually is; if missing, Debian's package is installed when running as root with apt,
 // otherwise the run stops with a one-line instruction.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -66,6 +67,18 @@ const TOOLS = {
     env: 'XMLLINT_PATH',
     candidates: () => [process.env.XMLLINT_PATH, '/usr/bin/xmllint', '/usr/local/bin/xmllint'],
     aptPackage: 'libxml2-utils',
+  },
+  // An authoritative DNS server that takes RFC 2136 updates signed with TSIG, and its query tool, to read the zone
+  // back (tests/helpers/knot.ts).
+  knotd: {
+    env: 'KNOTD_PATH',
+    candidates: () => [process.env.KNOTD_PATH, '/usr/sbin/knotd', '/usr/local/sbin/knotd'],
+    aptPackage: 'knot',
+  },
+  kdig: {
+    env: 'KDIG_PATH',
+    candidates: () => [process.env.KDIG_PATH, '/usr/bin/kdig', '/usr/local/bin/kdig'],
+    aptPackage: 'knot-dnsutils',
   },
 }
 

@@ -16,7 +16,7 @@ for (const script of filters.length ? [] : ['typecheck', 'lint']) {
     process.exit(result.status ?? 1)
   }
 }
-const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy'), POSTGRES_PATH: ensureTool('postgres'), OPENSSL_PATH: ensureTool('openssl'), ZBARIMG_PATH: ensureTool('zbarimg'), PDFTOTEXT_PATH: ensureTool('pdftotext'), XMLLINT_PATH: ensureTool('xmllint') }
+const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy'), POSTGRES_PATH: ensureTool('postgres'), OPENSSL_PATH: ensureTool('openssl'), ZBARIMG_PATH: ensureTool('zbarimg'), PDFTOTEXT_PATH: ensureTool('pdftotext'), XMLLINT_PATH: ensureTool('xmllint'), KNOTD_PATH: ensureTool('knotd'), KDIG_PATH: ensureTool('kdig') }
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')

@@ -4,7 +4,9 @@ import { isIP } from 'node:net'
 import { Resolver } from 'node:dns/promises'
 import type { Config } from '../server/config.ts'
 import { checkDomains, type DomainReport } from '../server/dns/check.ts'
-import { forSaleListing, ownerName, RECORD_TTL, zoneLine, type ForSaleListing } from '../server/dns/for-sale.ts'
+import { forSaleListing, ownerName, RECORD_TTL, zoneLine, zoneString, type ForSaleListing } from '../server/dns/for-sale.ts'
+import { planZones, sendZoneUpdate, withRemoved } from '../server/dns/publish.ts'
+import type { DnsNameRecords, Store } from '../server/store/types.ts'
 import { jsonText, visible } from '../server/export/escape.ts'
 import { displayHost, parseHost } from '../server/sites/host.ts'
 import { readDomainsFile } from '../server/sites/domains-file.ts'
@@ -18,19 +20,22 @@ interface DnsOptions {
   resolver?: string | undefined
 }
 
-function listingFrom(config: Config, domainOption: string | undefined, sold: ReadonlySet<string>): ForSaleListing {
+function domainsFrom(config: Config) {
   if (!config.domainsFile) throw new UsageError('dns needs DOMAINS_FILE: the records are made from the domains file')
+  try {
+    return readDomainsFile(config.domainsFile)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+function listingFrom(config: Config, domainOption: string | undefined, sold: ReadonlySet<string>): ForSaleListing {
   let only: string | undefined
   if (domainOption !== undefined) {
     only = parseHost(domainOption)?.ascii
     if (!only) throw new UsageError(`--domain: "${domainOption}" is not a domain name`)
   }
-  let domains
-  try {
-    domains = readDomainsFile(config.domainsFile)
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
+  const domains = domainsFrom(config)
   const listing = forSaleListing(domains, only, sold)
   if (only !== undefined && listing.domains.length === 0 && listing.skipped.length === 0) {
     throw new UsageError(`--domain: ${displayHost(only)} is not in DOMAINS_FILE`)
@@ -90,13 +95,67 @@ function printReport(reports: DomainReport[], skipped: ForSaleListing['skipped']
   return print(lines.join('\n'))
 }
 
+/** An update as nsupdate(1) would be told it: what --dry-run shows. */
+function updateLines(zone: string, names: DnsNameRecords[]): string[] {
+  const lines = [`zone ${zone}.`]
+  for (const { ascii, records } of names) {
+    lines.push(`update delete ${ownerName(ascii)} TXT`, ...records.map((record) => `update add ${ownerName(ascii)} ${RECORD_TTL} TXT ${zoneString(record)}`))
+  }
+  return [...lines, 'send']
+}
+
+/** `dns publish`: one update per zone, sent now (or shown with --dry-run); exit 1 when any zone was not updated. */
+async function publish(
+  options: DnsOptions & { 'dry-run'?: boolean | undefined },
+  config: Config,
+  print: (text: string) => void,
+  sold: ReadonlySet<string>,
+  store: Store | undefined,
+): Promise<number> {
+  const settings = config.dnsUpdate
+  if (!settings) throw new UsageError('dns publish needs DNS_UPDATE_SERVER, DNS_UPDATE_KEY_NAME and DNS_UPDATE_KEY_SECRET (docs/dns.md)')
+  if (!store) throw new UsageError('dns publish needs the store (DATA_DIR or DATABASE_URL)')
+  if (options.domain !== undefined || options.resolver !== undefined || options.format !== undefined) throw new UsageError('dns publish takes --dry-run only')
+  const plan = planZones(domainsFrom(config), settings.zones, sold)
+  for (const zone of await store.dnsPublishedZones()) if (!plan.zones.has(zone)) plan.zones.set(zone, [])
+  let failed = 0
+  for (const [zone, planned] of [...plan.zones].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const names = withRemoved(planned, await store.dnsPublishedNames(zone))
+    if (options['dry-run']) {
+      print(updateLines(zone, names).join('\n'))
+      continue
+    }
+    const result = await sendZoneUpdate(settings, zone, names)
+    if (result.status === 'sent') {
+      await store.recordDnsPublish(zone, names, Date.now())
+      const records = names.reduce((sum, name) => sum + name.records.length, 0)
+      print(`${zone}: updated (${records} record${records === 1 ? '' : 's'} for ${names.length} name${names.length === 1 ? '' : 's'})`)
+    } else {
+      failed++
+      print(`${zone}: not updated: ${result.error}`)
+    }
+  }
+  for (const ascii of plan.outside) print(`skipped ${displayHost(ascii)}: in none of DNS_UPDATE_ZONES`)
+  if (plan.zones.size === 0) print('no zone to update')
+  return failed ? 1 : 0
+}
+
 /**
- * Runs `dns` or `dns check`; the exit code (check: 1 when any record is off). `sold`: the names sold through a deal,
- * from the store (none before the server's first start).
+ * Runs `dns`, `dns check` or `dns publish`; the exit code (check: 1 when any record is off; publish: 1 when a zone
+ * was not updated). `sold`: the names sold through a deal, from the store (none before the server's first start).
  */
-export async function runDns(args: string[], options: DnsOptions, config: Config, print: (text: string) => void, sold: ReadonlySet<string> = new Set()): Promise<number> {
+export async function runDns(
+  args: string[],
+  options: DnsOptions & { 'dry-run'?: boolean | undefined },
+  config: Config,
+  print: (text: string) => void,
+  sold: ReadonlySet<string> = new Set(),
+  store?: Store,
+): Promise<number> {
   const [sub, ...rest] = args
-  if (rest.length || (sub !== undefined && sub !== 'check')) throw new UsageError(`unknown dns command "${visible(args.join(' '))}" (dns or dns check)`)
+  if (rest.length || (sub !== undefined && sub !== 'check' && sub !== 'publish')) throw new UsageError(`unknown dns command "${visible(args.join(' '))}" (dns, dns check or dns publish)`)
+  if (sub === 'publish') return publish(options, config, print, sold, store)
+  if (options['dry-run']) throw new UsageError('--dry-run applies to dns publish only')
   if (sub === undefined) {
     if (options.resolver !== undefined) throw new UsageError('--resolver applies to dns check only')
     const format = options.format ?? (options.json ? 'json' : 'zone')

@@ -57,6 +57,8 @@ Commands:
   forget   --email ADDRESS          erase everything about this address: inquiries, replies, mail (Art. 17)
   dns      [--domain D] [--format zone|json]   the _for-sale TXT records (RFC 10023) of the names in DOMAINS_FILE
   dns check [--resolver IP:PORT] [--domain D] [--json]   look them up: missing, stale, left over, malformed (exit 1)
+  dns publish [--dry-run]   write them to the owner's DNS server by RFC 2136 update with the TSIG key (DNS_UPDATE_*),
+           one update per zone; --dry-run prints the updates (nsupdate's syntax) and sends nothing (exit 1 on failure)
   import   FILE [--format csv|json] [--dry-run] [--prune]   a registrar's list of names, prices, minimum offers and
            currencies into DOMAINS_FILE: shows the changes, writes the file unless --dry-run (exit 1 on any error);
            --prune also removes the exact names the list does not have
@@ -273,11 +275,15 @@ export async function main(argv: string[], print = printLine, printError = (text
     // through a deal from the store when there is one (docs/dns.md).
     if (command === 'dns') {
       let sold: ReadonlySet<string> = new Set()
-      if (config.databaseUrl || fs.existsSync(sqliteFileOf(config))) {
+      // `dns publish` keeps what it published in the store (a name removed later gets its records deleted): it may
+      // come before the server's first start, and then makes the store.
+      const publish = args[0] === 'publish' && config.dnsUpdate !== null
+      if (publish && !config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+      if (publish || config.databaseUrl || fs.existsSync(sqliteFileOf(config))) {
         store = await openStore(config)
         sold = new Set(await store.soldDomains())
       }
-      return await runDns(args, values, config, print, sold)
+      return await runDns(args, values, config, print, sold, store)
     }
     if (command === 'import') return await runImportCommand(args, values, config, print)
     const file = sqliteFileOf(config)

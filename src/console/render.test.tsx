@@ -69,6 +69,7 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
       items: [
         { id: 3, inquiryId: 7, domain: 'bücher.example', kind: 'reply', target: null, status: 'failed', attempts: 5, lastError: 'timeout', createdAt: NOW - HOUR, nextAttemptAt: NOW },
         { id: 4, inquiryId: 7, domain: 'bücher.example', kind: 'webhook', target: 'ntfy.example.org', status: 'pending', attempts: 2, lastError: 'HTTP 503', createdAt: NOW - HOUR, nextAttemptAt: NOW },
+        { id: 4, inquiryId: null, domain: 'bücher.example', kind: 'dns', target: '192.0.2.53:53', status: 'pending', attempts: 1, lastError: 'the DNS server cannot be reached (ECONNREFUSED)', createdAt: NOW - HOUR, nextAttemptAt: NOW },
       ],
     },
   },
@@ -256,6 +257,14 @@ describe('console pages', () => {
     expect(text(html)).toContain('HTTP 503')
     expect(html).toMatch(/<button[^>]*>Erneut senden<\/button>/)
     expect(html).toContain('href="/anfragen/7"')
+  })
+
+  it('the outbox lists a DNS update by its zone and server, with no inquiry to link to', () => {
+    const html = render(STATES.outbox)
+    expect(text(html)).toContain('DNS-Update an 192.0.2.53:53')
+    expect(text(html)).toContain('the DNS server cannot be reached (ECONNREFUSED)')
+    expect(html.match(/href="\/anfragen\/7"/g)).toHaveLength(2)
+    expect(html.match(/<button[^>]*>Erneut senden<\/button>/g)).toHaveLength(3)
   })
 
   it('the overview sorts by inquiries, then views, and draws a labelled chart per domain', () => {

@@ -19,6 +19,7 @@ import confirmRoutes from './confirm/route.ts'
 import dealPageRoutes from './deal/route.ts'
 import checkoutRoutes from './checkout/route.ts'
 import { createSoldNames } from './deal/sold-names.ts'
+import { createDnsWorker } from './dns/worker.ts'
 import { dealAutoCompleteJob } from './deal/auto-complete.ts'
 import { dealDeadlinesJob, transferCodeErasureJob } from './deal/deadlines.ts'
 import { createUnconfirmedExpiry } from './confirm/expiry.ts'
@@ -152,6 +153,18 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await soldNames.refresh()
   const domains = soldNames.overlay(await domainsLoaded)
   const sites = createSiteResolver(config, domains)
+  // The _for-sale records in the owner's DNS follow the domains in force (decision 045), when DNS_UPDATE_* is set.
+  const dnsUpdates =
+    config.dnsUpdate &&
+    createDnsWorker({
+      store,
+      settings: config.dnsUpdate,
+      domains: () => domains.current(),
+      sold: soldNames,
+      log: app.log.child({ component: 'dns' }),
+      owner: `${leaseOwnerOf(process.pid)}:dns`,
+      leaseMs: config.mailLeaseMs,
+    })
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })
   jobs.add(
@@ -243,6 +256,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
               rateLimits,
               secret,
               onDealCompleted: (domain: string) => soldNames.add(domain),
+              dnsUpdates,
               log: app.log.child({ component: 'console' }),
               consoleDir: options.consoleDir ?? path.join(path.dirname(path.resolve(options.clientDir)), 'console'),
             })
@@ -266,6 +280,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     background = setTimeout(() => {
       if (app.draining) return
       outbox.start()
+      dnsUpdates?.start()
       soldNames.start()
       unconfirmedExpiry.start()
       counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
@@ -281,6 +296,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     // Before the outbox: a job may still send through the transport that the outbox closes.
     await jobs.stop()
     await outbox.stop()
+    await dnsUpdates?.stop()
     await unconfirmedExpiry.stop()
     await counterExpiry?.stop()
     await soldNames.stop()

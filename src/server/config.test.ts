@@ -36,6 +36,7 @@ describe('configuration', () => {
       deal: { key: null, paymentDays: 7, transferDays: 5 },
       retentionDays: undefined,
       digest: 'off',
+      dnsUpdate: null,
       jobsClockStart: undefined,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
       notify: { urls: [], secret: undefined, personal: false },
@@ -88,6 +89,29 @@ describe('configuration', () => {
     expect(() => loadConfig({ NOTIFY_URLS: 'https://a.example.org/x http://b.example.org/bot1:GEHEIM', NOTIFY_SECRET: secret })).toThrow(
       /NOTIFY_URLS: entry 2, "http:\/\/b\.example\.org\/…" must be an https:\/\/ URL/,
     )
+  })
+
+  test('DNS updates need the server, the key name and its secret together; zones are optional', () => {
+    const secret = Buffer.alloc(32, 3).toString('base64')
+    expect(loadConfig({}).dnsUpdate).toBeNull()
+    expect(loadConfig({ DNS_UPDATE_SERVER: 'ns1.example.net', DNS_UPDATE_KEY_NAME: 'Lander-Key.', DNS_UPDATE_KEY_SECRET: secret }).dnsUpdate).toEqual({
+      host: 'ns1.example.net',
+      port: 53,
+      zones: null,
+      key: { name: 'lander-key.', secret: Buffer.alloc(32, 3) },
+    })
+    expect(loadConfig({ DNS_UPDATE_SERVER: '[::1]:5353', DNS_UPDATE_ZONES: 'Example.com, example.de.', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret }).dnsUpdate).toMatchObject({
+      host: '::1',
+      port: 5353,
+      zones: ['example.com', 'example.de'],
+    })
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53' })).toThrow(/DNS_UPDATE_KEY_NAME: is required for DNS updates[\s\S]*DNS_UPDATE_KEY_SECRET: is required/)
+    expect(() => loadConfig({ DNS_UPDATE_ZONES: 'example.de' })).toThrow(/DNS_UPDATE_SERVER: is required for DNS updates/)
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53:99999', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret })).toThrow(/DNS_UPDATE_SERVER: must be the DNS server/)
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: 'c2hvcnQ=' })).toThrow(/DNS_UPDATE_KEY_SECRET: must be the key's secret in base64, at least 16 bytes/)
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret, DNS_UPDATE_ZONES: 'example.de,*.x' })).toThrow(/DNS_UPDATE_ZONES: must be a comma-separated list of zones/)
+    // The secret is never part of an error message.
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: 'bad host', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret })).toThrow(expect.objectContaining({ message: expect.not.stringContaining(secret) }))
   })
 
   test('values are read and converted, and MAIL_FROM defaults to MAIL_TO', () => {

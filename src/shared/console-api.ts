@@ -197,13 +197,16 @@ export const REPLY_MAX = 20_000
 export type InquiryAction = 'archive' | 'unarchive' | 'spam' | 'not-spam'
 
 export interface OutboxRow {
-  /** The outbox entry's id (POST /api/outbox/:id/resend). */
+  /** The outbox entry's id (POST /api/outbox/:id/resend; a DNS update's: /api/outbox/dns/:id/resend). */
   id: number
-  inquiryId: number
+  /** Null for a DNS update, which belongs to no inquiry. */
+  inquiryId: number | null
+  /** A DNS update's: its zone. */
   domain: string
-  /** The owner's mail about an inquiry, a reply to the visitor, or a notification (webhook or preset). */
-  kind: 'inquiry' | 'reply' | 'webhook'
-  /** A notification's host (never its path, which may hold a token); null for mail. */
+  /** The owner's mail about an inquiry, a reply to the visitor, a notification (webhook or preset), or an update of
+   * the _for-sale records in the owner's DNS (decision 045). */
+  kind: 'inquiry' | 'reply' | 'webhook' | 'dns'
+  /** A notification's host (never its path, which may hold a token); a DNS update's server; null for mail. */
   target: string | null
   status: MailState
   attempts: number

@@ -1,23 +1,28 @@
-// Postausgang: pending and failed mail and notifications with the last error; "Erneut senden" queues one again now.
+// Postausgang: pending and failed mail, notifications and DNS updates with the last error; "Erneut senden" queues one
+// again now.
 import { useState } from 'react'
 import { CONSOLE_PATHS, MAIL_LABEL, type OutboxPage, type OutboxRow } from '../../shared/console-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber, formatTime } from '../format.ts'
 
-const KIND_LABEL: Record<OutboxRow['kind'], string> = { inquiry: 'Anfrage', reply: 'Antwort', webhook: 'Webhook' }
+const KIND_LABEL: Record<OutboxRow['kind'], string> = { inquiry: 'Anfrage', reply: 'Antwort', webhook: 'Webhook', dns: 'DNS-Update' }
 
-const kindOf = (row: OutboxRow) => (row.kind === 'webhook' ? `Webhook an ${row.target ?? '?'}` : KIND_LABEL[row.kind])
+const kindOf = (row: OutboxRow) =>
+  row.kind === 'webhook' ? `Webhook an ${row.target ?? '?'}` : row.kind === 'dns' ? `DNS-Update an ${row.target ?? '?'}` : KIND_LABEL[row.kind]
+
+/** Mail and DNS updates are numbered apart. */
+const resendPath = (row: OutboxRow) => (row.kind === 'dns' ? `/api/outbox/dns/${row.id}/resend` : `/api/outbox/${row.id}/resend`)
 
 export function Outbox({ initial }: { initial: OutboxPage }) {
   const [items, setItems] = useState(initial.items)
   const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState<number | null>(null)
+  const [busy, setBusy] = useState<string | null>(null)
 
   async function resend(row: OutboxRow) {
-    setBusy(row.id)
+    setBusy(`${row.kind}-${row.id}`)
     setError(null)
-    const result = await callApi('POST', `/api/outbox/${row.id}/resend`)
+    const result = await callApi('POST', resendPath(row))
     const reload = result.status === 'success' ? await callApi<OutboxPage>('GET', '/api/outbox') : result
     setBusy(null)
     if (reload.status === 'error') return setError(reload.error)
@@ -48,10 +53,8 @@ export function Outbox({ initial }: { initial: OutboxPage }) {
           </thead>
           <tbody>
             {items.map((row) => (
-              <tr key={row.id}>
-                <td data-label="Art">
-                  <a href={CONSOLE_PATHS.inquiry(row.inquiryId)}>{kindOf(row)}</a>
-                </td>
+              <tr key={`${row.kind}-${row.id}`}>
+                <td data-label="Art">{row.inquiryId === null ? kindOf(row) : <a href={CONSOLE_PATHS.inquiry(row.inquiryId)}>{kindOf(row)}</a>}</td>
                 <td data-label="Domain">{row.domain}</td>
                 <td data-label="Status">
                   <span className={`badge mail-${row.status}`}>{MAIL_LABEL[row.status]}</span>

@@ -15,4 +15,6 @@ export interface ConsoleDeps {
   secret: string
   /** A deal completed in the console: the name is sold in this process at once (deal/sold-names.ts). */
   onDealCompleted: (domain: string) => void
+  /** The DNS updates of the _for-sale records (dns/worker.ts), when DNS_UPDATE_* is set. */
+  dnsUpdates?: { kick(): void } | null
 }

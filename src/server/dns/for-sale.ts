@@ -80,7 +80,7 @@ export interface ForSaleListing {
 
 /** Every exact name the file lists and shows, with its records; `only` (ASCII) narrows it to one name. */
 /** `sold`: the names sold through a deal (the store's soldDomains, decision 033): sold whatever the file says. */
-export function forSaleListing(config: DomainsConfig, only?: string, sold: ReadonlySet<string> = new Set()): ForSaleListing {
+export function forSaleListing(config: DomainsConfig, only?: string, sold: Pick<ReadonlySet<string>, 'has'> = new Set()): ForSaleListing {
   const listing: ForSaleListing = { domains: [], skipped: [] }
   for (const [key, entry] of config.entries()) {
     if (only !== undefined && key !== only) continue

@@ -291,4 +291,28 @@ export const SQLITE_MIGRATIONS: string[] = [
    );
    CREATE UNIQUE INDEX invoices_deal_invoice ON invoices (deal_id) WHERE kind = 'invoice';
    CREATE INDEX invoices_reply ON invoices (reply_id);`,
+  // DNS updates (decision 045): the server's RFC 2136 updates of _for-sale records, an outbox of their own (one row
+  // per zone and change, the zone's records as JSON), and the names the server has put records on (so that a name
+  // removed from the domains file gets its records deleted).
+  `CREATE TABLE dns_updates (
+     id INTEGER PRIMARY KEY,
+     zone TEXT NOT NULL,
+     names TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     failed_at INTEGER,
+     lease_owner TEXT,
+     lease_until INTEGER
+   );
+   CREATE INDEX dns_updates_zone ON dns_updates (zone, id);
+   CREATE INDEX dns_updates_pending_due ON dns_updates (next_attempt_at) WHERE status = 'pending';
+   CREATE TABLE dns_names (
+     domain TEXT PRIMARY KEY,
+     zone TEXT NOT NULL
+   );
+   CREATE INDEX dns_names_zone ON dns_names (zone);`,
 ]

@@ -173,4 +173,22 @@ export interface Database {
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }
   tls_names: { wildcard: string; name: string; day: string }
+  /** RFC 2136 updates of a zone's _for-sale records (decision 045): an outbox of their own. */
+  dns_updates: {
+    id: Generated<number>
+    zone: string
+    /** The zone's names and their records as JSON (DnsNameRecords[]); a name with none has its records deleted. */
+    names: string
+    status: OutboxStatus
+    attempts: Generated<number>
+    next_attempt_at: number
+    last_error: string | null
+    created_at: number
+    sent_at: number | null
+    failed_at: number | null
+    lease_owner: string | null
+    lease_until: number | null
+  }
+  /** The names whose _for-sale records the server has published, by zone. */
+  dns_names: { domain: string; zone: string }
 }

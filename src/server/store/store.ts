@@ -14,6 +14,7 @@ import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
 import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
+import { dnsUpdateStore } from './dns-updates.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
 
@@ -41,12 +42,16 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
   const saveOne = inquirySaver(db)
   const release = (owner: string | undefined) =>
     guard(() =>
-      db
-        .updateTable('outbox')
-        .set(noLease)
-        .$if(owner === undefined, (qb) => qb.where('lease_owner', 'is not', null))
-        .$if(owner !== undefined, (qb) => qb.where('lease_owner', '=', owner!))
-        .execute(),
+      Promise.all(
+        (['outbox', 'dns_updates'] as const).map((table) =>
+          db
+            .updateTable(table)
+            .set(noLease)
+            .$if(owner === undefined, (qb) => qb.where('lease_owner', 'is not', null))
+            .$if(owner !== undefined, (qb) => qb.where('lease_owner', '=', owner!))
+            .execute(),
+        ),
+      ),
     )
   const store: SharedStore = {
     ...consoleStore(db, dialect),
@@ -59,6 +64,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...privacyStore(db, dialect),
     ...invoiceStore(db, dialect),
     ...jobStore(db, dialect),
+    ...dnsUpdateStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },

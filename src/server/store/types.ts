@@ -4,6 +4,7 @@ import type { DealStore } from './deal-types.ts'
 import type { DealRecordStore } from './deal-record-types.ts'
 import type { NewInquiry, NewReply, StoredInquiry, MailPlan, InquiryFilter, InquiryListing, OutboxListing, ConsoleFilter, ConsoleInquiry, InquiryThread, MailListing, DailyStats, SaveResult, OutboxItem, OutboxStatus, OutboxHealth } from './inquiry-types.ts'
 import type { JobStore } from './job-types.ts'
+import type { DnsUpdateStore } from './dns-types.ts'
 import type { PaymentStore } from './payment-types.ts'
 import type { InvoiceStore } from './invoice-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
@@ -17,8 +18,9 @@ export type * from './privacy-types.ts'
 export type * from './job-types.ts'
 export type * from './payment-types.ts'
 export type * from './invoice-types.ts'
+export type * from './dns-types.ts'
 
-export interface Store extends ConfirmationStore, DealStore, DealRecordStore, PaymentStore, PrivacyStore, JobStore, InvoiceStore {
+export interface Store extends ConfirmationStore, DealStore, DealRecordStore, PaymentStore, PrivacyStore, JobStore, InvoiceStore, DnsUpdateStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
    * transaction. A verify plan stores it as 'unconfirmed'.

@@ -6,6 +6,7 @@ import type {
   InquiryDetail,
   MailDelivery,
   OutboxPage,
+  OutboxRow,
   Overview,
   OverviewDays,
   OverviewDomain,
@@ -119,9 +120,9 @@ function createInboxData(deps: ConsoleDeps) {
   }
 
   async function outbox(): Promise<OutboxPage> {
-    const rows = await store.listMail(['pending', 'failed'])
-    return {
-      items: rows.map((row) => ({
+    const [rows, dnsRows] = await Promise.all([store.listMail(['pending', 'failed']), store.listDnsUpdates(['pending', 'failed'])])
+    const mail = rows.map(
+      (row): OutboxRow => ({
         id: row.id,
         inquiryId: row.inquiryId,
         domain: displayHost(row.domain),
@@ -133,8 +134,24 @@ function createInboxData(deps: ConsoleDeps) {
         lastError: row.lastError,
         createdAt: row.createdAt,
         nextAttemptAt: row.nextAttemptAt,
-      })),
-    }
+      }),
+    )
+    const server = config.dnsUpdate
+    const dns = dnsRows.map(
+      (row): OutboxRow => ({
+        id: row.id,
+        inquiryId: null,
+        domain: displayHost(row.zone),
+        kind: 'dns',
+        target: server && `${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}`,
+        status: row.status,
+        attempts: row.attempts,
+        lastError: row.lastError,
+        createdAt: row.createdAt,
+        nextAttemptAt: row.nextAttemptAt,
+      }),
+    )
+    return { items: [...mail, ...dns].sort((a, b) => a.createdAt - b.createdAt) }
   }
 
   async function overview(rawQuery: unknown, now = Date.now()): Promise<Overview> {

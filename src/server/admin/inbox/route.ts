@@ -93,6 +93,14 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
     return { ok: true }
   })
 
+  app.post('/api/outbox/dns/:id/resend', async (request) => {
+    const id = idOf(request)
+    if (!(await store.resendDnsUpdate(id, Date.now()))) throw new HttpError(409, 'Dieses DNS-Update wird gerade gesendet oder ist nicht mehr da.')
+    deps.dnsUpdates?.kick()
+    log.info({ dnsUpdate: id }, 'DNS update queued again from the console')
+    return { ok: true }
+  })
+
   app.get('/api/overview', async (request) => data.overview(request.query))
 }
 

@@ -1,0 +1,158 @@
+// The server's side of DNS updates (decision 045): notices a change of the records (the domains file reloaded, a
+// name sold) and queues one update per zone that changed; sends the queued updates, retried with the outbox's
+// backoff while the DNS server is down. Every process runs it: the store queues a change once and leases each update
+// to one sender.
+import type { FastifyBaseLogger } from 'fastify'
+import { RETRY, retryDelay } from '../mail/outbox.ts'
+import type { DomainsConfig } from '../sites/domains-table.ts'
+import { namesText } from '../store/dns-updates.ts'
+import type { DnsUpdateItem, Store } from '../store/types.ts'
+import { planZones, sendZoneUpdate, withRemoved, type DnsUpdateConfig } from './publish.ts'
+
+/** How often the domains in force are looked at (a version compare; the plan is made only when it moved). */
+const WATCH_MS = 1_000
+const SEND_TIMEOUT_MS = 10_000
+
+export interface DnsWorker {
+  start(): void
+  /** Looks at the domains now (after a reload or a sale) instead of within the second. */
+  kick(): void
+  stop(): Promise<void>
+}
+
+export function createDnsWorker(options: {
+  store: Store
+  settings: DnsUpdateConfig
+  /** The domains file in force, and the names sold through a deal. */
+  domains(): DomainsConfig
+  sold: { has(ascii: string): boolean }
+  log: FastifyBaseLogger
+  owner: string
+  leaseMs: number
+  now?: () => number
+}): DnsWorker {
+  const { store, settings, log, owner, leaseMs } = options
+  const now = options.now ?? Date.now
+  let running = false
+  let seenVersion: string | undefined
+  /** Zone -> the JSON of its names as last queued from this process. */
+  let seenZones = new Map<string, string>()
+  let watchTimer: NodeJS.Timeout | undefined
+  let sendTimer: NodeJS.Timeout | undefined
+  let watching: Promise<void> | undefined
+  let sending: Promise<void> | undefined
+  let sendAgain = false
+
+  async function watch() {
+    const config = options.domains()
+    if (config.version === seenVersion) return
+    // At the first look, what the store last queued or sent is what this process has "seen": a start queues only what
+    // changed meanwhile, not every zone of a large portfolio again.
+    if (seenVersion === undefined) seenZones = await store.dnsZoneStates()
+    const plan = planZones(config, settings.zones, options.sold)
+    const zones = new Map([...plan.zones].map(([zone, names]) => [zone, namesText(names)]))
+    let queued = 0
+    for (const [zone, names] of plan.zones) {
+      if (seenZones.get(zone) === zones.get(zone)) continue
+      if ((await store.queueDnsUpdate(zone, names, now())) !== null) queued++
+    }
+    // A zone whose names all left the file: its published records go (the update deletes the names it published).
+    for (const zone of seenZones.keys()) {
+      if (!zones.has(zone) && seenZones.get(zone) !== '[]' && (await store.queueDnsUpdate(zone, [], now())) !== null) queued++
+    }
+    seenVersion = config.version
+    seenZones = zones
+    if (queued) {
+      log.info({ zones: queued }, 'DNS updates queued')
+      triggerSend()
+    }
+  }
+
+  function triggerWatch() {
+    if (!running || watching) return
+    watching = watch()
+      .catch((error: unknown) => log.error({ err: error }, 'DNS updates: could not queue the change; trying again in a second'))
+      .finally(() => (watching = undefined))
+  }
+
+  async function deliver(item: DnsUpdateItem) {
+    const names = withRemoved(item.names, await store.dnsPublishedNames(item.zone))
+    const result = await sendZoneUpdate(settings, item.zone, names, now, Math.min(SEND_TIMEOUT_MS, leaseMs / 2))
+    const fields = { zone: item.zone, update: item.id, attempts: item.attempts + 1 }
+    if (result.status === 'sent') {
+      await store.markDnsUpdateSent(item.id, item.zone, names, now())
+      log.info(fields, 'DNS records updated')
+    } else if (result.status === 'failed') {
+      await store.markDnsUpdateFailed(item.id, result.error, now())
+      log.error({ ...fields, reason: result.error }, 'DNS UPDATE FAILED: see Postausgang')
+    } else if (now() - item.createdAt > RETRY.giveUpAfterMs) {
+      await store.markDnsUpdateFailed(item.id, result.error, now())
+      log.error({ ...fields, reason: result.error }, 'DNS UPDATE FAILED: gave up after 5 days of retries')
+    } else {
+      const delay = retryDelay(item.attempts + 1)
+      await store.markDnsUpdateRetry(item.id, now() + delay, result.error)
+      log.warn({ ...fields, retryInMs: delay, reason: result.error }, 'DNS update not sent, will retry')
+    }
+  }
+
+  async function sendPass() {
+    do {
+      sendAgain = false
+      const due = await store.claimDnsUpdates(now(), 20, owner, leaseMs)
+      for (const item of due) {
+        if (!running) return
+        await deliver(item)
+      }
+      // A zone's next update becomes claimable once the one before it is done.
+      if (due.length) sendAgain = true
+    } while (sendAgain && running)
+  }
+
+  async function scheduleSend() {
+    if (!running) return
+    clearTimeout(sendTimer)
+    let wait = RETRY.pollMs
+    try {
+      const next = await store.nextDnsUpdateDueAt()
+      if (next !== null) wait = Math.max(0, Math.min(RETRY.pollMs, next - now()))
+    } catch (error) {
+      log.error({ err: error }, 'DNS updates: could not read the store')
+    }
+    if (running) sendTimer = setTimeout(triggerSend, wait)
+  }
+
+  function triggerSend() {
+    if (!running) return
+    if (sending) {
+      sendAgain = true
+      return
+    }
+    sending = sendPass()
+      .catch((error: unknown) => log.error({ err: error }, 'DNS update pass failed'))
+      .finally(() => {
+        sending = undefined
+        void scheduleSend()
+      })
+  }
+
+  return {
+    start() {
+      if (running) return
+      running = true
+      watchTimer = setInterval(triggerWatch, WATCH_MS)
+      triggerWatch()
+      triggerSend()
+    },
+    kick() {
+      triggerWatch()
+      triggerSend()
+    },
+    async stop() {
+      running = false
+      clearInterval(watchTimer)
+      clearTimeout(sendTimer)
+      await watching
+      await sending
+    },
+  }
+}

@@ -23,9 +23,12 @@ import type { ConsoleDeps } from '../deps.ts'
 import {
   DAY_MS,
   EXPORT_BATCH,
+  decodeCursor,
   encodeCursor,
   filterOf,
   inboxQuerySchema,
+  OUTBOX_PAGE_SIZE,
+  outboxQuery,
   PAGE_SIZE,
   parse,
   overviewQuery,
@@ -118,10 +121,15 @@ function createInboxData(deps: ConsoleDeps) {
     return detailOf(thread, await store.openDealOf(id))
   }
 
-  async function outbox(): Promise<OutboxPage> {
-    const rows = await store.listMail(['pending', 'failed'])
+  async function outbox(rawQuery: unknown = {}): Promise<OutboxPage> {
+    const { cursor } = parse(outboxQuery, rawQuery)
+    // One more than a page: whether there is a next one.
+    const rows = await store.listMail(['pending', 'failed'], { ...(cursor !== undefined && { after: decodeCursor(cursor) }), limit: OUTBOX_PAGE_SIZE + 1 })
+    const items = rows.slice(0, OUTBOX_PAGE_SIZE)
+    const last = items.at(-1)
     return {
-      items: rows.map((row) => ({
+      next: rows.length > OUTBOX_PAGE_SIZE && last ? encodeCursor(last) : null,
+      items: items.map((row) => ({
         id: row.id,
         inquiryId: row.inquiryId,
         domain: displayHost(row.domain),
@@ -154,6 +162,8 @@ function createInboxData(deps: ConsoleDeps) {
           spam: 0,
           highestOffer: null,
           medianOffer: null,
+          highestAmount: null,
+          medianAmount: null,
           daily: dayList.map((d) => ({ day: d, views: 0, inquiries: 0 })),
           amounts: [],
           currency: undefined,
@@ -186,7 +196,14 @@ function createInboxData(deps: ConsoleDeps) {
         amounts.sort((a, b) => a - b)
         const middle = amounts.length >> 1
         const median = amounts.length % 2 ? amounts[middle]! : Math.round((amounts[middle - 1]! + amounts[middle]!) / 2)
-        return { ...domain, highestOffer: formatPrice(amounts.at(-1)!, currency), medianOffer: formatPrice(median, currency) }
+        const highest = amounts.at(-1)!
+        return {
+          ...domain,
+          highestOffer: formatPrice(highest, currency),
+          medianOffer: formatPrice(median, currency),
+          highestAmount: { amount: highest, currency: currency ?? 'EUR' },
+          medianAmount: { amount: median, currency: currency ?? 'EUR' },
+        }
       }),
     }
   }

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../server/config.ts'
 import { displayHost, parseHost } from '../server/sites/host.ts'
 import { notifyHost } from '../server/notify/targets.ts'
 import { dayOf } from '../server/page/page-views.ts'
+import { berlinDayRange, isCalendarDay } from '../server/lib/berlin-day.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
 import { isValidEmail } from '../shared/contact.ts'
@@ -25,6 +26,7 @@ export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data),
 
 Commands:
   list     [--domain D] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--spam | --genuine] [--limit N]
+           (days in Berlin time, both inclusive, as in the console)
   show     ID
   export   [--format csv|json] [--sep ,|;] [--out FILE] [the filters of list]
   resend   ID [--to ADDRESS]        queue the inquiry's mail again (the running server sends it)
@@ -101,12 +103,9 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
-function day(value: string | undefined, option: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    throw new UsageError(`--${option} takes a day as YYYY-MM-DD, not "${value}"`)
-  }
-  return Date.parse(`${value}T00:00:00Z`)
+function day(value: string | undefined, option: string): string | undefined {
+  if (value !== undefined && !isCalendarDay(value)) throw new UsageError(`--${option} takes a day as YYYY-MM-DD, not "${value}"`)
+  return value
 }
 
 function positiveInt(value: string | undefined, option: string): number | undefined {
@@ -124,12 +123,12 @@ function domainOption(value: string | undefined): string | undefined {
 
 function filterFrom(values: Values): InquiryFilter {
   if (values.spam && values.genuine) throw new UsageError('--spam and --genuine exclude each other')
-  const until = day(values.until, 'until')
+  // Whole days in Berlin, both inclusive: the console's "von" and "bis" give the same rows.
+  const { since, until } = berlinDayRange({ since: day(values.since, 'since'), until: day(values.until, 'until') })
   return {
     domain: domainOption(values.domain),
-    since: day(values.since, 'since'),
-    // --until is inclusive: the whole day counts.
-    until: until === undefined ? undefined : until + 24 * 60 * 60 * 1000,
+    since,
+    until,
     spam: values.spam ? true : values.genuine ? false : undefined,
     limit: positiveInt(values.limit, 'limit'),
   }

@@ -26,11 +26,3 @@ export function formatAge(ms: number, now: number): string {
 }
 
 export const formatAttempts = (attempts: number) => (attempts === 1 ? '1 Versuch' : `${formatNumber(attempts)} Versuche`)
-
-/** A formatted amount ("1.500 €", "1.500,50 $") as a number, for sorting only. */
-export function amountOf(formatted: string | null): number {
-  if (!formatted) return -1
-  const digits = formatted.replace(/[^\d,]/g, '').replace(',', '.')
-  const value = Number.parseFloat(digits)
-  return Number.isFinite(value) ? value : -1
-}

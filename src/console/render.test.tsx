@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { ConsoleState, InboxRow, InquiryDetail, Overview } from '../shared/console-api.ts'
+import type { ConsoleState, InboxRow, InquiryDetail, Overview, OverviewDomain } from '../shared/console-api.ts'
 import type { ImportReport } from '../shared/import-api.ts'
 import { renderConsole } from './entry-server.tsx'
 import { formatAge } from './format.ts'
@@ -52,9 +52,9 @@ const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
 const overview: Overview = {
   days: 30,
   domains: [
-    { domain: 'a.example', domainAscii: 'a.example', views: 900, inquiries: 1, spam: 0, highestOffer: null, medianOffer: null, daily: [{ day: '2025-05-19', views: 900, inquiries: 1 }] },
-    { domain: 'b.example', domainAscii: 'b.example', views: 10, inquiries: 4, spam: 2, highestOffer: '2.000 €', medianOffer: '1.000 €', daily: [{ day: '2025-05-19', views: 10, inquiries: 4 }] },
-    { domain: 'c.example', domainAscii: 'c.example', views: 50, inquiries: 4, spam: 0, highestOffer: '900 €', medianOffer: '900 €', daily: [{ day: '2025-05-19', views: 50, inquiries: 4 }] },
+    { domain: 'a.example', domainAscii: 'a.example', views: 900, inquiries: 1, spam: 0, highestOffer: null, medianOffer: null, highestAmount: null, medianAmount: null, daily: [{ day: '2025-05-19', views: 900, inquiries: 1 }] },
+    { domain: 'b.example', domainAscii: 'b.example', views: 10, inquiries: 4, spam: 2, highestOffer: '2.000 €', medianOffer: '1.000 €', highestAmount: { amount: 2000, currency: 'EUR' }, medianAmount: { amount: 1000, currency: 'EUR' }, daily: [{ day: '2025-05-19', views: 10, inquiries: 4 }] },
+    { domain: 'c.example', domainAscii: 'c.example', views: 50, inquiries: 4, spam: 0, highestOffer: '900 €', medianOffer: '900 €', highestAmount: { amount: 900, currency: 'EUR' }, medianAmount: { amount: 900, currency: 'EUR' }, daily: [{ day: '2025-05-19', views: 50, inquiries: 4 }] },
   ],
 }
 
@@ -71,6 +71,7 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
         { id: 4, inquiryId: 7, domain: 'bücher.example', kind: 'webhook', target: 'ntfy.example.org', status: 'pending', attempts: 2, lastError: 'HTTP 503', createdAt: NOW - HOUR, nextAttemptAt: NOW },
         { id: 4, inquiryId: null, domain: 'bücher.example', kind: 'dns', target: '192.0.2.53:53', status: 'pending', attempts: 1, lastError: 'the DNS server cannot be reached (ECONNREFUSED)', createdAt: NOW - HOUR, nextAttemptAt: NOW },
       ],
+      next: null,
     },
   },
   overview: { page: 'overview', data: overview },
@@ -274,6 +275,30 @@ describe('console pages', () => {
     expect(html.match(/<svg[^>]*role="img"[^>]*aria-label="[^"]+"/g)).toHaveLength(3)
     for (const days of [7, 30, 90]) expect(html).toContain(`href="/uebersicht?days=${days}"`)
     expect(sortDomains(overview.domains, 'highestOffer', true).map((d) => d.domain)).toEqual(['b.example', 'c.example', 'a.example'])
+  })
+
+  it('the overview sorts offers by their amounts within each currency, never one currency against another, those without last', () => {
+    const offer = (domain: string, amount: number, currency: string, shown: string): OverviewDomain => ({
+      ...overview.domains[0]!,
+      domain,
+      domainAscii: domain,
+      highestOffer: shown,
+      medianOffer: shown,
+      highestAmount: { amount, currency },
+      medianAmount: { amount, currency },
+    })
+    const domains = [
+      offer('yen.example', 150_000, 'JPY', '150.000 ¥'),
+      offer('dollar.example', 1000, 'USD', '1.000 $'),
+      offer('euro-klein.example', 900, 'EUR', '900 €'),
+      overview.domains[0]!,
+      offer('euro-gross.example', 1500, 'EUR', '1.500 €'),
+      offer('franken.example', 2000, 'CHF', '2.000 CHF'),
+    ]
+    for (const key of ['highestOffer', 'medianOffer'] as const) {
+      expect(sortDomains(domains, key, true).map((d) => d.domain)).toEqual(['franken.example', 'euro-gross.example', 'euro-klein.example', 'yen.example', 'dollar.example', 'a.example'])
+      expect(sortDomains(domains, key, false).map((d) => d.domain)).toEqual(['franken.example', 'euro-klein.example', 'euro-gross.example', 'yen.example', 'dollar.example', 'a.example'])
+    }
   })
 
   it('the not-found page links to the inbox', () => {

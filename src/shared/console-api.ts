@@ -216,12 +216,20 @@ export interface OutboxRow {
 }
 
 export interface OutboxPage {
-  /** Pending and failed mail, oldest first. */
+  /** Pending and failed mail, oldest first: one page of it; the first page also has every waiting DNS update. */
   items: OutboxRow[]
+  /** The cursor of the next page (GET /api/outbox?cursor=…), null on the last. */
+  next: string | null
 }
 
 export const OVERVIEW_DAYS = [7, 30, 90] as const
 export type OverviewDays = (typeof OVERVIEW_DAYS)[number]
+
+export interface OfferAmount {
+  /** Whole units of the currency, as offers are made and stored: an integer. */
+  amount: number
+  currency: string
+}
 
 export interface OverviewDomain {
   domain: string
@@ -232,6 +240,9 @@ export interface OverviewDomain {
   /** Formatted in the domain's currency; null without offers. */
   highestOffer: string | null
   medianOffer: string | null
+  /** The same as stored, with the currency, for sorting: amounts of different currencies never compare. */
+  highestAmount: OfferAmount | null
+  medianAmount: OfferAmount | null
   /** One entry per day of the range (UTC days, oldest first), zeros included. */
   daily: { day: string; views: number; inquiries: number }[]
 }

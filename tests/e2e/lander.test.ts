@@ -145,6 +145,15 @@ test('a valid message is confirmed, the form is emptied, and the owner gets the 
   expect((await mailWith('Und noch eine Frage.')).parsed.subject).toBe('Anfrage zu münchen.de')
 })
 
+test('a preview at NAME.TLD.localhost (LOCAL_PREVIEW) is the page of the name, hydrated, and its form sends for the name', async () => {
+  const page = await open('beispiel.de.localhost')
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('beispiel.de')
+  await fill(page, { name: 'Erika Mustermann', email: 'erika@example.de', message: 'Vorschau vor dem DNS-Eintrag' })
+  await page.getByRole('button', { name: 'Senden' }).click()
+  await expect.poll(() => status(page).textContent()).toBe(SUCCESS)
+  expect((await mailWith('Vorschau vor dem DNS-Eintrag')).parsed.subject).toBe('Anfrage zu beispiel.de')
+})
+
 test('a 500 answer keeps the input and says sending failed', async () => {
   const page = await open()
   await page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' }))

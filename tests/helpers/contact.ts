@@ -48,6 +48,9 @@ export function requestAs(
 /** GET / for `host`. */
 export const getPage = (url: string, host: string) => requestAs(host, `${url}/`)
 
+/** How often a page shows `text` to the reader: in its body (the <title> is the tab's, not the page's). */
+export const timesShown = (html: string, text: string) => html.slice(html.indexOf('<body')).split(text).length - 1
+
 /** GET / as a browser would (for `host`, if given, with `headers`), and the token and hash of its form. */
 export async function fetchForm(url: string, host?: string, headers: Record<string, string> = {}): Promise<{ token: string; hash: string; html: string }> {
   const { status, html } = host

@@ -4,11 +4,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { filterOf } from '../../src/server/admin/inbox/query.ts'
+import { openStore } from '../../src/server/store/index.ts'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
 import { runCli } from '../helpers/cli.ts'
 import { VISITOR, fetchForm, requestAs } from '../helpers/contact.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { newInquiry } from '../helpers/store.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 let app: TestApp
@@ -216,3 +219,30 @@ describe('what a visitor typed reaches the owner as text', () => {
     }
   })
 })
+
+// Last of all: its inquiries are months old and of a name of their own, so that nothing above counts them.
+test('--since and --until are whole days in Berlin, and give the rows the console’s "von" and "bis" give', async () => {
+  const store = await openStore({ dataDir, databaseUrl: cliStoreEnv.DATABASE_URL })
+  const made = new Map<string, number>()
+  try {
+    // Berlin is an hour ahead in January: 23:00 UTC is midnight there.
+    for (const at of ['2026-01-14T22:59:59.999Z', '2026-01-14T23:00:00.000Z', '2026-01-15T22:59:59.999Z', '2026-01-15T23:00:00.000Z']) {
+      const saved = await store.saveInquiry(newInquiry({ domain: 'mitternacht.de', createdAt: Date.parse(at) }), { queue: false })
+      if (saved.status !== 'created') throw new Error(`not saved: ${at}`)
+      made.set(at, saved.id)
+    }
+    const cliIds = (...args: string[]) => JSON.parse(cli('list', '--domain', 'mitternacht.de', ...args, '--json').out).map((i: { id: number }) => i.id)
+    const consoleIds = async (query: { since?: string; until?: string }) =>
+      (await store.consoleInquiries({ ...filterOf({ domain: 'mitternacht.de', ...query }), limit: 50 })).map((i) => i.id)
+    const fifteenth = [made.get('2026-01-15T22:59:59.999Z'), made.get('2026-01-14T23:00:00.000Z')]
+    expect(cliIds('--since', '2026-01-15', '--until', '2026-01-15')).toEqual(fifteenth)
+    expect(await consoleIds({ since: '2026-01-15', until: '2026-01-15' })).toEqual(fifteenth)
+    expect(cliIds('--until', '2026-01-14')).toEqual([made.get('2026-01-14T22:59:59.999Z')])
+    expect(await consoleIds({ until: '2026-01-14' })).toEqual([made.get('2026-01-14T22:59:59.999Z')])
+    expect(cliIds('--since', '2026-01-16')).toEqual([made.get('2026-01-15T23:00:00.000Z')])
+    expect(await consoleIds({ since: '2026-01-16' })).toEqual([made.get('2026-01-15T23:00:00.000Z')])
+    expect(cli('list', '--since', '2026-02-30')).toMatchObject({ code: 2, err: expect.stringContaining('--since takes a day as YYYY-MM-DD, not "2026-02-30"') })
+  } finally {
+    await store.close()
+  }
+}, 90_000)

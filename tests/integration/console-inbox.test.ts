@@ -10,6 +10,8 @@ import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { databaseUrlFor } from '../helpers/postgres.ts'
+import { newInquiry, openTestStore } from '../helpers/store.ts'
 
 let server: ServerProcess
 let smtp: SmtpSink
@@ -174,6 +176,43 @@ describe('export, outbox and overview', () => {
     await expect.poll(async () => (await get<OutboxPage>('/api/outbox')).items.some((row) => row.inquiryId === id)).toBe(false)
   })
 
+  test('a Postausgang longer than a page is paged ("Weitere laden"), never cut off', async () => {
+    // Written straight into the server's store, as 210 visitors would; the server's worker tries each and fails it.
+    const store = await openTestStore({ dataDir: server.dataDir, databaseUrl: await databaseUrlFor(server.dataDir) })
+    smtp.mode = 'permfail'
+    const made = new Set<number>()
+    try {
+      for (let i = 0; i < 210; i++) {
+        const saved = await store.saveInquiry(newInquiry({ domain: 'leer.de', message: `Postausgang ${i}` }), { queue: true, mailTo: null })
+        if (saved.status === 'created') made.add(saved.id)
+      }
+      expect(made.size).toBe(210)
+      const all = async () => {
+        const rows: OutboxPage['items'] = []
+        let page = await get<OutboxPage>('/api/outbox')
+        const pages = [page]
+        rows.push(...page.items)
+        while (page.next) {
+          page = await get<OutboxPage>(`/api/outbox?cursor=${encodeURIComponent(page.next)}`)
+          pages.push(page)
+          rows.push(...page.items)
+        }
+        return { rows, pages }
+      }
+      await expect.poll(async () => (await all()).rows.filter((row) => row.inquiryId !== null && made.has(row.inquiryId) && row.status === 'failed').length, { timeout: 60_000 }).toBe(210)
+      const { rows, pages } = await all()
+      expect(pages.length).toBeGreaterThan(1)
+      expect(pages[0]!.items).toHaveLength(200)
+      expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length)
+      expect(rows.map((row) => row.createdAt)).toEqual(rows.map((row) => row.createdAt).sort((a, b) => a - b))
+      const html = await (await client.call('/postausgang', { cookie })).text()
+      expect(html).toMatch(/<button[^>]*>Weitere laden<\/button>/)
+      expect((await client.call('/api/outbox?cursor=bm9wZQ', { cookie })).status).toBe(400)
+    } finally {
+      smtp.mode = 'ok'
+    }
+  }, 120_000)
+
   test('the overview counts views, inquiries and offers per domain for the chosen days', async () => {
     await requestAs('dollar.com', `${server.url}/`)
     await writeFrom('dollar.com', { offer: '1500' })
@@ -185,7 +224,8 @@ describe('export, outbox and overview', () => {
     const dollar = overview!.domains.find((d) => d.domainAscii === 'dollar.com')!
     expect(overview!.days).toBe(7)
     expect(dollar.daily).toHaveLength(7)
-    expect(dollar).toMatchObject({ highestOffer: '1.500\u00a0$', medianOffer: expect.stringContaining('$') })
+    expect(dollar).toMatchObject({ highestOffer: '1.500\u00a0$', medianOffer: expect.stringContaining('$'), highestAmount: { amount: 1500, currency: 'USD' } })
+    expect(dollar.medianAmount).toMatchObject({ currency: 'USD' })
     expect(dollar.inquiries).toBeGreaterThanOrEqual(2)
     expect((await client.call('/api/overview?days=8', { cookie })).status).toBe(400)
   })

@@ -3,10 +3,12 @@
 import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
-import { VISITOR, fetchForm, getPage, rawRequest, requestAs } from '../helpers/contact.ts'
+import { VISITOR, fetchForm, getPage, rawRequest, requestAs, timesShown } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { databaseUrlFor } from '../helpers/postgres.ts'
+import { openTestStore } from '../helpers/store.ts'
 
 let app: TestApp | undefined
 let server: ServerProcess | undefined
@@ -101,7 +103,9 @@ describe('addresses and single labels as the Host', () => {
     for (const host of HOSTS) {
       const page = await getPage(app.url, host)
       expect(page.status, host).toBe(200)
-      expect(page.html).toContain('Diese Domain ist hier nicht verfügbar.')
+      // Once, as its heading: the original's sentence, not repeated under it.
+      expect(timesShown(page.html, 'Diese Domain ist hier nicht verfügbar.'), host).toBe(1)
+      expect(page.html).toContain('<h1>Diese Domain ist hier nicht verfügbar.</h1>')
       expect(page.html).not.toContain('zu verkaufen')
       expect(page.html).not.toContain('<form')
     }
@@ -133,6 +137,74 @@ describe('addresses and single labels as the Host', () => {
     app = await startApp()
     const answer = await app.app.inject({ url: '/', headers: { host: 'localhost' }, remoteAddress: '203.0.113.9' })
     expect(answer.body).toContain('Diese Domain ist hier nicht verfügbar.')
+  })
+})
+
+describe('previews under .localhost (LOCAL_PREVIEW)', () => {
+  const LISTED = `
+unknownHosts: not-found
+www: redirect
+domains:
+  beispiel.de: { price: 4900 }
+  example-shop.com: { price: 1200, currency: USD }
+  versteckt.de: { listed: false }
+  "*.example-parked.de": {}
+`
+
+  test('a browser on this machine sees each listed name at NAME.localhost and NAME.TLD.localhost, side by side, before any DNS', async () => {
+    smtp = await startSmtpSink()
+    const dataDir = tempDataDir()
+    server = await startServerProcess({ DOMAINS_FILE: writeTestFile(LISTED), SMTP_URL: smtp.url, MAIL_TO: 'owner@example.org', DATA_DIR: dataDir, MIN_FILL_SECONDS: '0' })
+    server.cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true })
+    const beispiel = await getPage(server.url, 'beispiel.localhost:3000')
+    const shop = await getPage(server.url, 'example-shop.localhost:3000')
+    expect(beispiel.status).toBe(200)
+    expect(beispiel.html).toContain('Die Domain beispiel.de ist zu verkaufen.')
+    expect(shop.html).toContain('Die Domain example-shop.com ist zu verkaufen.')
+    expect(shop.html).toContain('$')
+    for (const host of ['beispiel.de.localhost:3000', 'www.beispiel.de.localhost', 'BEISPIEL.localhost.']) {
+      const page = await getPage(server.url, host)
+      expect(page.status, host).toBe(200)
+      expect(page.html, host).toContain('Die Domain beispiel.de ist zu verkaufen.')
+    }
+    expect((await getPage(server.url, 'shop.example-parked.de.localhost')).html).toContain('Die Domain shop.example-parked.de ist zu verkaufen.')
+    // Names the file does not show get what any unknown host gets.
+    for (const host of ['unbekannt.localhost', 'unbekannt.de.localhost', 'versteckt.localhost', 'versteckt.de.localhost', 'a.b.example-parked.de.localhost']) {
+      const page = await getPage(server.url, host)
+      expect(page.status, host).toBe(404)
+      expect(page.html, host).not.toContain('<form')
+    }
+    // The form works through the preview, for the name it shows.
+    const { token, hash } = await fetchForm(server.url, 'beispiel.localhost:3000')
+    const post = await requestAs('beispiel.localhost:3000', `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash } })
+    expect(post.status).toBe(200)
+    const [mail] = await smtp.waitFor(1)
+    expect(mail!.parsed.subject).toBe('Anfrage zu beispiel.de')
+    // The owner's look is no visit: of the page views (written when the server stops) only the real name's one counts.
+    expect((await getPage(server.url, 'beispiel.de')).status).toBe(200)
+    expect(await server.stop()).toBe(0)
+    const store = await openTestStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
+    expect((await store.dailyStats({})).filter((row) => row.views > 0)).toMatchObject([{ domain: 'beispiel.de', views: 1 }])
+    // Never a certificate for one.
+    server = await startServerProcess({ DOMAINS_FILE: writeTestFile(LISTED) })
+    expect(await tlsCheck(server.port, 'beispiel.localhost')).toBe(404)
+    expect(await tlsCheck(server.port, 'beispiel.de.localhost')).toBe(404)
+  })
+
+  test('another machine, or LOCAL_PREVIEW=false, gets what unknown hosts get', async () => {
+    app = await startApp({ DOMAINS_FILE: writeTestFile(LISTED) })
+    for (const host of ['beispiel.localhost', 'beispiel.de.localhost']) {
+      const remote = await app.app.inject({ url: '/', headers: { host }, remoteAddress: '203.0.113.9' })
+      expect(remote.statusCode, host).toBe(404)
+      expect(remote.body, host).not.toContain('beispiel.de')
+    }
+    await app.close()
+    app = await startApp({ DOMAINS_FILE: writeTestFile(LISTED), LOCAL_PREVIEW: 'false' })
+    for (const host of ['beispiel.localhost', 'beispiel.de.localhost']) {
+      const page = await getPage(app.url, host)
+      expect(page.status, host).toBe(404)
+      expect(page.html, host).not.toContain('beispiel.de')
+    }
   })
 })
 

@@ -1,8 +1,8 @@
-// Postausgang: pending and failed mail, notifications and DNS updates with the last error; "Erneut senden" queues one
-// again now.
+// Postausgang: pending and failed mail, notifications and DNS updates with the last error, a page at a time
+// ("Weitere laden"); "Erneut senden" queues one again now.
 import { useState } from 'react'
 import { CONSOLE_PATHS, MAIL_LABEL, type OutboxPage, type OutboxRow } from '../../shared/console-api.ts'
-import { callApi } from '../api.ts'
+import { callApi, type ApiResult } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber, formatTime } from '../format.ts'
 
@@ -14,19 +14,49 @@ const kindOf = (row: OutboxRow) =>
 /** Mail and DNS updates are numbered apart. */
 const resendPath = (row: OutboxRow) => (row.kind === 'dns' ? `/api/outbox/dns/${row.id}/resend` : `/api/outbox/${row.id}/resend`)
 
+/** The pages from the first on, until `rows` are there (or the last page): the list as the owner saw it, anew. */
+async function reloadPages(rows: number): Promise<ApiResult<OutboxPage>> {
+  let items: OutboxRow[] = []
+  let next: string | null = null
+  do {
+    const result: ApiResult<OutboxPage> = await callApi<OutboxPage>('GET', next ? `/api/outbox?cursor=${encodeURIComponent(next)}` : '/api/outbox')
+    if (result.status === 'error') return result
+    items = [...items, ...result.data.items]
+    next = result.data.next
+  } while (next && items.length < rows)
+  return { status: 'success', data: { items, next } }
+}
+
 export function Outbox({ initial }: { initial: OutboxPage }) {
   const [items, setItems] = useState(initial.items)
+  const [next, setNext] = useState(initial.next)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
+  const [loading, setLoading] = useState(false)
 
   async function resend(row: OutboxRow) {
     setBusy(`${row.kind}-${row.id}`)
     setError(null)
     const result = await callApi('POST', resendPath(row))
-    const reload = result.status === 'success' ? await callApi<OutboxPage>('GET', '/api/outbox') : result
+    const reload = result.status === 'success' ? await reloadPages(items.length) : result
     setBusy(null)
     if (reload.status === 'error') return setError(reload.error)
     setItems(reload.data.items)
+    setNext(reload.data.next)
+  }
+
+  async function loadMore() {
+    if (!next) return
+    setLoading(true)
+    const result = await callApi<OutboxPage>('GET', `/api/outbox?cursor=${encodeURIComponent(next)}`)
+    setLoading(false)
+    if (result.status === 'error') return setError(result.error)
+    setError(null)
+    setItems((current) => {
+      const known = new Set(current.map((item) => item.id))
+      return [...current, ...result.data.items.filter((item) => !known.has(item.id))]
+    })
+    setNext(result.data.next)
   }
 
   return (
@@ -74,6 +104,13 @@ export function Outbox({ initial }: { initial: OutboxPage }) {
             ))}
           </tbody>
         </table>
+      )}
+      {next && (
+        <p className="more">
+          <button type="button" className="button secondary" onClick={loadMore} disabled={loading}>
+            Weitere laden
+          </button>
+        </p>
       )}
     </>
   )

@@ -1,8 +1,8 @@
 // Übersicht: per domain views, inquiries, spam and offers for 7 / 30 / 90 days, sortable by any column
 // (by default the most interest first: inquiries, then views).
 import { useState } from 'react'
-import { CONSOLE_PATHS, OVERVIEW_DAYS, type Overview, type OverviewDomain } from '../../shared/console-api.ts'
-import { amountOf, formatNumber } from '../format.ts'
+import { CONSOLE_PATHS, OVERVIEW_DAYS, type OfferAmount, type Overview, type OverviewDomain } from '../../shared/console-api.ts'
+import { formatNumber } from '../format.ts'
 import { DailyChart } from './Chart.tsx'
 
 type SortKey = 'domain' | 'views' | 'inquiries' | 'spam' | 'highestOffer' | 'medianOffer'
@@ -16,15 +16,27 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'medianOffer', label: 'Median' },
 ]
 
-function compare(a: OverviewDomain, b: OverviewDomain, key: SortKey): number {
+const OFFER_AMOUNT = { highestOffer: 'highestAmount', medianOffer: 'medianAmount' } as const
+
+/**
+ * Offers by their stored amounts, never by the text shown: an amount only compares with one of its own currency, so
+ * the rows group by currency (alphabetically, whichever way) and sort by amount within it; rows without an offer come
+ * last either way.
+ */
+function compareOffers(a: OfferAmount | null, b: OfferAmount | null, sign: number): number {
+  if (!a || !b) return (a ? -1 : 0) + (b ? 1 : 0)
+  return a.currency.localeCompare(b.currency) || sign * (a.amount - b.amount)
+}
+
+function compare(a: OverviewDomain, b: OverviewDomain, key: SortKey, sign: number): number {
   switch (key) {
     case 'domain':
-      return a.domain.localeCompare(b.domain, 'de')
+      return sign * a.domain.localeCompare(b.domain, 'de')
     case 'highestOffer':
     case 'medianOffer':
-      return amountOf(a[key]) - amountOf(b[key])
+      return compareOffers(a[OFFER_AMOUNT[key]], b[OFFER_AMOUNT[key]], sign)
     default:
-      return a[key] - b[key]
+      return sign * (a[key] - b[key])
   }
 }
 
@@ -32,7 +44,7 @@ export function sortDomains(domains: OverviewDomain[], key: SortKey, descending:
   const sign = descending ? -1 : 1
   return [...domains].sort(
     (a, b) =>
-      sign * compare(a, b, key) ||
+      compare(a, b, key, sign) ||
       b.inquiries - a.inquiries ||
       b.views - a.views ||
       a.domain.localeCompare(b.domain, 'de'),

@@ -33,16 +33,6 @@ export interface AdminAppOptions extends ConsoleDeps {
   renderer?: ConsoleRenderer
 }
 
-export interface ConsoleRoute {
-  method: string
-  url: string
-}
-
-const routeLists = new WeakMap<FastifyInstance, readonly ConsoleRoute[]>()
-
-/** Every route the console answers (HEAD ones included): the test that every one is guarded walks them. */
-export const consoleRoutesOf = (app: FastifyInstance): readonly ConsoleRoute[] => routeLists.get(app) ?? []
-
 /** Replies and the export carry some text; nothing the owner sends comes near this but a list to import (its routes set their own). */
 const BODY_LIMIT = 256 * 1024
 /** A request's head and body: an import's file arrives within it (docs/console.md). */
@@ -88,11 +78,6 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     schemaController: zodOnly,
   })
   app.server.maxConnections = MAX_CONNECTIONS
-  const routes: ConsoleRoute[] = []
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url })
-  })
-
   // The public page's policy (docs/decisions/006) without its style hash: the console has no inline style.
   addSecurityHeaders(app, pagePolicy())
   const hostNames = consoleHostNames(config)
@@ -156,6 +141,5 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   })
   const passkeyProblem = startupProblem(config)
   if (passkeyProblem) deps.log.warn(passkeyProblem)
-  routeLists.set(app, routes)
   return app
 }

@@ -5,21 +5,17 @@ import type { Store } from '../store/types.ts'
 
 const COUNTER_EXPIRY_INTERVAL_MS = 60 * 60 * 1000
 
-/** One run of the job; returns how many counter-offers it marked expired. */
-export async function runCounterExpiry(store: Store, now: number): Promise<number> {
-  return store.expireCounterOffers(now)
-}
-
 export interface CounterExpiryTimer {
   /** Stops the timer and waits for a run in flight (the store closes next). */
   stop(): Promise<void>
 }
 
 /** Runs the job now and then every interval; a failure is logged and the next run tries again. */
-export function startCounterExpiry(store: Store, log: FastifyBaseLogger, intervalMs = COUNTER_EXPIRY_INTERVAL_MS): CounterExpiryTimer {
+export function startCounterExpiry(store: Store, log: FastifyBaseLogger): CounterExpiryTimer {
   let running: Promise<void> | undefined
   const run = () => {
-    running ??= runCounterExpiry(store, Date.now())
+    running ??= store
+      .expireCounterOffers(Date.now())
       .then((count) => {
         if (count > 0) log.info({ count }, 'counter-offers expired')
       })
@@ -27,7 +23,7 @@ export function startCounterExpiry(store: Store, log: FastifyBaseLogger, interva
       .finally(() => (running = undefined))
   }
   run()
-  const timer = setInterval(run, intervalMs)
+  const timer = setInterval(run, COUNTER_EXPIRY_INTERVAL_MS)
   // A timer of its own must not keep a stopping process alive.
   timer.unref()
   return {

@@ -10,7 +10,7 @@ import { DEAL_STATE_LABEL } from '../../shared/console-api.ts'
 import { formatMinor } from '../deal/money.ts'
 import { formatDeadline } from '../mail/deal-mail.ts'
 import type { DigestDomain, DigestFacts, StoredDeal, Store } from '../store/types.ts'
-import { addDays, berlinPartsOf, berlinTime } from './berlin.ts'
+import { addDays, berlinPartsOf, berlinTime } from '../lib/berlin.ts'
 import type { Job } from './scheduler.ts'
 import { lazy } from '../../shared/lazy.ts'
 

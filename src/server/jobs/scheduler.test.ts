@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
 import { openStore } from '../store/index.ts'
 import type { Store } from '../store/types.ts'
-import { berlinTime } from './berlin.ts'
+import { berlinTime } from '../lib/berlin.ts'
 import { digestWeek } from './digest.ts'
 import { createScheduler, latestRun, nextRunAt, type Job } from './scheduler.ts'
 

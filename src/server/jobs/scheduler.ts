@@ -3,7 +3,7 @@
 // exactly one process does it, also across restarts, workers and instances (docs/decisions/018).
 import type { FastifyBaseLogger } from 'fastify'
 import type { Store } from '../store/types.ts'
-import { addDays, berlinPartsOf, berlinTime } from './berlin.ts'
+import { addDays, berlinPartsOf, berlinTime } from '../lib/berlin.ts'
 
 /**
  * When a job runs: every `everyMs` (periods counted from the epoch, so every process agrees on them), or at a wall-

@@ -20,7 +20,10 @@ interface RenderedPage {
 export interface PageRenderer {
   /** The landing page, hydrated in the browser when the visitor turns to the form; `head`: its search and sharing tags. */
   page(props: PageProps, nonce: string, gzip?: boolean, head?: PageHead, key?: string): RenderedPage
-  /** A plain page without script, for 400/404: it never shows the requested host. `form`: one button that posts. */
+  /**
+   * A plain page without script, for 400/404: it never shows the requested host. `text` is the paragraph under the
+   * heading ('' for none, when the heading says it all). `form`: one button that posts.
+   */
   notice(language: Language, title: string, text: string, link?: { href: string; label: string }, form?: NoticeForm): string
   /**
    * The whole portfolio (GET /domains), without script. `noindex, follow`: every host of the portfolio shows the same
@@ -205,7 +208,7 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderCheckoutPage, rend
     },
     notice(language, title, text, link, form) {
       const fields = form ? Object.entries(form.fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`) : []
-      const body = `<main class="page notice"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${
+      const body = `<main class="page notice"><h1>${escapeHtml(title)}</h1>${text ? `<p>${escapeHtml(text)}</p>` : ''}${
         form ? `<form method="post" action="${escapeHtml(form.action)}">${fields.join('')}<button type="submit">${escapeHtml(form.label)}</button></form>` : ''
       }${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}</main>`
       return inLanguage(noticeTemplate, language)

@@ -117,7 +117,8 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
           return notice(reply, 400, GERMAN, TEXT.badRequest, TEXT.badHost)
         case 'unknown':
           return lookup.answer === 'neutral'
-            ? notice(reply, 200, GERMAN, TEXT.unavailableDomain, TEXT.unavailableDomain)
+            ? // The sentence is the whole page: as its heading, once.
+              notice(reply, 200, GERMAN, TEXT.unavailableDomain, '')
             : notice(reply, 404, GERMAN, TEXT.notFoundTitle, TEXT.unavailableDomain)
         case 'redirect':
           return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
@@ -126,7 +127,8 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
       const base = baseOf(site)
       const props: PageProps = { ...base.props, token, hash: signedIssueTime, ...extra }
-      if (statusCode === 200 && request.method === 'GET') pageViews.count(site.host.ascii)
+      // The owner's own look through `….localhost` is no visit.
+      if (statusCode === 200 && request.method === 'GET' && !site.preview) pageViews.count(site.host.ascii)
       const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']), base.head, base.key)
       if (page.encoding) reply.header('content-encoding', page.encoding)
       // Every page carries a fresh single-use token, so no cache may keep it.

@@ -36,7 +36,7 @@ export default async function portfolioRoutes(app: FastifyInstance, deps: { view
     const portfolio = site.domainsConfig
     if (!portfolio.portfolio) return view.notice(reply, 404, site, text.notFoundTitle, text.notFound)
     const query = listQuery.safeParse(request.query)
-    if (!query.success) return view.notice(reply, 400, site, text.badRequest, text.badRequest)
+    if (!query.success) return view.notice(reply, 400, site, text.badRequest, '')
     const { q, sort, order } = query.data
     const plain = q === '' && sort === 'name' && order === 'asc' && query.data.page === 1
     const plainKey = `${site.host.ascii}\n${site.language}\n${portfolio.version}`
@@ -45,7 +45,7 @@ export default async function portfolioRoutes(app: FastifyInstance, deps: { view
     const allowed = budget.take(clientKey(request))
     if (!allowed.ok) {
       reply.header('retry-after', String(allowed.retryAfterSeconds))
-      return view.notice(reply, 429, site, text.rateLimited, text.rateLimited)
+      return view.notice(reply, 429, site, text.rateLimited, '')
     }
     const first = portfolio.list({ q, sort, order, offset: (query.data.page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
     const pages = Math.max(1, Math.ceil(first.total / PAGE_SIZE))

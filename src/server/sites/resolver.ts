@@ -8,12 +8,14 @@ import type { Config } from '../config.ts'
 import type { DomainRegistry } from './registry.ts'
 import type { DomainsConfig } from './domains-table.ts'
 import type { DomainSettings } from './settings.ts'
-import { isDomainName, parseHost, type PageHost } from './host.ts'
+import { displayHost, isDomainName, parseHost, type PageHost } from './host.ts'
 import { answerLanguageFor, GERMAN, type AnswerLanguage } from './language.ts'
 
 /** A site as one request sees it: `language` is the one its answers to this request speak (sites/language.ts). */
 export interface Site extends AnswerLanguage {
   host: PageHost
+  /** Shown to a browser on this machine through `….localhost` (LOCAL_PREVIEW): the owner's look, not a visit. */
+  preview?: true
   settings: DomainSettings
   /** The domains configuration in force when the request came (what the domains file says for every host). */
   domainsConfig: DomainsConfig
@@ -49,6 +51,14 @@ function withoutWww(host: PageHost): PageHost {
  * `npm start` and a browser on the same machine show the page. They never get a certificate (/tls-check).
  */
 const LOCAL_NAMES = new Set(['localhost', '127.0.0.1'])
+
+/**
+ * Every browser resolves the names under `localhost` to this machine (RFC 6761), before any DNS exists: with
+ * LOCAL_PREVIEW, `beispiel.de.localhost` shows a browser on this machine the page of `beispiel.de`, and
+ * `beispiel.localhost` the page of the domains file's first name whose first label is `beispiel` (docs/domains.md).
+ */
+const LOCALHOST = '.localhost'
+const isLocalName = (ascii: string) => LOCAL_NAMES.has(ascii) || ascii.endsWith(LOCALHOST)
 
 /**
  * Where the www redirect goes: the bare host, the port of the Host header, and the path and query of the request
@@ -131,27 +141,61 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
   function resolve(request: FastifyRequest, domainsConfig: DomainsConfig): { lookup: SiteLookup; keep: boolean } {
     const parsed = parseHost(request.headers.host)
     if (!parsed) return { lookup: { kind: 'invalid' }, keep: true }
-    if (LOCAL_NAMES.has(parsed.ascii)) return { lookup: resolveParsed(request, domainsConfig, parsed), keep: false }
+    if (isLocalName(parsed.ascii)) return { lookup: resolveParsed(request, domainsConfig, parsed), keep: false }
     const found = resolveParsed(request, domainsConfig, parsed)
     return { lookup: found, keep: found.kind !== 'redirect' && !(found.kind === 'site' && found.site.host !== parsed) }
   }
 
-  function resolveParsed(request: FastifyRequest, domainsConfig: DomainsConfig, parsed: PageHost): SiteLookup {
-    // An address or a single label is nobody's domain: it gets what unknown hosts get, but never the page.
-    const preview = config.localPreview && LOCAL_NAMES.has(parsed.ascii) && connectsFromThisMachine(request)
-    if (!isDomainName(parsed.ascii) && !preview) {
-      return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'not-found' ? 'not-found' : 'neutral' }
+  // The first labels of the file's names, for `NAME.localhost`: made on the first such preview of a configuration.
+  const firstLabels = new WeakMap<DomainsConfig, Map<string, string>>()
+  function nameWithFirstLabel(domainsConfig: DomainsConfig, label: string): string | undefined {
+    let names = firstLabels.get(domainsConfig)
+    if (!names) {
+      names = new Map()
+      for (const name of domainsConfig.names()) {
+        const first = name.slice(0, name.indexOf('.'))
+        if (first !== '*' && !names.has(first) && domainsConfig.resolve(name)?.known) names.set(first, name)
+      }
+      firstLabels.set(domainsConfig, names)
     }
+    return names.get(label)
+  }
+
+  /** The name `….localhost` previews, if any: `beispiel.de.localhost` → beispiel.de, `beispiel.localhost` → the file's. */
+  function previewed(ascii: string, domainsConfig: DomainsConfig): PageHost | undefined {
+    const inner = ascii.slice(0, -LOCALHOST.length)
+    const name = inner.includes('.') ? inner : nameWithFirstLabel(domainsConfig, inner)
+    return name !== undefined && isDomainName(name) ? { ascii: name, display: displayHost(name) } : undefined
+  }
+
+  function resolveParsed(request: FastifyRequest, domainsConfig: DomainsConfig, parsed: PageHost): SiteLookup {
+    const fromHere = config.localPreview && isLocalName(parsed.ascii) && connectsFromThisMachine(request)
+    const target = fromHere && parsed.ascii.endsWith(LOCALHOST) ? previewed(parsed.ascii, domainsConfig) : undefined
+    // The previewed name's own page, the www. form's too: a redirect would leave this machine for the real name.
+    if (target) return siteFor(request, domainsConfig, withoutWww(target), { preview: true })
+    // An address or a single label is nobody's domain: it gets what unknown hosts get, but never the page.
+    if (!isDomainName(parsed.ascii) && !(fromHere && LOCAL_NAMES.has(parsed.ascii))) return unknownHost(domainsConfig)
     const host = withoutWww(parsed)
+    // HEAD answers like GET (RFC 9110, 9.3.2).
+    const redirect = host !== parsed && domainsConfig.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')
+    return siteFor(request, domainsConfig, host, { redirect })
+  }
+
+  const unknownHost = (domainsConfig: DomainsConfig): SiteLookup => ({
+    kind: 'unknown',
+    answer: domainsConfig.unknownHosts === 'not-found' ? 'not-found' : 'neutral',
+  })
+
+  function siteFor(request: FastifyRequest, domainsConfig: DomainsConfig, host: PageHost, how: { redirect?: boolean; preview?: true }): SiteLookup {
     const resolved = domainsConfig.resolve(host.ascii)
     if (!resolved) return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
-    // HEAD answers like GET (RFC 9110, 9.3.2).
-    if (host !== parsed && domainsConfig.www === 'redirect' && (request.method === 'GET' || request.method === 'HEAD')) {
-      return { kind: 'redirect', location: redirectLocation(request, host) }
-    }
+    if (how.redirect) return { kind: 'redirect', location: redirectLocation(request, host) }
     const { settings } = resolved
     const language = answerLanguageFor(settings.language, request.headers['accept-language'])
-    return { kind: 'site', site: { host, settings, domainsConfig, legal: legalLinks(settings, domainsConfig), ...language } }
+    return {
+      kind: 'site',
+      site: { host, ...(how.preview && { preview: true }), settings, domainsConfig, legal: legalLinks(settings, domainsConfig), ...language },
+    }
   }
 
   // A request is looked up once, whoever asks: the contact route, then its error handler answering with the page,

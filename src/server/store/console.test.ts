@@ -168,6 +168,26 @@ describe('an inquiry in the console', () => {
 })
 
 describe('the outbox in the console', () => {
+  test('a long outbox is read page by page by (time, id), oldest first, without gaps or repeats and without a cap', async () => {
+    const store = await open()
+    const same = T0 + 30_000_000
+    const made: number[] = []
+    for (let i = 0; i < 1005; i++) made.push(await save(store, i % 100 === 0 ? { createdAt: same } : {}))
+    const all = await store.listMail(['pending'])
+    expect(all).toHaveLength(1005)
+    const paged: typeof all = []
+    let after: { createdAt: number; id: number } | undefined
+    for (let page = 0; page < 5; page++) {
+      const rows = await store.listMail(['pending'], { ...(after && { after }), limit: 400 })
+      paged.push(...rows)
+      if (rows.length < 400) break
+      after = { createdAt: rows.at(-1)!.createdAt, id: rows.at(-1)!.id }
+    }
+    expect(paged.map((row) => row.id)).toEqual(all.map((row) => row.id))
+    expect(new Set(paged.map((row) => row.inquiryId))).toEqual(new Set(made))
+    expect(paged.map((row) => row.createdAt)).toEqual(paged.map((row) => row.createdAt).sort((a, b) => a - b))
+  }, 120_000)
+
   test('lists pending and failed mail of inquiries and replies; a failed one is queued again with a new Message-ID', async () => {
     const store = await open()
     const id = await save(store)

@@ -334,17 +334,19 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
         }),
       )
     },
-    async listMail(statuses) {
+    async listMail(statuses, page = {}) {
       if (statuses.length === 0) return []
+      const { after, limit } = page
       const rows = await guard(() =>
         db
           .selectFrom('outbox as o')
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
           .select(['o.id', 'o.inquiry_id', 'o.reply_id', 'i.domain', 'o.status', 'o.attempts', 'o.last_error', 'o.created_at', 'o.next_attempt_at', 'o.webhook_url'])
           .where('o.status', 'in', statuses)
+          .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('o.created_at', 'o.id'), '>', eb.tuple(after!.createdAt, after!.id))))
           .orderBy('o.created_at')
           .orderBy('o.id')
-          .limit(1000)
+          .$if(limit !== undefined, (qb) => qb.limit(limit!))
           .execute(),
       )
       return rows.map(

@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
-import { runCounterExpiry } from '../deal/expiry.ts'
+import pino from 'pino'
+import { startCounterExpiry } from '../deal/expiry.ts'
 import type { NewInquiry, Store } from './types.ts'
 
 const dataDirs = new WeakMap<Store, string>()
@@ -74,7 +75,7 @@ describe('negotiation steps', () => {
 })
 
 describe('expiry', () => {
-  test('the job marks counter-offers whose time has passed as expired, and only those, with a fixed clock', async () => {
+  test('the store marks counter-offers whose time has passed as expired, and only those, at the time it is given', async () => {
     const store = await open()
     const soon = await save(store)
     const later = await save(store)
@@ -83,13 +84,29 @@ describe('expiry', () => {
     await store.counterOffer(later, { ...step(T0), amount: 3000, expiresAt: T0 + 7 * DAY })
     await store.counterOffer(accepted, { ...step(T0), amount: 3000, expiresAt: T0 + DAY })
     await store.accept(accepted, { ...step(T0 + 1000), amount: 3000 })
-    expect(await runCounterExpiry(store, T0 + DAY - 1)).toBe(0)
-    expect(await runCounterExpiry(store, T0 + DAY)).toBe(1)
+    expect(await store.expireCounterOffers(T0 + DAY - 1)).toBe(0)
+    expect(await store.expireCounterOffers(T0 + DAY)).toBe(1)
     expect((await store.getInquiry(soon))!.counter).toEqual({ amount: 3000, expiresAt: T0 + DAY })
     expect((await store.consoleInquiries({ limit: 10, status: 'expired' })).map((row) => row.id)).toEqual([soon])
     expect((await store.consoleInquiries({ limit: 10, status: 'countered' })).map((row) => row.id)).toEqual([later])
-    expect(await runCounterExpiry(store, T0 + DAY + 1)).toBe(0)
-    expect(await runCounterExpiry(store, T0 + 8 * DAY)).toBe(1)
+    expect(await store.expireCounterOffers(T0 + DAY + 1)).toBe(0)
+    expect(await store.expireCounterOffers(T0 + 8 * DAY)).toBe(1)
+  })
+
+  test('the server’s job marks the counter-offers whose time has passed as soon as it starts, and logs how many', async () => {
+    const store = await open()
+    const now = Date.now()
+    const passed = await save(store, { createdAt: now - 3 * DAY })
+    const running = await save(store, { createdAt: now - 3 * DAY })
+    await store.counterOffer(passed, { ...step(now - 2 * DAY), amount: 3000, expiresAt: now - DAY })
+    await store.counterOffer(running, { ...step(now - 2 * DAY), amount: 3000, expiresAt: now + DAY })
+    const lines: string[] = []
+    const job = startCounterExpiry(store, pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }))
+    // Stopping waits for the run it started with.
+    await job.stop()
+    expect((await store.consoleInquiries({ limit: 10, status: 'expired' })).map((row) => row.id)).toEqual([passed])
+    expect((await store.consoleInquiries({ limit: 10, status: 'countered' })).map((row) => row.id)).toEqual([running])
+    expect(lines.map((line) => JSON.parse(line))).toMatchObject([{ count: 1, msg: 'counter-offers expired' }])
   })
 
   test('accepting after the counter-offer ran out is refused until the owner confirms, also before the job ran', async () => {
@@ -98,7 +115,7 @@ describe('expiry', () => {
     const unmarked = await save(store)
     await store.counterOffer(marked, { ...step(T0), amount: 3000, expiresAt: T0 + DAY })
     await store.counterOffer(unmarked, { ...step(T0), amount: 3000, expiresAt: T0 + DAY })
-    await runCounterExpiry(store, T0 + DAY)
+    await store.expireCounterOffers(T0 + DAY)
     for (const id of [marked, unmarked]) {
       expect(await store.accept(id, { ...step(T0 + 2 * DAY), amount: 3000 })).toEqual({ status: 'counter-expired', expiredAt: T0 + DAY })
       expect(await store.accept(id, { ...step(T0 + 2 * DAY), amount: 3000, confirmExpired: true })).toMatchObject({ status: 'queued', inquiryStatus: 'accepted' })
@@ -106,7 +123,7 @@ describe('expiry', () => {
     // A new counter-offer after the old one ran out is simply made.
     const again = await save(store)
     await store.counterOffer(again, { ...step(T0), amount: 3000, expiresAt: T0 + DAY })
-    await runCounterExpiry(store, T0 + DAY)
+    await store.expireCounterOffers(T0 + DAY)
     expect(await store.counterOffer(again, { ...step(T0 + 2 * DAY), amount: 2800, expiresAt: T0 + 9 * DAY })).toMatchObject({ status: 'queued', inquiryStatus: 'countered' })
     expect((await store.getInquiry(again))!.counter).toEqual({ amount: 2800, expiresAt: T0 + 9 * DAY })
   })

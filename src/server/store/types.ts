@@ -87,8 +87,11 @@ export interface Store extends ConfirmationStore, DealStore, DealRecordStore, Pa
   markNotSpam(id: number, mailTo: string | null, now: number, notify?: readonly string[]): Promise<boolean>
   /** Erases the inquiry with its replies and every mail about it (GDPR Art. 17). */
   deleteInquiry(id: number): Promise<boolean>
-  /** Outbox entries in these states, oldest first. */
-  listMail(statuses: OutboxStatus[]): Promise<MailListing[]>
+  /**
+   * Outbox entries in these states, oldest first; with `page`, at most `limit` of them, those after `after` (a keyset:
+   * a long outbox is read page by page, never cut off).
+   */
+  listMail(statuses: OutboxStatus[], page?: { after?: { createdAt: number; id: number }; limit?: number }): Promise<MailListing[]>
   /** Queues one outbox entry again, due now; false when there is none or it is being sent. */
   resendMail(outboxId: number, now: number): Promise<boolean>
   /** Every genuine offer since `since` (epoch ms). */

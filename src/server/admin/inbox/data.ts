@@ -24,9 +24,12 @@ import type { ConsoleDeps } from '../deps.ts'
 import {
   DAY_MS,
   EXPORT_BATCH,
+  decodeCursor,
   encodeCursor,
   filterOf,
   inboxQuerySchema,
+  OUTBOX_PAGE_SIZE,
+  outboxQuery,
   PAGE_SIZE,
   parse,
   overviewQuery,
@@ -119,9 +122,17 @@ function createInboxData(deps: ConsoleDeps) {
     return detailOf(thread, await store.openDealOf(id))
   }
 
-  async function outbox(): Promise<OutboxPage> {
-    const [rows, dnsRows] = await Promise.all([store.listMail(['pending', 'failed']), store.listDnsUpdates(['pending', 'failed'])])
-    const mail = rows.map(
+  async function outbox(rawQuery: unknown = {}): Promise<OutboxPage> {
+    const { cursor } = parse(outboxQuery, rawQuery)
+    // One more than a page: whether there is a next one. The DNS updates (at most one waiting per zone, a newer one
+    // replaces it) all come with the first page.
+    const [rows, dnsRows] = await Promise.all([
+      store.listMail(['pending', 'failed'], { ...(cursor !== undefined && { after: decodeCursor(cursor) }), limit: OUTBOX_PAGE_SIZE + 1 }),
+      cursor === undefined ? store.listDnsUpdates(['pending', 'failed']) : [],
+    ])
+    const page = rows.slice(0, OUTBOX_PAGE_SIZE)
+    const last = page.at(-1)
+    const mail = page.map(
       (row): OutboxRow => ({
         id: row.id,
         inquiryId: row.inquiryId,
@@ -151,7 +162,10 @@ function createInboxData(deps: ConsoleDeps) {
         nextAttemptAt: row.nextAttemptAt,
       }),
     )
-    return { items: [...mail, ...dns].sort((a, b) => a.createdAt - b.createdAt) }
+    return {
+      next: rows.length > OUTBOX_PAGE_SIZE && last ? encodeCursor(last) : null,
+      items: [...mail, ...dns].sort((a, b) => a.createdAt - b.createdAt),
+    }
   }
 
   async function overview(rawQuery: unknown, now = Date.now()): Promise<Overview> {
@@ -171,6 +185,8 @@ function createInboxData(deps: ConsoleDeps) {
           spam: 0,
           highestOffer: null,
           medianOffer: null,
+          highestAmount: null,
+          medianAmount: null,
           daily: dayList.map((d) => ({ day: d, views: 0, inquiries: 0 })),
           amounts: [],
           currency: undefined,
@@ -203,7 +219,14 @@ function createInboxData(deps: ConsoleDeps) {
         amounts.sort((a, b) => a - b)
         const middle = amounts.length >> 1
         const median = amounts.length % 2 ? amounts[middle]! : Math.round((amounts[middle - 1]! + amounts[middle]!) / 2)
-        return { ...domain, highestOffer: formatPrice(amounts.at(-1)!, currency), medianOffer: formatPrice(median, currency) }
+        const highest = amounts.at(-1)!
+        return {
+          ...domain,
+          highestOffer: formatPrice(highest, currency),
+          medianOffer: formatPrice(median, currency),
+          highestAmount: { amount: highest, currency: currency ?? 'EUR' },
+          medianAmount: { amount: median, currency: currency ?? 'EUR' },
+        }
       }),
     }
   }

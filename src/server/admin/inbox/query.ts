@@ -4,18 +4,19 @@ import { z } from 'zod'
 import { INQUIRY_STATUSES, OVERVIEW_DAYS, REPLY_MAX } from '../../../shared/console-api.ts'
 import { CSV_SEPARATORS } from '../../export/csv.ts'
 import { HttpError } from '../../http/errors.ts'
-import { dayOf } from '../../page/page-views.ts'
+import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
 import { parseHost } from '../../sites/host.ts'
 import type { ConsoleFilter } from '../../store/types.ts'
-import { lazy } from '../../../shared/lazy.ts'
 
 export const PAGE_SIZE = 50
+/** Postausgang rows per page ("Weitere laden" shows the next): a long outbox is paged, never cut off. */
+export const OUTBOX_PAGE_SIZE = 200
 /** Export reads the inquiries in batches of this many, newest first. */
 export const EXPORT_BATCH = 1000
 export const DAY_MS = 24 * 60 * 60 * 1000
 const MAX_WORDS = 8
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Datum als JJJJ-MM-TT').refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'kein gültiges Datum')
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Datum als JJJJ-MM-TT').refine(isCalendarDay, 'kein gültiges Datum')
 // Empty form fields (a GET form sends every field) mean "no filter".
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
 
@@ -32,6 +33,7 @@ export const idParams = z.object({ id: z.coerce.number().int().positive() })
 export const replyBody = z.object({ body: z.string().max(REPLY_MAX).refine((text) => text.trim() !== '', 'Bitte eine Antwort schreiben.') })
 export const actionBody = z.object({ action: z.enum(['archive', 'unarchive', 'spam', 'not-spam']) })
 export const exportQuery = inboxQuerySchema.extend({ format: z.enum(['csv', 'json']).default('csv'), sep: z.enum(CSV_SEPARATORS).default(',') })
+export const outboxQuery = z.object({ cursor: optional(z.string().max(100)) })
 export const overviewQuery = z.object({ days: optional(z.coerce.number().pipe(z.union(OVERVIEW_DAYS.map((days) => z.literal(days))))) })
 
 /** Parses or answers 400 with the one error body shape. */
@@ -39,22 +41,6 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T
   const result = schema.safeParse(value)
   if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
   return result.data
-}
-
-const berlinParts = lazy(
-  () => new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }),
-)
-
-/** Epoch milliseconds of 00:00 on this day in Europe/Berlin (the owner's days; the store counts in UTC). */
-export function berlinDayStart(isoDay: string): number {
-  const utcMidnight = Date.parse(`${isoDay}T00:00:00Z`)
-  // Berlin is ahead of UTC by one or two hours: find the offset at that moment, then correct by it.
-  const offsetAt = (time: number) => {
-    const parts = Object.fromEntries(berlinParts().formatToParts(new Date(time)).map((part) => [part.type, part.value]))
-    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - time
-  }
-  const guess = utcMidnight - offsetAt(utcMidnight)
-  return utcMidnight - offsetAt(guess)
 }
 
 /**
@@ -73,7 +59,7 @@ export const wordsOf = (text: string) =>
     .slice(0, MAX_WORDS)
 
 export const encodeCursor = (row: { createdAt: number; id: number }) => Buffer.from(`${row.createdAt}.${row.id}`).toString('base64url')
-function decodeCursor(cursor: string): { createdAt: number; id: number } {
+export function decodeCursor(cursor: string): { createdAt: number; id: number } {
   const match = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString())
   if (!match) throw new HttpError(400, 'cursor: ungültig')
   return { createdAt: Number(match[1]), id: Number(match[2]) }
@@ -87,9 +73,8 @@ export function filterOf(query: z.infer<typeof inboxQuerySchema>): Omit<ConsoleF
   return {
     ...(domain !== undefined && { domain }),
     ...(query.status !== undefined && { status: query.status as ConsoleFilter['status'] }),
-    ...(query.since !== undefined && { since: berlinDayStart(query.since) }),
-    // "bis" is inclusive: up to the start of the next day.
-    ...(query.until !== undefined && { until: berlinDayStart(dayOf(Date.parse(`${query.until}T00:00:00Z`) + DAY_MS)) }),
+    // "von" and "bis" are whole days in Berlin, both inclusive, as the CLI's --since and --until.
+    ...berlinDayRange(query),
     ...(words.length > 0 && { words }),
     ...(query.cursor !== undefined && { before: decodeCursor(query.cursor) }),
   }

@@ -84,7 +84,7 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
       .send(Readable.from(rest()))
   })
 
-  app.get('/api/outbox', async () => data.outbox())
+  app.get('/api/outbox', async (request) => data.outbox(request.query))
   app.post('/api/outbox/:id/resend', async (request) => {
     const id = idOf(request)
     if (!(await store.resendMail(id, Date.now()))) throw new HttpError(409, 'Diese Mail wird gerade gesendet oder ist nicht mehr da.')
@@ -115,7 +115,7 @@ export async function loadPage(request: FastifyRequest, deps: ConsoleDeps): Prom
   const data = inboxDataOf(deps)
   const path = request.url.split('?')[0] ?? '/'
   if (path === '/') return { page: 'inbox', ...(await data.inbox(request.query)) }
-  if (path === '/postausgang') return { page: 'outbox', data: await data.outbox() }
+  if (path === '/postausgang') return { page: 'outbox', data: await data.outbox(request.query) }
   if (path === '/uebersicht') return { page: 'overview', data: await data.overview(request.query) }
   const inquiry = INQUIRY_PAGE.exec(path)
   if (inquiry) {

@@ -1,5 +1,5 @@
 // The store's part for GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
-import type { DealState, InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './types.ts'
+import type { AuditEntry, DealState, InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './types.ts'
 
 /** One inquiry with everything stored with it, as Art. 15 asks. */
 export interface PersonInquiry {
@@ -24,6 +24,8 @@ export interface PersonInquiry {
     sentAt: number | null
     failedAt: number | null
   }[]
+  /** The audit trail's rows naming the inquiry or one of its deals (decision 043), oldest first. */
+  audit: AuditEntry[]
 }
 
 /** What an erasure removed: the inquiries (with their domains), their replies, their outbox rows. */
@@ -31,6 +33,8 @@ export interface Erased {
   inquiries: { id: number; domain: string }[]
   replyIds: number[]
   outboxRows: number
+  /** Rows of the audit trail that named the inquiries or their deals. */
+  auditRows: number
   /**
    * The numbers of the invoices of their deals, which are not erased: an invoice and the data on it are kept 10 years
    * (§147 AO, §14b UStG; GDPR Art. 17(3)(b)), without their link to the inquiry (decision 038).

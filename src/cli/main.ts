@@ -21,6 +21,9 @@ import { isPrivacyCommand, runPrivacy } from './privacy.ts'
 import { runDns } from './dns.ts'
 import { runImportCommand } from './import.ts'
 import { UsageError } from './usage-error.ts'
+import { cliAuditPlan, recordCli, runAuditList } from './audit.ts'
+import type { Config } from '../server/config.ts'
+import type { AuditOutcome } from '../shared/audit-api.ts'
 
 export const USAGE = `domain-lander: the inquiries in DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL is set
 
@@ -61,6 +64,8 @@ Commands:
   dns check [--resolver IP:PORT] [--domain D] [--json]   look them up: missing, stale, left over, malformed (exit 1)
   dns publish [--dry-run]   write them to the owner's DNS server by RFC 2136 update with the TSIG key (DNS_UPDATE_*),
            one update per zone; --dry-run prints the updates (nsupdate's syntax) and sends nothing (exit 1 on failure)
+  audit    [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--action A] [--limit N] [--json]   the audit trail, newest
+           first (days in Berlin time): every change through the console or the CLI, and every sign-in
   import   FILE [--format csv|json] [--dry-run] [--prune]   a registrar's list of names, prices, minimum offers and
            currencies into DOMAINS_FILE: shows the changes, writes the file unless --dry-run (exit 1 on any error);
            --prune also removes the exact names the list does not have
@@ -98,6 +103,7 @@ const OPTIONS = {
   resolver: { type: 'string' },
   'dry-run': { type: 'boolean' },
   prune: { type: 'boolean' },
+  action: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -251,8 +257,39 @@ export async function main(argv: string[], print = printLine, printError = (text
     return 0
   }
   let store: Store | undefined
+  let config: Config | undefined
+  // Every command that changes something writes one row of the audit trail, also when it is refused or fails.
+  const plan = cliAuditPlan(command, args, values)
+  let outcome: AuditOutcome = 'failed'
+  let refusedEarly = false
   try {
-    const config = loadConfig({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
+    config = loadConfig({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
+    const code = await runCommand(config)
+    outcome = code === 0 ? 'ok' : 'refused'
+    return code
+  } catch (error) {
+    if (error instanceof PasswordError) {
+      outcome = 'refused'
+      refusedEarly = true
+      printError(`domain-lander: ${error.message}`)
+      return 1
+    }
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      outcome = 'refused'
+      refusedEarly = true
+      printError(`domain-lander: ${visible(error.message, { keepLineBreaks: true })}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`)
+      return 2
+    }
+    throw error
+  } finally {
+    // A command refused before it reached the store (a mistake on the command line, a weak password) changed
+    // nothing and writes no row; `import`, which needs no store, writes one once it read its list.
+    const reached = store !== undefined || (plan?.action === 'import' && !refusedEarly)
+    if (plan && config && reached) await recordCli(plan, outcome, { store, config, printError })
+    await store?.close()
+  }
+
+  async function runCommand(config: Config): Promise<number> {
     if (command === 'set-password' && values['reset-2fa']) {
       const file = sqliteFileOf(config)
       if (!config.databaseUrl && !fs.existsSync(file)) throw new UsageError(`no store at ${file}: is DATA_DIR right?`)
@@ -311,19 +348,8 @@ export async function main(argv: string[], print = printLine, printError = (text
       else await runInvoice(args, values, { store, print, usage })
     }
     else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)
+    else if (command === 'audit') await runAuditList(values, { store, print, usage })
     else await run(command, args, values, store, print)
     return 0
-  } catch (error) {
-    if (error instanceof PasswordError) {
-      printError(`domain-lander: ${error.message}`)
-      return 1
-    }
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      printError(`domain-lander: ${visible(error.message, { keepLineBreaks: true })}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`)
-      return 2
-    }
-    throw error
-  } finally {
-    await store?.close()
   }
 }

@@ -2,6 +2,7 @@
 import { useEffect } from 'react'
 import type { ConsoleState } from '../shared/console-api.ts'
 import { Layout } from './Layout.tsx'
+import { AuditPageView } from './pages/Audit.tsx'
 import { BankStatementPage } from './pages/BankStatement.tsx'
 import { ImportPage } from './pages/Import.tsx'
 import { Inbox } from './pages/Inbox.tsx'
@@ -99,6 +100,12 @@ function Page({ state, now }: AppProps) {
       return (
         <Layout current="sales">
           <BankStatementPage data={state.data} />
+        </Layout>
+      )
+    case 'audit':
+      return (
+        <Layout current="audit">
+          <AuditPageView data={state.data} />
         </Layout>
       )
     case 'not-found':

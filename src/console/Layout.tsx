@@ -1,5 +1,6 @@
 // The frame of every signed-in page: the top navigation and "Abmelden".
 import { useState, type ReactNode } from 'react'
+import { AUDIT_PATH } from '../shared/audit-api.ts'
 import { CONSOLE_PATHS } from '../shared/console-api.ts'
 import { IMPORT_PATH } from '../shared/import-api.ts'
 import { PRIVACY_PATH } from '../shared/privacy-api.ts'
@@ -7,7 +8,7 @@ import { SIGN_IN_PATHS } from '../shared/sign-in-api.ts'
 import { callApi, go } from './api.ts'
 import { ErrorText } from './ErrorText.tsx'
 
-type Section = 'inbox' | 'sales' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'import' | 'security' | 'sessions'
+type Section = 'inbox' | 'sales' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'import' | 'security' | 'sessions' | 'audit'
 
 const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'inbox', href: CONSOLE_PATHS.inbox, label: 'Posteingang' },
@@ -19,6 +20,7 @@ const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'import', href: IMPORT_PATH, label: 'Import' },
   { section: 'security', href: SIGN_IN_PATHS.security, label: 'Anmeldung' },
   { section: 'sessions', href: SIGN_IN_PATHS.sessions, label: 'Sitzungen' },
+  { section: 'audit', href: AUDIT_PATH, label: 'Protokoll' },
 ]
 
 export function Layout({ current, children }: { current: Section; children: ReactNode }) {

@@ -117,6 +117,17 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
     page: 'sessions',
     data: { sessions: [{ ref: 'r'.repeat(22), current: true, createdAt: NOW - HOUR, lastSeenAt: NOW, browser: 'Chrome auf Linux', address: '203.0.x.x', method: 'passkey' }] },
   },
+  audit: {
+    page: 'audit',
+    data: {
+      query: { action: 'reply' },
+      entries: [
+        { id: 2, at: NOW - HOUR, actor: 'Sitzung 1a2b3c4d', action: 'reply', outcome: 'ok', inquiryId: 7, dealId: null, domain: '<script>alert(1)</script>.example', detail: null },
+        { id: 1, at: NOW - 2 * HOUR, actor: 'unbekannt', action: 'sign-in', outcome: 'refused', inquiryId: null, dealId: null, domain: null, detail: 'password · 203.0.x.x' },
+      ],
+      next: `${NOW - 2 * HOUR}.1`,
+    },
+  },
   'not-found': { page: 'not-found' },
 }
 
@@ -178,6 +189,17 @@ describe('console pages', () => {
   it('the Sitzungen page shows each session with browser, address in part, Abmelden and Überall abmelden', () => {
     const shown = text(render(STATES.sessions))
     for (const label of ['Chrome auf Linux', '203.0.x.x', '(diese Sitzung)', 'Passkey', 'Abmelden', 'Überall abmelden']) expect(shown).toContain(label)
+  })
+
+  it('the Protokoll page shows each row with who, action, subject and outcome, keeps its filters and links to older rows', () => {
+    const html = render(STATES.audit)
+    const shown = text(html).replace(/\s+/g, ' ')
+    expect(shown).toContain('Sitzung 1a2b3c4d Antwort Anfrage 7 <script>alert(1)</script>.example erledigt')
+    expect(shown).toContain('unbekannt Anmeldung – abgewiesen password · 203.0.x.x')
+    expect(html).not.toContain('<script>alert(1)')
+    expect(html).toMatch(/<option value="reply" selected="">Antwort<\/option>/)
+    expect(html).toContain(`href="/protokoll?action=reply&amp;cursor=${NOW - 2 * HOUR}.1"`)
+    expect(html).toMatch(/<a href="\/protokoll" aria-current="page">Protokoll<\/a>/)
   })
 
   it('the sign-in page offers a passkey only when one exists', () => {

@@ -19,6 +19,7 @@ const TITLES: Record<ConsoleState['page'], string> = {
   privacy: 'Datenschutz',
   import: 'Domains importieren',
   'bank-statement': 'Kontoauszug importieren',
+  audit: 'Protokoll',
   'not-found': 'Seite nicht gefunden',
 }
 

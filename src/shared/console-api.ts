@@ -1,6 +1,7 @@
 // The owner's console: what its pages and its JSON API exchange. Shared by the server (src/server/admin) and the
 // console's React code (src/console); nothing here may import server code.
 import type { ImportPageData } from './import-api.ts'
+import type { AuditPage } from './audit-api.ts'
 import type { Language } from './language.ts'
 import type { BankStatementPageData } from './payments-api.ts'
 import type { SecurityPageData, SessionsPageData } from './sign-in-api.ts'
@@ -274,6 +275,7 @@ export type ConsoleState =
   | { page: 'privacy' }
   | { page: 'import'; data: ImportPageData }
   | { page: 'bank-statement'; data: BankStatementPageData }
+  | { page: 'audit'; data: AuditPage }
   | { page: 'not-found' }
 
 /** Page paths of the console (the server answers them with HTML, the API with JSON). */

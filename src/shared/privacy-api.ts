@@ -61,6 +61,8 @@ export interface AccessReport {
       sentAt: string | null
       failedAt: string | null
     }[]
+    /** The audit trail's rows naming this inquiry or its deals (decision 043): what the owner did, when, by whom. */
+    audit: { at: string | null; action: string; outcome: string; dealId: number | null; actor: string }[]
   }[]
 }
 
@@ -71,6 +73,8 @@ export interface ErasedReport {
   replies: number[]
   outboxRows: number
   mailFiles: number
+  /** Rows of the audit trail that named them (decision 043). */
+  auditRows: number
   /** Invoices of their deals that are kept (10 years, §147 AO, §14b UStG; GDPR Art. 17(3)(b)): "RE-00042". */
   keptInvoices: string[]
 }

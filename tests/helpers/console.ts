@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify'
 // Talking to the owner's console the way its own pages do, for integration tests.
 import { expect } from 'vitest'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
@@ -41,4 +42,22 @@ export function consoleClient(server: ServerProcess, password = 'Kanzlei-Rheinbl
     return { cookie: setCookie.split(';')[0]!, setCookie }
   }
   return { admin, call, setPassword, signIn }
+}
+
+/**
+ * Every route an app answers (HEAD ones included), read from Fastify's own printout of its router: a tree whose
+ * lines each add a piece of the path ("├── pi/"), four places further in per level, with the methods of a path that
+ * is a route ("(GET, HEAD)").
+ */
+export function consoleRoutesOf(app: FastifyInstance): { method: string; url: string }[] {
+  const routes: { method: string; url: string }[] = []
+  const pieces: string[] = []
+  for (const line of app.printRoutes().split('\n')) {
+    const match = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z]+(?:, [A-Z]+)*)\))?$/.exec(line)
+    if (!match) continue
+    pieces.length = match[1]!.length / 4
+    pieces.push(match[2]!)
+    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url: pieces.join('') })
+  }
+  return routes
 }

@@ -2,14 +2,13 @@
 // cookie, brute force, cross-site requests, and a public port that knows nothing of it.
 import fs from 'node:fs'
 import path from 'node:path'
-import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '../../src/server/admin/password.ts'
 import { createConsoleRenderer } from '../../src/server/admin/render.ts'
 import { CONSOLE_HEADER, type ConsoleState } from '../../src/shared/console-api.ts'
 import { startApp } from '../helpers/app.ts'
 import { runCliWithInput } from '../helpers/cli.ts'
-import { consoleClient } from '../helpers/console.ts'
+import { consoleClient, consoleRoutesOf } from '../helpers/console.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
@@ -220,29 +219,12 @@ describe('in order: before and after the password', () => {
   })
 })
 
-/**
- * Every route an app answers (HEAD ones included), read from Fastify's own printout of its router: a tree whose
- * lines each add a piece of the path ("├── pi/"), four places further in per level, with the methods of a path that
- * is a route ("(GET, HEAD)").
- */
-function routesOf(app: FastifyInstance): { method: string; url: string }[] {
-  const routes: { method: string; url: string }[] = []
-  const pieces: string[] = []
-  for (const line of app.printRoutes().split('\n')) {
-    const match = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z]+(?:, [A-Z]+)*)\))?$/.exec(line)
-    if (!match) continue
-    pieces.length = match[1]!.length / 4
-    pieces.push(match[2]!)
-    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url: pieces.join('') })
-  }
-  return routes
-}
 
 test('no route of the console answers without a session but the sign-in page, signing in and its static files', async () => {
   const app = await startApp()
   try {
     await (await app.store()).setOwnerPassword(await hashPassword(PASSWORD), Date.now())
-    const routes = routesOf(app.app.admin!)
+    const routes = consoleRoutesOf(app.app.admin!)
     // The list is the app's own; these must be in it, or the walk below proves nothing.
     expect(routes).toEqual(
       expect.arrayContaining([

@@ -13,6 +13,8 @@ import { zodOnly } from '../http/zod-only.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
 import type { RateLimits } from '../store/rate-limit-common.ts'
+import { auditHooks } from './audit/record.ts'
+import auditRoutes from './audit/route.ts'
 import type { ConsoleDeps } from './deps.ts'
 import { consoleHostNames, isConsoleHost } from './host.ts'
 import dealRoutes from './deal/route.ts'
@@ -106,6 +108,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     }
   })
   app.addHook('onRequest', sessionGuard({ ...deps, rateLimits, renderer }))
+  auditHooks(app, deps)
   app.addHook('onSend', async (_request, reply) => {
     // A body refused for its size is not read to its end just to keep the connection: the place goes to the next.
     if (reply.statusCode === 413) reply.header('connection', 'close')
@@ -125,6 +128,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   await app.register(privacyRoutes, { ...deps, renderer })
   await app.register(importRoutes, { ...deps, renderer })
   await app.register(securityRoutes(deps, renderer))
+  await app.register(auditRoutes(deps, renderer))
   for (const url of PAGE_ROUTES) {
     app.get(url, async (request, reply) => {
       const state = await loadPage(request, deps)

@@ -1,11 +1,12 @@
-// The server's scheduled jobs, as the configuration asks for them: retention (RETENTION_DAYS) and the weekly digest
-// (DIGEST=weekly). Other parts add theirs with `jobs.add(...)` in app.ts.
+// The server's scheduled jobs, as the configuration asks for them: retention (RETENTION_DAYS), the audit trail's two
+// years (always) and the weekly digest (DIGEST=weekly). Other parts add theirs with `jobs.add(...)` in app.ts.
 import type { FastifyBaseLogger } from 'fastify'
 import { leaseOwnerOf } from '../cluster/lease.ts'
 import type { Config } from '../config.ts'
 import type { MailTransport } from '../mail/transport.ts'
 import type { DomainRegistry } from '../sites/registry.ts'
 import type { Store } from '../store/types.ts'
+import { auditRetentionJob } from './audit-retention.ts'
 import { digestJob } from './digest.ts'
 import { retentionJob } from './retention.ts'
 import { createScheduler, type Scheduler } from './scheduler.ts'
@@ -30,6 +31,7 @@ export function createServerJobs(
   if (config.retentionDays !== undefined) {
     jobs.add(retentionJob({ store, dataDir: config.dataDir, days: config.retentionDays, log }))
   }
+  jobs.add(auditRetentionJob({ store, log }))
   if (config.digest === 'weekly') {
     jobs.add(
       digestJob({

@@ -22,7 +22,7 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
   return {
     email,
     createdAt: iso(now),
-    inquiries: data.map(({ inquiry, replies, deals, mails }) => ({
+    inquiries: data.map(({ inquiry, replies, deals, mails, audit }) => ({
       id: inquiry.id,
       domain: displayHost(inquiry.domain),
       domainAscii: inquiry.domain,
@@ -69,6 +69,7 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
         sentAt: iso(mail.sentAt),
         failedAt: iso(mail.failedAt),
       })),
+      audit: audit.map((entry) => ({ at: iso(entry.at), action: entry.action, outcome: entry.outcome, dealId: entry.dealId, actor: entry.actor })),
     })),
   }
 }
@@ -80,6 +81,7 @@ export function erasedReport(erased: ErasedPerson): ErasedReport {
     replies: erased.replyIds,
     outboxRows: erased.outboxRows,
     mailFiles: erased.files,
+    auditRows: erased.auditRows,
     keptInvoices: erased.keptInvoices.map(formatInvoiceNumber),
   }
 }

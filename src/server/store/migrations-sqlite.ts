@@ -315,4 +315,20 @@ export const SQLITE_MIGRATIONS: string[] = [
      zone TEXT NOT NULL
    );
    CREATE INDEX dns_names_zone ON dns_names (zone);`,
+  // The audit trail (decision 043): one row per change made through the console or the CLI, and per sign-in. No
+  // foreign keys: a row outlives the inquiry or deal it names until forget or retention (2 years) removes it.
+  `CREATE TABLE audit_log (
+     id INTEGER PRIMARY KEY,
+     at INTEGER NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'refused', 'failed')),
+     inquiry_id INTEGER,
+     deal_id INTEGER,
+     domain TEXT,
+     detail TEXT
+   );
+   CREATE INDEX audit_log_at ON audit_log (at, id);
+   CREATE INDEX audit_log_inquiry ON audit_log (inquiry_id) WHERE inquiry_id IS NOT NULL;
+   CREATE INDEX audit_log_deal ON audit_log (deal_id) WHERE deal_id IS NOT NULL;`,
 ]

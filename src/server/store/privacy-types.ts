@@ -1,5 +1,6 @@
 // The store's part for GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
 import type { DealState } from '../../shared/console-api.ts'
+import type { AuditEntry } from './audit-types.ts'
 import type { InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './inquiry-types.ts'
 
 /** One inquiry with everything stored with it, as Art. 15 asks. */
@@ -25,6 +26,8 @@ export interface PersonInquiry {
     sentAt: number | null
     failedAt: number | null
   }[]
+  /** The audit trail's rows naming the inquiry or one of its deals (decision 043), oldest first. */
+  audit: AuditEntry[]
 }
 
 /** What an erasure removed: the inquiries (with their domains), their replies, their outbox rows. */
@@ -32,6 +35,8 @@ export interface Erased {
   inquiries: { id: number; domain: string }[]
   replyIds: number[]
   outboxRows: number
+  /** Rows of the audit trail that named the inquiries or their deals. */
+  auditRows: number
   /**
    * The numbers of the invoices of their deals, which are not erased: an invoice and the data on it are kept 10 years
    * (§147 AO, §14b UStG; GDPR Art. 17(3)(b)), without their link to the inquiry (decision 038).

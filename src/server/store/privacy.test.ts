@@ -72,6 +72,7 @@ async function seedPerson(store: Store, dataDir: string) {
   for (const id of erika) {
     replyIds.push((await store.addReply({ inquiryId: id, body: `Antwort an Zwirbel ${id}`, to: 'erika.zwirbel@example.org', replyTo: 'owner@example.org', createdAt: NOW }))!)
     await addWebhookRow(dataDir, id)
+    await store.addAuditEntry({ at: NOW, actor: 'CLI', action: 'reply', outcome: 'ok', inquiryId: id, domain: 'example.de' })
   }
   const max = await save(store)
   await store.addPageViews([{ domain: 'example.de', day: '2026-11-01', views: 7 }])
@@ -169,6 +170,7 @@ describe('erasure (Art. 17)', () => {
       ],
       replyIds,
       outboxRows: 6,
+      auditRows: 2,
       keptInvoices: [],
       files: 4,
     })
@@ -179,7 +181,7 @@ describe('erasure (Art. 17)', () => {
     // The search finds nothing of her any more, and still finds the others.
     expect(await store.consoleInquiries({ limit: 10, words: ['zwirbelkuchen'] })).toEqual([])
     expect((await store.consoleInquiries({ limit: 10, words: ['max'] })).map((row) => row.id)).toEqual([max])
-    expect(await store.eraseByEmail('erika.zwirbel@example.org')).toEqual({ inquiries: [], replyIds: [], outboxRows: 0, keptInvoices: [] })
+    expect(await store.eraseByEmail('erika.zwirbel@example.org')).toEqual({ inquiries: [], replyIds: [], outboxRows: 0, auditRows: 0, keptInvoices: [] })
   })
 
   test('the tables looked through are the whole schema, as the database lists it', async () => {

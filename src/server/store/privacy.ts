@@ -5,6 +5,7 @@
 // it finds.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { localStem, sameMailboxAs } from '../mail/mailbox.ts'
+import { toAuditEntry } from './audit.ts'
 import { INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
@@ -29,16 +30,27 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
   }
 
   async function erase(trx: Transaction<Database>, ids: number[]): Promise<Erased> {
-    if (ids.length === 0) return { inquiries: [], replyIds: [], outboxRows: 0, keptInvoices: [] }
+    if (ids.length === 0) return { inquiries: [], replyIds: [], outboxRows: 0, auditRows: 0, keptInvoices: [] }
     const inquiries = await trx.selectFrom('inquiries').select(['id', 'domain']).where('id', 'in', ids).orderBy('id').execute()
     const replies = await trx.selectFrom('replies').select('id').where('inquiry_id', 'in', ids).orderBy('id').execute()
     // Invoices stay (their deal_id and reply_id are set null by the database): only counted, for the report.
     const invoices = await trx.selectFrom('invoices as v').innerJoin('deals as d', 'd.id', 'v.deal_id').select('v.number').where('d.inquiry_id', 'in', ids).orderBy('v.number').execute()
     // Outbox rows first: they refer to the replies and the inquiries. SQLite's triggers take the FTS rows along.
     const outbox = await trx.deleteFrom('outbox').where('inquiry_id', 'in', ids).executeTakeFirst()
+    // The trail's rows that name them go with them (decision 043); the erasure's own row names no inquiry.
+    const audit = await trx
+      .deleteFrom('audit_log')
+      .where((eb) => eb.or([eb('inquiry_id', 'in', ids), eb('deal_id', 'in', eb.selectFrom('deals').select('id').where('inquiry_id', 'in', ids))]))
+      .executeTakeFirst()
     await trx.deleteFrom('replies').where('inquiry_id', 'in', ids).execute()
     await trx.deleteFrom('inquiries').where('id', 'in', ids).execute()
-    return { inquiries, replyIds: replies.map((row) => row.id), outboxRows: Number(outbox.numDeletedRows), keptInvoices: invoices.map((row) => Number(row.number)) }
+    return {
+      inquiries,
+      replyIds: replies.map((row) => row.id),
+      outboxRows: Number(outbox.numDeletedRows),
+      auditRows: Number(audit.numDeletedRows),
+      keptInvoices: invoices.map((row) => Number(row.number)),
+    }
   }
 
   const purgeErased = async () => {
@@ -52,7 +64,7 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
         const ids = await idsOf(db, email)
         if (ids.length === 0) return []
         const rows = await db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', 'in', ids).orderBy('i.created_at').orderBy('i.id').execute()
-        const [replies, deals, mails] = await Promise.all([
+        const [replies, deals, mails, audit] = await Promise.all([
           db.selectFrom('replies').selectAll().where('inquiry_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
           // Column by column: the transfer code and the link are never read here.
           db
@@ -66,6 +78,15 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
             .select(['id', 'inquiry_id', 'reply_id', 'webhook_url', 'message_id', 'status', 'attempts', 'last_error', 'mail_to', 'created_at', 'sent_at', 'failed_at'])
             .where('inquiry_id', 'in', ids)
             .orderBy('id')
+            .execute(),
+          db
+            .selectFrom('audit_log as a')
+            .leftJoin('deals as d', 'd.id', 'a.deal_id')
+            .selectAll('a')
+            .select('d.inquiry_id as deal_inquiry_id')
+            .where((eb) => eb.or([eb('a.inquiry_id', 'in', ids), eb('d.inquiry_id', 'in', ids)]))
+            .orderBy('a.at')
+            .orderBy('a.id')
             .execute(),
         ])
         return rows.map(
@@ -109,6 +130,9 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
                 sentAt: mail.sent_at,
                 failedAt: mail.failed_at,
               })),
+            audit: audit
+              .filter((entry) => Number(entry.inquiry_id ?? entry.deal_inquiry_id) === Number(row.id))
+              .map(toAuditEntry),
           }),
         )
       })

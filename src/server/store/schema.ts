@@ -1,6 +1,7 @@
 // The tables as the query layer sees them, the same in both databases (PostgreSQL's BIGINT columns are read as
 // numbers: see postgres.ts). Generated columns are `Generated`, so inserts need not name them.
 import type { Generated } from 'kysely'
+import type { AuditAction, AuditOutcome } from '../../shared/audit-api.ts'
 import type { Language } from '../../shared/language.ts'
 import type { DealEvent, DealState, InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
 
@@ -169,6 +170,21 @@ export interface Database {
     e_invoice: number
     pdf: Uint8Array | null
     sha256: string | null
+  }
+  /** The audit trail (decision 043): who changed what, on which inquiry, deal or domain, with what outcome. */
+  audit_log: {
+    id: Generated<number>
+    at: number
+    /** "CLI", "session:" and a short id derived from the session's, or "anonym" (a failed sign-in). */
+    actor: string
+    action: AuditAction
+    outcome: AuditOutcome
+    inquiry_id: number | null
+    deal_id: number | null
+    /** ASCII (punycode), as stored elsewhere. */
+    domain: string | null
+    /** Short and never secret: a count, a method, an address in part. */
+    detail: string | null
   }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }

@@ -15,6 +15,7 @@ import { privacyStore } from './privacy.ts'
 import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
 import { dnsUpdateStore } from './dns-updates.ts'
+import { auditStore } from './audit.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
 
@@ -65,6 +66,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...invoiceStore(db, dialect),
     ...jobStore(db, dialect),
     ...dnsUpdateStore(db, dialect),
+    ...auditStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },

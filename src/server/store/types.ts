@@ -8,6 +8,7 @@ import type { DnsUpdateStore } from './dns-types.ts'
 import type { PaymentStore } from './payment-types.ts'
 import type { InvoiceStore } from './invoice-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
+import type { AuditStore } from './audit-types.ts'
 
 // The parts of the store with a file of their own; their types are these files', re-exported here.
 export type * from './inquiry-types.ts'
@@ -19,8 +20,18 @@ export type * from './job-types.ts'
 export type * from './payment-types.ts'
 export type * from './invoice-types.ts'
 export type * from './dns-types.ts'
+export type * from './audit-types.ts'
 
-export interface Store extends ConfirmationStore, DealStore, DealRecordStore, PaymentStore, PrivacyStore, JobStore, InvoiceStore, DnsUpdateStore {
+export interface Store
+  extends ConfirmationStore,
+    DealStore,
+    DealRecordStore,
+    PaymentStore,
+    PrivacyStore,
+    JobStore,
+    InvoiceStore,
+    DnsUpdateStore,
+    AuditStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
    * transaction. A verify plan stores it as 'unconfirmed'.

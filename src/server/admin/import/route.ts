@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { IMPORT_MAX_BYTES, IMPORT_PATH, type ImportReport } from '../../../shared/import-api.ts'
 import { visible } from '../../export/escape.ts'
 import { HttpError } from '../../http/errors.ts'
+import { noteAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { createImportRunner } from './child.ts'
@@ -64,6 +65,7 @@ export default async function importRoutes(app: FastifyInstance, deps: ConsoleDe
     const { added, changed, removed } = report.counts
     // Counts only: the log is no second copy of the portfolio.
     if (report.written) log.info({ added, changed, removed }, 'domains imported in the console')
+    noteAudit(request, { detail: `${added} neu, ${changed} geändert, ${removed} entfernt` })
     return report
   })
 }

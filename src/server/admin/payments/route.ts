@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { BANK_STATEMENT_PATH, type BankStatementPreview, type BankStatementResult } from '../../../shared/payments-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { CAMT_MAX_BYTES, CamtError, camtProblemText } from '../../payments/camt.ts'
+import { noteAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 
@@ -59,6 +60,7 @@ export default function paymentRoutes(deps: ConsoleDeps, renderer: ConsoleRender
       if (result.paid.length > 0) outbox.kick()
       // Counts and deal ids only: no name or remittance text in the log.
       log.info({ recorded: result.recorded, paid: result.paid.map((deal) => deal.dealId) }, 'bank statement applied in the console')
+      noteAudit(request, { detail: `${result.recorded} Buchungen; bezahlt: ${result.paid.map((deal) => `Verkauf ${deal.dealId}`).join(', ') || 'keiner'}` })
       return result
     })
   }

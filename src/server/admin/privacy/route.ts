@@ -7,6 +7,7 @@ import { PRIVACY_PATH } from '../../../shared/privacy-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { erasePerson } from '../../privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../../privacy/report.ts'
+import { noteAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 
@@ -33,6 +34,8 @@ export default async function privacyRoutes(app: FastifyInstance, deps: ConsoleD
     const erased = erasedReport(await erasePerson(store, config.dataDir, email))
     // Counts and ids only: the address itself must not live on in the log.
     log.info({ inquiries: erased.inquiries.map(({ id }) => id), replies: erased.replies.length, mailFiles: erased.mailFiles }, 'person erased in the console')
+    // Neither the address nor the ids: the row outlives what it erased, and must not lead back to the person.
+    noteAudit(request, { detail: `${erased.inquiries.length} ${erased.inquiries.length === 1 ? 'Anfrage' : 'Anfragen'}` })
     return erased
   })
 }

@@ -7,6 +7,7 @@ import { CONSOLE_PATHS, type SignInRequest } from '../../../shared/console-api.t
 import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
 import type { RateLimits } from '../../store/rate-limit-common.ts'
+import { auditActorOfHash, noteAudit, signInDetail, skipAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { verifyPassword } from '../password.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
@@ -151,6 +152,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     if (previous !== null) await deps.store.deleteSession(hashOfSessionId(previous))
     const id = newSessionId()
     await deps.store.createSession(hashOfSessionId(id), Date.now(), sessionDetails(request, method))
+    noteAudit(request, { actor: auditActorOfHash(hashOfSessionId(id)), detail: signInDetail(method, request) })
     request.log.info({ method }, 'console: signed in')
     return reply.code(204).header('set-cookie', sessionCookie(request, id)).send()
   }
@@ -191,6 +193,8 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
       if (code === '') {
         // The password was right: no guess spent. A guess at the code below is counted like a wrong password.
         await giveBack.get(request)?.()
+        // Not a sign-in yet: the request with the code writes the row.
+        skipAudit(request)
         return reply.code(200).type('application/json; charset=utf-8').send({ secondFactor: true })
       }
       const passed = await secondFactorPasses(totp.secret, code)

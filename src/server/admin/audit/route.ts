@@ -1,0 +1,70 @@
+// The console's page "Protokoll" (decision 043): the audit trail, newest first, filtered by days (Berlin time), action
+// and subject, 50 rows a page. Registered by the admin app behind the session check, like every console route.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { AUDIT_ACTIONS, AUDIT_PATH, type AuditEntryView, type AuditPage, type AuditQuery } from '../../../shared/audit-api.ts'
+import { HttpError } from '../../http/errors.ts'
+import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
+import { displayHost, parseHost } from '../../sites/host.ts'
+import type { AuditEntry, AuditFilter } from '../../store/types.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import { parse } from '../inbox/query.ts'
+import { sendPage, type ConsoleRenderer } from '../render.ts'
+
+const AUDIT_PAGE_SIZE = 50
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Datum als JJJJ-MM-TT', abort: true }).refine(isCalendarDay, 'kein gültiges Datum')
+// Empty form fields (a GET form sends every field) mean "no filter".
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+
+const auditQuery = z.object({
+  since: optional(day),
+  until: optional(day),
+  action: optional(z.enum(Object.keys(AUDIT_ACTIONS) as [keyof typeof AUDIT_ACTIONS, ...(keyof typeof AUDIT_ACTIONS)[]])),
+  subject: optional(z.string().trim().max(253)),
+  cursor: optional(z.string().regex(/^\d{1,15}\.\d{1,15}$/, 'ungültig')),
+})
+
+/** "A12" or "12": an inquiry; "V3": a deal; anything else a domain (in Unicode or ASCII). */
+function subjectFilter(subject: string): Pick<AuditFilter, 'inquiryId' | 'dealId' | 'domain'> {
+  const inquiry = /^A?\s*(\d{1,15})$/i.exec(subject)
+  if (inquiry) return { inquiryId: Number(inquiry[1]) }
+  const deal = /^V\s*(\d{1,15})$/i.exec(subject)
+  if (deal) return { dealId: Number(deal[1]) }
+  const host = parseHost(subject)
+  if (!host) throw new HttpError(400, 'Betreff: eine Anfrage (A12), ein Verkauf (V3) oder ein Domainname')
+  return { domain: host.ascii }
+}
+
+const actorLabel = (actor: string) => (actor === 'CLI' ? 'CLI' : actor.startsWith('session:') ? `Sitzung ${actor.slice(8)}` : 'unbekannt')
+
+const auditView = (entry: AuditEntry): AuditEntryView => ({
+  ...entry,
+  actor: actorLabel(entry.actor),
+  domain: entry.domain === null ? null : displayHost(entry.domain),
+})
+
+async function auditPage(deps: ConsoleDeps, raw: unknown): Promise<AuditPage> {
+  const query = parse(auditQuery, raw ?? {})
+  const [at, id] = query.cursor?.split('.').map(Number) ?? []
+  const filter: AuditFilter = {
+    // "bis" is inclusive: up to the start of the next day.
+    ...berlinDayRange({ since: query.since, until: query.until }),
+    ...(query.action !== undefined && { action: query.action }),
+    ...(query.subject !== undefined && subjectFilter(query.subject)),
+    ...(at !== undefined && id !== undefined && { before: { at, id } }),
+    limit: AUDIT_PAGE_SIZE + 1,
+  }
+  const rows = await deps.store.auditEntries(filter)
+  const shown = rows.slice(0, AUDIT_PAGE_SIZE)
+  const last = shown.at(-1)
+  const echo: AuditQuery = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined))
+  return { query: echo, entries: shown.map(auditView), next: rows.length > AUDIT_PAGE_SIZE && last ? `${last.at}.${last.id}` : null }
+}
+
+export default function auditRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  return async (app: FastifyInstance) => {
+    app.get(AUDIT_PATH, async (request: FastifyRequest, reply) => sendPage(reply, renderer, { page: 'audit', data: await auditPage(deps, request.query) }))
+    app.get('/api/audit', async (request) => auditPage(deps, request.query))
+  }
+}

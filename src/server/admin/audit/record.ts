@@ -48,6 +48,7 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
   'POST /api/inquiries/:id/accept': 'accept',
   'POST /api/inquiries/:id/decline': 'decline',
   'POST /api/outbox/:id/resend': 'resend',
+  'POST /api/outbox/dns/:id/resend': 'resend',
   'POST /api/templates/:kind': 'template',
   'DELETE /api/templates/:kind': 'template',
   'POST /api/deals/:id/paid': 'deal-paid',
@@ -105,6 +106,7 @@ async function subjectOf(request: FastifyRequest, deps: ConsoleDeps): Promise<No
     return { dealId: id, inquiryId: deal?.inquiryId ?? null, domain: deal?.domain ?? null }
   }
   if (url === '/api/outbox/:id/resend') return { detail: `Postausgang Nr. ${id}` }
+  if (url === '/api/outbox/dns/:id/resend') return { detail: `DNS-Update Nr. ${id}` }
   if (url === '/api/passkeys/:id') return { detail: `Passkey Nr. ${id}` }
   return {}
 }

@@ -1,6 +1,7 @@
 // The owner's console: what its pages and its JSON API exchange. Shared by the server (src/server/admin) and the
 // console's React code (src/console); nothing here may import server code.
 import type { ImportPageData } from './import-api.ts'
+import type { DomainsPageData } from './domains-api.ts'
 import type { Language } from './language.ts'
 import type { BankStatementPageData } from './payments-api.ts'
 import type { SecurityPageData, SessionsPageData } from './sign-in-api.ts'
@@ -259,6 +260,7 @@ export type ConsoleState =
   | { page: 'sales'; data: SalesPage }
   | { page: 'privacy' }
   | { page: 'import'; data: ImportPageData }
+  | { page: 'domains'; data: DomainsPageData }
   | { page: 'bank-statement'; data: BankStatementPageData }
   | { page: 'not-found' }
 

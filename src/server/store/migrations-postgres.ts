@@ -244,4 +244,10 @@ export const POSTGRES_MIGRATIONS: string[] = [
    );
    CREATE UNIQUE INDEX invoices_deal_invoice ON invoices (deal_id) WHERE kind = 'invoice';
    CREATE INDEX invoices_reply ON invoices (reply_id);`,
+  // Edits of the domains file (see migrations-sqlite.ts).
+  `CREATE TABLE domain_edits (
+     version BIGINT PRIMARY KEY,
+     edits TEXT NOT NULL,
+     created_at BIGINT NOT NULL
+   );`,
 ]

@@ -291,4 +291,11 @@ export const SQLITE_MIGRATIONS: string[] = [
    );
    CREATE UNIQUE INDEX invoices_deal_invoice ON invoices (deal_id) WHERE kind = 'invoice';
    CREATE INDEX invoices_reply ON invoices (reply_id);`,
+  // Edits of the domains file made in the console or the CLI (decision 044): numbered without gaps, each instance
+  // takes in the ones its own file lacks.
+  `CREATE TABLE domain_edits (
+     version INTEGER PRIMARY KEY,
+     edits TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );`,
 ]

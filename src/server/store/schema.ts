@@ -170,6 +170,8 @@ export interface Database {
     pdf: Uint8Array | null
     sha256: string | null
   }
+  /** Edits of the domains file, numbered without gaps (decision 044): JSON of the edits as made. */
+  domain_edits: { version: number; edits: string; created_at: number }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }
   tls_names: { wildcard: string; name: string; day: string }

@@ -14,6 +14,7 @@ import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
 import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
+import { domainEditStore } from './domain-edits.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
 
@@ -59,6 +60,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...privacyStore(db, dialect),
     ...invoiceStore(db, dialect),
     ...jobStore(db, dialect),
+    ...domainEditStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },

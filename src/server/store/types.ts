@@ -7,6 +7,7 @@ import type { DealEvent, DealRecordStore } from './deal-record-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { PaymentStore } from './payment-types.ts'
 import type { InvoiceStore } from './invoice-types.ts'
+import type { DomainEditStore } from './domain-edits-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
 
 export type { InquiryStatus, ReplyKind }
@@ -203,8 +204,9 @@ export type * from './privacy-types.ts'
 export type * from './job-types.ts'
 export type * from './payment-types.ts'
 export type * from './invoice-types.ts'
+export type * from './domain-edits-types.ts'
 
-export interface Store extends ConfirmationStore, DealStore, DealRecordStore, PaymentStore, PrivacyStore, JobStore, InvoiceStore {
+export interface Store extends ConfirmationStore, DealStore, DealRecordStore, PaymentStore, PrivacyStore, JobStore, InvoiceStore, DomainEditStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
    * transaction. A verify plan stores it as 'unconfirmed'.

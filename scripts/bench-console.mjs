@@ -4,7 +4,8 @@
 // size. SQLite by default; PostgreSQL with --postgres (a throw-away server, seeded each run) or when DATABASE_URL is
 // set (seeded once, then reused). The SQLite seed is kept in the temporary directory and reused for the same size.
 // --runs N requests per query (default 200), --only sqlite|postgres for one store, --json for JSON. scripts/bench-console-sql.mjs measures the same
-// queries as raw SQL.
+// queries as raw SQL. The page "Domains" is measured too, on a domains file of 100,000 names (--domains-names N) and
+// an empty store; --only domains measures it alone (decision 044).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -16,6 +17,7 @@ import { SMTPServer } from 'smtp-server'
 import { CONSOLE_HEADER } from '../src/shared/console-api.ts'
 import { startPostgresServer } from '../tests/helpers/postgres.ts'
 import { build, root } from './build-lib.mjs'
+import { domainsFileText } from './domains-file.mjs'
 import { seedInfoOf, seedStore, writeDomainsFile } from './seed.mjs'
 import { freePort, startServer } from './server-lib.mjs'
 
@@ -174,6 +176,44 @@ async function benchStore(label, storeEnv, { inquiries, runs, log }) {
   }
 }
 
+/**
+ * The page "Domains" at `names` names (decision 044): its list's first page, a page deep in it, searches that match
+ * many names, few and none, and the whole HTML page, from the built server with an empty store.
+ */
+async function benchDomainsPage({ names, runs, log }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-domains-page-'))
+  const domainsFile = path.join(dataDir, 'domains.json')
+  fs.writeFileSync(domainsFile, domainsFileText('json', { domains: names }))
+  const storeEnv = { DATA_DIR: dataDir, DATABASE_URL: '' }
+  const adminPort = await freePort()
+  let server
+  try {
+    setPassword(storeEnv)
+    server = await startServer(await freePort(), { ...storeEnv, ADMIN_PORT: String(adminPort), ADMIN_HOST: '127.0.0.1', DOMAINS_FILE: domainsFile, MAIL_TO: 'owner@example.org', MAIL_FROM: 'lander@example.org' })
+    const adminUrl = `http://127.0.0.1:${adminPort}`
+    const cookie = await signIn(adminUrl)
+    const list = (query) => `${adminUrl}/api/domains?${new URLSearchParams(query)}`
+    const queries = {
+      'Domains: first page': list({}),
+      'Domains: page at the middle': list({ offset: String(Math.floor(names / 2)) }),
+      'Domains: search, many matches': list({ q: 'shop' }),
+      'Domains: search, many matches, a late page': list({ q: '.de', offset: '5000' }),
+      'Domains: search, few matches': list({ q: 'bücher' }),
+      'Domains: search, no match': list({ q: 'zeppelinwerft' }),
+      'Domains: the HTML page': `${adminUrl}/domains`,
+    }
+    log(`Domains page: ${names.toLocaleString('en')} names, ${runs} requests per query ...`)
+    const results = {}
+    for (const [name, url] of Object.entries(queries)) results[name] = await measure(url, cookie, runs)
+    return results
+  } catch (error) {
+    return `Domains page: ${error.message}: no figures`
+  } finally {
+    await server?.stop()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
 export async function benchConsole(args) {
   const asJson = args.includes('--json')
   const value = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
@@ -184,13 +224,14 @@ export async function benchConsole(args) {
   const results = { inquiries, consoleScripts: consoleScriptSize() }
   const dataDir = path.join(os.tmpdir(), `domain-lander-bench-console-${inquiries}`)
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
+  results.domainsPage = await benchDomainsPage({ names: value('--domains-names', 100_000), runs, log })
   // DATABASE_URL of the environment (the PostgreSQL run's) must not reach the SQLite server: empty means unset.
-  if (only !== 'postgres') results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir, DATABASE_URL: '' }, { inquiries, runs, log })
-  if (only !== 'sqlite' && process.env.DATABASE_URL) {
+  if (only !== 'postgres' && only !== 'domains') results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir, DATABASE_URL: '' }, { inquiries, runs, log })
+  if (only !== 'sqlite' && only !== 'domains' && process.env.DATABASE_URL) {
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
     results.postgres = await benchStore('PostgreSQL', { DATA_DIR: pgDir, DATABASE_URL: process.env.DATABASE_URL }, { inquiries, runs, log })
     fs.rmSync(pgDir, { recursive: true, force: true })
-  } else if (only !== 'sqlite' && args.includes('--postgres')) {
+  } else if (only !== 'sqlite' && only !== 'domains' && args.includes('--postgres')) {
     log('PostgreSQL: starting a throw-away server (it is seeded afresh) ...')
     const server = await startPostgresServer()
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
@@ -202,14 +243,14 @@ export async function benchConsole(args) {
     }
   }
   if (asJson) return console.log(JSON.stringify(results, null, 2))
-  for (const store of ['sqlite', 'postgres']) {
+  for (const store of ['sqlite', 'postgres', 'domainsPage']) {
     const r = results[store]
     if (r === undefined) continue
     if (typeof r === 'string') {
       console.log(r)
       continue
     }
-    console.log(`${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${inquiries.toLocaleString('en')} inquiries:`)
+    console.log(store === 'domainsPage' ? `Domains page, ${value('--domains-names', 100_000).toLocaleString('en')} names:` : `${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${inquiries.toLocaleString('en')} inquiries:`)
     console.table(Object.fromEntries(Object.entries(r).map(([name, m]) => [name, { 'p50 ms': m.p50Ms, 'p99 ms': m.p99Ms, [`p99 <= ${TARGET_MS} ms`]: m.p99Ms <= TARGET_MS ? 'yes' : 'NO' }])))
   }
   const js = results.consoleScripts

@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS, isAuditAction, type AuditAction, type AuditOutcome } fro
 import type { Config } from '../server/config.ts'
 import { jsonText } from '../server/export/escape.ts'
 import { berlinDayRange, isCalendarDay } from '../server/lib/berlin-day.ts'
-import { displayHost } from '../server/sites/host.ts'
+import { displayHost, parseHost } from '../server/sites/host.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { AuditEntry, NewAuditEntry, Store } from '../server/store/types.ts'
 import { table, time } from './format.ts'
@@ -25,6 +25,8 @@ export interface CliAuditPlan {
   action: AuditAction
   inquiryId?: number
   dealId?: number
+  /** A command about one domain (domains set/add/remove), as typed: stored in ASCII when it is a host name. */
+  domain?: string
 }
 
 const idOf = (text: string | undefined) => (text !== undefined && /^\d{1,15}$/.test(text) && Number(text) > 0 ? Number(text) : undefined)
@@ -65,6 +67,9 @@ export function cliAuditPlan(command: string | undefined, args: string[], values
       return values['dry-run'] ? null : { action: 'bank-statement' }
     case 'import':
       return values['dry-run'] ? null : { action: 'import' }
+    case 'domains':
+      // set, add and remove name the domain; a dry run changes nothing.
+      return values['dry-run'] || !['set', 'add', 'remove'].includes(args[0] ?? '') ? null : { action: 'domain-edit', ...(args[1] !== undefined && { domain: args[1] }) }
     case 'forget':
       return { action: 'forget' }
     default:
@@ -96,6 +101,8 @@ export async function recordCli(
       if (deal) Object.assign(entry, { inquiryId: deal.inquiryId, domain: deal.domain })
     } else if (plan.inquiryId !== undefined) {
       entry.domain = (await store.getInquiry(plan.inquiryId))?.domain ?? null
+    } else if (plan.domain !== undefined) {
+      entry.domain = parseHost(plan.domain)?.ascii ?? null
     }
     await store.addAuditEntry(entry)
   } catch (error) {

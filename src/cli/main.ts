@@ -69,6 +69,9 @@ Commands:
   import   FILE [--format csv|json] [--dry-run] [--prune]   a registrar's list of names, prices, minimum offers and
            currencies into DOMAINS_FILE: shows the changes, writes the file unless --dry-run (exit 1 on any error);
            --prune also removes the exact names the list does not have
+  domains  set NAME key=value… | add NAME [key=value…] | remove NAME   [--dry-run]   edit one name of DOMAINS_FILE
+           (keys: price, priceType, minOffer, currency, status, language, listed, description; key= removes one);
+           shows the change, writes the file unless --dry-run; other instances take the edit in from the store
 Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
@@ -322,6 +325,13 @@ export async function main(argv: string[], print = printLine, printError = (text
       return await runDns(args, values, config, print, sold, store)
     }
     if (command === 'import') return await runImportCommand(args, values, config, print)
+    if (command === 'domains') {
+      const { runDomainsCommand } = await import('./domains.ts')
+      const { storeJournal } = await import('../server/domains-edit/sync.ts')
+      // With a store, the edit is recorded there for the other instances (decision 044); without one, the file alone.
+      if (!values['dry-run'] && (config.databaseUrl || fs.existsSync(sqliteFileOf(config)))) store = await openStore(config)
+      return await runDomainsCommand(args, values, config, store ? storeJournal(store) : null, print)
+    }
     const file = sqliteFileOf(config)
     if (!config.databaseUrl && !fs.existsSync(file)) {
       throw new UsageError(`no store at ${file}: is DATA_DIR right? (the server creates it on its first start)`)

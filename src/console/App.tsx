@@ -4,6 +4,7 @@ import type { ConsoleState } from '../shared/console-api.ts'
 import { Layout } from './Layout.tsx'
 import { AuditPageView } from './pages/Audit.tsx'
 import { BankStatementPage } from './pages/BankStatement.tsx'
+import { DomainsPage } from './pages/Domains.tsx'
 import { ImportPage } from './pages/Import.tsx'
 import { Inbox } from './pages/Inbox.tsx'
 import { InquiryPage } from './pages/Inquiry.tsx'
@@ -94,6 +95,12 @@ function Page({ state, now }: AppProps) {
       return (
         <Layout current="import">
           <ImportPage data={state.data} />
+        </Layout>
+      )
+    case 'domains':
+      return (
+        <Layout current="domains">
+          <DomainsPage data={state.data} />
         </Layout>
       )
     case 'bank-statement':

@@ -2,13 +2,14 @@
 import { useState, type ReactNode } from 'react'
 import { AUDIT_PATH } from '../shared/audit-api.ts'
 import { CONSOLE_PATHS } from '../shared/console-api.ts'
+import { DOMAINS_PATH } from '../shared/domains-api.ts'
 import { IMPORT_PATH } from '../shared/import-api.ts'
 import { PRIVACY_PATH } from '../shared/privacy-api.ts'
 import { SIGN_IN_PATHS } from '../shared/sign-in-api.ts'
 import { callApi, go } from './api.ts'
 import { ErrorText } from './ErrorText.tsx'
 
-type Section = 'inbox' | 'sales' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'import' | 'security' | 'sessions' | 'audit'
+type Section = 'inbox' | 'sales' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'domains' | 'import' | 'security' | 'sessions' | 'audit'
 
 const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'inbox', href: CONSOLE_PATHS.inbox, label: 'Posteingang' },
@@ -17,6 +18,7 @@ const LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: CONSOLE_PATHS.overview, label: 'Übersicht' },
   { section: 'templates', href: CONSOLE_PATHS.templates, label: 'Vorlagen' },
   { section: 'privacy', href: PRIVACY_PATH, label: 'Datenschutz' },
+  { section: 'domains', href: DOMAINS_PATH, label: 'Domains' },
   { section: 'import', href: IMPORT_PATH, label: 'Import' },
   { section: 'security', href: SIGN_IN_PATHS.security, label: 'Anmeldung' },
   { section: 'sessions', href: SIGN_IN_PATHS.sessions, label: 'Sitzungen' },

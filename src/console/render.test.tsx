@@ -108,6 +108,21 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   },
   privacy: { page: 'privacy' },
   import: { page: 'import', data: { domainsFile: '/etc/domain-lander/domains.yaml', maxBytes: 10 * 1024 * 1024 } },
+  domains: {
+    page: 'domains',
+    data: {
+      domainsFile: '/etc/domain-lander/domains.yaml',
+      suggestedFile: '/var/lib/domain-lander/domains.yaml',
+      list: {
+        q: '',
+        offset: 0,
+        total: 1,
+        items: [
+          { name: 'bücher.example', ascii: 'xn--bcher-kva.example', price: 4900, currency: 'EUR', priceType: 'fixed', minOffer: null, status: 'available', language: null, listed: true, description: '<b>fett</b>' },
+        ],
+      },
+    },
+  },
   'bank-statement': { page: 'bank-statement', data: { maxBytes: 5 * 1024 * 1024 } },
   security: {
     page: 'security',

@@ -18,6 +18,7 @@ const TITLES: Record<ConsoleState['page'], string> = {
   sales: 'Verkäufe',
   privacy: 'Datenschutz',
   import: 'Domains importieren',
+  domains: 'Domains',
   'bank-statement': 'Kontoauszug importieren',
   audit: 'Protokoll',
   'not-found': 'Seite nicht gefunden',

@@ -41,6 +41,8 @@ import { fastifyTrustProxy } from './http/client-address.ts'
 import { trackConnections, type ConnectionTracker } from './http/connections.ts'
 import { lazyRequestLogger, logsEveryRequest, summariseFailedAnswers } from './http/request-log.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
+import { planEdit } from './domains-edit/planner.ts'
+import { createDomainsSync, storeJournal } from './domains-edit/sync.ts'
 import { consoleUrlOf, missingNotifySecret } from './notify/routing.ts'
 import { createServerJobs } from './jobs/server-jobs.ts'
 
@@ -165,6 +167,18 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       owner: `${leaseOwnerOf(process.pid)}:dns`,
       leaseMs: config.mailLeaseMs,
     })
+  // Edits made in the console or the CLI of another instance, taken into this one's domains file (decision 044).
+  const domainsSync =
+    config.domainsFile === undefined
+      ? null
+      : createDomainsSync({
+          domainsFile: config.domainsFile,
+          memoryMiB: config.domainsFileMemoryMiB,
+          journal: storeJournal(store),
+          plan: planEdit,
+          log: app.log.child({ component: 'domains' }),
+          reload: () => domains.reload(),
+        })
   const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
   const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })
   jobs.add(
@@ -282,6 +296,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       outbox.start()
       dnsUpdates?.start()
       soldNames.start()
+      domainsSync?.start()
       unconfirmedExpiry.start()
       counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
       jobs.start()
@@ -300,6 +315,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     await unconfirmedExpiry.stop()
     await counterExpiry?.stop()
     await soldNames.stop()
+    await domainsSync?.stop()
     await store.close()
     await rateLimits.close()
   })

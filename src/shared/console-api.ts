@@ -2,6 +2,7 @@
 // console's React code (src/console); nothing here may import server code.
 import type { ImportPageData } from './import-api.ts'
 import type { AuditPage } from './audit-api.ts'
+import type { DomainsPageData } from './domains-api.ts'
 import type { Language } from './language.ts'
 import type { BankStatementPageData } from './payments-api.ts'
 import type { SecurityPageData, SessionsPageData } from './sign-in-api.ts'
@@ -274,6 +275,7 @@ export type ConsoleState =
   | { page: 'sales'; data: SalesPage }
   | { page: 'privacy' }
   | { page: 'import'; data: ImportPageData }
+  | { page: 'domains'; data: DomainsPageData }
   | { page: 'bank-statement'; data: BankStatementPageData }
   | { page: 'audit'; data: AuditPage }
   | { page: 'not-found' }

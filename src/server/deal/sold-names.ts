@@ -39,6 +39,10 @@ function withSoldNames(config: DomainsConfig, sold: ReadonlySet<string>, generat
   return {
     ...config,
     version: `${config.version}.${generation}`,
+    entry(key) {
+      const settings = config.entry(key)
+      return settings && isSold(key) ? { ...settings, status: 'sold' } : settings
+    },
     resolve(ascii) {
       const resolved = config.resolve(ascii)
       return resolved && isSold(ascii) ? { ...resolved, settings: { ...resolved.settings, status: 'sold' } } : resolved

@@ -3,18 +3,24 @@
 // import (price, minOffer, currency) are touched; every other key of an entry stays as it was.
 import { isMap, isScalar, parseDocument, YAMLMap, type Document, type Pair } from 'yaml'
 import { MAX_NESTING, nestsTooDeep } from '../sites/domains-file.ts'
+import type { EditableField } from '../../shared/domains-api.ts'
 import { domainKey } from '../sites/settings.ts'
 import { readsAs, Unreadable, Unsupported, yamlLines, type YamlLines } from './yaml-lines.ts'
 
 type TermKey = 'price' | 'minOffer' | 'currency'
-/** What an entry's term is set to; null removes the key. */
-export type TermChanges = Partial<Record<TermKey, number | string | null>>
+/**
+ * What an entry's keys are set to; null removes the key. The import sets its terms (price, minOffer, currency); the
+ * console's and `domains set`'s edits (domains-edit/) the other one-line keys too.
+ */
+export type TermChanges = Partial<Record<TermKey | EditableField, number | string | boolean | null>>
 
 export interface DomainsText {
   /** The exact names of the file (never wildcards), in ASCII, with the terms their entries give themselves. */
   readonly entries: ReadonlyMap<string, Partial<Record<TermKey, unknown>>>
   /** The default's currency, or EUR. */
   readonly defaultCurrency: string
+  /** An exact name's own entry as the file has it (the defaults not merged in). */
+  entryOf(ascii: string): Readonly<Record<string, unknown>>
   change(ascii: string, changes: TermChanges): void
   add(name: string, terms: TermChanges): void
   remove(ascii: string): void
@@ -72,6 +78,7 @@ function yamlText(source: string): DomainsText {
   return {
     entries,
     defaultCurrency,
+    entryOf: (ascii) => lines.entries.get(keys.get(ascii)!)?.value ?? {},
     change(ascii, changes) {
       edits.push((file) => file.change(ascii, changes))
       const key = keys.get(ascii)!
@@ -143,6 +150,10 @@ function yamlDocumentText(source: string): DomainsText {
   return {
     entries,
     defaultCurrency: codeOf(doc.getIn(['default', 'currency'])) ?? 'EUR',
+    entryOf(ascii) {
+      const value = pairs.get(ascii)?.value
+      return isMap(value) ? (value.toJSON() as Record<string, unknown>) : {}
+    },
     change(ascii, changes) {
       const pair = pairs.get(ascii)!
       if (!isMap(pair.value)) pair.value = new YAMLMap()
@@ -209,6 +220,10 @@ function jsonText(source: string): DomainsText {
   return {
     entries,
     defaultCurrency: (isObject(file.default) && codeOf(file.default.currency)) || 'EUR',
+    entryOf(ascii) {
+      const entry = domains[keys.get(ascii)!]
+      return isObject(entry) ? entry : {}
+    },
     change(ascii, changes) {
       const key = keys.get(ascii)!
       domains[key] = apply(isObject(domains[key]) ? domains[key] : {}, changes)

@@ -10,6 +10,22 @@ import path from 'node:path'
  * `check` sees the complete temporary file before the rename: when it throws, the file stays as it was.
  */
 export async function replaceFile(file: string, text: string, check: (written: string) => Promise<void> = async () => {}): Promise<void> {
+  const prepared = await prepareReplacement(file, text, check)
+  commitReplacement(prepared)
+}
+
+export interface Replacement {
+  /** The complete, checked temporary file beside the target. */
+  temp: string
+  target: string
+}
+
+/**
+ * The first half of replaceFile: the temporary file, written, synced and checked, but not yet renamed. The domains
+ * editor (domains-edit/) records the edit in the store between the two halves, so that another instance that wins
+ * the same version leaves this file untouched (decision 044).
+ */
+export async function prepareReplacement(file: string, text: string, check: (written: string) => Promise<void> = async () => {}): Promise<Replacement> {
   // Through a symbolic link to the file it names: the link stays a link.
   const target = fs.existsSync(file) ? fs.realpathSync(file) : path.resolve(file)
   const old = fs.existsSync(target) ? fs.statSync(target) : null
@@ -31,18 +47,31 @@ export async function replaceFile(file: string, text: string, check: (written: s
       fs.closeSync(fd)
     }
     await check(temp)
+  } catch (error) {
+    fs.rmSync(temp, { force: true })
+    throw error
+  }
+  return { temp, target }
+}
+
+/** The second half: the rename, and the directory synced so that the rename itself survives a power cut. */
+export function commitReplacement({ temp, target }: Replacement): void {
+  try {
     fs.renameSync(temp, target)
   } catch (error) {
     fs.rmSync(temp, { force: true })
     throw error
   }
-  const dirFd = fs.openSync(dir, 'r')
+  const dirFd = fs.openSync(path.dirname(target), 'r')
   try {
     fs.fsyncSync(dirFd)
   } finally {
     fs.closeSync(dirFd)
   }
 }
+
+/** A prepared replacement that is not to be made. */
+export const discardReplacement = ({ temp }: Replacement) => fs.rmSync(temp, { force: true })
 
 function tryOwner(fd: number, uid: number, gid: number) {
   try {

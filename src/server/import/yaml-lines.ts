@@ -10,8 +10,7 @@ import yaml from 'js-yaml'
 import { appendAll } from '../../shared/arrays.ts'
 import { YAML_OPTIONS, yamlProblem } from '../sites/domains-file.ts'
 
-type TermKey = 'price' | 'minOffer' | 'currency'
-type TermChanges = Partial<Record<TermKey, number | string | null>>
+type TermChanges = Record<string, number | string | boolean | null>
 type Settings = Record<string, unknown>
 
 /** The file is of a shape this edit does not take: the caller edits it with the Document API. */
@@ -46,7 +45,7 @@ const KEY_LINE = /^( *)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'{[\]#&*!|>%@`-][^
 const termLine = (indent: number, key: string) => new RegExp(`^ {${indent}}${key}[ \\t]*:[ \\t]+([^#{}[\\]|>&*!]*?)([ \\t]+#.*)?(\\r?)$`)
 
 /** A scalar as YAML writes it on one line. */
-const scalar = (value: number | string) => yaml.dump(value, { lineWidth: -1 }).trimEnd()
+const scalar = (value: number | string | boolean) => yaml.dump(value, { lineWidth: -1 }).trimEnd()
 /** A name as a key: plain when it can be, else quoted. */
 const keyOf = (name: string) => (/^[\p{L}\p{N}][\p{L}\p{N}.-]*$/u.test(name) ? name : JSON.stringify(name))
 
@@ -167,7 +166,7 @@ export function yamlLines(source: string): YamlLines {
 
   const blockLines = (settings: Settings, at: number, cr: string) =>
     Object.entries(settings).map(([key, value]) => {
-      if (typeof value !== 'number' && typeof value !== 'string') throw new Unsupported(`${key} is no scalar`)
+      if (typeof value !== 'number' && typeof value !== 'string' && typeof value !== 'boolean') throw new Unsupported(`${key} is no scalar`)
       return `${' '.repeat(at)}${key}: ${scalar(value)}${cr}`
     })
 

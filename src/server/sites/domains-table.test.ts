@@ -25,6 +25,15 @@ describe('the domains table', () => {
     for (const name of ['name-5000.de', 'name-1.d', 'ame-1.de', 'name-1.dee', '', 'de']) expect(table.resolve(name)).toEqual({ known: false, settings: { currency: 'EUR' } })
   })
 
+  test('lists every name in order as one array, as names() yields them, and gives an unlisted entry\'s settings', () => {
+    const names = ['xn--mnchen-3ya.de', '*.wild.de', ...Array.from({ length: 300 }, (_, i) => `name-${i}.de`)]
+    const table = tableOf(names)
+    expect(table.nameList()).toEqual([...table.names()])
+    expect(table.nameList()).toEqual(names)
+    const hidden = domainsConfigOf({ domains: { 'versteckt.de': { listed: false, price: 5 } } })
+    expect([hidden.resolve('versteckt.de'), hidden.entry('versteckt.de'), hidden.entry('fehlt.de')]).toEqual([null, { listed: false, price: 5 }, null])
+  })
+
   test('names whose hashes fall into the same slot are all found', () => {
     const slots = 16
     const slotOf = (name: string) => {

@@ -34,8 +34,12 @@ export interface DomainsConfig extends Readonly<DomainsTop>, Portfolio {
    * label, as in a certificate (RFC 6125, 6.4.3): *.example.de is shop.example.de, never a.b.example.de.
    */
   resolve(ascii: string): ResolvedDomain | null
+  /** An exact or wildcard entry's settings over the defaults, listed or not (the console's list); null if none. */
+  entry(key: string): DomainSettings | null
   /** Every entry's name (ASCII; wildcards as "*.example.de"), in the file's order. */
   names(): Iterable<string>
+  /** The same as one array, read in one piece (the console's list of 100,000 names: decision 044). */
+  nameList(): string[]
   /** Every entry with its own settings (the defaults not merged in), in the file's order. */
   entries(): Iterable<[string, DomainSettings]>
 }
@@ -129,8 +133,20 @@ export function openDomainsTable(data: DomainsTableData): DomainsConfig {
     size,
     notifyIn: data.notifyIn,
     resolve,
+    entry(key) {
+      const entry = indexOf(names, key)
+      return entry < 0 ? null : settingsAt(entry)
+    },
     *names() {
       for (let entry = 0; entry < size; entry++) yield stringAt(names, entry)
+    },
+    nameList() {
+      // Names are ASCII (the loader makes them so): one latin1 string of all of them, cut at the starts, instead of a
+      // UTF-8 decoding per name.
+      const all = Buffer.from(names.bytes.buffer, names.bytes.byteOffset, names.bytes.byteLength).toString('latin1')
+      const list = new Array<string>(size)
+      for (let entry = 0; entry < size; entry++) list[entry] = all.slice(names.starts[entry]!, names.starts[entry + 1]!)
+      return list
     },
     *entries() {
       for (let entry = 0; entry < size; entry++) yield [stringAt(names, entry), ownSettings(entry)]

@@ -281,4 +281,10 @@ export const POSTGRES_MIGRATIONS: string[] = [
    CREATE INDEX audit_log_at ON audit_log (at, id);
    CREATE INDEX audit_log_inquiry ON audit_log (inquiry_id) WHERE inquiry_id IS NOT NULL;
    CREATE INDEX audit_log_deal ON audit_log (deal_id) WHERE deal_id IS NOT NULL;`,
+  // Edits of the domains file (see migrations-sqlite.ts).
+  `CREATE TABLE domain_edits (
+     version BIGINT PRIMARY KEY,
+     edits TEXT NOT NULL,
+     created_at BIGINT NOT NULL
+   );`,
 ]

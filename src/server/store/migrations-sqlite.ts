@@ -331,4 +331,11 @@ export const SQLITE_MIGRATIONS: string[] = [
    CREATE INDEX audit_log_at ON audit_log (at, id);
    CREATE INDEX audit_log_inquiry ON audit_log (inquiry_id) WHERE inquiry_id IS NOT NULL;
    CREATE INDEX audit_log_deal ON audit_log (deal_id) WHERE deal_id IS NOT NULL;`,
+  // Edits of the domains file made in the console or the CLI (decision 044): numbered without gaps, each instance
+  // takes in the ones its own file lacks.
+  `CREATE TABLE domain_edits (
+     version INTEGER PRIMARY KEY,
+     edits TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );`,
 ]

@@ -186,6 +186,8 @@ export interface Database {
     /** Short and never secret: a count, a method, an address in part. */
     detail: string | null
   }
+  /** Edits of the domains file, numbered without gaps (decision 044): JSON of the edits as made. */
+  domain_edits: { version: number; edits: string; created_at: number }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }
   tls_names: { wildcard: string; name: string; day: string }

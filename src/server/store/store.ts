@@ -16,6 +16,7 @@ import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
 import { dnsUpdateStore } from './dns-updates.ts'
 import { auditStore } from './audit.ts'
+import { domainEditStore } from './domain-edits.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
 
@@ -67,6 +68,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...jobStore(db, dialect),
     ...dnsUpdateStore(db, dialect),
     ...auditStore(db, dialect),
+    ...domainEditStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },

@@ -7,6 +7,7 @@ import type { JobStore } from './job-types.ts'
 import type { DnsUpdateStore } from './dns-types.ts'
 import type { PaymentStore } from './payment-types.ts'
 import type { InvoiceStore } from './invoice-types.ts'
+import type { DomainEditStore } from './domain-edits-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
 import type { AuditStore } from './audit-types.ts'
 
@@ -21,6 +22,7 @@ export type * from './payment-types.ts'
 export type * from './invoice-types.ts'
 export type * from './dns-types.ts'
 export type * from './audit-types.ts'
+export type * from './domain-edits-types.ts'
 
 export interface Store
   extends ConfirmationStore,
@@ -31,7 +33,8 @@ export interface Store
     JobStore,
     InvoiceStore,
     DnsUpdateStore,
-    AuditStore {
+    AuditStore,
+    DomainEditStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
    * transaction. A verify plan stores it as 'unconfirmed'.

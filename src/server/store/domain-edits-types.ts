@@ -1,0 +1,16 @@
+// The store's part for edits of the domains file (store/domain-edits.ts; decision 044).
+
+/** One numbered edit: the JSON of the ResolvedEdit list (shared/domains-api.ts) it made. */
+interface StoredDomainEdit {
+  version: number
+  edits: string
+}
+
+export interface DomainEditStore {
+  /** The edits after this number, oldest first, at most `limit`. */
+  domainEditsAfter(version: number, limit?: number): Promise<StoredDomainEdit[]>
+  /** The highest number recorded, 0 for none. */
+  latestDomainEdit(): Promise<number>
+  /** Records an edit as exactly this number; false when one has it already (another instance was first). */
+  recordDomainEdit(version: number, edits: string, now: number): Promise<boolean>
+}

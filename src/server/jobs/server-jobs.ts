@@ -1,5 +1,5 @@
-// The server's scheduled jobs, as the configuration asks for them: retention (RETENTION_DAYS) and the weekly digest
-// (DIGEST=weekly). Other parts add theirs with `jobs.add(...)` in app.ts.
+// The server's scheduled jobs, as the configuration asks for them: retention (RETENTION_DAYS), the invoices' retention
+// (INVOICE_RETENTION_YEARS) and the weekly digest (DIGEST=weekly). Other parts add theirs with `jobs.add(...)` in app.ts.
 import type { FastifyBaseLogger } from 'fastify'
 import { leaseOwnerOf } from '../cluster/lease.ts'
 import type { Config } from '../config.ts'
@@ -7,6 +7,7 @@ import type { MailTransport } from '../mail/transport.ts'
 import type { DomainRegistry } from '../sites/registry.ts'
 import type { Store } from '../store/types.ts'
 import { digestJob } from './digest.ts'
+import { invoiceRetentionJob } from './invoice-retention.ts'
 import { retentionJob } from './retention.ts'
 import { createScheduler, type Scheduler } from './scheduler.ts'
 
@@ -29,6 +30,9 @@ export function createServerJobs(
   const jobs = createScheduler({ store, log, owner: leaseOwnerOf(process.pid), now: jobsClock(config.jobsClockStart) })
   if (config.retentionDays !== undefined) {
     jobs.add(retentionJob({ store, dataDir: config.dataDir, days: config.retentionDays, log }))
+  }
+  if (config.invoiceRetentionYears !== undefined) {
+    jobs.add(invoiceRetentionJob({ store, years: config.invoiceRetentionYears, log }))
   }
   if (config.digest === 'weekly') {
     jobs.add(

@@ -51,8 +51,15 @@ export interface CheckoutDetails {
   vatId: string | null
 }
 
+/** The buyer on an invoice: the checkout's details with the name. */
+export interface InvoiceAddress extends CheckoutDetails {
+  name: string
+}
+
 export interface StoredInquiry extends NewInquiry {
   id: number
+  /** A negotiated deal's invoice address, as its buyer gave it on the deal page (decision 038). */
+  invoiceAddress?: InvoiceAddress
   /** The owner's counter-offer (in the offer's currency) and when it expires; absent when none was made. */
   counter?: { amount: number; expiresAt: number }
 }

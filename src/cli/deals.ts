@@ -179,5 +179,7 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
   const sold = deal.status === 'completed' ? ` The name counts as sold on every instance within seconds.${told}` : ''
   const invoice = outcome.invoiceId ? await store.getInvoice(outcome.invoiceId) : null
   const invoiced = invoice ? ` ${invoice.kind === 'invoice' ? 'Invoice' : 'Cancellation invoice'} ${invoice.number} issued and attached to the mail (npx domain-lander invoice ${invoice.number}).` : ''
-  print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}${invoiced}`)
+  // With invoices on, a paid deal without one lacks the buyer's address (a negotiated deal): say how it comes.
+  const missing = step === 'paid' && !invoice && config.invoice ? ' No invoice: the buyer has not given a billing address yet; they can on the deal page, then "Rechnung ausstellen" on Verkäufe issues it.' : ''
+  print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}${invoiced}${missing}`)
 }

@@ -357,7 +357,7 @@ export async function main(argv: string[], print = printLine, printError = (text
       if (command === 'invoices') await runInvoiceList(values, { store, print, usage })
       else await runInvoice(args, values, { store, print, usage })
     }
-    else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print)
+    else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print, config.invoiceRetentionYears)
     else if (command === 'audit') await runAuditList(values, { store, print, usage })
     else await run(command, args, values, store, print)
     return 0

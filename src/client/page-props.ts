@@ -94,6 +94,12 @@ export interface DealPageProps {
   /** transferred: the code is there to reveal (`shown` after the address matched). */
   code?: { shown?: string; wrongEmail?: true; email?: string }
   transferNote?: string
+  /** A negotiated deal not invoiced yet: the buyer's invoice address, asked as the checkout asks it (decision 038). */
+  invoiceAddress?: {
+    values: Partial<Record<CheckoutVisibleField, string>>
+    fieldErrors?: Partial<Record<CheckoutVisibleField, string>>
+    saved: boolean
+  }
   /** The deal's invoices, each a download under the page's own link. */
   invoices?: { href: string; label: string }[]
   /** When a transferred deal completes by itself. */

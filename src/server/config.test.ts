@@ -35,6 +35,7 @@ describe('configuration', () => {
       counterOfferDays: 7,
       deal: { key: null, paymentDays: 7, transferDays: 5 },
       retentionDays: undefined,
+      invoiceRetentionYears: 8,
       digest: 'off',
       dnsUpdate: null,
       jobsClockStart: undefined,
@@ -227,6 +228,17 @@ test('RETENTION_DAYS takes a positive whole number of days or off, DIGEST weekly
     expect(() => loadConfig({ RETENTION_DAYS: wrong })).toThrow('RETENTION_DAYS: must be a whole number of days from 1 to 36500 (e.g. 365), or off')
   }
   expect(() => loadConfig({ DIGEST: 'daily' })).toThrow('DIGEST: must be weekly (a summary mail every Monday 08:00 Europe/Berlin) or off')
+})
+
+test('INVOICE_RETENTION_YEARS is 8 (the law since 2025), may be longer or off, never shorter', () => {
+  expect(loadConfig({}).invoiceRetentionYears).toBe(8)
+  expect(loadConfig({ INVOICE_RETENTION_YEARS: '10' }).invoiceRetentionYears).toBe(10)
+  expect(loadConfig({ INVOICE_RETENTION_YEARS: 'off' }).invoiceRetentionYears).toBeUndefined()
+  for (const wrong of ['7', '0', '8.5', 'acht']) {
+    expect(() => loadConfig({ INVOICE_RETENTION_YEARS: wrong })).toThrow(
+      'INVOICE_RETENTION_YEARS: must be a whole number of years from 8 to 100 (the law asks for 8 since 2025: §147 Abs. 3 AO, §14b Abs. 1 UStG), or off',
+    )
+  }
 })
 
 test('the seller on invoices: off without SELLER_*, read with them, and refused in one line naming what is missing', () => {

@@ -65,6 +65,10 @@ const PER_MINUTE_ERROR = 'must be a whole number per client and minute from 0 to
 
 const RETENTION_ERROR = 'must be a whole number of days from 1 to 36500 (e.g. 365), or off'
 
+/** The law's minimum for invoices since 2025 (decision 038): never erased sooner. */
+const INVOICE_RETENTION_MIN_YEARS = 8
+const INVOICE_RETENTION_ERROR = `must be a whole number of years from ${INVOICE_RETENTION_MIN_YEARS} to 100 (the law asks for ${INVOICE_RETENTION_MIN_YEARS} since 2025: §147 Abs. 3 AO, §14b Abs. 1 UStG), or off`
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
 
 /** Webhooks and presets (src/server/notify/targets.ts), separated by commas or white space. */
@@ -243,6 +247,20 @@ const configSchema = z
         error: RETENTION_ERROR,
       })
       .optional(),
+    // Invoices are erased this many years after the end of the year they were issued in (decision 038); off: kept.
+    INVOICE_RETENTION_YEARS: z
+      .union(
+        [
+          z.literal('off'),
+          z.coerce
+            .number({ error: INVOICE_RETENTION_ERROR })
+            .int(INVOICE_RETENTION_ERROR)
+            .min(INVOICE_RETENTION_MIN_YEARS, INVOICE_RETENTION_ERROR)
+            .max(100, INVOICE_RETENTION_ERROR),
+        ],
+        { error: INVOICE_RETENTION_ERROR },
+      )
+      .default(INVOICE_RETENTION_MIN_YEARS),
     DIGEST: z.enum(['off', 'weekly'], { error: 'must be weekly (a summary mail every Monday 08:00 Europe/Berlin) or off' }).default('off'),
     // The seller on invoices (docs/deals.md, "Invoices"; decision 038). Any of them set: every deal paid gets an invoice.
     SELLER_NAME: sellerText(200).optional(),
@@ -342,6 +360,8 @@ const configSchema = z
       /** Deals (docs/deals.md): the key that seals transfer codes (null: the file DATA_DIR/deal-key), and the default deadlines. */
       deal: { key: env.DEAL_KEY === undefined ? null : dealKeyBytes(env.DEAL_KEY)!, paymentDays: env.DEAL_PAYMENT_DAYS, transferDays: env.DEAL_TRANSFER_DAYS },
       retentionDays: env.RETENTION_DAYS === 'off' ? undefined : env.RETENTION_DAYS,
+      /** Years after the end of the year of issue that invoices are kept; undefined: kept for ever. */
+      invoiceRetentionYears: env.INVOICE_RETENTION_YEARS === 'off' ? undefined : env.INVOICE_RETENTION_YEARS,
       digest: env.DIGEST,
       jobsClockStart: env.JOBS_CLOCK_START === undefined ? undefined : Date.parse(env.JOBS_CLOCK_START),
       legal: {

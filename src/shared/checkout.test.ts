@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checkCheckout, COUNTRIES } from './checkout.ts'
+import { checkAddress, checkCheckout, COUNTRIES } from './checkout.ts'
 
 const valid = {
   name58fnlsd: 'Erika Mustermann',
@@ -53,5 +53,38 @@ describe('the checkout schema', () => {
     expect(new Set(COUNTRIES).size).toBe(249)
     expect(COUNTRIES).toEqual(expect.arrayContaining(['DE', 'AT', 'CH', 'GB', 'US']))
     expect(COUNTRIES).not.toEqual(expect.arrayContaining(['UK']))
+  })
+})
+
+describe('the invoice address of a negotiated deal (the checkout\'s own fields and rules)', () => {
+  const address = { name58fnlsd: 'Erika Mustermann', company: '', street: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', country: 'DE', vat_id: 'de 123456789' }
+
+  test('takes name and address alone: no e-mail, binding tick or form token, the VAT ID in upper case', () => {
+    const check = checkAddress({ ...address, action: 'address' })
+    expect(check.status).toBe('valid')
+    if (check.status === 'valid') expect(check.data).toEqual({ ...address, vat_id: 'DE 123456789' })
+  })
+
+  test.each([
+    ['street', ' \u200b '],
+    ['city', 'Berlin\r\nBcc: x@example.org'],
+    ['postcode', '1'.repeat(21)],
+    ['company', 'A\u2028B'],
+    ['country', 'XX'],
+    ['vat_id', '123'],
+    ['name58fnlsd', ''],
+  ])('refuses %s %j with the hint the checkout gives for it', (field, value) => {
+    const check = checkAddress({ ...address, [field]: value })
+    const checkout = checkCheckout({ ...valid, [field]: value })
+    expect(check.status).toBe('invalid')
+    expect(checkout.status).toBe('invalid')
+    if (check.status === 'invalid' && checkout.status === 'invalid') expect(check.fieldErrors).toEqual(checkout.fieldErrors)
+  })
+
+  test('names the wrong fields in English for an English page', () => {
+    expect(checkAddress({ ...address, street: '', country: 'de' }, 'en')).toEqual({
+      status: 'invalid',
+      fieldErrors: { street: 'Please enter your street and number.', country: 'Please choose your country.' },
+    })
   })
 })

@@ -36,15 +36,24 @@ const line = (max: number) => z.string().check(z.trim(), z.maxLength(max), z.ref
 const requiredLine = (max: number) => line(max).check(z.refine((v) => !INVISIBLE.test(v)))
 const optionalLine = (max: number) => z.optional(line(max))
 
-const checkoutSchema = z.object({
+/**
+ * The buyer's postal address for the invoice (§14 Abs. 4 UStG, decision 038): asked by the checkout, and on the deal
+ * page of a deal that came from a negotiation. One shape, so both ask and check exactly the same.
+ */
+const addressShape = {
   [CHECKOUT_FIELD.name]: requiredLine(LIMIT.name),
-  [CHECKOUT_FIELD.email]: z.string().check(z.trim(), z.refine(isValidEmail)),
   [CHECKOUT_FIELD.company]: optionalLine(CHECKOUT_LIMIT.line),
   [CHECKOUT_FIELD.street]: requiredLine(CHECKOUT_LIMIT.line),
   [CHECKOUT_FIELD.postcode]: requiredLine(CHECKOUT_LIMIT.postcode),
   [CHECKOUT_FIELD.city]: requiredLine(CHECKOUT_LIMIT.line),
   [CHECKOUT_FIELD.country]: z.string().check(z.refine((v) => COUNTRIES.includes(v))),
   [CHECKOUT_FIELD.vatId]: z.optional(z.string().check(z.trim(), z.regex(/^(?:[A-Za-z]{2}[A-Za-z0-9 .-]{2,18})?$/))),
+}
+const addressSchema = z.object(addressShape)
+
+const checkoutSchema = z.object({
+  ...addressShape,
+  [CHECKOUT_FIELD.email]: z.string().check(z.trim(), z.refine(isValidEmail)),
   // A checkbox sends "on" when ticked and nothing otherwise: the purchase is binding only when it was ticked.
   [CHECKOUT_FIELD.binding]: z.literal('on'),
   [CHECKOUT_FIELD.nameDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
@@ -70,12 +79,16 @@ export const CHECKOUT_VISIBLE = [
 export type CheckoutVisibleField = (typeof CHECKOUT_VISIBLE)[number]
 export type CheckoutFieldErrors = Partial<Record<CheckoutVisibleField, string>>
 
+type AddressPayload = z.infer<typeof addressSchema>
+/** The address's fields, as the deal page asks them. */
+export const ADDRESS_VISIBLE = [CHECKOUT_FIELD.name, CHECKOUT_FIELD.company, CHECKOUT_FIELD.street, CHECKOUT_FIELD.postcode, CHECKOUT_FIELD.city, CHECKOUT_FIELD.country, CHECKOUT_FIELD.vatId] as const
+type AddressField = (typeof ADDRESS_VISIBLE)[number]
+export type AddressCheck = { status: 'valid'; data: AddressPayload } | { status: 'invalid'; fieldErrors: Partial<Record<AddressField, string>> }
+
 export type CheckoutCheck = { status: 'valid'; data: CheckoutPayload } | { status: 'invalid'; fieldErrors: CheckoutFieldErrors }
 
-/** Checks a checkout; each wrong visible field gets the hint of its own in the page's language. */
-export function checkCheckout(input: unknown, language: Language = 'de'): CheckoutCheck {
-  const result = checkoutSchema.safeParse(input)
-  if (result.success) return { status: 'valid', data: { ...result.data, [CHECKOUT_FIELD.vatId]: result.data[CHECKOUT_FIELD.vatId]?.toUpperCase() } }
+/** Each wrong visible field's hint in the page's language, once per field. */
+function hintsOf(issues: readonly { path: readonly PropertyKey[] }[], language: Language): CheckoutFieldErrors {
   const text = TEXTS[language]
   const hints: Record<CheckoutVisibleField, string> = {
     [CHECKOUT_FIELD.name]: text.hintName,
@@ -89,9 +102,23 @@ export function checkCheckout(input: unknown, language: Language = 'de'): Checko
     [CHECKOUT_FIELD.binding]: text.checkoutHintBinding,
   }
   const fieldErrors: CheckoutFieldErrors = {}
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     const key = issue.path[0]
     if ((CHECKOUT_VISIBLE as readonly unknown[]).includes(key)) fieldErrors[key as CheckoutVisibleField] ??= hints[key as CheckoutVisibleField]
   }
-  return { status: 'invalid', fieldErrors }
+  return fieldErrors
+}
+
+/** Checks a checkout; each wrong visible field gets the hint of its own in the page's language. */
+export function checkCheckout(input: unknown, language: Language = 'de'): CheckoutCheck {
+  const result = checkoutSchema.safeParse(input)
+  if (result.success) return { status: 'valid', data: { ...result.data, [CHECKOUT_FIELD.vatId]: result.data[CHECKOUT_FIELD.vatId]?.toUpperCase() } }
+  return { status: 'invalid', fieldErrors: hintsOf(result.error.issues, language) }
+}
+
+/** Checks the invoice address a negotiated deal's buyer gives on the deal page: the checkout's rules, field by field. */
+export function checkAddress(input: unknown, language: Language = 'de'): AddressCheck {
+  const result = addressSchema.safeParse(input)
+  if (result.success) return { status: 'valid', data: { ...result.data, [CHECKOUT_FIELD.vatId]: result.data[CHECKOUT_FIELD.vatId]?.toUpperCase() } }
+  return { status: 'invalid', fieldErrors: hintsOf(result.error.issues, language) }
 }

@@ -322,4 +322,26 @@ export interface DealSummary {
 /** GET /verkaeufe: every deal, the next deadline first. */
 export interface SalesPage {
   deals: DealSummary[]
+  /** Each deal's invoices by the deal's id, while invoices are on (decision 038). */
+  invoices?: Record<number, DealInvoices>
+}
+
+/** An issued invoice or Stornorechnung, as the console lists it. */
+interface InvoiceEntry {
+  id: number
+  number: number
+  kind: 'invoice' | 'cancellation'
+  dealId: number | null
+  issuedAt: number
+  eInvoice: boolean
+  sha256: string | null
+}
+
+/** GET /api/deals/:id/invoices: a deal's invoices, and whether the owner may issue the missing one now. */
+export interface DealInvoices {
+  invoices: InvoiceEntry[]
+  /** Paid (or further), invoices on, no invoice yet, the buyer's address known: "Rechnung ausstellen". */
+  canIssue: boolean
+  /** Paid with no invoice because the buyer of a negotiated deal has not given an address yet. */
+  missingAddress: boolean
 }

@@ -75,6 +75,6 @@ export interface ErasedReport {
   mailFiles: number
   /** Rows of the audit trail that named them (decision 043). */
   auditRows: number
-  /** Invoices of their deals that are kept (10 years, §147 AO, §14b UStG; GDPR Art. 17(3)(b)): "RE-00042". */
+  /** Invoices of their deals that are kept (8 years after the year of issue by default, §147 AO, §14b UStG; GDPR Art. 17(3)(b)): "RE-00042". */
   keptInvoices: string[]
 }

@@ -13,6 +13,8 @@ import path from 'node:path'
 /** Debian's, or the paths scripts/system-tools.mjs found or installed for npm test. */
 const PDFTOTEXT = process.env.PDFTOTEXT_PATH ?? '/usr/bin/pdftotext'
 const PDFDETACH = path.join(path.dirname(PDFTOTEXT), 'pdfdetach')
+const PDFINFO = path.join(path.dirname(PDFTOTEXT), 'pdfinfo')
+const PDFFONTS = path.join(path.dirname(PDFTOTEXT), 'pdffonts')
 const XMLLINT = process.env.XMLLINT_PATH ?? '/usr/bin/xmllint'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -50,6 +52,30 @@ export const embeddedXml = (pdf: Buffer): { names: string[]; xml: string | null 
     const out = path.join(dir, 'factur-x.xml')
     execFileSync(PDFDETACH, ['-save', String(index + 1), '-o', out, file], { stdio: 'ignore' })
     return { names, xml: fs.readFileSync(out, 'utf8') }
+  })
+
+/**
+ * What a PDF/A-3 with a Factur-X must declare, read with poppler: no conformance check (veraPDF cannot be installed
+ * here, decision 039), only the markers a receiver looks for first. The XMP's PDF/A identification and Factur-X
+ * fields, an output intent with an ICC profile, the XML's file relationship, and whether every font is embedded.
+ */
+export const pdfaMarkers = (pdf: Buffer) =>
+  inTempDir((dir) => {
+    const file = path.join(dir, 'invoice.pdf')
+    fs.writeFileSync(file, pdf)
+    const xmp = execFileSync(PDFINFO, ['-meta', file], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')
+    const fonts = execFileSync(PDFFONTS, [file], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').split('\n').slice(2).filter((line) => line.trim() !== '')
+    const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xmp)?.[1] ?? null
+    const raw = pdf.toString('latin1')
+    return {
+      part: field('pdfaid:part'),
+      conformance: field('pdfaid:conformance'),
+      facturX: { documentType: field('fx:DocumentType'), fileName: field('fx:DocumentFileName'), conformanceLevel: field('fx:ConformanceLevel') },
+      outputIntent: raw.includes('/OutputIntents') && raw.includes('/GTS_PDFA1') && raw.includes('/DestOutputProfile'),
+      afRelationship: /\/AFRelationship\s*\/(\w+)/.exec(raw)?.[1] ?? null,
+      // pdffonts' "emb" column: every font embedded, as PDF/A requires.
+      allFontsEmbedded: fonts.length > 0 && fonts.every((line) => / yes +(?:yes|no) +(?:yes|no) +\d+ +\d+$/.test(line)),
+    }
   })
 
 /** xmllint's complaints about the XML against the CII D16B schema; empty when it is valid. */

@@ -1,10 +1,11 @@
 // A purchase at the fixed price as a buyer makes it (GET /kaufen, then the form posted without script), confirmed by
-// the owner in the console: for tests of what comes after (invoices). And a binary GET with a Host header.
+// the owner in the console, or an offer accepted: for tests of what comes after (invoices). And a binary GET with a
+// Host header.
 import http from 'node:http'
 import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
 import type { consoleClient } from './console.ts'
-import { requestAs } from './contact.ts'
+import { fetchForm, requestAs, VISITOR } from './contact.ts'
 
 let buyers = 0
 
@@ -42,6 +43,20 @@ export async function confirmedPurchase(url: string, host: string, client: Retur
   expect(accepted.status, await accepted.clone().text()).toBe(200)
   const deal = (await (await client.call(`/api/inquiries/${inquiry.id}/deal`, { cookie })).json()) as { deal: { id: number } }
   return { dealId: deal.deal.id, email: values.themail3h6, inquiryId: inquiry.id }
+}
+
+/** An offer written from `host` and accepted by the owner (a deal from a negotiation: no postal address yet). */
+export async function acceptedOffer(url: string, host: string, client: ReturnType<typeof consoleClient>, cookie: string, offer = '1.500') {
+  const email = `angebot${++buyers}-${process.pid}@example.net`
+  const { token, hash } = await fetchForm(url, host)
+  const sent = await requestAs(host, `${url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, message: 'Mein Angebot', offer, token, hash } })
+  expect(sent.status, sent.html).toBe(200)
+  const inbox = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
+  const inquiry = inbox.items.find((item) => item.email === email)!
+  const accepted = await client.call(`/api/inquiries/${inquiry.id}/accept`, { method: 'POST', body: {}, cookie })
+  expect(accepted.status, await accepted.clone().text()).toBe(200)
+  const deal = (await (await client.call(`/api/inquiries/${inquiry.id}/deal`, { cookie })).json()) as { deal: { id: number } }
+  return { dealId: deal.deal.id, email, inquiryId: inquiry.id }
 }
 
 /** GET with a Host header, the body as bytes. */

@@ -10,10 +10,11 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
+import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
 import { requestAs } from '../helpers/contact.ts'
 import { embeddedXml, pdfText, schemaErrors } from '../helpers/invoice.ts'
 import { queryStore, storeEnv } from '../helpers/postgres.ts'
-import { confirmedPurchase, getBytes } from '../helpers/purchase.ts'
+import { acceptedOffer, confirmedPurchase, getBytes } from '../helpers/purchase.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
 
@@ -48,6 +49,9 @@ domains:
   zweite.de: { price: 1190, priceType: fixed, vat: included }
   fixed.com: { price: 2000, priceType: fixed, language: en, currency: USD }
   dritte.de: { price: 990, priceType: fixed, vat: included }
+  verhandelt.de: { minOffer: 100, vat: included }
+  spaeter.de: { minOffer: 100, vat: included }
+  negotiated.com: { minOffer: 100, language: en }
 ${Array.from({ length: 12 }, (_, i) => `  los-${i + 1}.de: { price: ${100 * (i + 1)}, priceType: fixed, vat: included }`).join('\n')}
 `,
   )
@@ -90,7 +94,14 @@ interface Listed {
   sha256: string | null
   eInvoice: boolean
 }
-const invoicesOf = async (dealId: number) => ((await (await send(`/api/deals/${dealId}/invoices`, undefined, 'GET')).json()) as { invoices: Listed[] }).invoices
+const dealInvoices = async (dealId: number) => (await (await send(`/api/deals/${dealId}/invoices`, undefined, 'GET')).json()) as { invoices: Listed[]; canIssue: boolean; missingAddress: boolean }
+const invoicesOf = async (dealId: number) => (await dealInvoices(dealId)).invoices
+
+/** Posts a form of the deal page as the browser does (same origin), without script. */
+const postPage = (host: string, pathName: string, form: Record<string, string>) =>
+  requestAs(host, `${server.url}${pathName}`, { method: 'POST', form, headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' } })
+const pdfsIn = (mail: ReceivedMail) => mail.parsed.attachments.filter((attachment) => attachment.contentType === 'application/pdf')
+const storedAddress = async (inquiryId: number) => (await queryStore<{ buyer_street: string | null }>(server.dataDir, 'SELECT buyer_street FROM inquiries WHERE id = ?', [inquiryId]))[0]!.buyer_street
 
 describe('marking a deal paid', () => {
   let purchase: Awaited<ReturnType<typeof confirmedPurchase>>
@@ -214,7 +225,7 @@ test('forget erases the buyer but keeps the invoice, and says which and why; the
   const result = await cli('forget', '--email', purchase.email)
   expect(result.code, result.err).toBe(0)
   const number = `RE-${String(invoice!.number).padStart(5, '0')}`
-  expect(result.out).toContain(`Kept 1 invoice (${number}) with the buyer's name and address on them: invoices are kept 10 years (§147 AO, §14b UStG), which GDPR Art. 17(3)(b) allows.`)
+  expect(result.out).toContain(`Kept 1 invoice (${number}) with the buyer's name and address on them: invoices are kept 8 years after the end of the year they were issued in (§147 Abs. 3 AO, §14b Abs. 1 UStG), which GDPR Art. 17(3)(b) allows.`)
   expect((await send(`/api/deals/${purchase.dealId}`, undefined, 'GET')).status).toBe(404)
   const owner = await send(`/api/invoices/${invoice!.id}`, undefined, 'GET')
   expect(owner.status).toBe(200)
@@ -241,3 +252,157 @@ test('two server processes (WORKERS=2) marking twelve deals paid at once number 
     cluster.cleanup()
   }
 }, 120_000)
+
+describe('a deal from a negotiation (an accepted offer)', () => {
+  /** The deals of verhandelt.de (invoiced with the payment) and spaeter.de (invoiced by the owner): page and id. */
+  let first: { page: string; dealId: number } | undefined
+  let later: { page: string; dealId: number } | undefined
+  const address = { action: 'address', name58fnlsd: 'Erika Muster', company: 'Muster Handel GmbH', street: 'Musterweg 7', postcode: '80331', city: 'München', country: 'DE', vat_id: 'de 987 654 321' }
+
+  test('asks the buyer for the invoice address on the deal page without script; the invoice of "Zahlung erhalten" carries it', async () => {
+    const offer = await acceptedOffer(server.url, 'verhandelt.de', client, cookie)
+    const page = pageLinkIn(await mailTo(offer.email, 1), 'verhandelt.de')
+    first = { page, dealId: offer.dealId }
+    const shown = await requestAs('verhandelt.de', `${server.url}${page}`)
+    expect(shown.status).toBe(200)
+    expect(shown.html).not.toMatch(/<script\b[^>]*src=/)
+    expect(shown.html).toContain('<h2 id="deal-address">Rechnungsanschrift</h2>')
+    const form = /<form[^>]*>(?:(?!<\/form>).)*<\/form>/gs.exec(shown.html.slice(shown.html.indexOf('id="deal-address"')))![0]
+    expect(form).toContain(`action="${page}"`)
+    expect(form).toContain('<input type="hidden" name="action" value="address"/>')
+    // The name the buyer wrote with, to be corrected; the checkout's fields and labels.
+    expect(form).toMatch(/<input id="address-name58fnlsd"[^>]*name="name58fnlsd" value="Erika Mustermann"\/>/)
+    for (const label of ['Straße und Hausnummer', 'PLZ', 'Ort', 'Land', 'Firma (optional)', 'USt-IdNr. (optional)']) expect(shown.html).toContain(`>${label}</label>`)
+
+    // A wrong field: the page again (400), each wrong field named, everything typed kept, as text.
+    const wrong = await postPage('verhandelt.de', page, { ...address, name58fnlsd: 'Erika <b>Muster</b>', street: '', country: 'XX' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.html).toContain('Bitte prüfen Sie die markierten Felder.')
+    expect(wrong.html).toContain('Bitte geben Sie Straße und Hausnummer ein.')
+    expect(wrong.html).toContain('Bitte wählen Sie Ihr Land.')
+    expect(wrong.html).toContain('value="Erika &lt;b&gt;Muster&lt;/b&gt;"')
+    expect(wrong.html).not.toContain('<b>Muster</b>')
+    // From another site: refused, nothing kept.
+    const cross = await requestAs('verhandelt.de', `${server.url}${page}`, { method: 'POST', form: address, headers: { origin: 'https://angreifer.example', 'sec-fetch-site': 'cross-site' } })
+    expect(cross.status).toBe(403)
+    expect(await storedAddress(offer.inquiryId)).toBeNull()
+
+    const saved = await postPage('verhandelt.de', page, address)
+    expect(saved.status, saved.html).toBe(303)
+    const again = await requestAs('verhandelt.de', `${server.url}${page}`)
+    expect(again.html).toContain('Ihre Rechnungsanschrift ist gespeichert.')
+    expect(again.html).toContain('value="Musterweg 7"')
+    expect(again.html).toMatch(/<option value="DE" selected="">Deutschland<\/option>/)
+    // The buyer's right of access (GDPR Art. 15) includes it.
+    const access = await cli('access', '--email', offer.email)
+    expect((JSON.parse(access.out) as { inquiries: { id: number; invoiceAddress?: unknown }[] }).inquiries.find((entry) => entry.id === offer.inquiryId)?.invoiceAddress).toEqual({
+      name: 'Erika Muster',
+      company: 'Muster Handel GmbH',
+      street: 'Musterweg 7',
+      postcode: '80331',
+      city: 'München',
+      country: 'DE',
+      vatId: 'DE 987 654 321',
+    })
+
+    expect((await send(`/api/deals/${offer.dealId}/paid`, {})).status).toBe(200)
+    const [pdf] = pdfsIn(await mailTo(offer.email, 2))
+    expect(pdf, 'the payment mail carries the invoice').toBeDefined()
+    const text = flat(pdfText(pdf!.content, true))
+    for (const field of ['Rechnung', 'Erika Muster', 'Muster Handel GmbH', 'Musterweg 7', '80331 München', 'USt-IdNr. des Käufers: DE987654321', 'Übertragung der Domain verhandelt.de', 'Gesamtbetrag 1.500,00 EUR'])
+      expect(text).toContain(field)
+    // A business buyer: the Factur-X inside passes the CII schema.
+    expect(schemaErrors(embeddedXml(pdf!.content).xml!)).toEqual([])
+
+    // Issued: the form is gone, and a late POST changes nothing on it.
+    const after = await requestAs('verhandelt.de', `${server.url}${page}`)
+    expect(after.html).not.toContain('deal-address')
+    expect(after.html).toMatch(/Rechnung RE-\d{5} \(PDF\)/)
+    expect((await postPage('verhandelt.de', page, { ...address, street: 'Anderer Weg 1' })).status).toBe(303)
+    expect(await storedAddress(offer.inquiryId)).toBe('Musterweg 7')
+  })
+
+  test('in English for a buyer who wrote from an English page, hints included, and the invoice is English', async () => {
+    const offer = await acceptedOffer(server.url, 'negotiated.com', client, cookie, '900')
+    const page = pageLinkIn(await mailTo(offer.email, 1), 'negotiated.com')
+    const shown = await requestAs('negotiated.com', `${server.url}${page}`)
+    expect(shown.html).toContain('<h2 id="deal-address">Billing address</h2>')
+    expect(shown.html).toContain('>Save billing address</button>')
+    const wrong = await postPage('negotiated.com', page, { ...address, postcode: '', country: 'GB' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.html).toContain('Please check the marked fields.')
+    expect(wrong.html).toContain('Please enter your postcode.')
+    expect((await postPage('negotiated.com', page, { ...address, company: '', vat_id: '', street: '1 High Street', postcode: 'SW1A 1AA', city: 'London', country: 'GB' })).status).toBe(303)
+    expect((await requestAs('negotiated.com', `${server.url}${page}`)).html).toContain('Your billing address is saved.')
+    expect((await send(`/api/deals/${offer.dealId}/paid`, {})).status).toBe(200)
+    const text = flat(pdfText(pdfsIn(await mailTo(offer.email, 2))[0]!.content, true))
+    for (const field of ['Invoice', 'Erika Muster', '1 High Street', 'London', 'Transfer of the domain negotiated.com', 'Not subject to German VAT']) expect(text).toContain(field)
+  })
+
+  test('paid before the address came: no invoice, then the owner issues it on "Verkäufe" (session and same origin only)', async () => {
+    const offer = await acceptedOffer(server.url, 'spaeter.de', client, cookie, '800')
+    const page = pageLinkIn(await mailTo(offer.email, 1), 'spaeter.de')
+    later = { page, dealId: offer.dealId }
+    // Marked paid with the CLI, which says why no invoice came with it.
+    const paid = await cli('deal', 'paid', String(offer.dealId))
+    expect(paid.code, paid.err).toBe(0)
+    expect(paid.out).toContain('No invoice: the buyer has not given a billing address yet; they can on the deal page, then "Rechnung ausstellen" on Verkäufe issues it.')
+    expect(pdfsIn(await mailTo(offer.email, 2))).toEqual([])
+    expect(await dealInvoices(offer.dealId)).toEqual({ invoices: [], canIssue: false, missingAddress: true })
+    const early = await send(`/api/deals/${offer.dealId}/invoice`, {})
+    expect(early.status).toBe(409)
+    expect(((await early.json()) as { error: string }).error).toContain('noch keine Rechnungsanschrift')
+
+    // The buyer's page still asks for it while the deal is not invoiced.
+    expect((await postPage('spaeter.de', page, address)).status).toBe(303)
+    expect((await dealInvoices(offer.dealId)).canIssue).toBe(true)
+    const sales = await send('/verkaeufe', undefined, 'GET')
+    expect(await sales.text()).toMatch(/<button[^>]*>Rechnung ausstellen<\/button>/)
+
+    // Without a session, without the console's header, or from another site: nothing is issued.
+    const admin = client.admin
+    const attempts: Record<string, string>[] = [
+      { [CONSOLE_HEADER]: '1', origin: admin },
+      { origin: admin, cookie },
+      { [CONSOLE_HEADER]: '1', origin: 'https://angreifer.example', 'sec-fetch-site': 'cross-site', cookie },
+    ]
+    const refused = await Promise.all(attempts.map((headers) => fetch(`${admin}/api/deals/${offer.dealId}/invoice`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })))
+    expect(refused.map((answer) => answer.status)).toEqual([401, 403, 403])
+    expect(await invoicesOf(offer.dealId)).toEqual([])
+
+    const answer = await send(`/api/deals/${offer.dealId}/invoice`, {})
+    expect(answer.status, await answer.clone().text()).toBe(200)
+    const issued = (await answer.json()) as Awaited<ReturnType<typeof dealInvoices>>
+    expect(issued.invoices.map((invoice) => invoice.kind)).toEqual(['invoice'])
+    expect(issued.canIssue).toBe(false)
+    const twice = await send(`/api/deals/${offer.dealId}/invoice`, {})
+    expect(twice.status).toBe(409)
+    expect((await invoicesOf(offer.dealId)).length).toBe(1)
+
+    // Listed on "Verkäufe" with its download, and on the buyer's page; the PDF names the address.
+    const [invoice] = issued.invoices
+    const number = `RE-${String(invoice!.number).padStart(5, '0')}`
+    expect(await (await send('/verkaeufe', undefined, 'GET')).text()).toContain(`<a href="/api/invoices/${invoice!.id}" download="${number}.pdf">Rechnung ${number}</a>`)
+    const download = await getBytes('spaeter.de', `${server.url}${page}/rechnung/${invoice!.number}`)
+    expect(download.status).toBe(200)
+    const text = flat(pdfText(download.body, true))
+    for (const field of [number, 'Erika Muster', 'Musterweg 7', '80331 München', 'Übertragung der Domain spaeter.de']) expect(text).toContain(field)
+    const owner = await send(`/api/invoices/${invoice!.id}`, undefined, 'GET')
+    expect(Buffer.from(await owner.arrayBuffer()).equals(download.body)).toBe(true)
+  })
+
+  test("a buyer's deal link fetches no other deal's invoice, neither by its number nor by its id, nor the console's API", async () => {
+    const { page, dealId } = later!
+    const [myInvoice] = await invoicesOf(dealId)
+    const [theirInvoice] = await invoicesOf(first!.dealId)
+    expect(theirInvoice!.number).not.toBe(myInvoice!.number)
+    const paths = [`${page}/rechnung/${theirInvoice!.number}`, `${page}/rechnung/RE-${String(myInvoice!.number).padStart(5, '0')}`, `/api/invoices/${myInvoice!.id}`, `/api/invoices/${theirInvoice!.id}`]
+    // Their invoice's id too, unless it happens to be this deal's own number.
+    if (theirInvoice!.id !== myInvoice!.number) paths.push(`${page}/rechnung/${theirInvoice!.id}`)
+    for (const pathName of paths) {
+      const answer = await getBytes('spaeter.de', `${server.url}${pathName}`)
+      expect(answer.status, pathName).toBe(404)
+      expect(answer.body.includes(Buffer.from('%PDF')), pathName).toBe(false)
+    }
+  })
+})

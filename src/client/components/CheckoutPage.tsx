@@ -1,42 +1,11 @@
 // GET /kaufen: the checkout at the fixed price (decision 035). Rendered on the server only: no script, a plain form
 // posted to the same path and answered with a redirect (or this page again, with the hints, when something is wrong).
-import { CHECKOUT_FIELD, CHECKOUT_LIMIT, CHECKOUT_PATH, COUNTRIES, type CheckoutVisibleField } from '../../shared/checkout.ts'
+import { CHECKOUT_FIELD, CHECKOUT_PATH } from '../../shared/checkout.ts'
 import { LIMIT } from '../../shared/contact.ts'
 import { TEXTS } from '../../shared/texts.ts'
 import type { CheckoutPageProps } from '../page-props.ts'
+import { AddressFields, Line } from './AddressFields.tsx'
 import { Footer } from './Footer.tsx'
-
-/** The countries by their names in the page's language, sorted as people of that language sort them. */
-function countryOptions(language: CheckoutPageProps['language']) {
-  const names = new Intl.DisplayNames([language], { type: 'region' })
-  return COUNTRIES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, language))
-}
-
-interface LineProps {
-  field: CheckoutVisibleField
-  label: string
-  props: CheckoutPageProps
-  type?: 'text' | 'email'
-  autoComplete: string
-  required?: boolean
-  maxLength: number
-}
-
-function Line({ field, label, props, type = 'text', ...attributes }: LineProps) {
-  const id = `checkout-${field}`
-  const error = props.fieldErrors?.[field]
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={field} type={type} defaultValue={props.values?.[field] ?? ''} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-hint` : undefined} {...attributes} />
-      {error && (
-        <p className="hint" id={`${id}-hint`}>
-          {error}
-        </p>
-      )}
-    </div>
-  )
-}
 
 function Decoy({ name, label, type }: { name: string; label: string; type: 'text' | 'email' }) {
   return (
@@ -52,7 +21,6 @@ function Decoy({ name, label, type }: { name: string; label: string; type: 'text
 export function CheckoutPage(props: CheckoutPageProps) {
   const text = TEXTS[props.language]
   const priceShown = props.vat ? `${props.price} ${props.vat}` : props.price
-  const countryError = props.fieldErrors?.[CHECKOUT_FIELD.country]
   const bindingError = props.fieldErrors?.[CHECKOUT_FIELD.binding]
   return (
     <>
@@ -65,31 +33,11 @@ export function CheckoutPage(props: CheckoutPageProps) {
           </p>
         )}
         <form className="contact checkout-form" method="post" action={CHECKOUT_PATH}>
-          <Line field={CHECKOUT_FIELD.name} label={text.labelName} props={props} autoComplete="name" required maxLength={LIMIT.name} />
+          <Line form="checkout" field={CHECKOUT_FIELD.name} label={text.labelName} state={props} autoComplete="name" required maxLength={LIMIT.name} />
           <Decoy name={CHECKOUT_FIELD.nameDecoy} label={text.labelName} type="text" />
-          <Line field={CHECKOUT_FIELD.email} label={text.labelEmail} props={props} type="email" autoComplete="email" required maxLength={LIMIT.email} />
+          <Line form="checkout" field={CHECKOUT_FIELD.email} label={text.labelEmail} state={props} type="email" autoComplete="email" required maxLength={LIMIT.email} />
           <Decoy name={CHECKOUT_FIELD.emailDecoy} label={text.labelEmail} type="email" />
-          <Line field={CHECKOUT_FIELD.company} label={text.checkoutCompany} props={props} autoComplete="organization" maxLength={CHECKOUT_LIMIT.line} />
-          <Line field={CHECKOUT_FIELD.street} label={text.checkoutStreet} props={props} autoComplete="street-address" required maxLength={CHECKOUT_LIMIT.line} />
-          <Line field={CHECKOUT_FIELD.postcode} label={text.checkoutPostcode} props={props} autoComplete="postal-code" required maxLength={CHECKOUT_LIMIT.postcode} />
-          <Line field={CHECKOUT_FIELD.city} label={text.checkoutCity} props={props} autoComplete="address-level2" required maxLength={CHECKOUT_LIMIT.line} />
-          <div className="field">
-            <label htmlFor="checkout-country">{text.checkoutCountry}</label>
-            <select id="checkout-country" name={CHECKOUT_FIELD.country} required autoComplete="country" defaultValue={props.values?.[CHECKOUT_FIELD.country] ?? ''} aria-invalid={countryError ? true : undefined} aria-describedby={countryError ? 'checkout-country-hint' : undefined}>
-              <option value="">{text.checkoutChooseCountry}</option>
-              {countryOptions(props.language).map(({ code, name }) => (
-                <option key={code} value={code}>
-                  {name}
-                </option>
-              ))}
-            </select>
-            {countryError && (
-              <p className="hint" id="checkout-country-hint">
-                {countryError}
-              </p>
-            )}
-          </div>
-          <Line field={CHECKOUT_FIELD.vatId} label={text.checkoutVatId} props={props} autoComplete="off" maxLength={CHECKOUT_LIMIT.vatId} />
+          <AddressFields form="checkout" language={props.language} state={props} />
           <div className="field checkout-binding">
             <label>
               <input type="checkbox" name={CHECKOUT_FIELD.binding} value="on" required defaultChecked={props.values?.[CHECKOUT_FIELD.binding] === 'on'} aria-invalid={bindingError ? true : undefined} aria-describedby={bindingError ? 'checkout-binding-hint' : undefined} />{' '}

@@ -2,6 +2,11 @@
 // takes is a plain form posted back to this page (same origin, rate-limited).
 import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import type { DealPageProps } from '../page-props.ts'
+import { INVOICE_ADDRESS_TEXTS } from '../../shared/invoice-address-texts.ts'
+import { CHECKOUT_FIELD } from '../../shared/checkout.ts'
+import { LIMIT } from '../../shared/contact.ts'
+import { TEXTS } from '../../shared/texts.ts'
+import { AddressFields, Line } from './AddressFields.tsx'
 import { Footer } from './Footer.tsx'
 
 /** A step the buyer takes by a plain POST; `quiet` for one that undoes (cancelling), so it never looks like the way on. */
@@ -14,6 +19,27 @@ function ActionForm({ action, name, label, quiet, children }: { action: string; 
         {label}
       </button>
     </form>
+  )
+}
+
+/** The invoice address of a negotiated deal (decision 038): the checkout's fields, posted back to this page. */
+function InvoiceAddress({ action, language, form }: { action: string; language: DealPageProps['language']; form: NonNullable<DealPageProps['invoiceAddress']> }) {
+  const words = INVOICE_ADDRESS_TEXTS[language]
+  return (
+    <section aria-labelledby="deal-address" className="deal-address">
+      <h2 id="deal-address">{words.title}</h2>
+      {form.fieldErrors ? (
+        <p className="deal-error" role="alert">
+          {words.invalid}
+        </p>
+      ) : (
+        <p>{form.saved ? words.saved : words.intro}</p>
+      )}
+      <ActionForm action={action} name="address" label={words.submit}>
+        <Line form="address" field={CHECKOUT_FIELD.name} label={TEXTS[language].labelName} state={form} autoComplete="name" required maxLength={LIMIT.name} />
+        <AddressFields form="address" language={language} state={form} />
+      </ActionForm>
+    </section>
   )
 }
 
@@ -170,6 +196,8 @@ export function DealPage(props: DealPageProps) {
             </ActionForm>
           </section>
         )}
+
+        {props.invoiceAddress && <InvoiceAddress action={props.action} language={props.language} form={props.invoiceAddress} />}
 
         {props.invoices && props.invoices.length > 0 && (
           <section aria-labelledby="deal-invoices">

@@ -4,9 +4,11 @@ import { useState } from 'react'
 import { CONSOLE_PATHS, type DealSummary, type SalesPage as SalesData } from '../../shared/console-api.ts'
 import { BANK_STATEMENT_PATH } from '../../shared/payments-api.ts'
 import { DealFacts, DealSteps } from './DealSteps.tsx'
+import { DealInvoices } from './DealInvoices.tsx'
 
 export function SalesPage({ initial }: { initial: SalesData }) {
   const [deals, setDeals] = useState(initial.deals)
+  const invoicesOf = (id: number) => initial.invoices?.[id]
   const replace = (changed: DealSummary) => setDeals((list) => list.map((deal) => (deal.id === changed.id ? changed : deal)))
   return (
     <div className="sales">
@@ -30,6 +32,7 @@ export function SalesPage({ initial }: { initial: SalesData }) {
               </p>
               <DealFacts deal={deal} />
               <DealSteps deal={deal} onChange={replace} />
+              {invoicesOf(deal.id) && <DealInvoices deal={deal} initial={invoicesOf(deal.id)!} />}
             </li>
           ))}
         </ul>

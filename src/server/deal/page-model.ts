@@ -61,6 +61,8 @@ export interface PageState {
   email?: string
   /** The deal's invoices (decision 038). */
   invoices?: readonly { number: number; kind: 'invoice' | 'cancellation' }[]
+  /** The invoice address form of a negotiated deal (invoice/address.ts). */
+  invoiceAddress?: DealPageProps['invoiceAddress']
 }
 
 export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings; legal: DealPageProps['legal'] }, contact: string, action: string, now: number, state: PageState = {}): DealPageProps {
@@ -91,6 +93,7 @@ export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings
         },
       }),
     ...(deal.transferNote && { transferNote: deal.transferNote }),
+    ...(state.invoiceAddress && { invoiceAddress: state.invoiceAddress }),
     ...(state.invoices?.length && {
       invoices: state.invoices.map((invoice) => ({ href: `${action}/rechnung/${invoice.number}`, label: DEAL_TEXTS[language].invoiceLink(invoice.kind, formatInvoiceNumber(invoice.number)) })),
     }),

@@ -20,6 +20,7 @@ import { dealPageProps, type PageState } from './page-model.ts'
 import { dealKeyOf, openTransferCode } from './seal.ts'
 import { cancelDeal, completeDeal, type DealStepContext } from './steps.ts'
 import { invoiceFile } from '../invoice/files.ts'
+import { invoiceAddressForm, saveInvoiceAddress } from '../invoice/address.ts'
 
 export interface DealRouteDeps {
   secret: string
@@ -42,7 +43,8 @@ const sameAddress = (typed: string, stored: string) => timingSafeEqual(addressDi
 
 export default async function dealPageRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   const { secret, sites, view, store, outbox, config } = deps
-  await app.register(formbody, { bodyLimit: 2048 })
+  // Room for the invoice address's fields (decision 038), each a line of up to 200 characters.
+  await app.register(formbody, { bodyLimit: 8192 })
   app.setErrorHandler((error, request, reply) => {
     const answer = sites.answerLanguage(request)
     const failure = toFailure(error, TEXTS[answer.language])
@@ -73,7 +75,8 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
 
   const show = async (reply: FastifyReply, site: Site, deal: StoredDeal, token: string, statusCode = 200, state: PageState = {}) => {
     const invoices = await store.dealInvoices(deal.id)
-    return view.dealPage(reply, statusCode, dealPageProps(deal, site, site.settings.mailTo ?? config.mailTo, `${DEAL_PATH}/${token}`, Date.now(), { ...state, invoices }))
+    const invoiceAddress = state.invoiceAddress ?? (await invoiceAddressForm({ store, config }, deal, invoices))
+    return view.dealPage(reply, statusCode, dealPageProps(deal, site, site.settings.mailTo ?? config.mailTo, `${DEAL_PATH}/${token}`, Date.now(), { ...state, invoices, ...(invoiceAddress && { invoiceAddress }) }))
   }
 
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
@@ -117,7 +120,7 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
   })
 
   // Every POST counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who mistyped.
-  app.post<{ Params: { token: string }; Body: { action?: unknown; email?: unknown } | undefined }>(
+  app.post<{ Params: { token: string }; Body: { action?: unknown; email?: unknown; [field: string]: unknown } | undefined }>(
     `${DEAL_PATH}/:token`,
     { config: limit('deal-steps', config.contactRateLimit) },
     async (request, reply) => {
@@ -159,6 +162,12 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
             deps.onCompleted?.(deal.domain)
             request.log.info({ deal: deal.id, domain: deal.domain }, 'deal completed: the buyer received the domain')
           }
+          return again()
+        }
+        case 'address': {
+          const outcome = await saveInvoiceAddress({ store, config }, deal, request.body)
+          if (outcome.status === 'invalid') return show(reply, site, deal, token, 400, { invoiceAddress: outcome.form })
+          if (outcome.status === 'done') request.log.info({ deal: deal.id }, 'invoice address given by the buyer')
           return again()
         }
         default:

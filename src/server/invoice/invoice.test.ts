@@ -2,7 +2,7 @@
 // §14 Abs. 4 UStG asks for and the right legal note of each case; a business buyer's PDF carries a Factur-X XML that
 // the CII schema (xmllint) and the EN 16931 Schematron rules accept; what a buyer typed is text in both.
 import { beforeAll, describe, expect, test } from 'vitest'
-import { embeddedXml, pdfText, prepareSchematron, schemaErrors, schematronReport } from '../../../tests/helpers/invoice.ts'
+import { embeddedXml, pdfaMarkers, pdfText, prepareSchematron, schemaErrors, schematronReport } from '../../../tests/helpers/invoice.ts'
 import { buyerOf, cancellationOf, invoiceDataOf, isBusinessBuyer, type BuyerData, type InvoiceData, type SellerData } from './document.ts'
 import { facturXOf } from './e-invoice.ts'
 import { renderInvoicePdf } from './pdf.ts'
@@ -95,6 +95,17 @@ describe('a German invoice to a business in Germany', () => {
     expect(xml).toMatch(/<ram:GrandTotalAmount>5950\.00<\/ram:GrandTotalAmount>/)
     expect(xml).toMatch(/<ram:TaxTotalAmount currencyID="EUR">950\.00<\/ram:TaxTotalAmount>/)
     expect(xml).toMatch(/<ram:DuePayableAmount>0\.00<\/ram:DuePayableAmount>/)
+  })
+
+  test('declares itself a PDF/A-3b with the Factur-X EN 16931 XML as its data, every font embedded (markers only, decision 039)', () => {
+    expect(pdfaMarkers(pdf)).toEqual({
+      part: '3',
+      conformance: 'B',
+      facturX: { documentType: 'INVOICE', fileName: 'factur-x.xml', conformanceLevel: 'EN 16931' },
+      outputIntent: true,
+      afRelationship: 'Alternative',
+      allFontsEmbedded: true,
+    })
   })
 })
 

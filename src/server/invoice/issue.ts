@@ -2,13 +2,13 @@
 // address, while the seller is configured; a Stornorechnung with the cancellation of a deal that has an invoice.
 import type { Config } from '../config.ts'
 import { displayHost } from '../sites/host.ts'
-import type { InvoiceIssue, Store } from '../store/types.ts'
+import type { InvoiceAddress, InvoiceIssue, StoredInquiry, Store } from '../store/types.ts'
 import { buyerOf, cancellationOf, invoiceDataOf, isBusinessBuyer, type InvoiceData } from './document.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Why a paid deal got no invoice, or the issue to hand to the step. */
-export type PaymentInvoice = { issue: InvoiceIssue } | { issue: null; reason: 'off' | 'no-address' | 'not-found' }
+export type PaymentInvoice = { issue: Extract<InvoiceIssue, { kind: 'invoice' }> } | { issue: null; reason: 'off' | 'no-address' | 'not-found' }
 
 export async function paymentInvoice(context: { store: Store; config: Partial<Pick<Config, 'invoice'>> }, dealId: number, now: number): Promise<PaymentInvoice> {
   const seller = context.config.invoice ?? null
@@ -16,9 +16,10 @@ export async function paymentInvoice(context: { store: Store; config: Partial<Pi
   const deal = await context.store.getDeal(dealId)
   const inquiry = deal && (await context.store.getInquiry(deal.inquiryId))
   if (!deal || !inquiry) return { issue: null, reason: 'not-found' }
-  const checkout = inquiry.checkout
-  const buyer = checkout && buyerOf({ name: inquiry.name, company: checkout.company, street: checkout.street, postcode: checkout.postcode, city: checkout.city, country: checkout.country, vatId: checkout.vatId })
+  const buyer = buyerOf(invoiceAddressOf(inquiry) ?? { name: inquiry.name, company: null, street: null, postcode: null, city: null, country: null, vatId: null })
   if (!buyer) return { issue: null, reason: 'no-address' }
+  // Issued later than the payment (the owner's "Rechnung ausstellen"): the dates are the payment's, not today's.
+  const paidAt = deal.paidAt ?? now
   return {
     issue: {
       kind: 'invoice',
@@ -26,8 +27,8 @@ export async function paymentInvoice(context: { store: Store; config: Partial<Pi
         const data = invoiceDataOf({
           sequence,
           issuedAt: now,
-          paidAt: now,
-          supplyBy: now + deal.transferDays * DAY_MS,
+          paidAt,
+          supplyBy: deal.transferDueAt ?? paidAt + deal.transferDays * DAY_MS,
           language: deal.buyer.language,
           currency: deal.currency,
           gross: deal.amount,
@@ -41,6 +42,9 @@ export async function paymentInvoice(context: { store: Store; config: Partial<Pi
     },
   }
 }
+
+/** The address an invoice names: the checkout's, or the one a negotiated deal's buyer gave on the deal page. */
+export const invoiceAddressOf = (inquiry: StoredInquiry): InvoiceAddress | null => (inquiry.checkout ? { name: inquiry.name, ...inquiry.checkout } : (inquiry.invoiceAddress ?? null))
 
 /** The Stornorechnung of a cancelled deal's invoice (the store issues it only when there is one). */
 export const cancellationInvoice = (now: number): InvoiceIssue => ({

@@ -15,7 +15,7 @@ export interface RetentionResult {
   replies: number
   outboxRows: number
   files: number
-  /** Invoices of the erased deals, kept 10 years (§147 AO, §14b UStG; decision 038). */
+  /** Invoices of the erased deals, kept for their own period (INVOICE_RETENTION_YEARS, §147 AO, §14b UStG; decision 038). */
   keptInvoices: number
 }
 
@@ -57,7 +57,7 @@ export function retentionJob(options: { store: Store; dataDir: string; days: num
     async run({ now, signal }) {
       const erased = await eraseExpired({ ...rest, now, signal })
       // Counts only: what was erased must not live on in the log.
-      const kept = erased.keptInvoices ? `; kept ${erased.keptInvoices} invoices of their deals (10 years, §147 AO, §14b UStG)` : ''
+      const kept = erased.keptInvoices ? `; kept ${erased.keptInvoices} invoices of their deals (§147 AO, §14b UStG: erased after their own period, INVOICE_RETENTION_YEARS)` : ''
       log.info({ days: rest.days, ...erased }, `retention: erased ${erased.inquiries} inquiries older than ${rest.days} days${kept}`)
     },
   }

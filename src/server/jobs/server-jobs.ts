@@ -1,5 +1,6 @@
 // The server's scheduled jobs, as the configuration asks for them: retention (RETENTION_DAYS), the audit trail's two
-// years (always) and the weekly digest (DIGEST=weekly). Other parts add theirs with `jobs.add(...)` in app.ts.
+// years (always), the invoices' retention (INVOICE_RETENTION_YEARS) and the weekly digest (DIGEST=weekly). Other parts
+// add theirs with `jobs.add(...)` in app.ts.
 import type { FastifyBaseLogger } from 'fastify'
 import { leaseOwnerOf } from '../cluster/lease.ts'
 import type { Config } from '../config.ts'
@@ -8,6 +9,7 @@ import type { DomainRegistry } from '../sites/registry.ts'
 import type { Store } from '../store/types.ts'
 import { auditRetentionJob } from './audit-retention.ts'
 import { digestJob } from './digest.ts'
+import { invoiceRetentionJob } from './invoice-retention.ts'
 import { retentionJob } from './retention.ts'
 import { createScheduler, type Scheduler } from './scheduler.ts'
 
@@ -32,6 +34,9 @@ export function createServerJobs(
     jobs.add(retentionJob({ store, dataDir: config.dataDir, days: config.retentionDays, log }))
   }
   jobs.add(auditRetentionJob({ store, log }))
+  if (config.invoiceRetentionYears !== undefined) {
+    jobs.add(invoiceRetentionJob({ store, years: config.invoiceRetentionYears, log }))
+  }
   if (config.digest === 'weekly') {
     jobs.add(
       digestJob({

@@ -34,6 +34,7 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
       offer: inquiry.offer,
       belowMinimum: inquiry.belowMinimum,
       ...(inquiry.checkout && { checkout: inquiry.checkout }),
+      ...(inquiry.invoiceAddress && { invoiceAddress: inquiry.invoiceAddress }),
       counterOffer: inquiry.counter ? { amount: inquiry.counter.amount, expiresAt: iso(inquiry.counter.expiresAt) } : null,
       status: inquiry.status,
       spamReason: inquiry.spamReason,

@@ -56,6 +56,7 @@ export const INQUIRY_COLUMNS = [
   'i.buyer_city',
   'i.buyer_country',
   'i.buyer_vat_id',
+  'i.buyer_name',
 ] as const
 
 export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
@@ -82,6 +83,18 @@ export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry
       vatId: row.buyer_vat_id,
     },
   }),
+  ...(row.kind === 'inquiry' &&
+    row.buyer_street !== null && {
+      invoiceAddress: {
+        name: row.buyer_name ?? row.name,
+        company: row.buyer_company,
+        street: row.buyer_street,
+        postcode: row.buyer_postcode ?? '',
+        city: row.buyer_city ?? '',
+        country: row.buyer_country ?? '',
+        vatId: row.buyer_vat_id,
+      },
+    }),
 })
 
 const toMailRow = (row: { id: number | null; status: OutboxStatus | null; attempts: number | null; last_error: string | null; message_id: string | null }): MailRow | null =>

@@ -22,7 +22,6 @@ export interface NewDeal {
 }
 
 /** A deal's webhook events (docs/notifications.md): `deal.<event>`. */
-export type DealEvent = 'created' | 'paid' | 'transferred' | 'completed' | 'overdue' | 'cancelled'
 
 export interface StoredDeal {
   id: number

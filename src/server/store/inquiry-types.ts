@@ -2,9 +2,11 @@
 // own types are in its *-types.ts; types.ts gathers them all, with the Store interface.
 import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
 import type { Language } from '../../shared/language.ts'
-import type { DealEvent } from './deal-record-types.ts'
 
 export type { InquiryStatus, ReplyKind }
+
+/** What a deal's webhooks announce (decision 033). */
+export type DealEvent = 'created' | 'paid' | 'transferred' | 'completed' | 'overdue' | 'cancelled'
 
 export interface Offer {
   amount: number
@@ -46,8 +48,15 @@ export interface CheckoutDetails {
   vatId: string | null
 }
 
+/** The buyer on an invoice: the checkout's details with the name. */
+export interface InvoiceAddress extends CheckoutDetails {
+  name: string
+}
+
 export interface StoredInquiry extends NewInquiry {
   id: number
+  /** A negotiated deal's invoice address, as its buyer gave it on the deal page (decision 038). */
+  invoiceAddress?: InvoiceAddress
   /** The owner's counter-offer (in the offer's currency) and when it expires; absent when none was made. */
   counter?: { amount: number; expiresAt: number }
 }

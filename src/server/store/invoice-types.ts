@@ -1,4 +1,6 @@
 // The store's part for invoices (store/invoice.ts; decision 038).
+import type { DealState } from '../../shared/console-api.ts'
+import type { InvoiceAddress } from './inquiry-types.ts'
 
 /**
  * An invoice issued with a step of a deal, in the step's transaction. `build` gets the next number of the one gapless
@@ -28,7 +30,20 @@ export interface StoredInvoice extends InvoiceListing {
   pdf: Buffer | null
 }
 
+/** The buyer's own invoice address on a negotiated deal's page: kept only while nothing is invoiced yet. */
+export type KeepAddressResult = 'done' | 'not-found' | 'checkout' | 'cancelled' | 'invoiced'
+
+/** The owner's "Rechnung ausstellen" for a deal marked paid without one (the address came later). */
+export type LateInvoiceResult = { status: 'done'; invoiceId: number } | { status: 'not-found' } | { status: 'wrong-state'; current: DealState } | { status: 'invoiced' }
+
 export interface InvoiceStore {
+  /**
+   * Keeps the invoice address of a deal from a negotiation (the checkout's columns of its inquiry), in a transaction
+   * that also finds no invoice of the deal: an address on an issued invoice never changes.
+   */
+  keepInvoiceAddress(dealId: number, address: InvoiceAddress): Promise<KeepAddressResult>
+  /** Issues the invoice of a deal that is paid (or further) and has none, without a mail: the buyer's page lists it. */
+  issueLateInvoice(dealId: number, issue: Extract<InvoiceIssue, { kind: 'invoice' }>, now: number): Promise<LateInvoiceResult>
   getInvoice(id: number): Promise<StoredInvoice | null>
   /** A deal's invoices, oldest first. */
   dealInvoices(dealId: number): Promise<InvoiceListing[]>
@@ -41,4 +56,9 @@ export interface InvoiceStore {
    * bytes never change once stored. Returns the bytes and hash that are kept.
    */
   keepInvoicePdf(id: number, pdf: Buffer, sha256: string): Promise<{ pdf: Buffer; sha256: string }>
+  /**
+   * Erases the invoices issued before `issuedBefore` (their retention period over, decision 038), in one transaction;
+   * an invoice whose Stornorechnung is still kept stays with it. Returns the erased numbers.
+   */
+  eraseInvoicesIssuedBefore(issuedBefore: number): Promise<number[]>
 }

@@ -3,6 +3,8 @@
 // invoiced once and cancelled once; the PDF kept once is never replaced; an invoice outlives its inquiry.
 import { describe, expect, test } from 'vitest'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
+import { berlinTime } from '../lib/berlin.ts'
+import { invoiceRetentionJob } from '../jobs/invoice-retention.ts'
 import { eraseExpired } from '../jobs/retention.ts'
 import type { InvoiceIssue, Store } from './types.ts'
 
@@ -127,4 +129,88 @@ test('retention (RETENTION_DAYS) erases the stale inquiry with its deal, keeps i
   expect(erased).toMatchObject({ inquiries: 1, keptInvoices: 1 })
   expect(await store.getDeal(result.deal.id)).toBeNull()
   expect(await store.getInvoice(result.invoiceId!)).toMatchObject({ number: 1, dealId: null })
+})
+
+describe('the invoices\' retention (INVOICE_RETENTION_YEARS, decision 038)', () => {
+  const logged: unknown[] = []
+  const log = { info: (...args: unknown[]) => logged.push(args) } as unknown as Parameters<typeof invoiceRetentionJob>[0]['log']
+  const run = (store: Store, years: number, now: number) => invoiceRetentionJob({ store, years, log }).run({ now, dueAt: now, period: 'test', signal: new AbortController().signal })
+
+  test('keeps an invoice 8 years from the end of the year it was issued in, and erases it the first night after', async () => {
+    const store = await openTestStore()
+    // Issued on 2 November 2026 (T0 + a day): kept through 31 December 2034.
+    const result = await paid(store, await dealIn(store))
+    if (result.status !== 'done') throw new Error('not paid')
+    await run(store, 8, berlinTime(2034, 12, 31, 23, 59))
+    expect(await numbers(store)).toEqual([1])
+    // Ten years, for a seller who must keep them longer, keeps it through 2036.
+    await run(store, 10, berlinTime(2035, 1, 1, 3, 45))
+    expect(await numbers(store)).toEqual([1])
+    await run(store, 8, berlinTime(2035, 1, 1, 3, 45))
+    expect(await store.listInvoices()).toEqual([])
+    expect(await store.getInvoice(result.invoiceId!)).toBeNull()
+    // Numbers only in the log: nothing an invoice said.
+    expect(JSON.stringify(logged.at(-1))).toContain('"invoices":[1]')
+    expect(JSON.stringify(logged)).not.toContain('sequence')
+    // The sequence goes on: a later invoice never takes an erased number again.
+    await paid(store, await dealIn(store))
+    expect(await numbers(store)).toEqual([2])
+  })
+
+  test('keeps an invoice as long as its Stornorechnung of a later year is kept, then erases both', async () => {
+    const store = await openTestStore()
+    const id = await dealIn(store)
+    const result = await paid(store, id)
+    if (result.status !== 'done') throw new Error('not paid')
+    const january = Date.UTC(2027, 0, 10)
+    const cancellation: InvoiceIssue = { kind: 'cancellation', build: (sequence) => ({ data: JSON.stringify({ sequence }), eInvoice: false }) }
+    expect(await store.changeDeal(id, { from: ['paid'], to: 'cancelled', now: january, cancelledAt: january, cancelledBy: 'owner', invoice: cancellation })).toMatchObject({ status: 'done' })
+    await run(store, 8, berlinTime(2035, 6, 1, 3, 45))
+    expect(await numbers(store)).toEqual([1, 2])
+    await run(store, 8, berlinTime(2036, 1, 1, 3, 45))
+    expect(await numbers(store)).toEqual([])
+  })
+})
+
+describe('a negotiated deal\'s invoice address', () => {
+  const address = { name: 'Erika Mustermann', company: 'Beispiel GmbH', street: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123456789' }
+
+  test('is kept on the inquiry while the deal is not invoiced, may be changed until then, and never after', async () => {
+    const store = await openTestStore()
+    const id = await dealIn(store)
+    const deal = (await store.getDeal(id))!
+    expect((await store.getInquiry(deal.inquiryId))!.invoiceAddress).toBeUndefined()
+    expect(await store.keepInvoiceAddress(id, { ...address, name: 'E. Mustermann' })).toBe('done')
+    expect(await store.keepInvoiceAddress(id, address)).toBe('done')
+    const inquiry = (await store.getInquiry(deal.inquiryId))!
+    expect(inquiry.invoiceAddress).toEqual(address)
+    // Still an offer's inquiry: the console shows no checkout for it, and the search keeps its own name.
+    expect(inquiry.checkout).toBeUndefined()
+    expect(inquiry.name).toBe('Erika Mustermann')
+    await paid(store, id)
+    expect(await store.keepInvoiceAddress(id, { ...address, street: 'Andere Straße 2' })).toBe('invoiced')
+    expect((await store.getInquiry(deal.inquiryId))!.invoiceAddress!.street).toBe('Hauptstraße 1')
+  })
+
+  test('is refused for a cancelled deal and for an unknown one', async () => {
+    const store = await openTestStore()
+    const id = await dealIn(store)
+    await store.changeDeal(id, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'buyer' })
+    expect(await store.keepInvoiceAddress(id, address)).toBe('cancelled')
+    expect(await store.keepInvoiceAddress(999_999, address)).toBe('not-found')
+  })
+
+  test('an invoice issued later (the address came after the payment) only for a paid deal, once, taking a number only then', async () => {
+    const store = await openTestStore()
+    const id = await dealIn(store)
+    expect(await store.issueLateInvoice(id, issue, T0)).toEqual({ status: 'wrong-state', current: 'awaiting_payment' })
+    // Marked paid without an invoice: the buyer had not given the address yet.
+    expect(await store.changeDeal(id, { from: ['awaiting_payment'], to: 'paid', now: T0 + DAY, paidAt: T0 + DAY })).toMatchObject({ status: 'done', invoiceId: null })
+    expect(await store.listInvoices()).toEqual([])
+    const late = await store.issueLateInvoice(id, issue, T0 + 3 * DAY)
+    expect(late).toEqual({ status: 'done', invoiceId: expect.any(Number) })
+    expect(await store.issueLateInvoice(id, issue, T0 + 4 * DAY)).toEqual({ status: 'invoiced' })
+    expect(await store.dealInvoices(id)).toEqual([expect.objectContaining({ number: 1, kind: 'invoice', issuedAt: T0 + 3 * DAY })])
+    expect(await store.issueLateInvoice(999_999, issue, T0)).toEqual({ status: 'not-found' })
+  })
 })

@@ -5,6 +5,9 @@ import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { InvoiceIssue, InvoiceListing, InvoiceStore, StoredInvoice } from './invoice-types.ts'
 
+/** The states in which a deal has been paid: only these are invoiced (decision 038). */
+const PAID_STATES = ['paid', 'transferred', 'completed'] as const
+
 /** One seller per installation (config.ts, SELLER_*): one sequence. */
 const SELLER = 'seller'
 
@@ -70,8 +73,48 @@ export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): I
     if (!row) return null
     return { ...toListing(row), cancelsId: row.cancels_id === null ? null : Number(row.cancels_id), data: row.data, pdf: row.pdf === null ? null : Buffer.from(row.pdf) }
   }
+  const postgres = dialect.name === 'postgres'
+  /** The deal's row, locked until the transaction ends (PostgreSQL; SQLite has one writer): a step waits for it. */
+  const lockedDeal = (trx: Transaction<Database>, dealId: number) =>
+    trx
+      .selectFrom('deals as d')
+      .innerJoin('inquiries as i', 'i.id', 'd.inquiry_id')
+      .select(['d.id', 'd.status', 'd.inquiry_id', 'i.kind'])
+      .where('d.id', '=', dealId)
+      .$if(postgres, (qb) => qb.forUpdate())
+      .executeTakeFirst()
+  const invoiced = async (trx: Transaction<Database>, dealId: number) =>
+    (await trx.selectFrom('invoices').select('id').where('deal_id', '=', dealId).where('kind', '=', 'invoice').executeTakeFirst()) !== undefined
   return {
     getInvoice,
+    keepInvoiceAddress(dealId, address) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const deal = await lockedDeal(trx, dealId)
+          if (!deal) return 'not-found' as const
+          if (deal.kind === 'checkout') return 'checkout' as const
+          if (deal.status === 'cancelled') return 'cancelled' as const
+          if (await invoiced(trx, dealId)) return 'invoiced' as const
+          await trx
+            .updateTable('inquiries')
+            .set({ buyer_name: address.name, buyer_company: address.company, buyer_street: address.street, buyer_postcode: address.postcode, buyer_city: address.city, buyer_country: address.country, buyer_vat_id: address.vatId })
+            .where('id', '=', deal.inquiry_id)
+            .execute()
+          return 'done' as const
+        }),
+      )
+    },
+    issueLateInvoice(dealId, issue, now) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          const deal = await lockedDeal(trx, dealId)
+          if (!deal) return { status: 'not-found' } as const
+          if (!(PAID_STATES as readonly string[]).includes(deal.status)) return { status: 'wrong-state', current: deal.status } as const
+          const invoiceId = await issueInvoiceIn(trx, dealId, issue, null, now)
+          return invoiceId === null ? ({ status: 'invoiced' } as const) : ({ status: 'done', invoiceId } as const)
+        }),
+      )
+    },
     async dealInvoices(dealId) {
       const rows = await guard(() => db.selectFrom('invoices').select(LISTING).where('deal_id', '=', dealId).orderBy('number').execute())
       return rows.map(toListing)
@@ -83,6 +126,22 @@ export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): I
     async replyInvoices(replyId) {
       const rows = await guard(() => db.selectFrom('invoices').select('id').where('reply_id', '=', replyId).orderBy('number').execute())
       return rows.map((row) => Number(row.id))
+    },
+    eraseInvoicesIssuedBefore(issuedBefore) {
+      return write(() =>
+        db.transaction().execute(async (trx) => {
+          // A Stornorechnung is issued after its invoice: when it is due, so is the invoice it names.
+          const cancellations = await trx.deleteFrom('invoices').where('kind', '=', 'cancellation').where('issued_at', '<', issuedBefore).returning('number').execute()
+          const invoices = await trx
+            .deleteFrom('invoices')
+            .where('kind', '=', 'invoice')
+            .where('issued_at', '<', issuedBefore)
+            .where(({ not, exists, selectFrom }) => not(exists(selectFrom('invoices as c').select('c.id').whereRef('c.cancels_id', '=', 'invoices.id'))))
+            .returning('number')
+            .execute()
+          return [...cancellations, ...invoices].map((row) => Number(row.number)).sort((a, b) => a - b)
+        }),
+      )
     },
     async keepInvoicePdf(id, pdf, sha256) {
       await write(() => db.updateTable('invoices').set({ pdf, sha256 }).where('id', '=', id).where('pdf', 'is', null).execute())

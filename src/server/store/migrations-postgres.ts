@@ -287,4 +287,8 @@ export const POSTGRES_MIGRATIONS: string[] = [
      edits TEXT NOT NULL,
      created_at BIGINT NOT NULL
    );`,
+  // The invoice address of a deal from a negotiation (decision 038), given by the buyer on the deal page into the
+  // checkout's buyer_* columns; the name on the invoice is a column of its own, because the inquiry's name is what
+  // the search index holds.
+  `ALTER TABLE inquiries ADD COLUMN buyer_name TEXT;`,
 ]

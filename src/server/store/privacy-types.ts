@@ -38,8 +38,9 @@ export interface Erased {
   /** Rows of the audit trail that named the inquiries or their deals. */
   auditRows: number
   /**
-   * The numbers of the invoices of their deals, which are not erased: an invoice and the data on it are kept 10 years
-   * (§147 AO, §14b UStG; GDPR Art. 17(3)(b)), without their link to the inquiry (decision 038).
+   * The numbers of the invoices of their deals, which are not erased: an invoice and the data on it are kept for
+   * their own period (INVOICE_RETENTION_YEARS; §147 AO, §14b UStG; GDPR Art. 17(3)(b)), without their link to the
+   * inquiry (decision 038).
    */
   keptInvoices: number[]
 }

@@ -35,6 +35,8 @@ export interface Database {
     /** ISO 3166-1 alpha-2. */
     buyer_country: string | null
     buyer_vat_id: string | null
+    /** The name on the invoice, given with the address on a negotiated deal's page; null: the inquiry's name. */
+    buyer_name: string | null
   }
   outbox: {
     id: Generated<number>

@@ -10,6 +10,7 @@ import { endOfBerlinDay } from '../../deal/due-date.ts'
 import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, REASON_MAX, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../../deal/steps.ts'
 import { HttpError } from '../../http/errors.ts'
 import { invoiceFile } from '../../invoice/files.ts'
+import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
@@ -52,6 +53,21 @@ function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>): HttpError {
   }
 }
 
+function invoiceRefusal(outcome: Exclude<IssueOutcome, { status: 'done' }>): HttpError {
+  switch (outcome.status) {
+    case 'not-found':
+      return refusal(outcome)
+    case 'wrong-state':
+      return new HttpError(409, `Eine Rechnung gibt es erst, wenn die Zahlung erhalten ist (Zustand „${DEAL_STATE_LABEL[outcome.current]}“).`)
+    case 'off':
+      return new HttpError(409, 'Rechnungen sind aus: Dafür fehlen die Angaben des Verkäufers (SELLER_*, docs/deals.md).')
+    case 'no-address':
+      return new HttpError(409, 'Der Käufer hat noch keine Rechnungsanschrift angegeben. Er kann sie auf seiner Kaufseite eintragen.')
+    case 'invoiced':
+      return new HttpError(409, 'Für diesen Kauf ist schon eine Rechnung ausgestellt.')
+  }
+}
+
 /** The new deadline as the store takes it: a day (YYYY-MM-DD, its end in Berlin) or days from now. */
 function deadlineOf(body: z.infer<typeof deadlineBody>): DeadlineInput {
   if (body.days !== undefined) return { days: body.days }
@@ -69,7 +85,10 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
     const summary = (deal: Parameters<typeof dealSummary>[0]) => dealSummary(deal, config, Date.now())
 
     async function salesPage(status?: DealState): Promise<SalesPage> {
-      return { deals: (await store.listDeals(status ? { status } : {})).map(summary) }
+      const deals = await store.listDeals(status ? { status } : {})
+      if (!config.invoice) return { deals: deals.map(summary) }
+      const invoices = await Promise.all(deals.map(async (deal) => [deal.id, await dealInvoices({ store, config }, deal)] as const))
+      return { deals: deals.map(summary), invoices: Object.fromEntries(invoices) }
     }
 
     async function take(id: number, step: string, run: (context: DealStepContext, now: number) => Promise<StepOutcome>): Promise<DealSummary> {
@@ -125,7 +144,21 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
     })
 
     // Invoices (decision 038): a deal's list, and each PDF as it was issued (drawn once, the same bytes ever after).
-    app.get('/api/deals/:id/invoices', async (request) => ({ invoices: await store.dealInvoices(idOf(request)) }))
+    app.get('/api/deals/:id/invoices', async (request) => {
+      const deal = await store.getDeal(idOf(request))
+      if (!deal) throw refusal({ status: 'not-found' })
+      return dealInvoices({ store, config }, deal)
+    })
+    // "Rechnung ausstellen": the invoice a paid deal lacks (its buyer gave the address after the payment).
+    app.post('/api/deals/:id/invoice', async (request) => {
+      const id = idOf(request)
+      const outcome = await issueMissingInvoice({ store, config }, id, Date.now())
+      if (outcome.status !== 'done') throw invoiceRefusal(outcome)
+      log.info({ deal: id, invoice: outcome.invoiceId }, 'invoice issued in the console')
+      const deal = await store.getDeal(id)
+      if (!deal) throw refusal({ status: 'not-found' })
+      return dealInvoices({ store, config }, deal)
+    })
     app.get('/api/invoices/:id', async (request, reply) => {
       const file = await invoiceFile(store, idOf(request))
       if (!file) throw new HttpError(404, 'Diese Rechnung gibt es nicht.')

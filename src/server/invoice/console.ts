@@ -1,0 +1,30 @@
+// A deal's invoices as the console shows them on "Verkäufe" (decision 038), and the owner's "Rechnung ausstellen" for
+// a deal that was marked paid without one: a negotiated deal whose buyer gave the address only afterwards.
+import type { DealInvoices } from '../../shared/console-api.ts'
+import type { Config } from '../config.ts'
+import type { LateInvoiceResult, StoredDeal, Store } from '../store/types.ts'
+import { invoiceAddressOf, paymentInvoice } from './issue.ts'
+
+const PAID: readonly StoredDeal['status'][] = ['paid', 'transferred', 'completed']
+
+interface Context {
+  store: Store
+  config: Partial<Pick<Config, 'invoice'>>
+}
+
+export async function dealInvoices(context: Context, deal: StoredDeal): Promise<DealInvoices> {
+  const invoices = await context.store.dealInvoices(deal.id)
+  const waiting = Boolean(context.config.invoice) && PAID.includes(deal.status) && !invoices.some((invoice) => invoice.kind === 'invoice')
+  const inquiry = waiting ? await context.store.getInquiry(deal.inquiryId) : null
+  const hasAddress = inquiry !== null && invoiceAddressOf(inquiry) !== null
+  return { invoices, canIssue: waiting && hasAddress, missingAddress: waiting && !hasAddress }
+}
+
+export type IssueOutcome = LateInvoiceResult | { status: 'off' } | { status: 'no-address' }
+
+/** Issues the missing invoice of a paid deal: the payment's dates, the next number, no mail (the buyer's page lists it). */
+export async function issueMissingInvoice(context: Context, dealId: number, now: number): Promise<IssueOutcome> {
+  const planned = await paymentInvoice(context, dealId, now)
+  if (!planned.issue) return { status: planned.reason === 'not-found' ? 'not-found' : planned.reason }
+  return context.store.issueLateInvoice(dealId, planned.issue, now)
+}

@@ -90,6 +90,18 @@ export function CheckoutPage(props: CheckoutPageProps) {
             )}
           </div>
           <Line field={CHECKOUT_FIELD.vatId} label={text.checkoutVatId} props={props} autoComplete="off" maxLength={CHECKOUT_LIMIT.vatId} />
+          {props.instalments && (
+            <fieldset className="field checkout-payment">
+              <legend>{text.checkoutPayment}</legend>
+              <label>
+                <input type="radio" name={CHECKOUT_FIELD.payment} value="once" defaultChecked={!props.instalments.chosen} /> {text.checkoutPayOnce(priceShown)}
+              </label>
+              <label>
+                <input type="radio" name={CHECKOUT_FIELD.payment} value="instalments" defaultChecked={props.instalments.chosen} />{' '}
+                {text.checkoutPayInstalments(String(props.instalments.rates), props.instalments.rate)}
+              </label>
+            </fieldset>
+          )}
           <div className="field checkout-binding">
             <label>
               <input type="checkbox" name={CHECKOUT_FIELD.binding} value="on" required defaultChecked={props.values?.[CHECKOUT_FIELD.binding] === 'on'} aria-invalid={bindingError ? true : undefined} aria-describedby={bindingError ? 'checkout-binding-hint' : undefined} />{' '}

@@ -3,7 +3,7 @@ import type { InquiryStatus, ReplyKind } from '../../shared/console-api.ts'
 import type { Language } from '../../shared/language.ts'
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
-import type { DealEvent, DealRecordStore } from './deal-record-types.ts'
+import type { DealEvent, DealRateStore, DealRecordStore } from './deal-record-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { PaymentStore } from './payment-types.ts'
 import type { InvoiceStore } from './invoice-types.ts'
@@ -38,6 +38,17 @@ export interface NewInquiry {
   createdAt: number
   /** Set for a purchase at the fixed price (decision 035): the offer is then the listed price. */
   checkout?: CheckoutDetails
+  /**
+   * An instalment plan (decision 042): chosen by the buyer at a checkout that offers one, or offered by the owner with
+   * a counter-offer. `downPayment` in minor units.
+   */
+  plan?: OfferedPlan
+}
+
+export interface OfferedPlan {
+  rates: number
+  downPayment: number
+  transfer: 'after-last' | 'at-once'
 }
 
 /** What a checkout asks besides name and address: for the invoice. */
@@ -178,7 +189,8 @@ export interface OutboxItem {
   /** Set for a webhook: the address the inquiry's notification is posted to (no mail). */
   webhookUrl: string | null
   /** Set for a deal's webhook (deal.*): which deal and event; the payload is made from the deal when it is sent. */
-  deal: { id: number; event: DealEvent } | null
+  /** `rate`: the instalment a rate's event is about (decision 042). */
+  deal: { id: number; event: DealEvent; rate?: number } | null
   attempts: number
   createdAt: number
   inquiry: StoredInquiry & { status: InquiryStatus }
@@ -204,7 +216,7 @@ export type * from './job-types.ts'
 export type * from './payment-types.ts'
 export type * from './invoice-types.ts'
 
-export interface Store extends ConfirmationStore, DealStore, DealRecordStore, PaymentStore, PrivacyStore, JobStore, InvoiceStore {
+export interface Store extends ConfirmationStore, DealStore, DealRecordStore, DealRateStore, PaymentStore, PrivacyStore, JobStore, InvoiceStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable
    * transaction. A verify plan stores it as 'unconfirmed'.

@@ -37,6 +37,8 @@ const DEAL_STEPS: Record<string, AuditAction> = {
   complete: 'deal-complete',
   deadline: 'deal-deadline',
   cancel: 'deal-cancel',
+  'rate-paid': 'deal-rate-paid',
+  wait: 'deal-rate-wait',
 }
 
 /** The row a command line asks for, before it runs: also a refused or failed attempt writes one. */

@@ -1,7 +1,7 @@
 // `counter`, `accept`, `decline`: the console's negotiation for owners who stay in the terminal. The mail is queued
 // in the store; the running server sends it (docs/negotiation.md).
 import type { Config } from '../server/config.ts'
-import { takeDealStep, type DealRequest } from '../server/deal/actions.ts'
+import { takeDealStep, type DealRequest, type PlanRequest } from '../server/deal/actions.ts'
 import { jsonText, visible } from '../server/export/escape.ts'
 import { formatDeadline } from '../server/mail/deal-mail.ts'
 import { domainsConfigOf } from '../server/sites/domains-document.ts'
@@ -20,6 +20,29 @@ export interface DealValues {
   days?: string | undefined
   'confirm-expired'?: boolean | undefined
   json?: boolean | undefined
+  /** An instalment plan (decision 042): so many monthly rates, a down payment, the name moved at once. */
+  instalments?: string | undefined
+  'down-payment'?: string | undefined
+  'transfer-at-once'?: boolean | undefined
+  'no-instalments'?: boolean | undefined
+}
+
+/** The plan options of counter and accept; undefined when none was given, null for accept's --no-instalments. */
+function planOf(command: DealCommand, values: DealValues, usage: (message: string) => Error): PlanRequest | null | undefined {
+  const given = values.instalments !== undefined || values['down-payment'] !== undefined || values['transfer-at-once'] === true
+  if (command === 'decline' && (given || values['no-instalments'])) throw usage('--instalments, --down-payment, --transfer-at-once and --no-instalments belong to counter and accept')
+  if (values['no-instalments']) {
+    if (command !== 'accept') throw usage('--no-instalments belongs to accept')
+    if (given) throw usage('give --no-instalments or a plan, not both')
+    return null
+  }
+  if (!given) return undefined
+  if (values.instalments === undefined || !/^\d{1,2}$/.test(values.instalments)) throw usage(`--instalments takes the number of monthly rates, 2 to 60${values.instalments ? `, not "${visible(values.instalments)}"` : ''}`)
+  return {
+    rates: Number(values.instalments),
+    ...(values['down-payment'] !== undefined && { downPayment: values['down-payment'] }),
+    transfer: values['transfer-at-once'] ? 'at-once' : 'after-last',
+  }
 }
 
 const NAMES: Record<DealCommand, string> = { counter: 'Counter-offer', accept: 'Acceptance', decline: 'Refusal' }
@@ -37,6 +60,7 @@ export async function runDeal(
   const id = Number(idText)
   if (command !== 'counter' && (values.amount !== undefined || values.days !== undefined)) throw usage(`--amount and --days belong to counter, not ${command}`)
   if (command !== 'accept' && values['confirm-expired']) throw usage('--confirm-expired belongs to accept')
+  const plan = planOf(command, values, usage)
   let request: DealRequest
   if (command === 'counter') {
     if (values.amount === undefined) throw usage('counter needs --amount N (whole units of the inquiry’s currency)')
@@ -45,9 +69,9 @@ export async function runDeal(
       if (!/^\d{1,3}$/.test(values.days)) throw usage(`--days takes a whole number of days from 1 to 365, not "${values.days}"`)
       days = Number(values.days)
     }
-    request = { kind: 'counter', amount: values.amount, ...(days !== undefined && { days }), ...(values.note !== undefined && { note: values.note }) }
+    request = { kind: 'counter', amount: values.amount, ...(days !== undefined && { days }), ...(values.note !== undefined && { note: values.note }), ...(plan && { plan }) }
   } else if (command === 'accept') {
-    request = { kind: 'accept', ...(values.note !== undefined && { note: values.note }), confirmExpired: values['confirm-expired'] === true }
+    request = { kind: 'accept', ...(values.note !== undefined && { note: values.note }), confirmExpired: values['confirm-expired'] === true, ...(plan !== undefined && { plan }) }
   } else {
     request = { kind: 'decline', ...(values.note !== undefined && { note: values.note }) }
   }
@@ -79,6 +103,14 @@ export async function runDeal(
       throw usage(`this name is sold (deal ${outcome.dealId}): nothing more is accepted for it`)
     case 'checkout-counter':
       throw usage(`inquiry ${id} is a checkout at the fixed price: confirm or decline it (checkout confirm|decline ${id}), no counter-offer`)
+    case 'bad-plan':
+      throw usage(
+        outcome.problem === 'rates'
+          ? '--instalments takes the number of monthly rates, 2 to 60'
+          : outcome.problem === 'down-payment-amount'
+            ? `--down-payment takes a whole amount such as 500, not "${visible(values['down-payment'] ?? '')}"`
+            : 'the down payment leaves too little for the rates: it must be less than the amount, with at least one cent a rate',
+      )
   }
   if (values.json) {
     return print(

@@ -7,13 +7,14 @@ import type { Config } from '../server/config.ts'
 import { dealSummary } from '../server/deal/summary.ts'
 import { endOfBerlinDay } from '../server/deal/due-date.ts'
 import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../server/deal/steps.ts'
+import { markRatePaid, waitForRate, type RateOutcome } from '../server/deal/rates.ts'
 import { jsonText, visible } from '../server/export/escape.ts'
 import { domainsConfigOf } from '../server/sites/domains-document.ts'
 import { readDomainsFile } from '../server/sites/domains-file.ts'
 import type { Store } from '../server/store/types.ts'
 import { table, time } from './format.ts'
 
-const STEPS = ['show', 'paid', 'transfer', 'complete', 'cancel', 'deadline'] as const
+const STEPS = ['show', 'paid', 'transfer', 'complete', 'cancel', 'deadline', 'rate-paid', 'wait'] as const
 type DealCommand = (typeof STEPS)[number]
 
 export interface DealsValues {
@@ -26,6 +27,8 @@ export interface DealsValues {
   payment?: string | undefined
   transfer?: string | undefined
   days?: string | undefined
+  /** An instalment plan's rate (decision 042): its number, 0 the down payment. */
+  rate?: string | undefined
 }
 
 interface Context {
@@ -81,7 +84,7 @@ export async function runDealsList(values: DealsValues, context: Context) {
 
 export const isDealStep = (command: string | undefined): command is DealCommand => (STEPS as readonly string[]).includes(command ?? '')
 
-function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>, id: number, usage: Context['usage']): Error {
+function refusal(outcome: Exclude<StepOutcome | RateOutcome, { status: 'done' }>, id: number, usage: Context['usage']): Error {
   switch (outcome.status) {
     case 'not-found':
       return usage(`there is no deal ${id} (see deals)`)
@@ -95,6 +98,8 @@ function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>, id: number, 
       return usage('the new deadline is in the past: give a day from today on')
     case 'too-far':
       return usage(`the new deadline is too far ahead (at most ${MAX_DEADLINE_DAYS} days)`)
+    case 'already-paid':
+      return usage(`that rate of deal ${id} is marked received already`)
   }
 }
 
@@ -123,6 +128,9 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
   if (values.note !== undefined && step !== 'transfer') throw usage('--note belongs to deal transfer')
   if (values['notify-others'] && step !== 'transfer' && step !== 'complete') throw usage('--notify-others belongs to deal complete and deal transfer')
   if ((values.payment !== undefined || values.transfer !== undefined || values.days !== undefined) && step !== 'deadline') throw usage('--payment, --transfer and --days belong to deal deadline')
+  const isRateStep = step === 'rate-paid' || step === 'wait'
+  if (values.rate !== undefined && !isRateStep) throw usage('--rate belongs to deal rate-paid and deal wait')
+  if (isRateStep && (values.rate === undefined || !/^\d{1,2}$/.test(values.rate))) throw usage(`deal ${step} needs --rate N (the rate's number, 0 for the down payment; see deal show)`)
   const now = Date.now()
   let outcome: StepOutcome
   switch (step) {
@@ -144,8 +152,21 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
         ...(summary.transferNote ? [['Note', summary.transferNote] as [string, string]] : []),
         ...(summary.cancelReason ? [['Reason', summary.cancelReason] as [string, string]] : []),
         ...(summary.pageUrl ? [['Page', summary.pageUrl] as [string, string]] : []),
+        ...(summary.plan ? [['Plan', `instalments, the name moves ${summary.plan.transfer === 'at-once' ? 'at once' : 'after the last rate'}`] as [string, string]] : []),
       ]
-      return print(facts.map(([k, v]) => `${`${k}:`.padEnd(10)} ${visible(v)}`).join('\n'))
+      const rates = summary.plan
+        ? `\n\n${table(
+            ['Rate', 'Due', 'Amount', 'Reference', 'State'],
+            summary.plan.rates.map((rate) => [
+              rate.number,
+              time(rate.dueAt),
+              rate.amount,
+              rate.reference,
+              rate.paidAt !== null ? `received ${time(rate.paidAt)}${rate.paidBy === 'bank' ? ' (statement)' : ''}` : rate.overdue ? (rate.waitedAt === null ? 'OVERDUE' : 'overdue, waiting') : 'open',
+            ]),
+          )}`
+        : ''
+      return print(facts.map(([k, v]) => `${`${k}:`.padEnd(10)} ${visible(v)}`).join('\n') + rates)
     }
     case 'paid':
       outcome = await markPaid(stepContext(context), id, now)
@@ -170,6 +191,19 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
     case 'cancel':
       outcome = await cancelDeal(stepContext(context), id, 'owner', values.reason ?? '', now)
       break
+    case 'rate-paid':
+    case 'wait': {
+      const number = Number(values.rate)
+      const result = step === 'wait' ? await waitForRate(stepContext(context), id, number, now) : await markRatePaid(stepContext(context), id, number, 'owner', now)
+      if (result.status !== 'done') throw refusal(result, id, usage)
+      const { deal } = result
+      if (values.json) return print(jsonText({ deal: deal.id, step, rate: number, status: deal.status }))
+      if (step === 'wait') return print(`Deal ${deal.id} (${deal.reference}): you wait for rate ${number}; nobody is mailed.`)
+      const open = deal.plan?.rates.filter((rate) => rate.paidAt === null).length ?? 0
+      return print(
+        `Deal ${deal.id} (${deal.reference}): rate ${number} received; ${open === 0 ? `every rate is paid, the deal is now ${deal.status}` : `${open} rate${open === 1 ? '' : 's'} still open`}. The mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.`,
+      )
+    }
   }
   if (outcome.status !== 'done') throw refusal(outcome, id, usage)
   const { deal } = outcome

@@ -42,6 +42,8 @@ Commands:
   counter  ID --amount N [--note TEXT] [--days N]   mail the visitor a counter-offer (valid COUNTER_OFFER_DAYS, default 7)
   accept   ID [--note TEXT] [--confirm-expired]      mail the visitor that the offer is accepted
   decline  ID [--note TEXT]         mail the visitor that the offer is declined
+           counter and accept (and checkout confirm) take an instalment plan: --instalments N (2-60 monthly rates)
+           [--down-payment N] [--transfer-at-once]; accept --no-instalments: paid at once, whatever was offered
   checkout confirm ID [--note TEXT] | decline ID [--reason TEXT]   a purchase at the fixed price: confirm it (a deal;
            the buyer is mailed the link to the deal page) or decline it (the buyer is mailed politely)
   deals    [--status S] [--json]   the deals (accepted offers): state, amount, buyer, next deadline first
@@ -53,6 +55,8 @@ Commands:
   deal deadline ID --payment YYYY-MM-DD | --transfer YYYY-MM-DD | --days N   move the deal's payment or transfer
            deadline (to the end of that day, Berlin time; --days: from now, for the deadline it waits for)
   deal cancel ID [--reason TEXT]   cancel the deal; the reason is mailed to the buyer
+  deal rate-paid ID --rate N | wait ID --rate N   an instalment plan's rate (0 the down payment): mark it received
+           (the buyer is mailed; the last one marks the deal paid), or wait for an overdue one (nobody is mailed)
   payments import FILE [--dry-run] [--json]   a bank statement (CAMT.053): payments matched to the deals by
            reference and amount; marks the deals they pay as paid (mailing the buyers) unless --dry-run (exit 1
            when the file is no readable statement; then nothing is applied)
@@ -98,6 +102,11 @@ const OPTIONS = {
   amount: { type: 'string' },
   note: { type: 'string' },
   'confirm-expired': { type: 'boolean' },
+  instalments: { type: 'string' },
+  'down-payment': { type: 'string' },
+  'transfer-at-once': { type: 'boolean' },
+  'no-instalments': { type: 'boolean' },
+  rate: { type: 'string' },
   'code-stdin': { type: 'boolean' },
   'notify-others': { type: 'boolean' },
   payment: { type: 'string' },
@@ -345,7 +354,7 @@ export async function main(argv: string[], print = printLine, printError = (text
       const { isDealStep, runDealsList, runDealStep } = await import('./deals.ts')
       const [step, ...rest] = args
       if (command === 'deals') await runDealsList(values, { store, config, print, usage })
-      else if (!isDealStep(step)) throw usage(`deal takes show, paid, transfer, complete, cancel or deadline${step ? `, not "${step}"` : ''} (see the command list)`)
+      else if (!isDealStep(step)) throw usage(`deal takes show, paid, rate-paid, wait, transfer, complete, cancel or deadline${step ? `, not "${step}"` : ''} (see the command list)`)
       else await runDealStep(step, rest, values, { store, config, print, usage })
     }
     else if (command === 'payments') {

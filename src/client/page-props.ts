@@ -105,6 +105,16 @@ export interface DealPageProps {
   /** When a transferred deal completes by itself. */
   completesAt?: string
   legal?: PageProps['legal']
+  /** An instalment plan (decision 042): every payment, what is paid and open; `payment` is then for `paying`. */
+  plan?: {
+    rates: number
+    transfer: 'after-last' | 'at-once'
+    schedule: { number: number; label: string; amount: string; due: string; reference: string; state: 'paid' | 'next' | 'open' | 'overdue'; paidOn?: string; href: string }[]
+    paid: string
+    open: string
+    /** The payment the payment block is for (the next open one, or the one chosen with ?rate=N). */
+    paying?: { label: string; due: string; reference: string }
+  }
 }
 
 /** GET /kaufen: the checkout at the fixed price, rendered on the server only; its form works without script. */
@@ -122,4 +132,6 @@ export interface CheckoutPageProps {
   fieldErrors?: CheckoutFieldErrors
   error?: string
   legal?: PageProps['legal']
+  /** The domain's instalment plan (decision 042): so many monthly rates of about this much; the buyer chooses. */
+  instalments?: { rates: number; rate: string; chosen: boolean }
 }

@@ -17,6 +17,8 @@ export const CHECKOUT_FIELD = {
   country: 'country',
   vatId: 'vat_id',
   binding: 'binding',
+  /** "instalments" when the buyer chose the domain's instalment plan (decision 042); absent or "once" otherwise. */
+  payment: 'payment',
   nameDecoy: FIELD.nameDecoy,
   emailDecoy: FIELD.emailDecoy,
   token: FIELD.token,
@@ -56,6 +58,7 @@ const checkoutSchema = z.object({
   [CHECKOUT_FIELD.email]: z.string().check(z.trim(), z.refine(isValidEmail)),
   // A checkbox sends "on" when ticked and nothing otherwise: the purchase is binding only when it was ticked.
   [CHECKOUT_FIELD.binding]: z.literal('on'),
+  [CHECKOUT_FIELD.payment]: z.optional(z.enum(['once', 'instalments'])),
   [CHECKOUT_FIELD.nameDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
   [CHECKOUT_FIELD.emailDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
   [CHECKOUT_FIELD.token]: z.string().check(z.regex(/^[A-Za-z0-9]{15}$/)),

@@ -144,6 +144,8 @@ export interface InquiryDetail {
   counter: { amount: number; formatted: string; expiresAt: number; expired: boolean } | null
   /** A counter-offer's default validity (COUNTER_OFFER_DAYS). */
   counterDays: number
+  /** The instalment plan offered with the counter-offer or chosen at the checkout (decision 042), or null. */
+  plan?: { rates: number; downPayment: string; transfer: 'after-last' | 'at-once' } | null
   /**
    * Set for a purchase at the fixed price (decision 035): the buyer's invoice address as typed (text, never HTML).
    * "Bestätigen" is the acceptance step (the offer is the price), "Ablehnen" the refusal.
@@ -152,16 +154,28 @@ export interface InquiryDetail {
 }
 
 /** POST /api/inquiries/:id/counter: the amount as the owner types it ("4.900"), in the inquiry's currency. */
+/** An instalment plan as the console sends it (decision 042): 2–60 rates, a down payment in whole units, or none. */
+export interface PlanOffer {
+  rates: number
+  downPayment?: string
+  transfer?: 'after-last' | 'at-once'
+}
+
 export interface CounterRequest {
   amount: string
   days?: number
   note?: string
+  plan?: PlanOffer
 }
 
-/** POST /api/inquiries/:id/accept and /decline; accepting after a counter-offer ran out needs confirmExpired. */
+/**
+ * POST /api/inquiries/:id/accept and /decline; accepting after a counter-offer ran out needs confirmExpired. `plan` on
+ * accept: the instalment plan (null: paid at once, whatever was offered before).
+ */
 export interface DealNoteRequest {
   note?: string
   confirmExpired?: boolean
+  plan?: PlanOffer | null
 }
 export const NOTE_MAX = 5000
 
@@ -317,6 +331,11 @@ export interface DealSummary {
   notifyOthers: boolean | null
   /** In the answer to a completing step: how many other inquirers were told "bereits verkauft". */
   soldNotices?: number
+  /** An instalment plan (decision 042): when the name moves, and each payment as the owner reads it. */
+  plan?: {
+    transfer: 'after-last' | 'at-once'
+    rates: { number: number; label: string; amount: string; dueAt: number; reference: string; paidAt: number | null; paidBy: 'owner' | 'bank' | null; overdue: boolean; waitedAt: number | null }[]
+  }
 }
 
 /** GET /verkaeufe: every deal, the next deadline first. */

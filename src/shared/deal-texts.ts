@@ -183,3 +183,56 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     crossSite: 'This request did not come from this page.',
   },
 }
+
+/** The instalment plan on the deal page (decision 042). */
+export interface PlanWords {
+  title: string
+  intro: (rates: number, transfer: 'after-last' | 'at-once') => string
+  rate: string
+  due: string
+  amount: string
+  reference: string
+  state: string
+  states: { paid: (date: string) => string; next: string; open: string; overdue: string }
+  paid: (amount: string) => string
+  open: (amount: string) => string
+  payThis: string
+  /** The payment block: which rate it is for. */
+  paying: (label: string, due: string) => string
+  allPaid: string
+}
+
+export const PLAN_TEXTS: Record<Language, PlanWords> = {
+  de: {
+    title: 'Zahlungsplan',
+    intro: (rates, transfer) =>
+      `Sie zahlen in ${rates} Monatsraten, jede mit ihrem eigenen Verwendungszweck. ${transfer === 'at-once' ? 'Die Domain wird Ihnen schon vor der letzten Rate übertragen.' : 'Die Domain wird Ihnen nach der letzten Rate übertragen.'}`,
+    rate: 'Zahlung',
+    due: 'Fällig am',
+    amount: 'Betrag',
+    reference: 'Verwendungszweck',
+    state: 'Stand',
+    states: { paid: (date) => `bezahlt am ${date}`, next: 'als Nächstes fällig', open: 'offen', overdue: 'überfällig' },
+    paid: (amount) => `Bezahlt: ${amount}`,
+    open: (amount) => `Offen: ${amount}`,
+    payThis: 'Diese Rate bezahlen',
+    paying: (label, due) => `Für ${label}, fällig am ${due}:`,
+    allPaid: 'Alle Raten sind bezahlt. Vielen Dank!',
+  },
+  en: {
+    title: 'Payment plan',
+    intro: (rates, transfer) =>
+      `You pay in ${rates} monthly rates, each with its own payment reference. ${transfer === 'at-once' ? 'The domain is transferred to you before the last rate.' : 'The domain is transferred to you after the last rate.'}`,
+    rate: 'Payment',
+    due: 'Due on',
+    amount: 'Amount',
+    reference: 'Payment reference',
+    state: 'Status',
+    states: { paid: (date) => `paid on ${date}`, next: 'due next', open: 'open', overdue: 'overdue' },
+    paid: (amount) => `Paid: ${amount}`,
+    open: (amount) => `Open: ${amount}`,
+    payThis: 'Pay this rate',
+    paying: (label, due) => `For ${label}, due on ${due}:`,
+    allPaid: 'All rates are paid. Thank you!',
+  },
+}

@@ -77,6 +77,8 @@ export interface PaymentTargetOutcome {
   receivedBefore: number
   receivedAfter: number
   marksPaid: boolean
+  /** An instalment plan's rate (decision 042), 0 the down payment: `marksPaid` marks this rate received. */
+  rate?: number
 }
 
 export interface BankStatementPreview {
@@ -96,7 +98,7 @@ export interface BankStatementResult extends BankStatementPreview {
   /** Bookings recorded by this import. */
   recorded: number
   /** Deals this import marked paid (their buyers are mailed). */
-  paid: { dealId: number; reference: string }[]
+  paid: { dealId: number; reference: string; rate?: number }[]
 }
 
 /** POST /api/payments/preview and /api/payments/apply: the file as text, read in the browser. */

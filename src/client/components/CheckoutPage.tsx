@@ -38,6 +38,18 @@ export function CheckoutPage(props: CheckoutPageProps) {
           <Line form="checkout" field={CHECKOUT_FIELD.email} label={text.labelEmail} state={props} type="email" autoComplete="email" required maxLength={LIMIT.email} />
           <Decoy name={CHECKOUT_FIELD.emailDecoy} label={text.labelEmail} type="email" />
           <AddressFields form="checkout" language={props.language} state={props} />
+          {props.instalments && (
+            <fieldset className="field checkout-payment">
+              <legend>{text.checkoutPayment}</legend>
+              <label>
+                <input type="radio" name={CHECKOUT_FIELD.payment} value="once" defaultChecked={!props.instalments.chosen} /> {text.checkoutPayOnce(priceShown)}
+              </label>
+              <label>
+                <input type="radio" name={CHECKOUT_FIELD.payment} value="instalments" defaultChecked={props.instalments.chosen} />{' '}
+                {text.checkoutPayInstalments(String(props.instalments.rates), props.instalments.rate)}
+              </label>
+            </fieldset>
+          )}
           <div className="field checkout-binding">
             <label>
               <input type="checkbox" name={CHECKOUT_FIELD.binding} value="on" required defaultChecked={props.values?.[CHECKOUT_FIELD.binding] === 'on'} aria-invalid={bindingError ? true : undefined} aria-describedby={bindingError ? 'checkout-binding-hint' : undefined} />{' '}

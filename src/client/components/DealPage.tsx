@@ -1,6 +1,6 @@
 // GET /kauf/…: the buyer's page of one deal. Rendered on the server only: it has no script, and every step the buyer
 // takes is a plain form posted back to this page (same origin, rate-limited).
-import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
+import { DEAL_TEXTS, PLAN_TEXTS } from '../../shared/deal-texts.ts'
 import type { DealPageProps } from '../page-props.ts'
 import { INVOICE_ADDRESS_TEXTS } from '../../shared/invoice-address-texts.ts'
 import { CHECKOUT_FIELD } from '../../shared/checkout.ts'
@@ -39,6 +39,51 @@ function InvoiceAddress({ action, language, form }: { action: string; language: 
         <Line form="address" field={CHECKOUT_FIELD.name} label={TEXTS[language].labelName} state={form} autoComplete="name" required maxLength={LIMIT.name} />
         <AddressFields form="address" language={language} state={form} />
       </ActionForm>
+    </section>
+  )
+}
+
+/** The instalment plan (decision 042): a table of every payment; an open one links to its own bank details and QR code. */
+function PlanSection({ plan, language }: { plan: NonNullable<DealPageProps['plan']>; language: DealPageProps['language'] }) {
+  const words = PLAN_TEXTS[language]
+  return (
+    <section aria-labelledby="deal-plan" className="deal-plan">
+      <h2 id="deal-plan">{words.title}</h2>
+      <p>{words.intro(plan.rates, plan.transfer)}</p>
+      <p>
+        {words.paid(plan.paid)} · {words.open(plan.open)}
+      </p>
+      <table className="deal-schedule">
+        <thead>
+          <tr>
+            <th scope="col">{words.rate}</th>
+            <th scope="col">{words.due}</th>
+            <th scope="col">{words.amount}</th>
+            <th scope="col">{words.reference}</th>
+            <th scope="col">{words.state}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plan.schedule.map((rate) => (
+            <tr key={rate.number} className={`deal-rate deal-rate-${rate.state}`} aria-current={plan.paying?.reference === rate.reference ? 'true' : undefined}>
+              <th scope="row">{rate.label}</th>
+              <td>{rate.due}</td>
+              <td>{rate.amount}</td>
+              <td>{rate.reference}</td>
+              <td>
+                {rate.state === 'paid' ? (
+                  words.states.paid(rate.paidOn ?? '')
+                ) : (
+                  <>
+                    {words.states[rate.state]} <a href={rate.href}>{words.payThis}</a>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!plan.paying && <p>{words.allPaid}</p>}
     </section>
   )
 }
@@ -94,9 +139,12 @@ export function DealPage(props: DealPageProps) {
           )}
         </section>
 
+        {props.plan && <PlanSection plan={props.plan} language={props.language} />}
+
         {payment && (
           <section aria-labelledby="deal-pay" className="deal-payment">
             <h2 id="deal-pay">{text.payTitle}</h2>
+            {props.plan?.paying && <p>{PLAN_TEXTS[props.language].paying(props.plan.paying.label, props.plan.paying.due)}</p>}
             {payment.bank && (
               <div className="deal-bank">
                 <h3>{text.payBank}</h3>
@@ -114,7 +162,7 @@ export function DealPage(props: DealPageProps) {
                   <dt>{text.amount}</dt>
                   <dd>{payment.bank.amount}</dd>
                   <dt>{text.purpose}</dt>
-                  <dd>{props.reference}</dd>
+                  <dd>{props.plan?.paying?.reference ?? props.reference}</dd>
                 </dl>
                 {payment.bank.qrSvg && (
                   <figure className="deal-qr">

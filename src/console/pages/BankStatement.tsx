@@ -57,9 +57,13 @@ function Report({ report }: { report: BankStatementPreview | BankStatementResult
                 <td>{money(deal.receivedAfter, deal.currency)}</td>
                 <td>
                   {deal.marksPaid
-                    ? isResult(report)
-                      ? 'als bezahlt markiert'
-                      : 'wird als bezahlt markiert'
+                    ? deal.rate !== undefined
+                      ? isResult(report)
+                        ? `${deal.rate === 0 ? 'Anzahlung' : `Rate ${deal.rate}`} als erhalten markiert`
+                        : `${deal.rate === 0 ? 'Anzahlung' : `Rate ${deal.rate}`} wird als erhalten markiert`
+                      : isResult(report)
+                        ? 'als bezahlt markiert'
+                        : 'wird als bezahlt markiert'
                     : deal.status === 'awaiting_payment'
                       ? `offen: es fehlen ${money(deal.amount - deal.receivedAfter, deal.currency)}`
                       : deal.status !== 'cancelled' && deal.receivedAfter < deal.receivedBefore
@@ -172,7 +176,8 @@ export function BankStatementPage({ data }: { data: BankStatementPageData }) {
           <Report report={report} />
           {isResult(report) ? (
             <p className="notice-ok" role="status">
-              Übernommen: {formatNumber(report.recorded)} Buchungen verbucht, {formatNumber(report.paid.length)} Käufe als bezahlt markiert.
+              Übernommen: {formatNumber(report.recorded)} Buchungen verbucht, {formatNumber(report.paid.filter((paid) => paid.rate === undefined).length)} Käufe als bezahlt markiert
+              {report.paid.some((paid) => paid.rate !== undefined) && `, ${formatNumber(report.paid.filter((paid) => paid.rate !== undefined).length)} Raten als erhalten markiert`}.
             </p>
           ) : toRecord === 0 && !report.deals.some((deal) => deal.marksPaid) ? (
             <p className="muted">Nichts zu übernehmen.</p>

@@ -10,7 +10,7 @@ type Step = 'paid' | 'transfer' | 'complete' | 'cancel' | 'deadline'
 
 const STEP_LABEL: Record<Step, string> = { paid: 'Zahlung erhalten', transfer: 'Übertragen', complete: 'Abschließen', cancel: 'Abbrechen', deadline: 'Frist ändern' }
 const STEP_MAIL: Record<Step, string> = {
-  paid: 'Der Käufer bekommt eine E-Mail, dass die Zahlung eingegangen ist.',
+  paid: 'Der Käufer bekommt eine E-Mail, dass die Zahlung eingegangen ist (bei Ratenzahlung: alle offenen Raten gelten als erhalten).',
   transfer: 'Der Käufer bekommt eine E-Mail, dass der Transfer-Code auf seiner Kaufseite bereitsteht (der Code selbst steht nicht in der E-Mail).',
   complete: 'Der Kauf wird abgeschlossen, die Domain gilt sofort als verkauft, und der Käufer bekommt eine E-Mail.',
   cancel: 'Der Kauf wird abgebrochen und der Käufer bekommt eine E-Mail mit Ihrer Begründung.',
@@ -20,9 +20,11 @@ const STEP_MAIL: Record<Step, string> = {
 /** The day a deadline ends on in Berlin, as the date field shows it (YYYY-MM-DD). */
 const dayOf = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date(ms))
 
-function stepsOf(status: DealSummary['status']): Step[] {
+function stepsOf(status: DealSummary['status'], plan: DealSummary['plan']): Step[] {
   switch (status) {
     case 'awaiting_payment':
+      // A plan's dates are its rates' (the owner waits or cancels); one whose name moves at once may be transferred now.
+      if (plan) return plan.transfer === 'at-once' ? ['paid', 'transfer', 'cancel'] : ['paid', 'cancel']
       return ['paid', 'deadline', 'cancel']
     case 'paid':
       return ['transfer', 'complete', 'deadline', 'cancel']
@@ -89,6 +91,69 @@ export function DealFacts({ deal }: { deal: DealSummary }) {
   )
 }
 
+/**
+ * The plan's payments (decision 042): each with its date, reference and state; an open one is marked received here
+ * ("Rate erhalten", the buyer is mailed), and for an overdue one the owner decides: wait ("Abwarten") or cancel below.
+ */
+function PlanRates({ deal, onChange }: { deal: DealSummary; onChange: (deal: DealSummary) => void }) {
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const plan = deal.plan!
+  async function act(number: number, action: 'paid' | 'wait') {
+    setBusy(true)
+    setError(null)
+    const result = await callApi<DealSummary>('POST', `/api/deals/${deal.id}/rates/${number}/${action}`, {})
+    setBusy(false)
+    if (result.status === 'error') return setError(result.error)
+    onChange(result.data)
+  }
+  return (
+    <div className="plan-rates">
+      <h3>Ratenzahlung ({plan.transfer === 'at-once' ? 'Übertragung sofort' : 'Übertragung nach der letzten Rate'})</h3>
+      {plan.transfer === 'at-once' && <p className="warning">Die Domain wird vor der letzten Rate übertragen: Zahlt der Käufer nicht weiter, bleibt Ihnen die Forderung.</p>}
+      <table className="plan-table">
+        <thead>
+          <tr>
+            <th scope="col">Zahlung</th>
+            <th scope="col">Fällig</th>
+            <th scope="col">Betrag</th>
+            <th scope="col">Verwendungszweck</th>
+            <th scope="col">Stand</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plan.rates.map((rate) => (
+            <tr key={rate.number} className={rate.overdue ? 'overdue' : undefined}>
+              <th scope="row">{rate.label}</th>
+              <td>{formatTime(rate.dueAt)}</td>
+              <td>{rate.amount}</td>
+              <td>{rate.reference}</td>
+              <td>
+                {rate.paidAt !== null ? (
+                  `erhalten am ${formatTime(rate.paidAt)}${rate.paidBy === 'bank' ? ' (Kontoauszug)' : ''}`
+                ) : (
+                  <span className="actions">
+                    {rate.overdue && (rate.waitedAt === null ? 'überfällig ' : `überfällig, Sie warten ab (seit ${formatTime(rate.waitedAt)}) `)}
+                    <button type="button" className="button" disabled={busy} aria-label={`${rate.label}: Rate erhalten`} onClick={() => void act(rate.number, 'paid')}>
+                      Rate erhalten
+                    </button>
+                    {rate.overdue && rate.waitedAt === null && (
+                      <button type="button" className="button secondary" disabled={busy} aria-label={`${rate.label}: Abwarten`} onClick={() => void act(rate.number, 'wait')}>
+                        Abwarten
+                      </button>
+                    )}
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {error && <ErrorText>{error}</ErrorText>}
+    </div>
+  )
+}
+
 export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (deal: DealSummary) => void }) {
   const [step, setStep] = useState<Step | null>(null)
   const [code, setCode] = useState('')
@@ -98,13 +163,20 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
   const [error, setError] = useState<string | null>(null)
   const [told, setTold] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const steps = stepsOf(deal.status)
+  const steps = stepsOf(deal.status, deal.plan)
   const toldLine = told && (
     <p className="notice-ok" role="status">
       {told}
     </p>
   )
-  if (steps.length === 0) return toldLine || null
+  const rates = deal.plan && deal.status !== 'cancelled' && <PlanRates deal={deal} onChange={onChange} />
+  if (steps.length === 0)
+    return (
+      <>
+        {toldLine}
+        {rates}
+      </>
+    )
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -136,6 +208,7 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
   return (
     <div className="deal-steps">
       {toldLine}
+      {rates}
       <div className="actions">
         {steps.map((name) => (
           <button

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { CONSOLE_PATHS, NOTE_MAX, type CounterRequest, type DealNoteRequest, type InquiryDetail } from '../../shared/console-api.ts'
 import { callApi, type ApiResult } from '../api.ts'
 import { formatTime } from '../format.ts'
+import { PlanFields, planOfferOf, planStateOf } from './PlanFields.tsx'
 
 type Step = 'counter' | 'accept' | 'decline'
 
@@ -44,6 +45,7 @@ export function Negotiation({
   const [days, setDays] = useState(String(detail.counterDays))
   const [note, setNote] = useState('')
   const [confirmExpired, setConfirmExpired] = useState(false)
+  const [plan, setPlan] = useState(() => planStateOf(detail.plan))
   const base = `/api/inquiries/${detail.id}`
   const counterExpired = detail.counter?.expired === true && (detail.status === 'countered' || detail.status === 'expired')
   const openers = detail.checkout ? CHECKOUT_OPENERS : OPENERS
@@ -53,15 +55,17 @@ export function Negotiation({
     setOpen(open === step ? null : step)
     setNote('')
     setConfirmExpired(false)
+    setPlan(planStateOf(detail.plan))
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (!open || !opener) return
+    const offer = planOfferOf(plan)
     const body: CounterRequest | DealNoteRequest =
       open === 'counter'
-        ? { amount, days: Number(days), ...(note && { note }) }
-        : { ...(note && { note }), ...(open === 'accept' && counterExpired && { confirmExpired }) }
+        ? { amount, days: Number(days), ...(note && { note }), ...(offer && { plan: offer }) }
+        : { ...(note && { note }), ...(open === 'accept' && counterExpired && { confirmExpired }), ...(open === 'accept' && { plan: offer }) }
     const sent = await run(() => callApi<InquiryDetail>('POST', `${base}/${open}`, body), opener.done)
     if (sent) {
       setOpen(null)
@@ -130,6 +134,7 @@ export function Negotiation({
               </label>
             </div>
           )}
+          {(open === 'counter' || open === 'accept') && <PlanFields state={plan} onChange={setPlan} currency={detail.currency} />}
           <div className="field">
             <label htmlFor="deal-note">Notiz (optional)</label>
             <textarea

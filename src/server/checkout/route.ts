@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { planProblem, splitAmount } from '../deal/instalments.ts'
+import { formatMinor, toMinor } from '../deal/money.ts'
 import { CHECKOUT_FIELD, CHECKOUT_PATH, CHECKOUT_VISIBLE, checkCheckout, type CheckoutPayload, type CheckoutVisibleField } from '../../shared/checkout.ts'
 import type { FieldErrors } from '../../shared/contact.ts'
 import { priceText } from '../../shared/price-terms.ts'
@@ -40,11 +42,18 @@ export interface CheckoutDeps {
   rateLimits: RateLimits
 }
 
+/** The domain's number of rates, when its price can be split into them (a whole cent or yen each). */
+function offeredRates(site: Site): number | undefined {
+  const { instalments, price, currency = 'EUR' } = site.settings
+  return instalments !== undefined && price !== undefined && planProblem(toMinor(price, currency), { rates: instalments, downPayment: 0 }) === null ? instalments : undefined
+}
+
 /** What the owner reads as the inquiry's message: the purchase in words (German, as the console and its mails). */
-function checkoutMessage(price: string, details: CheckoutDetails, name: string): string {
+function checkoutMessage(price: string, details: CheckoutDetails, name: string, rates?: number): string {
   const country = new Intl.DisplayNames(['de'], { type: 'region' }).of(details.country) ?? details.country
   return [
     `Kauf zum Festpreis: ${price}`,
+    ...(rates ? [`Zahlung in ${rates} Monatsraten (die Domain wird nach der letzten Rate übertragen)`] : []),
     '',
     'Rechnungsanschrift:',
     ...(details.company ? [details.company] : []),
@@ -88,8 +97,18 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     return { price: words?.terms?.amount ?? words?.line ?? '', ...(words?.vat && { vat: words.vat }) }
   }
 
-  function showForm(reply: FastifyReply, site: Site, statusCode: number, extra: { values?: Partial<Record<CheckoutVisibleField, string>>; fieldErrors?: Partial<Record<CheckoutVisibleField, string>>; error?: string } = {}) {
+  /** The domain's instalment offer as the form shows it: the count and the first (largest) rate. */
+  function instalmentsOf(site: Site, chosen: boolean) {
+    const rates = offeredRates(site)
+    if (rates === undefined) return {}
+    const currency = site.settings.currency ?? 'EUR'
+    const first = splitAmount(toMinor(site.settings.price!, currency), rates)[0]!
+    return { instalments: { rates, rate: formatMinor(first, currency, site.language), chosen } }
+  }
+
+  function showForm(reply: FastifyReply, site: Site, statusCode: number, extra: { values?: Partial<Record<CheckoutVisibleField, string>>; fieldErrors?: Partial<Record<CheckoutVisibleField, string>>; error?: string; chosen?: boolean } = {}) {
     const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
+    const { chosen = false, ...shown } = extra
     return view.checkoutPage(reply, site, statusCode, {
       language: site.language,
       host: site.host.display,
@@ -97,7 +116,8 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
       token,
       hash: signedIssueTime,
       ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
-      ...extra,
+      ...instalmentsOf(site, chosen),
+      ...shown,
     })
   }
 
@@ -109,7 +129,8 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     // A refused form of a name still sold here is shown again with what was typed; any other answer is a notice.
     if (request.method === 'POST' && lookup.kind === 'site' && failure.statusCode !== 404 && failure.statusCode !== 410 && sellsAtFixedPrice(lookup.site.settings)) {
       const values = visibleValues(request.body)
-      return showForm(reply, lookup.site, failure.statusCode, failure.body.fields ? { values, fieldErrors: failure.body.fields, error: failure.body.error } : { values, error: failure.body.error })
+      const chosen = (request.body as Record<string, unknown> | undefined)?.[CHECKOUT_FIELD.payment] === 'instalments'
+      return showForm(reply, lookup.site, failure.statusCode, failure.body.fields ? { values, fieldErrors: failure.body.fields, error: failure.body.error, chosen } : { values, error: failure.body.error, chosen })
     }
     const title = failure.statusCode === 404 ? TEXTS[answer.language].notFoundTitle : failure.body.error
     return view.notice(reply, failure.statusCode, answer, title, failure.body.error)
@@ -154,8 +175,10 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     const currency = site.settings.currency ?? 'EUR'
     // The price is the file's, never the client's: nothing posted names an amount.
     const amount = site.settings.price!
+    // The plan is the file's too: the buyer only chooses whether to pay by it (decision 042).
+    const rates = data[CHECKOUT_FIELD.payment] === 'instalments' ? offeredRates(site) : undefined
     const digest = createHash('sha256')
-      .update(JSON.stringify([site.host.ascii, data[CHECKOUT_FIELD.name], data[CHECKOUT_FIELD.email], details, amount, currency]))
+      .update(JSON.stringify([site.host.ascii, data[CHECKOUT_FIELD.name], data[CHECKOUT_FIELD.email], details, amount, currency, rates ?? null]))
       .digest('base64url')
     const { price, vat } = priceOf(site)
     const result = await store.saveInquiry(
@@ -165,13 +188,14 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
         domain: site.host.ascii,
         name: data[CHECKOUT_FIELD.name],
         email: data[CHECKOUT_FIELD.email],
-        message: checkoutMessage(vat ? `${price} ${vat}` : price, details, data[CHECKOUT_FIELD.name]),
+        message: checkoutMessage(vat ? `${price} ${vat}` : price, details, data[CHECKOUT_FIELD.name], rates),
         language: site.language,
         spamReason: spam,
         offer: { amount, currency },
         belowMinimum: false,
         createdAt: now,
         checkout: details,
+        ...(rates !== undefined && { plan: { rates, downPayment: 0, transfer: 'after-last' as const } }),
       },
       // Spam is never mailed nor notified. A checkout is not confirmed by a mailed link: the owner confirms it.
       spam === null ? ownerMailPlan(site, false, config) : { queue: false },

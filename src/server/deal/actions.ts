@@ -8,15 +8,27 @@ import { notifyUrlsFor } from '../notify/routing.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import type { DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
 import { dealUrl, newDealLink } from './link.ts'
-import { toMinor } from './money.ts'
+import { formatMinor, toMinor } from './money.ts'
 import { dealKeyOf, sealLinkToken } from './seal.ts'
+import { berlinDayAfter, instalmentSchedule, splitAmount, planProblem, type PlanProblem, type PlanTransfer } from './instalments.ts'
+import type { OfferedPlan } from '../store/types.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 export const MAX_COUNTER_DAYS = 365
 
+/**
+ * An instalment plan as the owner offers it (decision 042): the number of monthly rates, a down payment in whole
+ * units as typed (empty: none), when the name moves. On "Annehmen", null says: paid at once, whatever was offered.
+ */
+export interface PlanRequest {
+  rates: number
+  downPayment?: string
+  transfer?: PlanTransfer
+}
+
 export type DealRequest =
-  | { kind: 'counter'; amount: string; days?: number; note?: string }
-  | { kind: 'accept'; note?: string; confirmExpired?: boolean }
+  | { kind: 'counter'; amount: string; days?: number; note?: string; plan?: PlanRequest }
+  | { kind: 'accept'; note?: string; confirmExpired?: boolean; plan?: PlanRequest | null }
   | { kind: 'decline'; note?: string }
 
 /** What was queued: the mail's text, to whom, and the amount (with the counter-offer's end). */
@@ -41,6 +53,8 @@ export type DealOutcome =
   | { status: 'note-too-long' }
   /** A checkout is bought at the listed price: confirmed or declined, never countered (decision 037). */
   | { status: 'checkout-counter' }
+  /** The plan cannot split this amount: a count outside 2–60, or a down payment that leaves too little. */
+  | { status: 'bad-plan'; problem: PlanProblem | 'down-payment-amount' }
 
 export interface DealContext {
   store: Store
@@ -58,6 +72,16 @@ const settingsOf = (domains: DomainsConfig, ascii: string) => domains.resolve(as
  * made in what the page asks in).
  */
 export const currencyOf = (inquiry: StoredInquiry, domains: DomainsConfig) => inquiry.offer?.currency ?? settingsOf(domains, inquiry.domain).currency ?? 'EUR'
+
+/** The plan read in the inquiry's currency and checked against the amount (whole units); or why not. */
+function readPlan(request: PlanRequest, amount: number, currency: string): OfferedPlan | { status: 'bad-plan'; problem: PlanProblem | 'down-payment-amount' } {
+  const typed = request.downPayment?.trim() ?? ''
+  const down = typed === '' ? 0 : parseOffer(typed, currency)
+  if (typeof down !== 'number' || down < 0) return { status: 'bad-plan', problem: 'down-payment-amount' }
+  const plan = { rates: request.rates, downPayment: toMinor(down, currency), transfer: request.transfer ?? 'after-last' }
+  const problem = planProblem(toMinor(amount, currency), plan)
+  return problem ? { status: 'bad-plan', problem } : plan
+}
 
 export async function takeDealStep(context: DealContext, id: number, request: DealRequest, now: number): Promise<DealOutcome> {
   const { store, config, domains } = context
@@ -83,25 +107,35 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       const days = request.days ?? config.counterOfferDays
       if (!Number.isInteger(days) || days < 1 || days > MAX_COUNTER_DAYS) return { status: 'bad-days' }
       const expiresAt = now + days * DAY_MS
-      const body = text(amount, expiresAt)
-      return queued(await store.counterOffer(id, { ...step, amount, expiresAt, body }), body, amount, expiresAt)
+      const plan = request.plan && readPlan(request.plan, amount, currency)
+      if (plan && 'status' in plan) return plan
+      const body = text(amount, expiresAt) + (plan ? planSentence(plan, toMinor(amount, currency), currency, inquiry.language) : '')
+      return queued(await store.counterOffer(id, { ...step, amount, expiresAt, body, ...(plan && { plan }) }), body, amount, expiresAt)
     }
     case 'accept': {
       // What is agreed: the counter-offer the visitor takes up, else the visitor's own offer.
       const amount = inquiry.counter?.amount ?? inquiry.offer?.amount ?? null
       // With an agreed amount the acceptance makes a deal, whose page the mail links to (docs/deals.md). Without
       // one there is nothing to pay yet: the mail says "wie besprochen" and no deal is made.
+      // The plan given now, else the one offered with the counter-offer or chosen at the checkout; null: at once.
+      const read = amount === null || request.plan === null ? undefined : request.plan ? readPlan(request.plan, amount, currency) : inquiry.plan
+      if (read && 'status' in read) return read
+      if (read && amount !== null && planProblem(toMinor(amount, currency), read)) return { status: 'bad-plan', problem: planProblem(toMinor(amount, currency), read)! }
+      const paymentDueAt = now + config.deal.paymentDays * DAY_MS
+      const rates = read && amount !== null ? instalmentSchedule(toMinor(amount, currency), read, berlinDayAfter(now, config.deal.paymentDays)) : undefined
       const link = amount === null ? undefined : newDealLink(context.secret)
       const url = link && dealUrl(inquiry.domain, link.token)
-      const body = text(amount, undefined, url ?? '')
+      const body = text(amount, undefined, url ?? '') + (read && amount !== null ? planSentence(read, toMinor(amount, currency), currency, inquiry.language) : '')
       const deal = link && {
         linkHash: link.linkHash,
         linkSealed: sealLinkToken(dealKeyOf(config), link.linkHash, link.token),
         amount: toMinor(amount!, currency),
         currency,
-        paymentDueAt: now + config.deal.paymentDays * DAY_MS,
+        // A plan is paid when its last rate is: that is its payment deadline.
+        paymentDueAt: rates ? rates[rates.length - 1]!.dueAt : paymentDueAt,
         transferDays: config.deal.transferDays,
         notify: notifyUrlsFor(settingsOf(domains, inquiry.domain), config),
+        ...(read && rates && { plan: { transfer: read.transfer, rates } }),
       }
       const result = await store.accept(id, { ...step, amount, confirmExpired: request.confirmExpired === true, body, ...(deal && { deal }) })
       const outcome = queued(result, body, amount)
@@ -112,6 +146,19 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       return queued(await store.decline(id, { ...step, body }), body, null)
     }
   }
+}
+
+/**
+ * The plan in the mail's words, added after the owner's template (which knows nothing of rates): how many, the down
+ * payment, when the name moves. The schedule with each rate's reference is on the deal page.
+ */
+function planSentence(plan: OfferedPlan, total: number, currency: string, language: 'de' | 'en'): string {
+  const rates = splitAmount(total, plan.rates, plan.downPayment)
+  const rate = formatMinor(rates[0]!, currency, language)
+  const down = plan.downPayment > 0 ? formatMinor(plan.downPayment, currency, language) : null
+  if (language === 'en')
+    return `\n\nPayment by instalments: ${down ? `a down payment of ${down}, then ` : ''}${plan.rates} monthly rates of ${rate}${rates[0] !== rates[rates.length - 1] ? ' (the last ones a cent less)' : ''}. The domain is transferred ${plan.transfer === 'at-once' ? 'at once' : 'after the last rate'}.`
+  return `\n\nRatenzahlung: ${down ? `${down} Anzahlung, dann ` : ''}${plan.rates} Monatsraten zu ${rate}${rates[0] !== rates[rates.length - 1] ? ' (die letzten einen Cent weniger)' : ''}. Die Domain wird ${plan.transfer === 'at-once' ? 'sofort' : 'nach der letzten Rate'} übertragen.`
 }
 
 /** A counter-offer whose time has run out, whether or not the hourly job has marked it yet. */

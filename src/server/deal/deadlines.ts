@@ -8,6 +8,7 @@ import { dealStepText } from '../mail/deal-step-mail.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMail, DealReminder, StoredDeal } from '../store/types.ts'
 import { formatMinor } from './money.ts'
+import { sendRateReminders } from './rates.ts'
 import { dealNotifyUrls, dealPageUrl, formatDealDate, type DealStepContext } from './steps.ts'
 
 const HOUR_MS = 60 * 60 * 1000
@@ -48,7 +49,7 @@ export function dealDeadlinesJob(context: DealStepContext & { log: FastifyBaseLo
     name: 'deal-deadlines',
     schedule: { everyMs: HOUR_MS },
     async run({ now, signal }) {
-      const queued = await sendDealReminders(context, now, signal)
+      const queued = (await sendDealReminders(context, now, signal)) + (await sendRateReminders(context, now, signal))
       if (queued === 0) return
       context.kick()
       context.log.info({ count: queued }, 'deal reminders queued')

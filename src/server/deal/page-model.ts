@@ -5,7 +5,8 @@ import { groupedIban } from '../../shared/iban.ts'
 import { TEXTS } from '../../shared/texts.ts'
 import type { DomainSettings } from '../sites/settings.ts'
 import { displayHost } from '../sites/host.ts'
-import type { StoredDeal } from '../store/types.ts'
+import type { StoredDeal, StoredRate } from '../store/types.ts'
+import { rateCount, rateLabel } from './rates.ts'
 import { epcPayload, qrSvg } from './girocode.ts'
 import { decimalOf, formatMinor } from './money.ts'
 import { formatDealDate } from './steps.ts'
@@ -13,6 +14,12 @@ import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { formatInvoiceNumber } from '../invoice/document.ts'
 
 type Step = DealPageProps['steps'][number]
+
+/** The plan's payment the page is about: the one asked for (?rate=N) while open, else the next open one. */
+function payingRate(deal: StoredDeal, asked: number | undefined): StoredRate | null {
+  const open = deal.plan?.rates.filter((rate) => rate.paidAt === null) ?? []
+  return open.find((rate) => rate.number === asked) ?? open[0] ?? null
+}
 
 function stepsOf(deal: StoredDeal, now: number): Step[] {
   const { language } = deal.buyer
@@ -22,7 +29,9 @@ function stepsOf(deal: StoredDeal, now: number): Step[] {
   const index = current[deal.status]
   return order.map((key, i) => {
     const state: Step['state'] = index === -1 ? 'todo' : i < index ? 'done' : i === index ? 'current' : 'todo'
-    const deadline = state !== 'current' || key === 'done' ? {} : key === 'payment' ? at(deal.paymentDueAt) : at(deal.transferDueAt)
+    // A plan's payment step is due with its next open rate.
+    const paymentDue = deal.plan ? (payingRate(deal, undefined)?.dueAt ?? deal.paymentDueAt) : deal.paymentDueAt
+    const deadline = state !== 'current' || key === 'done' ? {} : key === 'payment' ? at(paymentDue) : at(deal.transferDueAt)
     // A transferred deal waits for the buyer, not for the seller: no seller's deadline is shown as overdue then.
     return { key, state, ...(deal.status === 'transferred' ? {} : deadline) }
   })
@@ -34,21 +43,23 @@ function paymentLinkOf(template: string, deal: StoredDeal): string {
   return template.replace(/\{(betrag|waehrung|referenz)\}/g, (_whole, name: string) => encodeURIComponent(values[name]!))
 }
 
-function paymentOf(deal: StoredDeal, settings: DomainSettings): DealPageProps['payment'] {
+function paymentOf(deal: StoredDeal, settings: DomainSettings, rate: StoredRate | null = null): DealPageProps['payment'] {
   const payment = settings.payment
   const { language } = deal.buyer
   if (!payment) return {}
+  // A plan's rate is paid with its own amount and reference (decision 042).
+  const due = rate ? { amount: rate.amount, reference: rate.reference } : { amount: deal.amount, reference: deal.reference }
   const bank = payment.bank && {
     holder: payment.bank.holder,
     iban: groupedIban(payment.bank.iban),
     ...(payment.bank.bic && { bic: payment.bank.bic }),
-    amount: formatMinor(deal.amount, deal.currency, language),
+    amount: formatMinor(due.amount, deal.currency, language),
   }
   // The EPC QR code carries euros only (EPC069-12).
-  const payload = payment.bank && deal.currency === 'EUR' ? epcPayload({ ...payment.bank, amount: deal.amount, reference: deal.reference }) : null
+  const payload = payment.bank && deal.currency === 'EUR' ? epcPayload({ ...payment.bank, ...due }) : null
   return {
     ...(bank && { bank: { ...bank, ...(payload && { qrSvg: qrSvg(payload, DEAL_TEXTS[language].qrLabel) }) } }),
-    ...(payment.link && { link: paymentLinkOf(payment.link, deal) }),
+    ...(payment.link && { link: paymentLinkOf(payment.link, rate ? { ...deal, ...due } : deal) }),
     ...(payment.escrow && { escrow: payment.escrow }),
   }
 }
@@ -63,6 +74,34 @@ export interface PageState {
   invoices?: readonly { number: number; kind: 'invoice' | 'cancellation' }[]
   /** The invoice address form of a negotiated deal (invoice/address.ts). */
   invoiceAddress?: DealPageProps['invoiceAddress']
+  /** The plan's rate the buyer chose to pay (?rate=N). */
+  rate?: number
+}
+
+/** The plan as the buyer reads it: each payment with its date, reference and state, what is paid and open. */
+function planOf(deal: StoredDeal, action: string, now: number, paying: StoredRate | null): NonNullable<DealPageProps['plan']> {
+  const { language } = deal.buyer
+  const rates = deal.plan!.rates
+  const count = rateCount(deal)
+  const next = rates.find((rate) => rate.paidAt === null)
+  const sum = (list: StoredRate[]) => formatMinor(list.reduce((total, rate) => total + rate.amount, 0), deal.currency, language)
+  return {
+    rates: count,
+    transfer: deal.plan!.transfer,
+    schedule: rates.map((rate) => ({
+      number: rate.number,
+      label: rateLabel(rate, count, language),
+      amount: formatMinor(rate.amount, deal.currency, language),
+      due: formatDealDate(rate.dueAt, language),
+      reference: rate.reference,
+      state: rate.paidAt !== null ? 'paid' : rate.dueAt <= now ? 'overdue' : rate === next ? 'next' : 'open',
+      ...(rate.paidAt !== null && { paidOn: formatDealDate(rate.paidAt, language) }),
+      href: `${action}?rate=${rate.number}#deal-pay`,
+    })),
+    paid: sum(rates.filter((rate) => rate.paidAt !== null)),
+    open: sum(rates.filter((rate) => rate.paidAt === null)),
+    ...(paying && { paying: { label: rateLabel(paying, count, language), due: formatDealDate(paying.dueAt, language), reference: paying.reference } }),
+  }
 }
 
 export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings; legal: DealPageProps['legal'] }, contact: string, action: string, now: number, state: PageState = {}): DealPageProps {
@@ -70,6 +109,9 @@ export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings
   const { settings } = site
   const vat = settings.vat === 'included' ? TEXTS[language].vatIncluded : settings.vat === 'excluded' ? TEXTS[language].vatExcluded : undefined
   const seller = settings.payment?.seller ?? settings.payment?.bank?.holder
+  const paying = deal.status === 'cancelled' ? null : payingRate(deal, state.rate)
+  // A plan is paid rate by rate while a rate is open, also once the name moved at once.
+  const paymentDue = deal.plan ? paying !== null : deal.status === 'awaiting_payment'
   return {
     language,
     domain: displayHost(deal.domain),
@@ -81,9 +123,10 @@ export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings
     status: deal.status,
     steps: stepsOf(deal, now),
     ...(deal.status === 'cancelled' && deal.cancelledBy && { cancelled: { by: deal.cancelledBy, ...(deal.cancelReason && { reason: deal.cancelReason }) } }),
-    ...(deal.status === 'awaiting_payment' && { payment: paymentOf(deal, settings) }),
+    ...(paymentDue && { payment: paymentOf(deal, settings, paying) }),
+    ...(deal.plan && { plan: planOf(deal, action, now, paying) }),
     action,
-    canCancel: deal.status === 'awaiting_payment',
+    canCancel: deal.status === 'awaiting_payment' && !deal.plan?.rates.some((rate) => rate.paidAt !== null),
     ...((deal.status === 'transferred' || deal.status === 'completed') &&
       deal.hasTransferCode && {
         code: {

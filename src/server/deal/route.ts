@@ -93,12 +93,14 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
         }
       : {}
 
-  app.get<{ Params: { token: string } }>(`${DEAL_PATH}/:token`, { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) }, async (request, reply) => {
+  app.get<{ Params: { token: string }; Querystring: { rate?: unknown } }>(`${DEAL_PATH}/:token`, { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) }, async (request, reply) => {
     const site = siteOf(request, reply)
     if (!site) return reply
     const deal = await dealOf(site, request.params.token)
     if (!deal) return notFound(site, reply)
-    return show(reply, site, deal, request.params.token)
+    // ?rate=N: the payment block (bank details, QR code) for that rate of the plan; only this deal's rates exist here.
+    const rate = typeof request.query.rate === 'string' && /^\d{1,2}$/.test(request.query.rate) ? Number(request.query.rate) : undefined
+    return show(reply, site, deal, request.params.token, 200, rate === undefined ? {} : { rate })
   })
 
   // The deal's invoices (decision 038), by their number, only under the deal's own link: another deal's number gets

@@ -85,6 +85,8 @@ export async function markPaid(context: DealStepContext, id: number, now: number
     to: 'paid',
     now,
     paidAt: now,
+    // An instalment plan marked paid as a whole: every rate still open counts as received by the owner (decision 042).
+    ...(deal.plan && { ratesPaid: true }),
     transferDueAt: now + deal.transferDays * DAY_MS,
     mail: mailFor(context, deal, 'deal-paid'),
     ...(issue && { invoice: issue }),
@@ -96,14 +98,19 @@ export async function markPaid(context: DealStepContext, id: number, now: number
  * registrar account). The buyer is mailed that it is ready on the page, and the deal completes by itself later.
  */
 export const recordTransfer = (context: DealStepContext, id: number, input: { code?: string; note?: string; notifyOthers?: boolean }, now: number) =>
-  step(context, id, (deal) => {
+  step(context, id, async (deal) => {
     const code = input.code?.trim() ?? ''
     const note = cleanText(input.note ?? '')
     if (code.length > TRANSFER_CODE_MAX || /[\p{Cc}]/u.test(code) || (code === '' && note === '')) return { status: 'bad-code' }
     if (note.length > REASON_MAX) return { status: 'reason-too-long' }
     const completesAt = now + AUTO_COMPLETE_DAYS * DAY_MS
+    // An instalment plan whose name moves at once may be transferred before its rates are paid (decision 042).
+    const atOnce = deal.plan?.transfer === 'at-once'
+    // Then the transfer is the supply, and the invoice with the schedule goes with it.
+    const issue = atOnce && deal.status === 'awaiting_payment' ? (await paymentInvoice(context, id, now, true)).issue : null
     return {
-      from: ['paid'],
+      ...(issue && { invoice: issue }),
+      from: atOnce ? ['awaiting_payment', 'paid'] : ['paid'],
       to: 'transferred',
       now,
       transferredAt: now,
@@ -177,6 +184,11 @@ export async function changeDeadlines(context: DealStepContext, id: number, inpu
     const at = now + input.days * DAY_MS
     deadlines = deal.status === 'paid' ? { transferDueAt: at } : { paymentDueAt: at }
   }
+  // A plan's payment is due rate by rate (decision 042): its dates are not moved here; the owner waits or cancels.
+  if (deadlines.paymentDueAt !== undefined) {
+    const deal = await context.store.getDeal(id)
+    if (deal?.plan) return { status: 'wrong-state', current: deal.status }
+  }
   for (const at of [deadlines.paymentDueAt, deadlines.transferDueAt]) {
     if (at === undefined) continue
     if (!Number.isFinite(at) || at <= now) return { status: 'past-date' }
@@ -192,8 +204,10 @@ export const cancelDeal = (context: DealStepContext, id: number, by: 'owner' | '
   step(context, id, (deal) => {
     const cleaned = cleanText(reason)
     if (cleaned.length > REASON_MAX) return { status: 'reason-too-long' }
+    // A buyer who has paid a rate cancels no more than one who paid it all: the owner decides (decision 042).
+    const ratePaid = deal.plan?.rates.some((rate) => rate.paidAt !== null) === true
     return {
-      from: CANCELLABLE[by],
+      from: by === 'buyer' && ratePaid ? [] : CANCELLABLE[by],
       to: 'cancelled',
       now,
       cancelledAt: now,

@@ -52,6 +52,19 @@ export interface InvoiceData {
   buyer: BuyerData
   /** A cancellation names the invoice it cancels. */
   cancels?: { number: string; issuedAt: number }
+  /**
+   * An instalment plan's schedule (decision 042): every payment with its due day and, when received by the time of
+   * issue, that day. One invoice over the whole price; the rates are its payment terms.
+   */
+  instalments?: InvoiceRate[]
+}
+
+export interface InvoiceRate {
+  /** 0 the down payment. */
+  number: number
+  amount: number
+  dueAt: number
+  paidAt: number | null
 }
 
 /** The seller's and the buyer's data needed for an invoice; null for a buyer whose postal address is unknown. */
@@ -91,6 +104,7 @@ export function invoiceDataOf(input: {
   dealReference: string
   seller: SellerData
   buyer: BuyerData
+  instalments?: InvoiceRate[]
 }): InvoiceData {
   const taxCase = taxCaseOf(input.seller, input.buyer)
   return {
@@ -108,6 +122,7 @@ export function invoiceDataOf(input: {
     dealReference: input.dealReference,
     seller: input.seller,
     buyer: input.buyer,
+    ...(input.instalments && { instalments: input.instalments }),
   }
 }
 

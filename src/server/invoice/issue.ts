@@ -10,7 +10,11 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** Why a paid deal got no invoice, or the issue to hand to the step. */
 export type PaymentInvoice = { issue: Extract<InvoiceIssue, { kind: 'invoice' }> } | { issue: null; reason: 'off' | 'no-address' | 'not-found' }
 
-export async function paymentInvoice(context: { store: Store; config: Partial<Pick<Config, 'invoice'>> }, dealId: number, now: number): Promise<PaymentInvoice> {
+/**
+ * `atSupply`: an instalment plan whose name moves at once is invoiced with the transfer, the supply, and its rates
+ * still open are shown as open (decision 042); otherwise the invoice goes with the price received in full.
+ */
+export async function paymentInvoice(context: { store: Store; config: Partial<Pick<Config, 'invoice'>> }, dealId: number, now: number, atSupply = false): Promise<PaymentInvoice> {
   const seller = context.config.invoice ?? null
   if (!seller) return { issue: null, reason: 'off' }
   const deal = await context.store.getDeal(dealId)
@@ -36,6 +40,8 @@ export async function paymentInvoice(context: { store: Store; config: Partial<Pi
           dealReference: deal.reference,
           seller,
           buyer,
+          // The plan's payments as they stand: marking the deal paid receives every rate still open (decision 042).
+          ...(deal.plan && { instalments: deal.plan.rates.map((rate) => ({ number: rate.number, amount: rate.amount, dueAt: rate.dueAt, paidAt: rate.paidAt ?? (atSupply ? null : now) })) }),
         })
         return { data: JSON.stringify(data), eInvoice: isBusinessBuyer(buyer) }
       },

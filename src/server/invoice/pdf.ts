@@ -88,14 +88,32 @@ function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
         { style: styles.table },
         line(words.item(data.domain), money(amounts.net)),
         h(Text, null, words.supply(formatMonth(data.supplyBy, language), formatDate(data.supplyBy, language))),
-        h(Text, null, words.paid(formatDate(data.paidAt, language))),
+        data.instalments ? null : h(Text, null, words.paid(formatDate(data.paidAt, language))),
         line(words.net, money(amounts.net)),
         line(words.vat(rateText(amounts.rateBasisPoints, decimal)), money(amounts.vat)),
         line(words.gross, money(amounts.gross), styles.total),
       ),
       ...legal.filter((note): note is string => note !== null).map((note, index) => h(Text, { key: `legal-${index}`, style: styles.note }, note)),
-      data.kind === 'invoice' ? h(Text, { style: styles.note }, words.paidNote) : null,
+      data.instalments ? scheduleOf(data, money) : null,
+      data.kind === 'invoice' && (!data.instalments || data.instalments.every((rate) => rate.paidAt !== null)) ? h(Text, { style: styles.note }, words.paidNote) : null,
+      data.kind === 'invoice' && data.instalments?.some((rate) => rate.paidAt === null) ? h(Text, { style: styles.note }, words.planNote) : null,
       seller.iban ? h(Text, { style: styles.note }, `${words.bank}: ${[seller.bankName, `IBAN ${seller.iban}`, seller.bic && `BIC ${seller.bic}`].filter(Boolean).join(', ')}`) : null,
+    ),
+  )
+}
+
+/** The plan's payments, each with its due day and whether it was received when the invoice was issued. */
+function scheduleOf(data: InvoiceData, money: (minor: number) => string): ReactNode {
+  const words = WORDS[data.language]
+  return h(
+    View,
+    { style: styles.table },
+    h(Text, { style: styles.label }, words.schedule),
+    ...(data.instalments ?? []).map((rate) =>
+      line(
+        `${words.rate(rate.number)}, ${words.due(formatDate(rate.dueAt, data.language))}, ${rate.paidAt === null ? words.rateOpen : words.ratePaid(formatDate(rate.paidAt, data.language))}`,
+        money(rate.amount),
+      ),
     ),
   )
 }

@@ -37,6 +37,13 @@ interface Words {
   cancels: (number: string, date: string) => string
   bank: string
   paidNote: string
+  /** An instalment plan's schedule (decision 042). */
+  schedule: string
+  rate: (number: number) => string
+  due: (date: string) => string
+  ratePaid: (date: string) => string
+  rateOpen: string
+  planNote: string
 }
 
 export const WORDS: Record<Language, Words> = {
@@ -60,6 +67,12 @@ export const WORDS: Record<Language, Words> = {
     cancels: (number, date) => `Storniert die Rechnung ${number} vom ${date}.`,
     bank: 'Bankverbindung',
     paidNote: 'Der Betrag ist bereits bezahlt.',
+    schedule: 'Zahlungsplan (Ratenzahlung)',
+    rate: (number) => (number === 0 ? 'Anzahlung' : `Rate ${number}`),
+    due: (date) => `fällig am ${date}`,
+    ratePaid: (date) => `bezahlt am ${date}`,
+    rateOpen: 'offen',
+    planNote: 'Bitte zahlen Sie die offenen Raten jeweils bis zu ihrem Fälligkeitstag mit dem Verwendungszweck der Rate (Kaufseite).',
   },
   en: {
     invoice: 'Invoice',
@@ -81,6 +94,12 @@ export const WORDS: Record<Language, Words> = {
     cancels: (number, date) => `Cancels invoice ${number} of ${date}.`,
     bank: 'Bank account',
     paidNote: 'This amount has been paid.',
+    schedule: 'Payment schedule (instalments)',
+    rate: (number) => (number === 0 ? 'Down payment' : `Rate ${number}`),
+    due: (date) => `due on ${date}`,
+    ratePaid: (date) => `paid on ${date}`,
+    rateOpen: 'open',
+    planNote: "Please pay each open rate by its due date with the rate's reference (purchase page).",
   },
 }
 

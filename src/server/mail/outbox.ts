@@ -122,7 +122,7 @@ export function createOutboxWorker(options: {
         await store.markFailed(item.id, 'the deal no longer exists', now())
         return
       }
-      deal = dealNoticeOf(stored, item.deal.event, item.createdAt)
+      deal = dealNoticeOf(stored, item.deal.event, item.createdAt, item.deal.rate)
     }
     const result = await sendNotification(
       url,

@@ -35,10 +35,14 @@ export interface DealNotice {
   transferDueAt: number | null
   completesAt: number | null
   buyer: { name: string; email: string }
+  /** The instalment a rate's `deal.overdue` is about (decision 042). */
+  rate?: { number: number; reference: string; amount: number; dueAt: number }
 }
 
-export function dealNoticeOf(deal: StoredDeal, event: DealEvent, time: number): DealNotice {
+export function dealNoticeOf(deal: StoredDeal, event: DealEvent, time: number, rateNumber?: number): DealNotice {
+  const rate = rateNumber === undefined ? undefined : deal.plan?.rates.find((r) => r.number === rateNumber)
   return {
+    ...(rate && { rate: { number: rate.number, reference: rate.reference, amount: rate.amount, dueAt: rate.dueAt } }),
     event,
     time,
     id: deal.id,
@@ -72,6 +76,7 @@ function dealPayloadOf({ deliveryId, inquiry, link, personal }: Notice, deal: De
     transferDueAt: iso(deal.transferDueAt),
     completesAt: iso(deal.completesAt),
     console: link,
+    ...(deal.rate && { rate: { number: deal.rate.number, reference: deal.rate.reference, amount: { minor: deal.rate.amount, currency: deal.currency }, dueAt: iso(deal.rate.dueAt) } }),
     ...(personal && { name: deal.buyer.name, email: deal.buyer.email }),
   }
 }
@@ -131,7 +136,11 @@ export function textOf(notice: Notice, visitorText: (text: string) => string = (
   const { inquiry } = notice
   if (notice.deal) {
     const { deal } = notice
-    const lines = [`${titleOf(notice)} (${deal.reference}, ${formatMinor(deal.amount, deal.currency)})`]
+    const lines = [
+      deal.rate
+        ? `${titleOf(notice)} (${deal.rate.number === 0 ? 'Anzahlung' : `Rate ${deal.rate.number}`}, ${deal.rate.reference}, ${formatMinor(deal.rate.amount, deal.currency)})`
+        : `${titleOf(notice)} (${deal.reference}, ${formatMinor(deal.amount, deal.currency)})`,
+    ]
     if (notice.personal) lines.push(`Käufer: ${visitorText(deal.buyer.name)} (${visitorText(deal.buyer.email)})`)
     if (notice.link) lines.push('', notice.link)
     return lines.join('\n')

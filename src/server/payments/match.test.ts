@@ -20,6 +20,20 @@ describe('the reference in a remittance', () => {
     expect(referencesIn(['DL-2026-123\n45'], KNOWN)).toEqual(['DL-2026-12345'])
   })
 
+  test("an instalment plan's rate by its own reference, also without hyphens or split; the plan's bare reference is none of them", () => {
+    const rates = new Set(['DL-2026-0042', 'DL-2026-0077-R01', 'DL-2026-0077-R02', 'DL-2026-0077-R12'])
+    for (const text of ['DL-2026-0077-R02', 'Rate 2 dl-2026-0077-r02', 'DL 2026 0077 R02', 'DL20260077R02', 'DL-2026-0077-\nR02', 'DL-2026-00\n77-R02']) {
+      expect(referencesIn([text], rates), text).toEqual(['DL-2026-0077-R02'])
+    }
+    expect(referencesIn(['DL-2026-0077-R12 Schlussrate'], rates)).toEqual(['DL-2026-0077-R12'])
+    // The rate number must be one the plan has, and the deal's bare reference names no rate.
+    expect(referencesIn(['DL-2026-0077-R05'], rates)).toEqual([])
+    expect(referencesIn(['DL-2026-0077'], rates)).toEqual([])
+    expect(referencesIn(['DL-2026-0077-R012'], rates)).toEqual([])
+    // A deal paid at once is found as before, also when a word starting with R follows.
+    expect(referencesIn(['DL-2026-0042 Rechnung'], rates)).toEqual(['DL-2026-0042'])
+  })
+
   test('an unknown reference, none, or several', () => {
     expect(referencesIn(['DL-2026-0043'], KNOWN)).toEqual([])
     expect(referencesIn(['Miete November', null, ''], KNOWN)).toEqual([])

@@ -20,6 +20,8 @@ export interface PaymentTarget {
   status: string
   /** Net minor units recorded for it before this import (payments less returns). */
   received: number
+  /** An instalment plan's rate (decision 042): its number, 0 the down payment; absent for a deal paid at once. */
+  rate?: number
 }
 
 /** A booking to record when the import is applied: the idempotency key and what the ledger keeps. */
@@ -85,9 +87,12 @@ export function bankKeyOf(statement: CamtStatement, entry: CamtEntry, tx: CamtTr
   return createHash('sha256').update(`${statement.account}\n${source}`).digest('hex')
 }
 
-/** References are "DL-2026-0042"; people and banks write them with spaces, without hyphens, split over lines. */
-const WRITTEN = /DL[\s\-‐‑–—]?(\d{4})[\s\-‐‑–—]?(\d{4,})(?!\d)/g
-const CANDIDATE = /DL(\d{4})(\d{4,})/g
+/**
+ * References are "DL-2026-0042", a rate's "DL-2026-0042-R03" (decision 042); people and banks write them with
+ * spaces, without hyphens, split over lines.
+ */
+const WRITTEN = /DL[\s\-‐‑–—]?(\d{4})[\s\-‐‑–—]?(\d{4,})(?!\d)(?:[\s\-‐‑–—]?R(\d{2})(?!\d))?/g
+const CANDIDATE = /DL(\d{4})(\d{4,})(?:R(\d{2})(?!\d))?/g
 const compact = (text: string) => text.toUpperCase().replace(/[\s\-‐‑–—_/.]+/gu, '')
 
 /**
@@ -101,12 +106,18 @@ export function referencesIn(texts: readonly (string | null)[], known: ReadonlyS
   for (const text of texts) {
     if (!text) continue
     const found = new Set<string>()
-    for (const [, year, digits] of text.toUpperCase().matchAll(WRITTEN)) {
+    for (const [, year, digits, rate] of text.toUpperCase().matchAll(WRITTEN)) {
       const reference = `DL-${year}-${digits}`
-      if (known.has(reference)) found.add(reference)
+      // A rate's reference names its rate; without the rate's part it is the deal's (of a deal paid at once).
+      if (rate !== undefined && known.has(`${reference}-R${rate}`)) found.add(`${reference}-R${rate}`)
+      else if (known.has(reference)) found.add(reference)
     }
     if (found.size > 0) return [...found]
-    for (const [, year, digits] of compact(text).matchAll(CANDIDATE)) {
+    for (const [, year, digits, rate] of compact(text).matchAll(CANDIDATE)) {
+      if (rate !== undefined && known.has(`DL-${year}-${digits}-R${rate}`)) {
+        found.add(`DL-${year}-${digits}-R${rate}`)
+        continue
+      }
       for (let length = digits!.length; length >= 4; length--) {
         const reference = `DL-${year}-${digits!.slice(0, length)}`
         if (known.has(reference)) {
@@ -232,6 +243,7 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
       receivedBefore: target.received,
       receivedAfter: after,
       marksPaid: target.status === 'awaiting_payment' && after >= target.amount,
+      ...(target.rate !== undefined && { rate: target.rate }),
     }
   })
   return {

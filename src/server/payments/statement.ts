@@ -3,21 +3,39 @@
 // each once by its key) and then marks paid, through the deal's own step (deal/steps.ts markPaid: its mail to the
 // buyer, its webhook), every deal awaiting payment whose recorded payments now cover its amount.
 import type { BankStatementPreview, BankStatementResult } from '../../shared/payments-api.ts'
+import { markRatePaid } from '../deal/rates.ts'
 import { markPaid, type DealStepContext } from '../deal/steps.ts'
 import type { Store } from '../store/types.ts'
 import { parseCamt } from './camt-parse.ts'
 import { bankKeyOf, matchStatement, type PaymentTarget } from './match.ts'
 
+/**
+ * What can be paid: a deal paid at once by its reference; an instalment plan's rates each by its own (decision 042),
+ * "awaiting_payment" while the rate is open and the deal not cancelled. A plan's deal reference alone names no amount
+ * and is no target.
+ */
+async function targetsOf(store: Store): Promise<Map<string, PaymentTarget>> {
+  const deals = await store.listDeals()
+  const received = await store.receivedByDeal(deals.filter((deal) => !deal.plan).map((deal) => deal.id))
+  const byReference = await store.receivedByReference(deals.filter((deal) => deal.plan).map((deal) => deal.id))
+  const targets = new Map<string, PaymentTarget>()
+  for (const deal of deals) {
+    const base = { dealId: deal.id, domain: deal.domain, currency: deal.currency }
+    if (!deal.plan) {
+      targets.set(deal.reference, { ...base, reference: deal.reference, amount: deal.amount, status: deal.status, received: received.get(deal.id) ?? 0 })
+      continue
+    }
+    for (const rate of deal.plan.rates) {
+      const status = deal.status === 'cancelled' ? 'cancelled' : rate.paidAt !== null ? 'paid' : 'awaiting_payment'
+      targets.set(rate.reference, { ...base, reference: rate.reference, amount: rate.amount, status, received: byReference.get(rate.reference) ?? 0, rate: rate.number })
+    }
+  }
+  return targets
+}
+
 async function match(store: Store, input: Buffer | string) {
   const document = parseCamt(input)
-  const deals = await store.listDeals()
-  const received = await store.receivedByDeal(deals.map((deal) => deal.id))
-  const targets = new Map<string, PaymentTarget>(
-    deals.map((deal) => [
-      deal.reference,
-      { reference: deal.reference, dealId: deal.id, domain: deal.domain, amount: deal.amount, currency: deal.currency, status: deal.status, received: received.get(deal.id) ?? 0 },
-    ]),
-  )
+  const targets = await targetsOf(store)
   // The keys are computed twice (here and in matchStatement): cheap, and it keeps matching free of the store.
   const keys: string[] = []
   for (const statement of document.statements) {
@@ -38,7 +56,23 @@ export async function applyStatement(context: DealStepContext, input: Buffer | s
   const recorded = await context.store.recordBankPayments(records, now)
   const paid: BankStatementResult['paid'] = []
   // What is recorded decides, not the preview: another import may have recorded some of them in between.
-  const dealIds = [...new Set(preview.deals.map((deal) => deal.dealId))]
+  const rateDeals = [...new Set(preview.deals.filter((target) => target.rate !== undefined).map((target) => target.dealId))]
+  if (rateDeals.length > 0) {
+    const byReference = await context.store.receivedByReference(rateDeals)
+    for (const dealId of rateDeals) {
+      const deal = await context.store.getDeal(dealId)
+      for (const rate of deal?.plan?.rates ?? []) {
+        if (!deal || deal.status === 'cancelled' || rate.paidAt !== null || (byReference.get(rate.reference) ?? 0) < rate.amount) continue
+        const outcome = await markRatePaid(context, dealId, rate.number, 'bank', now)
+        // already-paid: the owner or another import marked it in between; its mail went out once, from there.
+        if (outcome.status === 'done') paid.push({ dealId, reference: rate.reference, rate: rate.number })
+      }
+      // Every rate received but the deal not marked paid: a run stopped between the two steps is completed here.
+      const after = await context.store.getDeal(dealId)
+      if (after?.status === 'awaiting_payment' && after.plan?.rates.every((rate) => rate.paidAt !== null)) await markPaid(context, dealId, now)
+    }
+  }
+  const dealIds = [...new Set(preview.deals.filter((target) => target.rate === undefined).map((deal) => deal.dealId))]
   const received = await context.store.receivedByDeal(dealIds)
   for (const dealId of dealIds) {
     const deal = await context.store.getDeal(dealId)

@@ -97,6 +97,11 @@ const domainSettingsSchema = z
     notify: notifyList.optional(),
     /** How the buyer of a deal pays (docs/deals.md); a domain's replaces the default's as a whole. */
     payment: paymentSchema.optional(),
+    /**
+     * The fixed-price checkout also offers payment in so many monthly rates (decision 042, docs/domains.md); the buyer
+     * chooses. The name moves after the last rate.
+     */
+    instalments: z.number().int('must be a whole number of monthly rates').min(2, 'must be 2 to 60 monthly rates').max(60, 'must be 2 to 60 monthly rates').optional(),
   })
   .strict()
 

@@ -57,6 +57,9 @@ export const INQUIRY_COLUMNS = [
   'i.buyer_country',
   'i.buyer_vat_id',
   'i.buyer_name',
+  'i.plan_rates',
+  'i.plan_down_payment',
+  'i.plan_transfer',
 ] as const
 
 export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
@@ -95,6 +98,7 @@ export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry
         vatId: row.buyer_vat_id,
       },
     }),
+  ...(row.plan_rates !== null && { plan: { rates: row.plan_rates, downPayment: Number(row.plan_down_payment ?? 0), transfer: row.plan_transfer ?? 'after-last' } }),
 })
 
 const toMailRow = (row: { id: number | null; status: OutboxStatus | null; attempts: number | null; last_error: string | null; message_id: string | null }): MailRow | null =>

@@ -19,7 +19,40 @@ export interface NewDeal {
   transferDays: number
   /** The addresses told `deal.created` (notifyUrlsFor); none when absent. */
   notify?: readonly string[]
+  /** An instalment plan (decision 042): its payments, exact to the cent, and when the name moves. */
+  plan?: NewPlan
 }
+
+interface NewPlan {
+  transfer: 'after-last' | 'at-once'
+  /** Number 0 the down payment, 1 … n the monthly rates; the amounts add up to the deal's. */
+  rates: readonly { number: number; amount: number; dueAt: number }[]
+}
+
+/** One payment of a deal's instalment plan (decision 042). */
+export interface StoredRate {
+  number: number
+  amount: number
+  dueAt: number
+  /** Its own payment reference (DL-2026-0042-R03). */
+  reference: string
+  paidAt: number | null
+  paidBy: 'owner' | 'bank' | null
+  remindedAt: number | null
+  /** When it was found unpaid 7 days after its date (the owner told, the buyer reminded). */
+  overdueAt: number | null
+  /** When the owner decided to wait for an overdue rate. */
+  waitedAt: number | null
+}
+
+/** A rate's reminders (decision 042): the buyer 3 days before its date; the owner and the buyer once it is 7 days late. */
+export type RateReminder = 'rate-reminder' | 'rate-overdue'
+
+export type RateChangeResult =
+  | { status: 'done'; deal: StoredDeal; replyId: number | null; allPaid: boolean }
+  | { status: 'not-found' }
+  | { status: 'already-paid' }
+  | { status: 'wrong-state'; current: DealState }
 
 /** A deal's webhook events (docs/notifications.md): `deal.<event>`. */
 
@@ -57,6 +90,8 @@ export interface StoredDeal {
    */
   notifyOthers: boolean | null
   buyer: { name: string; email: string; language: Language }
+  /** The instalment plan, its rates in order; null for a deal paid at once. */
+  plan: { transfer: 'after-last' | 'at-once'; rates: StoredRate[] } | null
 }
 
 /** Another open inquiry of a deal's domain, to be told the name is sold (decision 037). */
@@ -110,6 +145,8 @@ export interface DealChange {
   notify?: readonly string[]
   /** An invoice or Stornorechnung issued with the step, in its transaction (decision 038). */
   invoice?: InvoiceIssue
+  /** "Zahlung erhalten" on an instalment plan: its rates still open are marked received by the owner (decision 042). */
+  ratesPaid?: boolean
 }
 
 export type DealChangeResult =
@@ -160,6 +197,24 @@ export interface DealRecordStore {
    * the deal has moved on since.
    */
   queueDealReminder(id: number, reminder: DealReminder, mail: DealMail, now: number, notify?: readonly string[]): Promise<boolean>
+}
+
+/** The store's part for instalment plans (store/deal-rates.ts; decision 042). */
+export interface DealRateStore {
+  /**
+   * Marks one rate of a deal's plan received, with its mail to the buyer, in one transaction. The mail is left out when
+   * it was the last rate open (`allPaid`): the caller then takes the deal's own "paid" step, which mails.
+   */
+  markRatePaid(id: number, number: number, change: { by: 'owner' | 'bank'; now: number; mail?: DealMail }): Promise<RateChangeResult>
+  /** The owner's decision to wait for an overdue rate (decision 042): marked, nobody mailed. */
+  waitForRate(id: number, number: number, now: number): Promise<RateChangeResult>
+  /** The rates' reminders due by `now` and not sent yet, of deals not cancelled. */
+  rateRemindersDue(now: number): Promise<{ id: number; number: number; reminder: RateReminder }[]>
+  /**
+   * Queues a rate's mails and marks the reminder sent, in one transaction (with `deal.overdue` for an overdue rate);
+   * false when it was sent already, the rate is paid or the deal cancelled.
+   */
+  queueRateReminder(id: number, number: number, reminder: RateReminder, mails: readonly DealMail[], now: number, notify?: readonly string[]): Promise<boolean>
 }
 
 /**

@@ -7,9 +7,11 @@ import { issueInvoiceIn } from './invoice.ts'
 import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import type { DealEvent, DealMail, DealRecordStore, DealReminder, DealState, InquiryStatus, NewDeal, SoldNotice, StoredDeal } from './types.ts'
+import type { DealEvent, DealMail, DealRecordStore, DealReminder, DealState, InquiryStatus, NewDeal, SoldNotice, StoredDeal, StoredRate } from './types.ts'
 
-type DealRow = Omit<Selectable<Database['deals']>, 'transfer_code'> & {
+type Q = Kysely<Database> | Transaction<Database>
+
+export type DealRow = Omit<Selectable<Database['deals']>, 'transfer_code'> & {
   has_code: number | boolean | null
   name: string
   email: string
@@ -39,6 +41,7 @@ const DEAL_COLUMNS = [
   'd.cancel_reason',
   'd.transfer_note',
   'd.notify_others',
+  'd.plan_transfer',
   'i.name',
   'i.email',
   'i.language',
@@ -69,14 +72,57 @@ const toDeal = (row: DealRow): StoredDeal => ({
   transferNote: row.transfer_note,
   notifyOthers: row.notify_others === null ? null : Number(row.notify_others) === 1,
   buyer: { name: row.name, email: row.email, language: row.language },
+  plan: null,
 })
+
+type RateRow = Selectable<Database['deal_rates']>
+
+const toRate = (row: RateRow): StoredRate => ({
+  number: Number(row.number),
+  amount: Number(row.amount),
+  dueAt: Number(row.due_at),
+  reference: row.reference,
+  paidAt: row.paid_at === null ? null : Number(row.paid_at),
+  paidBy: row.paid_by,
+  remindedAt: row.reminded_at === null ? null : Number(row.reminded_at),
+  overdueAt: row.overdue_at === null ? null : Number(row.overdue_at),
+  waitedAt: row.waited_at === null ? null : Number(row.waited_at),
+})
+
+/** The deals with their instalment plans' rates, read in one more query. */
+export async function withPlans(q: Q, rows: readonly DealRow[]): Promise<StoredDeal[]> {
+  const deals = rows.map(toDeal)
+  const planned = rows.filter((row) => row.plan_transfer !== null).map((row) => Number(row.id))
+  if (planned.length === 0) return deals
+  const rates = new Map<number, StoredRate[]>()
+  for (let i = 0; i < planned.length; i += 500) {
+    const part = planned.slice(i, i + 500)
+    const found = await q.selectFrom('deal_rates').selectAll().where('deal_id', 'in', part).orderBy('deal_id').orderBy('number').execute()
+    for (const row of found) rates.set(Number(row.deal_id), [...(rates.get(Number(row.deal_id)) ?? []), toRate(row)])
+  }
+  return deals.map((deal, i) => (rows[i]!.plan_transfer === null ? deal : { ...deal, plan: { transfer: rows[i]!.plan_transfer!, rates: rates.get(deal.id) ?? [] } }))
+}
+
+/** A rate's own reference: the deal's and the rate's number (deal/instalments.ts rateReference says the same). */
+const rateReferenceOf = (dealReference: string, number: number) => `${dealReference}-R${String(number).padStart(2, '0')}`
+
+/** The plan's rates, in the acceptance's transaction (a renewed deal's rates are planned anew). */
+async function storePlan(trx: Transaction<Database>, dealId: number, plan: NewDeal['plan']) {
+  await trx.deleteFrom('deal_rates').where('deal_id', '=', dealId).execute()
+  await trx.updateTable('deals').set({ plan_transfer: plan?.transfer ?? null }).where('id', '=', dealId).execute()
+  if (!plan) return
+  const { reference } = await trx.selectFrom('deals').select('reference').where('id', '=', dealId).executeTakeFirstOrThrow()
+  await trx
+    .insertInto('deal_rates')
+    .values(plan.rates.map((rate) => ({ deal_id: dealId, number: rate.number, amount: rate.amount, due_at: rate.dueAt, reference: rateReferenceOf(reference, rate.number) })))
+    .execute()
+}
 
 /** "DL-2026-0042": the year the deal was made and its number; unique because the number is. */
 const referenceOf = (id: number, createdAt: number) => `DL-${new Date(createdAt).getUTCFullYear()}-${String(id).padStart(4, '0')}`
 
-type Q = Kysely<Database> | Transaction<Database>
 
-function selectDeals(q: Q) {
+export function selectDeals(q: Q) {
   return q
     .selectFrom('deals as d')
     .innerJoin('inquiries as i', 'i.id', 'd.inquiry_id')
@@ -109,7 +155,11 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
   }
   if (open) {
     if (open.status !== 'awaiting_payment') return { inProgress: Number(open.id) }
+    // A plan with a rate received is under way: like a paid deal, it is not renewed (decision 042).
+    const paidRate = await trx.selectFrom('deal_rates').select('id').where('deal_id', '=', open.id).where('paid_at', 'is not', null).executeTakeFirst()
+    if (paidRate) return { inProgress: Number(open.id) }
     await trx.updateTable('deals').set(values).where('id', '=', open.id).execute()
+    await storePlan(trx, Number(open.id), deal.plan)
     return { dealId: Number(open.id) }
   }
   // The reference needs the id: a placeholder as unique as the link hash, replaced at once.
@@ -119,6 +169,7 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
     .returning('id')
     .executeTakeFirstOrThrow()
   await trx.updateTable('deals').set({ reference: referenceOf(Number(id), now) }).where('id', '=', id).execute()
+  if (deal.plan) await storePlan(trx, Number(id), deal.plan)
   if (deal.notify?.length) {
     const { token } = await trx.selectFrom('inquiries').select('token').where('id', '=', inquiryId).executeTakeFirstOrThrow()
     await queueDealNotifications(trx, { id: Number(id), inquiryId, token, domain }, 'created', deal.notify, now)
@@ -127,7 +178,7 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
 }
 
 /** A deal's mail as a reply of its inquiry, with its outbox row: in the caller's transaction. */
-async function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail | (Omit<SoldNotice, 'inquiryId'> & { kind: 'sold-notice' }), now: number): Promise<number> {
+export async function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail | (Omit<SoldNotice, 'inquiryId'> & { kind: 'sold-notice' }), now: number): Promise<number> {
   const inserted = await trx
     .insertInto('replies')
     .values({ inquiry_id: inquiry.inquiry_id, kind: mail.kind, amount: null, body: mail.body, reply_to: mail.replyTo, created_at: now })
@@ -196,7 +247,7 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
   const write = writer(dialect)
   const one = async (q: Q, where: (qb: ReturnType<typeof selectDeals>) => ReturnType<typeof selectDeals>) => {
     const row = await where(selectDeals(q)).executeTakeFirst()
-    return row ? toDeal(row as DealRow) : null
+    return row ? (await withPlans(q, [row as DealRow]))[0]! : null
   }
 
   return {
@@ -204,12 +255,14 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
     dealByLink: (linkHash) => guard(() => one(db, (qb) => qb.where('d.link_hash', '=', linkHash))),
     openDealOf: (inquiryId) => guard(() => one(db, (qb) => qb.where('d.inquiry_id', '=', inquiryId).where('d.status', '!=', 'cancelled'))),
     async listDeals(filter = {}) {
-      const rows = await guard(() =>
-        selectDeals(db)
-          .$if(filter.status !== undefined, (qb) => qb.where('d.status', '=', filter.status!))
-          .execute(),
+      const deals = await guard(async () =>
+        withPlans(
+          db,
+          (await selectDeals(db)
+            .$if(filter.status !== undefined, (qb) => qb.where('d.status', '=', filter.status!))
+            .execute()) as DealRow[],
+        ),
       )
-      const deals = rows.map((row) => toDeal(row as DealRow))
       // Open deals by their next deadline, then the finished ones, newest first.
       const nextDeadline = (deal: StoredDeal) =>
         deal.status === 'awaiting_payment' ? deal.paymentDueAt : deal.status === 'paid' ? deal.transferDueAt : deal.status === 'transferred' ? deal.completesAt : null
@@ -246,6 +299,7 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           if (change.transferNote !== undefined) set.transfer_note = change.transferNote
           if (change.notifyOthers !== undefined) set.notify_others = change.notifyOthers === null ? null : change.notifyOthers ? 1 : 0
           await trx.updateTable('deals').set(set).where('id', '=', id).execute()
+          if (change.ratesPaid) await trx.updateTable('deal_rates').set({ paid_at: change.now, paid_by: 'owner' }).where('deal_id', '=', id).where('paid_at', 'is', null).execute()
           const replyId = change.mail ? await queueMail(trx, current, change.mail, change.now) : null
           const soldNotices = change.soldNotices?.length ? await queueSoldNotices(trx, current.domain, change.soldNotices, change.now) : undefined
           const invoiceId = change.invoice ? await issueInvoiceIn(trx, id, change.invoice, replyId, change.now) : null
@@ -334,7 +388,8 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           .select(['id', 'status', 'created_at', 'payment_due_at', 'transfer_due_at', 'payment_reminded_at', 'payment_overdue_at', 'transfer_reminded_at'])
           .where((eb) =>
             eb.or([
-              eb.and([eb('status', '=', 'awaiting_payment'), eb.or([eb('payment_reminded_at', 'is', null), eb('payment_overdue_at', 'is', null)])]),
+              // A plan's payments are watched rate by rate (rateRemindersDue).
+              eb.and([eb('status', '=', 'awaiting_payment'), eb('plan_transfer', 'is', null), eb.or([eb('payment_reminded_at', 'is', null), eb('payment_overdue_at', 'is', null)])]),
               eb.and([eb('status', '=', 'paid'), eb('transfer_reminded_at', 'is', null)]),
             ]),
           )

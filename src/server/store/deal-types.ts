@@ -1,7 +1,7 @@
 // The store's part for the negotiation (store/deal.ts; docs/negotiation.md).
 import type { DealTemplateKind } from '../../shared/console-api.ts'
 import type { NewDeal } from './deal-record-types.ts'
-import type { InquiryStatus } from './inquiry-types.ts'
+import type { InquiryStatus, OfferedPlan } from './inquiry-types.ts'
 
 /** A step of the negotiation (docs/negotiation.md): the mail's text is composed before it is stored. */
 export type DealKind = 'counter' | 'accept' | 'decline'
@@ -37,7 +37,7 @@ export type DealResult =
 
 export interface DealStore {
   /** Stores the counter-offer, queues its mail and marks the inquiry countered until `expiresAt`, in one transaction. */
-  counterOffer(id: number, step: DealStep & { amount: number; expiresAt: number }): Promise<DealResult>
+  counterOffer(id: number, step: DealStep & { amount: number; expiresAt: number; plan?: OfferedPlan }): Promise<DealResult>
   /** `amount`: what was agreed (the counter-offer's or the visitor's offer), kept with the reply. */
   accept(id: number, step: DealStep & { amount: number | null; confirmExpired?: boolean; deal?: NewDeal }): Promise<DealResult>
   decline(id: number, step: DealStep): Promise<DealResult>

@@ -28,7 +28,7 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
     id: number,
     kind: DealKind,
     input: DealStep & { amount: number | null; deal?: NewDeal | undefined },
-    update: Partial<Pick<Database['inquiries'], 'counter_amount' | 'counter_expires_at'>>,
+    update: Partial<Pick<Database['inquiries'], 'counter_amount' | 'counter_expires_at' | 'plan_rates' | 'plan_down_payment' | 'plan_transfer'>>,
     check?: (inquiry: { status: InquiryStatus; counter_expires_at: number | null }) => DealResult | null,
   ): Promise<DealResult> {
     return write(() =>
@@ -99,7 +99,9 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
 
   return {
     counterOffer(id, input) {
-      return step(id, 'counter', input, { counter_amount: input.amount, counter_expires_at: input.expiresAt })
+      // The plan offered with it (or none: a new counter-offer without a plan withdraws the one before).
+      const plan = { plan_rates: input.plan?.rates ?? null, plan_down_payment: input.plan?.downPayment ?? null, plan_transfer: input.plan?.transfer ?? null }
+      return step(id, 'counter', input, { counter_amount: input.amount, counter_expires_at: input.expiresAt, ...plan })
     },
     accept(id, input) {
       return step(id, 'accept', input, {}, (inquiry) => {

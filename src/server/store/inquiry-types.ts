@@ -35,6 +35,17 @@ export interface NewInquiry {
   createdAt: number
   /** Set for a purchase at the fixed price (decision 035): the offer is then the listed price. */
   checkout?: CheckoutDetails
+  /**
+   * An instalment plan (decision 042): chosen by the buyer at a checkout that offers one, or offered by the owner with
+   * a counter-offer. `downPayment` in minor units.
+   */
+  plan?: OfferedPlan
+}
+
+export interface OfferedPlan {
+  rates: number
+  downPayment: number
+  transfer: 'after-last' | 'at-once'
 }
 
 /** What a checkout asks besides name and address: for the invoice. */
@@ -182,7 +193,8 @@ export interface OutboxItem {
   /** Set for a webhook: the address the inquiry's notification is posted to (no mail). */
   webhookUrl: string | null
   /** Set for a deal's webhook (deal.*): which deal and event; the payload is made from the deal when it is sent. */
-  deal: { id: number; event: DealEvent } | null
+  /** `rate`: the instalment a rate's event is about (decision 042). */
+  deal: { id: number; event: DealEvent; rate?: number } | null
   attempts: number
   createdAt: number
   inquiry: StoredInquiry & { status: InquiryStatus }

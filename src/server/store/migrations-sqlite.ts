@@ -342,4 +342,28 @@ export const SQLITE_MIGRATIONS: string[] = [
   // checkout's buyer_* columns; the name on the invoice is a column of its own, because the inquiry's name is what
   // the search index holds.
   `ALTER TABLE inquiries ADD COLUMN buyer_name TEXT;`,
+  // Instalments (decision 042): the plan an inquiry was offered (with a counter-offer, or chosen at the checkout), the
+  // deal's choice of when the name moves, its rates each with a reference of their own and the marks of their
+  // reminders; a rate's webhooks (deal.overdue) are told apart by their rate number, 0 for the deal's own events.
+  `ALTER TABLE inquiries ADD COLUMN plan_rates INTEGER CHECK (plan_rates BETWEEN 2 AND 60);
+   ALTER TABLE inquiries ADD COLUMN plan_down_payment INTEGER;
+   ALTER TABLE inquiries ADD COLUMN plan_transfer TEXT CHECK (plan_transfer IN ('after-last', 'at-once'));
+   ALTER TABLE deals ADD COLUMN plan_transfer TEXT CHECK (plan_transfer IN ('after-last', 'at-once'));
+   CREATE TABLE deal_rates (
+     id INTEGER PRIMARY KEY,
+     deal_id INTEGER NOT NULL REFERENCES deals (id) ON DELETE CASCADE,
+     number INTEGER NOT NULL CHECK (number BETWEEN 0 AND 60),
+     amount INTEGER NOT NULL CHECK (amount > 0),
+     due_at INTEGER NOT NULL,
+     reference TEXT NOT NULL UNIQUE,
+     paid_at INTEGER,
+     paid_by TEXT CHECK (paid_by IN ('owner', 'bank')),
+     reminded_at INTEGER,
+     overdue_at INTEGER,
+     waited_at INTEGER,
+     UNIQUE (deal_id, number)
+   );
+   ALTER TABLE outbox ADD COLUMN deal_rate INTEGER NOT NULL DEFAULT 0;
+   DROP INDEX outbox_deal_webhook;
+   CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, deal_rate, webhook_url) WHERE deal_event IS NOT NULL;`,
 ]

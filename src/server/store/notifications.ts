@@ -55,9 +55,11 @@ export async function queueDealNotifications(
   event: DealEvent,
   urls: readonly string[] | undefined,
   now: number,
+  /** The instalment an event is about (a rate's deal.overdue, decision 042): one delivery per rate. */
+  rate = 0,
 ): Promise<void> {
   if (!urls || urls.length === 0) return
-  const messageId = `<notify-deal-${deal.id}-${event}-${deal.token}@${deal.domain}>`
+  const messageId = `<notify-deal-${deal.id}-${event}${rate === 0 ? '' : `-r${rate}`}-${deal.token}@${deal.domain}>`
   await trx
     .insertInto('outbox')
     .values(
@@ -73,8 +75,9 @@ export async function queueDealNotifications(
         webhook_url: url,
         deal_id: deal.id,
         deal_event: event,
+        deal_rate: rate,
       })),
     )
-    .onConflict((oc) => oc.columns(['deal_id', 'deal_event', 'webhook_url']).where('deal_event', 'is not', null).doNothing())
+    .onConflict((oc) => oc.columns(['deal_id', 'deal_event', 'deal_rate', 'webhook_url']).where('deal_event', 'is not', null).doNothing())
     .execute()
 }

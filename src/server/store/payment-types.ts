@@ -21,6 +21,8 @@ export interface PaymentStore {
   bankPaymentsByKey(keys: readonly string[]): Promise<Map<string, number | null>>
   /** Net minor units recorded per deal (payments less returns), in the deal's currency. */
   receivedByDeal(dealIds: readonly number[]): Promise<Map<number, number>>
+  /** Net minor units recorded per reference of these deals (an instalment plan's rates, decision 042). */
+  receivedByReference(dealIds: readonly number[]): Promise<Map<string, number>>
   /** Records the bookings not recorded yet, in one transaction; returns how many were new. */
   recordBankPayments(payments: readonly NewBankPayment[], now: number): Promise<number>
 }

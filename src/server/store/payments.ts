@@ -40,6 +40,23 @@ export function paymentStore(db: Kysely<Database>, dialect: DialectSpecifics): P
       }
       return received
     },
+    async receivedByReference(dealIds) {
+      const received = new Map<string, number>()
+      for (const part of chunks([...new Set(dealIds)])) {
+        const rows = await guard(() =>
+          db
+            .selectFrom('bank_payments as p')
+            .innerJoin('deals as d', 'd.id', 'p.deal_id')
+            .whereRef('p.currency', '=', 'd.currency')
+            .where('p.deal_id', 'in', part)
+            .select((eb) => ['p.reference', eb.fn.sum<number | string>('p.amount').as('total')])
+            .groupBy('p.reference')
+            .execute(),
+        )
+        for (const row of rows) received.set(row.reference, Number(row.total))
+      }
+      return received
+    },
     recordBankPayments(payments, now) {
       if (payments.length === 0) return Promise.resolve(0)
       return write(() =>

@@ -160,6 +160,14 @@ export function inquirySaver(db: Kysely<Database>) {
       const existing = (await trx.executeQuery(byToken({ token: inquiry.token }))).rows[0]!
       return existing.content_hash === inquiry.contentHash ? { status: 'duplicate', id: existing.id } : { status: 'conflict' }
     }
+    // The instalment plan a checkout's buyer chose (decision 042): rare, so outside the precompiled insert above.
+    if (inquiry.plan) {
+      await trx
+        .updateTable('inquiries')
+        .set({ plan_rates: inquiry.plan.rates, plan_down_payment: inquiry.plan.downPayment, plan_transfer: inquiry.plan.transfer })
+        .where('id', '=', inserted.id)
+        .execute()
+    }
     if (mail.queue && !waits) {
       const ids = { id: inserted.id, token: inquiry.token, domain: inquiry.domain }
       const values = {

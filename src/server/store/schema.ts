@@ -26,6 +26,10 @@ export interface Database {
     /** The owner's counter-offer, in the inquiry's currency, and until when it stands (status 'countered'). */
     counter_amount: number | null
     counter_expires_at: number | null
+    /** The instalment plan offered with the counter-offer or chosen at the checkout (decision 042); null for none. */
+    plan_rates: number | null
+    plan_down_payment: number | null
+    plan_transfer: 'after-last' | 'at-once' | null
     /** 'checkout': a purchase at the fixed price (decision 035), with the buyer's address in the buyer_* columns. */
     kind: Generated<'inquiry' | 'checkout'>
     buyer_company: string | null
@@ -60,6 +64,8 @@ export interface Database {
     /** A deal's webhook (deal.*, decision 036): the deal and the event; null for an inquiry's rows. */
     deal_id: Generated<number | null>
     deal_event: Generated<DealEvent | null>
+    /** The rate a deal's event is about (deal.overdue of an instalment, decision 042); 0 for the deal's own events. */
+    deal_rate: Generated<number>
   }
   /** SQLite only: the FTS5 index of name, e-mail and message (PostgreSQL keeps it in inquiries.search). */
   inquiries_fts: { rowid: number }
@@ -107,6 +113,23 @@ export interface Database {
     transfer_reminded_at: number | null
     /** 0 or 1: the owner's choice with "Übertragen" to tell the other inquirers when it completes by itself (decision 037). */
     notify_others: number | null
+    /** An instalment plan's choice of when the name moves (decision 042); null for a deal paid at once. */
+    plan_transfer: 'after-last' | 'at-once' | null
+  }
+  /** An instalment plan's payments (decision 042): number 0 the down payment, 1 … 60 the monthly rates. */
+  deal_rates: {
+    id: Generated<number>
+    deal_id: number
+    number: number
+    amount: number
+    due_at: number
+    reference: string
+    paid_at: number | null
+    paid_by: 'owner' | 'bank' | null
+    /** When the buyer was reminded before the due date, told it is overdue, and the owner decided to wait. */
+    reminded_at: number | null
+    overdue_at: number | null
+    waited_at: number | null
   }
   /** Bookings of bank statements applied to deals (decision 040), once each by bank_key. */
   bank_payments: {

@@ -7,6 +7,7 @@ import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
+import { dealRateStore } from './deal-rates.ts'
 import { paymentStore } from './payments.ts'
 import { sessionStore } from './sessions.ts'
 import { signInStore } from './sign-in.ts'
@@ -62,6 +63,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),
+    ...dealRateStore(db, dialect),
     ...paymentStore(db, dialect),
     ...privacyStore(db, dialect),
     ...invoiceStore(db, dialect),
@@ -99,7 +101,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
           .leftJoin('replies as r', 'r.id', 'o.reply_id')
           .select(INQUIRY_COLUMNS)
-          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to', 'o.webhook_url', 'o.deal_id', 'o.deal_event'])
+          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to', 'o.webhook_url', 'o.deal_id', 'o.deal_event', 'o.deal_rate'])
           .select(['r.id as reply_id', 'r.body as reply_body', 'r.reply_to', 'r.kind as reply_kind', 'r.amount as reply_amount'])
           // A reply refers to the mail the owner got about the inquiry (In-Reply-To), whatever became of it.
           .select((eb) =>
@@ -122,7 +124,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             messageId: row.message_id,
             mailTo: row.mail_to,
             webhookUrl: row.webhook_url,
-            deal: row.deal_id === null || row.deal_event === null ? null : { id: Number(row.deal_id), event: row.deal_event },
+            deal: row.deal_id === null || row.deal_event === null ? null : { id: Number(row.deal_id), event: row.deal_event, ...(Number(row.deal_rate) !== 0 && { rate: Number(row.deal_rate) }) },
             attempts: row.attempts,
             createdAt: row.outbox_created_at,
             inquiry,

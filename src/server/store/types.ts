@@ -1,7 +1,7 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
-import type { DealRecordStore } from './deal-record-types.ts'
+import type { DealRateStore, DealRecordStore } from './deal-record-types.ts'
 import type { NewInquiry, NewReply, StoredInquiry, MailPlan, InquiryFilter, InquiryListing, OutboxListing, ConsoleFilter, ConsoleInquiry, InquiryThread, MailListing, DailyStats, SaveResult, OutboxItem, OutboxStatus, OutboxHealth } from './inquiry-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { DnsUpdateStore } from './dns-types.ts'
@@ -28,6 +28,7 @@ export interface Store
   extends ConfirmationStore,
     DealStore,
     DealRecordStore,
+    DealRateStore,
     PaymentStore,
     PrivacyStore,
     JobStore,

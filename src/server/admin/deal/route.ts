@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { CONSOLE_PATHS, NOTE_MAX, type DealTemplateKind, type InquiryDetail, type TemplatesPage } from '../../../shared/console-api.ts'
-import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest } from '../../deal/actions.ts'
+import { MAX_RATES, MIN_RATES } from '../../deal/instalments.ts'
+import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest, type PlanRequest } from '../../deal/actions.ts'
 import { HttpError } from '../../http/errors.ts'
 import { formatDeadline, DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_KINDS, TEMPLATE_MAX, templateLanguage, templateProblem } from '../../mail/deal-mail.ts'
 import type { ConsoleDeps } from '../deps.ts'
@@ -13,12 +14,19 @@ import { sendPage, type ConsoleRenderer } from '../render.ts'
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const kindParams = z.object({ kind: z.enum(TEMPLATE_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })
 const note = z.string().max(NOTE_MAX, `höchstens ${NOTE_MAX} Zeichen`).optional()
+/** An instalment plan (decision 042): 2–60 monthly rates, a down payment in whole units as typed, when the name moves. */
+const planBody = z.object({
+  rates: z.number().int().min(MIN_RATES, `mindestens ${MIN_RATES} Raten`).max(MAX_RATES, `höchstens ${MAX_RATES} Raten`),
+  downPayment: z.string().max(30).optional(),
+  transfer: z.enum(['after-last', 'at-once']).optional(),
+})
 const counterBody = z.object({
   amount: z.union([z.string().max(30), z.number().int().transform(String)], { error: 'Bitte einen Betrag angeben.' }),
   days: z.number().int().min(1).max(MAX_COUNTER_DAYS, `höchstens ${MAX_COUNTER_DAYS} Tage`).optional(),
   note,
+  plan: planBody.optional(),
 })
-const noteBody = z.object({ note, confirmExpired: z.boolean().optional() }).default({})
+const noteBody = z.object({ note, confirmExpired: z.boolean().optional(), plan: planBody.nullable().optional() }).default({})
 const templateBody = z.object({ text: z.string().max(TEMPLATE_MAX * 2) })
 
 /** Parses or answers 400 with the one error body shape. */
@@ -27,6 +35,12 @@ function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
   return result.data
 }
+
+const planOf = (plan: z.infer<typeof planBody>): PlanRequest => ({
+  rates: plan.rates,
+  ...(plan.downPayment !== undefined && { downPayment: plan.downPayment }),
+  ...(plan.transfer !== undefined && { transfer: plan.transfer }),
+})
 
 const NOT_FOUND = 'Diese Anfrage gibt es nicht (mehr).'
 
@@ -55,6 +69,15 @@ function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError
       return new HttpError(409, `Diese Domain ist verkauft (Verkauf Nr. ${outcome.dealId}): Es wird nichts mehr angenommen.`)
     case 'checkout-counter':
       return new HttpError(409, 'Ein Kauf zum Festpreis wird bestätigt oder abgelehnt, nicht mit einem Gegenangebot beantwortet.')
+    case 'bad-plan':
+      return new HttpError(
+        400,
+        outcome.problem === 'rates'
+          ? `Ratenzahlung: ${MIN_RATES} bis ${MAX_RATES} Monatsraten.`
+          : outcome.problem === 'down-payment-amount'
+            ? 'Anzahlung: bitte einen ganzen Betrag angeben, z. B. 500, oder leer lassen.'
+            : 'Anzahlung: Sie muss kleiner sein als der Betrag und für jede Rate mindestens einen Cent übrig lassen.',
+      )
   }
 }
 
@@ -90,12 +113,17 @@ export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer)
     app.post('/api/inquiries/:id/counter', async (request) => {
       const id = idOf(request)
       const body = parse(counterBody, request.body)
-      return take(id, { kind: 'counter', amount: body.amount, ...(body.days !== undefined && { days: body.days }), ...(body.note !== undefined && { note: body.note }) })
+      return take(id, { kind: 'counter', amount: body.amount, ...(body.days !== undefined && { days: body.days }), ...(body.note !== undefined && { note: body.note }), ...(body.plan && { plan: planOf(body.plan) }) })
     })
     app.post('/api/inquiries/:id/accept', async (request) => {
       const id = idOf(request)
       const body = parse(noteBody, request.body ?? {})
-      return take(id, { kind: 'accept', ...(body.note !== undefined && { note: body.note }), confirmExpired: body.confirmExpired === true })
+      return take(id, {
+        kind: 'accept',
+        ...(body.note !== undefined && { note: body.note }),
+        confirmExpired: body.confirmExpired === true,
+        ...(body.plan !== undefined && { plan: body.plan === null ? null : planOf(body.plan) }),
+      })
     })
     app.post('/api/inquiries/:id/decline', async (request) => {
       const id = idOf(request)

@@ -1,5 +1,6 @@
 // The console's data: the inbox with its filters, an inquiry with its thread, the outbox, the overview and the
 // export, for the JSON API and the server-rendered pages alike (one object per app: inboxDataOf).
+import { decimalOf } from '../../deal/money.ts'
 import type {
   InboxPage,
   InboxQuery,
@@ -113,6 +114,8 @@ function createInboxData(deps: ConsoleDeps) {
       counterDays: config.counterOfferDays,
       deal: deal && dealSummary(deal, config, Date.now()),
       checkout: inquiry.checkout ?? null,
+      // The plan offered with the counter-offer or chosen at the checkout (decision 042); the down payment in whole units.
+      plan: inquiry.plan ? { rates: inquiry.plan.rates, downPayment: inquiry.plan.downPayment === 0 ? '' : decimalOf(inquiry.plan.downPayment, dealCurrency).replace(/\.0+$/, ''), transfer: inquiry.plan.transfer } : null,
     }
   }
 

@@ -8,6 +8,7 @@ import { dealSummary } from '../../deal/summary.ts'
 import { TRANSFER_CODE_MAX } from '../../deal/seal.ts'
 import { endOfBerlinDay } from '../../deal/due-date.ts'
 import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, REASON_MAX, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../../deal/steps.ts'
+import { markRatePaid, waitForRate, type RateOutcome } from '../../deal/rates.ts'
 import { HttpError } from '../../http/errors.ts'
 import { invoiceFile } from '../../invoice/files.ts'
 import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
@@ -27,6 +28,7 @@ const day = z.string().max(20).optional()
 const deadlineBody = z
   .object({ payment: day, transfer: day, days: z.number().int().min(1, 'mindestens 1 Tag').max(MAX_DEADLINE_DAYS, `höchstens ${MAX_DEADLINE_DAYS} Tage`).optional() })
   .refine((body) => [body.payment, body.transfer, body.days].filter((value) => value !== undefined).length === 1, 'bitte genau eine neue Frist angeben (Zahlung, Übertragung oder Tage)')
+const rateParams = z.object({ id: z.coerce.number().int().positive(), number: z.coerce.number().int().min(0).max(60) })
 const cancelBody = z.object({ reason: z.string().max(REASON_MAX, `Begründung: höchstens ${REASON_MAX} Zeichen`).optional() }).default({})
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
@@ -36,7 +38,7 @@ function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
 }
 
 /** The steps' refusals as the owner reads them: never a 500 for something the owner can change. */
-function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>): HttpError {
+function refusal(outcome: Exclude<RateOutcome, { status: 'done' }>): HttpError {
   switch (outcome.status) {
     case 'not-found':
       return new HttpError(404, 'Diesen Kauf gibt es nicht (mehr).')
@@ -50,6 +52,8 @@ function refusal(outcome: Exclude<StepOutcome, { status: 'done' }>): HttpError {
       return new HttpError(400, 'Die neue Frist liegt in der Vergangenheit: Bitte ein Datum ab heute angeben.')
     case 'too-far':
       return new HttpError(400, `Die neue Frist liegt zu weit in der Zukunft (höchstens ${MAX_DEADLINE_DAYS} Tage).`)
+    case 'already-paid':
+      return new HttpError(409, 'Diese Rate ist bereits als erhalten markiert.')
   }
 }
 
@@ -91,14 +95,15 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
       return { deals: deals.map(summary), invoices: Object.fromEntries(invoices) }
     }
 
-    async function take(id: number, step: string, run: (context: DealStepContext, now: number) => Promise<StepOutcome>): Promise<DealSummary> {
+    async function take(id: number, step: string, run: (context: DealStepContext, now: number) => Promise<StepOutcome | RateOutcome>): Promise<DealSummary> {
       const outcome = await run(context(), Date.now())
       if (outcome.status !== 'done') throw refusal(outcome)
       outbox.kick()
       // Never the code, nor the reason: what the owner typed stays in the store and the buyer's mail.
-      log.info({ deal: id, step, status: outcome.deal.status, ...(outcome.soldNotices !== undefined && { soldNotices: outcome.soldNotices }) }, 'deal step taken in the console')
+      const soldNotices = 'soldNotices' in outcome ? outcome.soldNotices : undefined
+      log.info({ deal: id, step, status: outcome.deal.status, ...(soldNotices !== undefined && { soldNotices }) }, 'deal step taken in the console')
       if (outcome.deal.status === 'completed') deps.onDealCompleted(outcome.deal.domain)
-      return { ...summary(outcome.deal), ...(outcome.soldNotices !== undefined && { soldNotices: outcome.soldNotices }) }
+      return { ...summary(outcome.deal), ...(soldNotices !== undefined && { soldNotices }) }
     }
 
     app.get('/api/deals', async (request) => salesPage(parse(listQuery, request.query).status))
@@ -136,6 +141,16 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
       const id = idOf(request)
       const deadline = deadlineOf(parse(deadlineBody, request.body ?? {}))
       return take(id, 'deadline', (context, now) => changeDeadlines(context, id, deadline, now))
+    })
+    // An instalment plan's rates (decision 042): one marked received (the buyer mailed; the last one is the deal's
+    // payment), or the owner's decision to wait for an overdue one.
+    app.post('/api/deals/:id/rates/:number/paid', async (request) => {
+      const { id, number } = parse(rateParams, request.params)
+      return take(id, 'rate-paid', (context, now) => markRatePaid(context, id, number, 'owner', now))
+    })
+    app.post('/api/deals/:id/rates/:number/wait', async (request) => {
+      const { id, number } = parse(rateParams, request.params)
+      return take(id, 'rate-wait', (context, now) => waitForRate(context, id, number, now))
     })
     app.post('/api/deals/:id/cancel', async (request) => {
       const id = idOf(request)

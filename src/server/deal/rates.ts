@@ -1,0 +1,95 @@
+// An instalment plan's steps (decision 042): a rate marked received (by the owner, or by a bank statement), the
+// owner's decision to wait for an overdue rate, and the rates' reminders on the deadlines job. The last rate
+// received is the deal's own "Zahlung erhalten" (steps.ts markPaid: its mail, webhook, invoice and transfer deadline).
+import type { Language } from '../../shared/language.ts'
+import { displayHost } from '../sites/host.ts'
+import type { DealMail, RateChangeResult, RateReminder, StoredDeal, StoredRate } from '../store/types.ts'
+import { formatMinor } from './money.ts'
+import { dealNotifyUrls, dealPageUrl, formatDealDate, markPaid, type DealStepContext, type StepOutcome } from './steps.ts'
+
+/** "Rate 3 von 12" / "Anzahlung", as the page, the mails and the console name a payment of the plan. */
+export function rateLabel(rate: Pick<StoredRate, 'number'>, count: number, language: Language): string {
+  if (rate.number === 0) return language === 'de' ? 'Anzahlung' : 'Down payment'
+  return language === 'de' ? `Rate ${rate.number} von ${count}` : `Rate ${rate.number} of ${count}`
+}
+
+/** How many monthly rates a plan has (the down payment is none of them). */
+export const rateCount = (deal: StoredDeal) => deal.plan?.rates.filter((rate) => rate.number > 0).length ?? 0
+
+/** The rate the deal waits for next: the earliest one not received, or null when all are. */
+export const nextRate = (deal: StoredDeal) => deal.plan?.rates.find((rate) => rate.paidAt === null) ?? null
+
+type RateMailKind = 'received' | 'reminder' | 'overdue-buyer' | 'overdue-owner'
+
+const linkOf = (context: DealStepContext, deal: StoredDeal, language: Language) =>
+  dealPageUrl(context.config, deal) ?? (language === 'de' ? '(der Link steht in unserer ersten E-Mail)' : '(the link is in our first email)')
+
+/** A rate's mail, in the buyer's language (the owner's in German, as the console is). */
+function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, kind: RateMailKind): DealMail {
+  const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
+  const owner = settings.mailTo ?? context.config.mailTo
+  const language = kind === 'overdue-owner' ? 'de' : deal.buyer.language
+  const v = {
+    domain: displayHost(deal.domain),
+    label: rateLabel(rate, rateCount(deal), language),
+    amount: formatMinor(rate.amount, deal.currency, language),
+    reference: rate.reference,
+    due: formatDealDate(rate.dueAt, language),
+    deal: deal.reference,
+    link: kind === 'overdue-owner' ? '' : linkOf(context, deal, language),
+  }
+  const open = deal.plan?.rates.filter((r) => r.paidAt === null && r.number !== rate.number) ?? []
+  const next = open[0]
+  const body =
+    language === 'de'
+      ? {
+          received: `Guten Tag,\n\nIhre Zahlung von ${v.amount} (${v.label}) für ${v.domain} (Kaufnummer ${v.deal}) ist eingegangen. Vielen Dank!${next ? `\n\nAls Nächstes ist ${rateLabel(next, rateCount(deal), 'de')} fällig: ${formatMinor(next.amount, deal.currency, 'de')} bis ${formatDealDate(next.dueAt, 'de')}, Verwendungszweck ${next.reference}.` : ''}\n\nDen Zahlungsplan sehen Sie jederzeit auf Ihrer Kaufseite:\n${v.link}\n\nMit freundlichen Grüßen`,
+          reminder: `Guten Tag,\n\neine freundliche Erinnerung: Für ${v.domain} (Kaufnummer ${v.deal}) ist am ${v.due} ${v.label} fällig, ${v.amount}. Bitte überweisen Sie mit dem Verwendungszweck ${v.reference}. Bankverbindung und QR-Code stehen auf Ihrer Kaufseite:\n${v.link}\n\nWenn Sie schon gezahlt haben, betrachten Sie diese E-Mail bitte als gegenstandslos.\n\nMit freundlichen Grüßen`,
+          'overdue-buyer': `Guten Tag,\n\nfür ${v.domain} (Kaufnummer ${v.deal}) war am ${v.due} ${v.label} fällig, ${v.amount}; bei uns ist sie noch nicht eingegangen. Bitte überweisen Sie sie mit dem Verwendungszweck ${v.reference}. Alles Weitere steht auf Ihrer Kaufseite:\n${v.link}\n\nWenn Sie schon gezahlt haben, betrachten Sie diese E-Mail bitte als gegenstandslos.\n\nMit freundlichen Grüßen`,
+          'overdue-owner': `${v.label} für ${v.domain} (Kaufnummer ${v.deal}, ${v.amount}, Verwendungszweck ${v.reference}) war am ${v.due} fällig und ist seit 7 Tagen nicht als erhalten markiert. Der Käufer wurde erinnert.\n\nSie entscheiden: Ist das Geld doch angekommen, markieren Sie die Rate als erhalten; sonst warten Sie ab oder brechen den Kauf ab (Konsole: Verkäufe; CLI: deal rate-paid ID --rate N / deal wait ID --rate N / deal cancel ID).`,
+        }[kind]
+      : {
+          received: `Hello,\n\nyour payment of ${v.amount} (${v.label}) for ${v.domain} (purchase number ${v.deal}) has arrived. Thank you!${next ? `\n\nNext due: ${rateLabel(next, rateCount(deal), 'en')}, ${formatMinor(next.amount, deal.currency, 'en')} by ${formatDealDate(next.dueAt, 'en')}, reference ${next.reference}.` : ''}\n\nYour purchase page always shows the payment plan:\n${v.link}\n\nKind regards`,
+          reminder: `Hello,\n\na friendly reminder: ${v.label} for ${v.domain} (purchase number ${v.deal}), ${v.amount}, is due on ${v.due}. Please transfer it with the reference ${v.reference}. The bank details and the QR code are on your purchase page:\n${v.link}\n\nIf you have paid already, please disregard this email.\n\nKind regards`,
+          'overdue-buyer': `Hello,\n\n${v.label} for ${v.domain} (purchase number ${v.deal}), ${v.amount}, was due on ${v.due} and has not arrived yet. Please transfer it with the reference ${v.reference}. Your purchase page has everything else:\n${v.link}\n\nIf you have paid already, please disregard this email.\n\nKind regards`,
+          'overdue-owner': '',
+        }[kind]
+  const mailKind = kind === 'received' ? 'deal-paid' : kind === 'overdue-owner' ? 'deal-overdue' : 'deal-payment-reminder'
+  return { kind: mailKind, body, to: kind === 'overdue-owner' ? owner : deal.buyer.email, replyTo: owner }
+}
+
+export type RateOutcome = RateChangeResult | StepOutcome
+
+/**
+ * "Rate erhalten": the rate is marked and the buyer mailed; when it was the last one open, the deal's own "paid" step
+ * follows (its mail instead of the rate's). A deal transferred at once stays where it is; its rates are only marked.
+ */
+export async function markRatePaid(context: DealStepContext, id: number, number: number, by: 'owner' | 'bank', now: number): Promise<RateOutcome> {
+  const deal = await context.store.getDeal(id)
+  const rate = deal?.plan?.rates.find((r) => r.number === number)
+  if (!deal || !rate) return { status: 'not-found' }
+  const result = await context.store.markRatePaid(id, number, { by, now, mail: rateMail(context, deal, rate, 'received') })
+  if (result.status !== 'done' || !result.allPaid || result.deal.status !== 'awaiting_payment') return result
+  const paid = await markPaid(context, id, now)
+  return paid.status === 'done' ? { ...result, deal: paid.deal, replyId: paid.replyId } : paid
+}
+
+/** "Abwarten": the owner waits for an overdue rate; marked for the console, nobody mailed. */
+export const waitForRate = (context: DealStepContext, id: number, number: number, now: number) => context.store.waitForRate(id, number, now)
+
+/** One pass over the rates: the buyer reminded 3 days before a rate's date; 7 days after it, the owner told and the buyer reminded. */
+export async function sendRateReminders(context: DealStepContext, now: number, signal?: AbortSignal): Promise<number> {
+  let queued = 0
+  for (const { id, number, reminder } of await context.store.rateRemindersDue(now)) {
+    if (signal?.aborted) break
+    const deal = await context.store.getDeal(id)
+    const rate = deal?.plan?.rates.find((r) => r.number === number)
+    if (!deal || !rate) continue
+    const mails = reminderMails(context, deal, rate, reminder)
+    if (await context.store.queueRateReminder(id, number, reminder, mails, now, dealNotifyUrls(context, deal.domain))) queued++
+  }
+  return queued
+}
+
+const reminderMails = (context: DealStepContext, deal: StoredDeal, rate: StoredRate, reminder: RateReminder) =>
+  reminder === 'rate-reminder' ? [rateMail(context, deal, rate, 'reminder')] : [rateMail(context, deal, rate, 'overdue-owner'), rateMail(context, deal, rate, 'overdue-buyer')]

@@ -1,0 +1,213 @@
+// Instalment plans (decision 042) against the real server process, a real SMTP server and the test project's store
+// (SQLite or PostgreSQL): "Annehmen" with a plan of 3 mails the buyer the plan and the page's link; the page shows the
+// schedule, each rate with its reference and its own GiroCode; a bank statement marks the rate it pays, once; the CLI
+// marks a rate and shows the plan; the last rate is the deal's payment. And what an attacker tries: another deal's
+// rates on a page, the console's new routes without a session or from another site.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { DealSummary, InboxPage } from '../../src/shared/console-api.ts'
+import type { BankStatementResult } from '../../src/shared/payments-api.ts'
+import { camtStatement } from '../helpers/camt.ts'
+import { runCli } from '../helpers/cli.ts'
+import { consoleClient } from '../helpers/console.ts'
+import { fetchForm, requestAs, VISITOR, type RawResponse } from '../helpers/contact.ts'
+import { pdfText } from '../helpers/invoice.ts'
+import { confirmedPurchase } from '../helpers/purchase.ts'
+import { storeEnv } from '../helpers/postgres.ts'
+import { decodeQrSvg } from '../helpers/qr.ts'
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
+
+let server: ServerProcess
+let smtp: SmtpSink
+let client: ReturnType<typeof consoleClient>
+let cookie: string
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'instalments-'))
+const domainsFile = path.join(dir, 'domains.yaml')
+
+beforeAll(async () => {
+  fs.writeFileSync(
+    domainsFile,
+    `default:
+  payment:
+    bank: { holder: Jürgen Müller, iban: DE89 3704 0044 0532 0130 00, bic: COBADEFFXXX }
+domains:
+  raten.de: { minOffer: 100 }
+  andere.de: { minOffer: 100 }
+  sofort.de: { minOffer: 100 }
+  festpreis.de: { price: 1200, priceType: fixed, instalments: 12 }
+  einmal.de: { price: 1200, priceType: fixed, instalments: 12 }
+`,
+  )
+  smtp = await startSmtpSink()
+  server = await startServerProcess({
+    SMTP_URL: smtp.url,
+    MAIL_TO: 'owner@example.org',
+    DOMAINS_FILE: domainsFile,
+    // Invoices on (decision 038): the instalment plan's one invoice, with its schedule.
+    SELLER_NAME: 'Jürgen Müller Domains',
+    SELLER_STREET: 'Hauptstraße 5',
+    SELLER_POSTCODE: '10115',
+    SELLER_CITY: 'Berlin',
+    SELLER_TAX_NUMBER: '27/123/45678',
+  })
+  client = consoleClient(server)
+  expect((await client.setPassword()).code).toBe(0)
+  ;({ cookie } = await client.signIn())
+})
+afterAll(async () => {
+  await server?.stop()
+  server?.cleanup()
+  await smtp?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const send = (pathName: string, body?: unknown) => client.call(pathName, { method: 'POST', body, cookie })
+const cli = async (...args: string[]) => runCli(server.dataDir, { ...(await storeEnv(server.dataDir)), DOMAINS_FILE: domainsFile }, ...args)
+const open = (host: string, pathName: string) => requestAs(host, `${server.url}${pathName}`)
+const textOf = (page: RawResponse) =>
+  page.html
+    .replace(/<(svg|style|head)[\s\S]*?<\/\1>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;|\u00a0/g, ' ')
+    .replace(/\s+/g, ' ')
+
+let visitors = 0
+async function mailsTo(email: string, count: number): Promise<ReceivedMail[]> {
+  const to = () => smtp.messages.filter((m) => m.envelope.to.includes(email))
+  await expect.poll(() => to().length).toBeGreaterThanOrEqual(count)
+  return to()
+}
+
+/** A visitor offers `offer` for `host`; the owner accepts with `plan`. */
+async function planDeal(host: string, offer: string, plan: unknown) {
+  const email = `kaeufer${++visitors}@example.net`
+  const { token, hash } = await fetchForm(server.url, host)
+  const sent = await requestAs(host, `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, offer, token, hash } })
+  expect(sent.status, sent.html).toBe(200)
+  const id = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id
+  const accepted = await send(`/api/inquiries/${id}/accept`, { plan })
+  expect(accepted.status, await accepted.clone().text()).toBe(200)
+  const [mail] = await mailsTo(email, 1)
+  const page = new RegExp(`https://${host.replace(/\./g, '\\.')}(/kauf/[A-Za-z0-9_.-]+)`).exec(mail!.parsed.text ?? '')![1]!
+  const deal = ((await (await client.call(`/api/inquiries/${id}/deal`, { cookie })).json()) as { deal: DealSummary }).deal
+  return { email, mail: mail!, page, deal }
+}
+
+describe('an instalment plan', () => {
+  test('is mailed with the acceptance, and the page shows the schedule with a GiroCode for each rate', async () => {
+    const { mail, page, deal } = await planDeal('raten.de', '1.000', { rates: 3 })
+    expect(mail.parsed.text).toContain('Ratenzahlung: 3 Monatsraten zu 333,34\u00a0€ (die letzten einen Cent weniger). Die Domain wird nach der letzten Rate übertragen.')
+    expect(deal.plan?.rates.map((rate) => [rate.label, rate.amount])).toEqual([
+      ['Rate 1 von 3', '333,34\u00a0€'],
+      ['Rate 2 von 3', '333,33\u00a0€'],
+      ['Rate 3 von 3', '333,33\u00a0€'],
+    ])
+    const answer = await open('raten.de', page)
+    expect(answer.status).toBe(200)
+    const text = textOf(answer)
+    expect(text).toContain('Zahlungsplan')
+    expect(text).toContain('Sie zahlen in 3 Monatsraten, jede mit ihrem eigenen Verwendungszweck.')
+    for (const rate of deal.plan!.rates) expect(text).toContain(rate.reference)
+    expect(text).toContain('Bezahlt: 0 € · Offen: 1.000 €')
+    expect(text).toContain('Für Rate 1 von 3, fällig am')
+    const qr = (html: string) => decodeQrSvg(/<svg[\s\S]*?<\/svg>/.exec(html)![0])
+    expect(qr(answer.html)).toBe(`BCD\n002\n1\nSCT\nCOBADEFFXXX\nJürgen Müller\nDE89370400440532013000\nEUR333.34\n\n\n${deal.reference}-R01`)
+    // Each rate has its own QR code, on the same page (no script): ?rate=N.
+    const second = await open('raten.de', `${page}?rate=2`)
+    expect(qr(second.html)).toBe(`BCD\n002\n1\nSCT\nCOBADEFFXXX\nJürgen Müller\nDE89370400440532013000\nEUR333.33\n\n\n${deal.reference}-R02`)
+  })
+
+  test('a bank statement marks the rate by its reference and amount and mails the buyer; importing it again changes nothing', { timeout: 90_000 }, async () => {
+    const { email, deal } = await planDeal('andere.de', '900', { rates: 3, downPayment: '300' })
+    expect(deal.plan!.rates.map((rate) => rate.amount)).toEqual(['300\u00a0€', '200\u00a0€', '200\u00a0€', '200\u00a0€'])
+    const statement = camtStatement([{ bankRef: `IT-${deal.id}-1`, amount: '300.00', remittance: `Anzahlung ${deal.reference}-R00` }])
+    const applied = (await (await send('/api/payments/apply', { text: statement })).json()) as BankStatementResult
+    expect(applied.paid).toEqual([{ dealId: deal.id, reference: `${deal.reference}-R00`, rate: 0 }])
+    const mails = await mailsTo(email, 2)
+    expect(mails).toHaveLength(2)
+    expect(mails[1]!.parsed.subject).toBe('Re: Anfrage zu andere.de: Zahlung erhalten')
+    expect(mails[1]!.parsed.text).toContain('Ihre Zahlung von 300\u00a0€ (Anzahlung) für andere.de')
+    expect(mails[1]!.parsed.text).toContain(`Als Nächstes ist Rate 1 von 3 fällig: 200\u00a0€ bis`)
+    const again = (await (await send('/api/payments/apply', { text: statement })).json()) as BankStatementResult
+    expect(again).toMatchObject({ recorded: 0, paid: [] })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.messages.filter((m) => m.envelope.to.includes(email))).toHaveLength(2)
+
+    // The CLI marks the next rates; the last one is the deal's payment.
+    const show = await cli('deal', 'show', String(deal.id))
+    expect(show.out).toContain('instalments, the name moves after the last rate')
+    expect(show.out).toMatch(new RegExp(`0\\s+.*300\\s€\\s+${deal.reference}-R00\\s+received .* \\(statement\\)`))
+    expect((await cli('deal', 'rate-paid', String(deal.id), '--rate', '1')).out).toContain('rate 1 received; 2 rates still open')
+    expect((await cli('deal', 'rate-paid', String(deal.id), '--rate', '1')).code).toBe(2)
+    expect((await cli('deal', 'rate-paid', String(deal.id))).err).toContain('needs --rate N')
+    await cli('deal', 'rate-paid', String(deal.id), '--rate', '2')
+    const last = await cli('deal', 'rate-paid', String(deal.id), '--rate', '3')
+    expect(last.out).toContain('every rate is paid, the deal is now paid')
+    // Mails of steps close together may arrive in any order.
+    const final = await mailsTo(email, 5)
+    expect(final.filter((m) => (m.parsed.text ?? '').includes('Ihre Zahlung von 900\u00a0€ für andere.de'))).toHaveLength(1)
+  })
+
+  test('a page shows only its own deal’s rates, and the buyer who paid a rate cannot cancel', async () => {
+    const mine = await planDeal('sofort.de', '600', { rates: 2, transfer: 'at-once' })
+    const other = (await (await client.call('/api/deals', { cookie })).json()) as { deals: DealSummary[] }
+    const foreign = other.deals.filter((deal) => deal.id !== mine.deal.id && deal.plan).flatMap((deal) => deal.plan!.rates.map((rate) => rate.reference))
+    expect(foreign.length).toBeGreaterThan(0)
+    for (const query of ['', '?rate=0', '?rate=3', '?rate=99', '?rate=-1', '?rate=1e1']) {
+      const answer = await open('sofort.de', `${mine.page}${query}`)
+      expect(answer.status).toBe(200)
+      for (const reference of foreign) expect(answer.html).not.toContain(reference)
+    }
+    // Another host's page for the deal: the one 404.
+    expect((await open('raten.de', mine.page)).status).toBe(404)
+    expect((await send(`/api/deals/${mine.deal.id}/rates/1/paid`, {})).status).toBe(200)
+    const cancel = await requestAs('sofort.de', `${server.url}${mine.page}`, { method: 'POST', form: { action: 'cancel' }, headers: { origin: 'http://sofort.de', 'sec-fetch-site': 'same-origin' } })
+    expect(cancel.status).toBe(303)
+    expect(((await (await client.call(`/api/deals/${mine.deal.id}`, { cookie })).json()) as DealSummary).status).toBe('awaiting_payment')
+    expect(textOf(await open('sofort.de', mine.page))).not.toContain('Kauf abbrechen')
+  })
+
+  test('the console’s rate routes need a session and the same origin', async () => {
+    const { deal } = await (async () => {
+      const deals = ((await (await client.call('/api/deals', { cookie })).json()) as { deals: DealSummary[] }).deals
+      return { deal: deals.find((d) => d.plan && d.status === 'awaiting_payment' && d.plan.rates.some((rate) => rate.paidAt === null))! }
+    })()
+    const open = deal.plan!.rates.find((rate) => rate.paidAt === null)!.number
+    for (const action of ['paid', 'wait']) {
+      const pathName = `/api/deals/${deal.id}/rates/${open}/${action}`
+      expect((await client.call(pathName, { method: 'POST', body: {} })).status, pathName).toBe(401)
+      expect((await client.call(pathName, { method: 'POST', body: {}, cookie, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status, pathName).toBe(403)
+    }
+    const after = (await (await client.call(`/api/deals/${deal.id}`, { cookie })).json()) as DealSummary
+    expect(after.plan!.rates.find((rate) => rate.number === open)).toMatchObject({ paidAt: null, waitedAt: null })
+    // A rate the deal does not have, and one out of range.
+    expect((await send(`/api/deals/${deal.id}/rates/59/paid`, {})).status).toBe(404)
+    expect((await send(`/api/deals/${deal.id}/rates/61/paid`, {})).status).toBe(400)
+  })
+
+  test('the checkout offers the domain’s plan; the buyer who chooses it gets 12 rates, and the one invoice with the schedule comes with the last', { timeout: 90_000 }, async () => {
+    const form = await open('festpreis.de', '/kaufen')
+    expect(textOf(form)).toContain('In 12 Monatsraten zu je 100 € (die Domain wird nach der letzten Rate übertragen)')
+    const { dealId, email } = await confirmedPurchase(server.url, 'festpreis.de', client, cookie, { payment: 'instalments' })
+    const deal = (await (await client.call(`/api/deals/${dealId}`, { cookie })).json()) as DealSummary
+    expect(deal.plan?.rates).toHaveLength(12)
+    expect(deal.plan?.rates.every((rate) => rate.amount === '100\u00a0€')).toBe(true)
+    for (const rate of deal.plan!.rates) expect((await send(`/api/deals/${dealId}/rates/${rate.number}/paid`, {})).status).toBe(200)
+    const invoices = ((await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as { invoices: { id: number }[] }).invoices
+    expect(invoices).toHaveLength(1)
+    const pdf = Buffer.from(await (await client.call(`/api/invoices/${invoices[0]!.id}`, { cookie })).arrayBuffer())
+    const text = pdfText(pdf)
+    expect(text).toContain('Zahlungsplan (Ratenzahlung)')
+    expect(text).toMatch(/Rate 12, fällig am \d\d\.\d\d\.\d{4}, bezahlt am/)
+    expect(text).toContain('Der Betrag ist bereits bezahlt.')
+    await mailsTo(email, 13)
+  })
+
+  test('a checkout without the choice is paid at once', async () => {
+    const { dealId } = await confirmedPurchase(server.url, 'einmal.de', client, cookie, { payment: 'once' })
+    expect(((await (await client.call(`/api/deals/${dealId}`, { cookie })).json()) as DealSummary).plan).toBeUndefined()
+  })
+})

@@ -80,14 +80,39 @@ const TOOLS = {
     candidates: () => [process.env.KDIG_PATH, '/usr/bin/kdig', '/usr/local/bin/kdig'],
     aptPackage: 'knot-dnsutils',
   },
+  // Podman builds and runs deploy/Dockerfile (tests/integration/image.test.ts) on runc, since crun refuses these
+  // machines' hybrid cgroups; debootstrap makes the base image the Dockerfile names from Debian's packages.
+  podman: {
+    env: 'PODMAN_PATH',
+    candidates: () => [process.env.PODMAN_PATH, '/usr/bin/podman', '/usr/local/bin/podman'],
+    aptPackage: 'podman',
+  },
+  runc: {
+    env: 'RUNC_PATH',
+    candidates: () => [process.env.RUNC_PATH, '/usr/bin/runc', '/usr/sbin/runc', '/usr/local/bin/runc'],
+    aptPackage: 'runc',
+  },
+  debootstrap: {
+    env: 'DEBOOTSTRAP_PATH',
+    candidates: () => [process.env.DEBOOTSTRAP_PATH, '/usr/sbin/debootstrap', '/usr/bin/debootstrap'],
+    aptPackage: 'debootstrap',
+  },
+  'podman-compose': {
+    env: 'PODMAN_COMPOSE_PATH',
+    candidates: () => [process.env.PODMAN_COMPOSE_PATH, '/usr/bin/podman-compose', '/usr/local/bin/podman-compose'],
+    aptPackage: 'podman-compose',
+  },
 }
 
 const find = (tool) => tool.candidates().find((candidate) => candidate && fs.existsSync(candidate))
 
 let aptUpdated = false
 
-/** The path of the tool's binary; installs it with apt if it can, else exits with an instruction. */
-export function ensureTool(name) {
+/**
+ * The path of the tool's binary; installs it with apt if it can, else exits with an instruction (or, when optional,
+ * returns undefined: the tests that need it say why they skip).
+ */
+export function ensureTool(name, { optional = false } = {}) {
   const tool = TOOLS[name]
   const found = find(tool)
   if (found) return found
@@ -102,6 +127,7 @@ export function ensureTool(name) {
     const installed = find(tool)
     if (installed) return installed
   }
+  if (optional) return undefined
   console.error(`The tests need ${name}: install it (sudo apt-get install -y ${tool.aptPackage}) or set ${tool.env} to its binary.`)
   process.exit(1)
 }

@@ -17,6 +17,13 @@ for (const script of filters.length ? [] : ['typecheck', 'lint']) {
   }
 }
 const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy'), POSTGRES_PATH: ensureTool('postgres'), OPENSSL_PATH: ensureTool('openssl'), ZBARIMG_PATH: ensureTool('zbarimg'), PDFTOTEXT_PATH: ensureTool('pdftotext'), XMLLINT_PATH: ensureTool('xmllint'), KNOTD_PATH: ensureTool('knotd'), KDIG_PATH: ensureTool('kdig') }
+// The image's test (tests/integration/image.test.ts) skips with a line where podman cannot be had, but never in CI.
+const imageTools = Object.fromEntries(
+  [['PODMAN_PATH', 'podman'], ['RUNC_PATH', 'runc'], ['DEBOOTSTRAP_PATH', 'debootstrap'], ['PODMAN_COMPOSE_PATH', 'podman-compose']]
+    .map(([env, name]) => [env, ensureTool(name, { optional: !process.env.CI })])
+    .filter(([, found]) => found),
+)
+Object.assign(tools, imageTools)
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')

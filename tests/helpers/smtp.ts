@@ -28,8 +28,11 @@ export interface SmtpSink {
 
 const address = (a: SMTPServerAddress | false) => (a ? a.address : '')
 
-/** delayMs: how long the server takes to accept each message after its data arrived (a slow mail server). */
-export async function startSmtpSink(options: { port?: number; mode?: SinkMode; delayMs?: number } = {}): Promise<SmtpSink> {
+/**
+ * delayMs: how long the server takes to accept each message after its data arrived (a slow mail server). host: the
+ * address to listen on instead of 127.0.0.1 (a container network's gateway, for a server in a container).
+ */
+export async function startSmtpSink(options: { port?: number; mode?: SinkMode; delayMs?: number; host?: string } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = []
   const waiters: (() => void)[] = []
   const sink = { mode: options.mode ?? 'ok', receiving: 0, delayMs: options.delayMs ?? 0 } as SmtpSink
@@ -62,7 +65,7 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
   })
   // A client that dies mid-session (the crash tests kill the server process) resets its connection: not our error.
   server.removeAllListeners('error')
@@ -70,7 +73,7 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
   const port = (server.server.address() as AddressInfo).port
   return Object.assign(sink, {
     port,
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://${options.host ?? '127.0.0.1'}:${port}`,
     messages,
     async waitFor(count: number, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs

@@ -74,11 +74,25 @@ export async function startDnsServer(zone: ZoneRecord[]): Promise<DnsServer> {
     }
     void send(response)
   }
-  const udp = dns2.createUDPServer(handle)
-  await udp.listen(0, '127.0.0.1')
-  const { port } = udp.address()
-  const tcp = dns2.createTCPServer(handle)
-  await new Promise<void>((resolve, reject) => tcp.once('error', reject).listen(port, '127.0.0.1', resolve))
+  // UDP and TCP on one port number: the UDP port is free, but its number may be taken for TCP (by a connection's own
+  // port, or another test's server); then both try again on a new number.
+  for (let attempt = 1; ; attempt++) {
+    const udp = dns2.createUDPServer(handle)
+    await udp.listen(0, '127.0.0.1')
+    const { port } = udp.address()
+    const tcp = dns2.createTCPServer(handle)
+    try {
+      await new Promise<void>((resolve, reject) => tcp.once('error', reject).listen(port, '127.0.0.1', resolve))
+    } catch (error) {
+      await new Promise<void>((resolve) => udp.close(() => resolve()))
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 20) continue
+      throw error
+    }
+    return serverOf(udp, tcp, port)
+  }
+}
+
+function serverOf(udp: ReturnType<typeof dns2.createUDPServer>, tcp: ReturnType<typeof dns2.createTCPServer>, port: number): DnsServer {
   return {
     address: `127.0.0.1:${port}`,
     close: () => Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]).then(() => undefined),

@@ -75,3 +75,36 @@ test('a batch that takes longer than half its lease is given back and claimed an
   expect(Math.max(...sentWithLeaseAge)).toBeLessThan(1000)
   expect(claims).toBeGreaterThan(1)
 })
+
+test('new mail kicked before the delayed start is sent at once by this process; after stop a kick sends nothing', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'))
+  const store = await createSqliteStore(path.join(dir, 'store.sqlite'))
+  const queue = (i: number) =>
+    store.saveInquiry(
+      { token: `kick${i}`.padEnd(15, 'x'), contentHash: `k${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt: Date.now() },
+      { queue: true, mailTo: null },
+    )
+  const sent: string[] = []
+  const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
+  const worker = createOutboxWorker({
+    store,
+    transport: { async send(message) { sent.push(String(message.messageId)) }, close() {} },
+    addresses: { from: 'lander@example.org', to: 'owner@example.org' },
+    log: silent,
+    owner: 'this-process',
+    leaseMs: 60_000,
+    secret: 'test-secret-of-16-chars',
+  })
+  await queue(1)
+  worker.kick()
+  await expect.poll(() => sent.length).toBe(1)
+  await worker.stop()
+  await queue(2)
+  worker.kick()
+  worker.start()
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  expect(sent).toHaveLength(1)
+  expect((await store.outboxHealth()).pending).toBe(1)
+  await store.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})

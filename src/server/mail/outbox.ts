@@ -81,6 +81,7 @@ export function createOutboxWorker(options: {
   const notify = options.notify ?? { secret: undefined, personal: false, consoleUrl: () => null }
   const now = options.now ?? Date.now
   let running = false
+  let stopped = false
   let timer: NodeJS.Timeout | undefined
   let pass: Promise<void> | undefined
   let again = false
@@ -237,12 +238,18 @@ export function createOutboxWorker(options: {
 
   return {
     start() {
-      if (running) return
+      if (running || stopped) return
       running = true
       trigger()
     },
-    kick: trigger,
+    // New mail is sent at once, also when it comes before the background work's delayed start: the process that
+    // stored it sends it, rather than whichever process starts polling first.
+    kick() {
+      if (!running && !stopped) running = true
+      trigger()
+    },
     async stop() {
+      stopped = true
       running = false
       clearTimeout(timer)
       await pass

@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import net from 'node:net'
 import { freePort } from '../../scripts/server-lib.mjs'
 
 const KNOTD = process.env.KNOTD_PATH ?? '/usr/sbin/knotd'
@@ -46,18 +45,19 @@ function kdig(port: number, args: string[]): string {
   return run.stdout
 }
 
-async function waitForPort(port: number, child: ChildProcess, log: () => string) {
+/**
+ * Waits until knotd says it serves. Its own line, not an open port: a port taken by another process between
+ * freePort() and knotd's bind would answer a connect, while knotd stops with "address already in use".
+ */
+async function waitForStart(child: ChildProcess, log: () => string): Promise<'started' | 'port taken'> {
   const deadline = Date.now() + 15_000
   for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ host: '127.0.0.1', port }, () => {
-        socket.destroy()
-        resolve(true)
-      })
-      socket.on('error', () => resolve(false))
-    })
-    if (open) return
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`knotd did not start:\n${log()}`)
+    if (log().includes('server started')) return 'started'
+    if (child.exitCode !== null || child.signalCode !== null) {
+      if (log().includes('address already in use')) return 'port taken'
+      throw new Error(`knotd did not start:\n${log()}`)
+    }
+    if (Date.now() > deadline) throw new Error(`knotd did not start:\n${log()}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
@@ -65,14 +65,14 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
 export async function startKnot(options: KnotOptions): Promise<KnotServer> {
   if (!fs.existsSync(KNOTD)) throw new Error('Knot DNS is not installed: apt-get install -y knot knot-dnsutils (the DNS update tests need it)')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-knot-'))
-  const port = await freePort()
+  let port = await freePort()
   const keyName = options.keyName ?? 'lander-key.'
   const secret = randomBytes(32).toString('base64')
   for (const [zone, body] of Object.entries(options.zones)) {
     const soa = `$ORIGIN ${zone}.\n$TTL 3600\n@ SOA ns.${zone}. hostmaster.${zone}. 1 3600 900 604800 300\n@ NS ns.${zone}.\nns A 127.0.0.1\n`
     fs.writeFileSync(path.join(dir, `${zone}.zone`), soa + body)
   }
-  const config = `server:
+  const config = () => `server:
   listen: 127.0.0.1@${port}
   rundir: "${dir}"
   background-workers: 1
@@ -106,14 +106,18 @@ ${Object.keys(options.zones)
   .join('\n')}
 `
   const configFile = path.join(dir, 'knot.conf')
-  fs.writeFileSync(configFile, config)
   let child: ChildProcess | undefined
   let log = ''
-  const start = async () => {
+  const launch = async () => {
     log = ''
+    fs.writeFileSync(configFile, config())
     child = spawn(KNOTD, ['-c', configFile], { stdio: ['ignore', 'ignore', 'pipe'] })
     child.stderr!.on('data', (chunk) => (log += chunk))
-    await waitForPort(port, child, () => log)
+    return waitForStart(child, () => log)
+  }
+  // A restart keeps its port (the tests' settings name it); only the first start may move to another.
+  const start = async () => {
+    if ((await launch()) === 'port taken') throw new Error(`knotd could not bind its port ${port} again:\n${log}`)
   }
   const stop = async () => {
     const running = child
@@ -123,7 +127,10 @@ ${Object.keys(options.zones)
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
     if (running.exitCode === null && running.signalCode === null) running.kill('SIGKILL')
   }
-  await start()
+  for (let attempt = 1; (await launch()) === 'port taken'; attempt++) {
+    if (attempt === 10) throw new Error(`knotd found no free port:\n${log}`)
+    port = await freePort()
+  }
   return {
     host: '127.0.0.1',
     port,

@@ -9,7 +9,7 @@ import type { Config } from './config.ts'
 import { answerClientError, sendFailure } from './http/errors.ts'
 import { zodOnly } from './http/zod-only.ts'
 import { createOutboxWorker } from './mail/outbox.ts'
-import { startCounterExpiry, type CounterExpiryTimer } from './deal/expiry.ts'
+import { counterExpiryJob } from './deal/expiry.ts'
 import { createMailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createDevPageRenderer, createPageRenderer } from './page/render.ts'
 import { logStream } from './logger.ts'
@@ -22,7 +22,7 @@ import { createSoldNames } from './deal/sold-names.ts'
 import { createDnsWorker } from './dns/worker.ts'
 import { dealAutoCompleteJob } from './deal/auto-complete.ts'
 import { dealDeadlinesJob, transferCodeErasureJob } from './deal/deadlines.ts'
-import { createUnconfirmedExpiry } from './confirm/expiry.ts'
+import { unconfirmedExpiryJob } from './confirm/expiry.ts'
 import { openDomainRegistry, type DomainsLoad } from './sites/registry.ts'
 import { createPageViewCounter } from './page/page-views.ts'
 import healthRoutes from './health/route.ts'
@@ -145,9 +145,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     log: app.log.child({ component: 'outbox' }),
     notify: { secret: config.notify.secret, personal: config.notify.personal, consoleUrl: () => consoleUrlOf(config, app.admin) },
   })
-  // A timer of its own, as the counter-offers' below: each run is one idempotent statement, so every process of a
-  // cluster may run it, and it need not wait for a claim of the scheduler (src/server/jobs/).
-  const unconfirmedExpiry = createUnconfirmedExpiry({ store, log: app.log.child({ component: 'confirm' }) })
   const devRenderer = options.dev && (await createDevPageRenderer(options.dev.vite))
   const renderer = devRenderer || createPageRenderer(options.clientDir)
   // Names sold through a deal are sold whatever the file says (decision 033): everything sees the file through them.
@@ -205,6 +202,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     }),
   )
   jobs.add(transferCodeErasureJob({ store, log: app.log.child({ component: 'deals' }) }))
+  jobs.add(unconfirmedExpiryJob({ store, log: app.log.child({ component: 'confirm' }) }))
+  jobs.add(counterExpiryJob({ store, log: app.log.child({ component: 'counter-expiry' }) }))
   app.decorate('draining', false)
   app.decorateRequest(SITE_LOOKUP, null)
 
@@ -285,7 +284,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     if (app.draining) reply.header('connection', 'close')
     done(null, payload)
   })
-  let counterExpiry: CounterExpiryTimer | undefined
   let background: NodeJS.Timeout | undefined
   app.addHook('onReady', async () => {
     // The first page comes first: the background work's first runs (each a query or a write to the store) would
@@ -297,8 +295,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       dnsUpdates?.start()
       soldNames.start()
       domainsSync?.start()
-      unconfirmedExpiry.start()
-      counterExpiry = startCounterExpiry(store, app.log.child({ component: 'counter-expiry' }))
       jobs.start()
     }, BACKGROUND_START_MS)
   })
@@ -312,8 +308,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     await jobs.stop()
     await outbox.stop()
     await dnsUpdates?.stop()
-    await unconfirmedExpiry.stop()
-    await counterExpiry?.stop()
     await soldNames.stop()
     await domainsSync?.stop()
     await store.close()

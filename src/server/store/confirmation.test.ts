@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
-import { createUnconfirmedExpiry } from '../confirm/expiry.ts'
+import { unconfirmedExpiryJob } from '../confirm/expiry.ts'
+import { createScheduler } from '../jobs/scheduler.ts'
 import { UNCONFIRMED_TTL_MS } from './confirmation.ts'
 import type { ConfirmPlan, NewInquiry, Store } from './types.ts'
 
@@ -154,17 +155,20 @@ describe('expiry', () => {
     expect(await store.confirmationTarget(young)).toBeNull()
   })
 
-  test('the expiry job erases them on its timer, by the clock it is given', async () => {
+  test('the expiry is a ten-minute job of the scheduler: a run erases what has expired by the clock it is given', async () => {
     const { store } = await open()
     const id = await saved(store, inquiry(), OWNER, plan('verify'))
-    let now = T0 + HOUR
     const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
-    const job = createUnconfirmedExpiry({ store, log: silent, everyMs: 20, now: () => now })
-    job.start()
-    onTestFinished(() => job.stop())
-    expect(await job.run()).toBe(0)
+    const job = unconfirmedExpiryJob({ store, log: silent })
+    expect(job.schedule).toEqual({ everyMs: 10 * 60_000 })
+    const run = (now: number) => ({ now, dueAt: now, period: new Date(now).toISOString(), signal: new AbortController().signal })
+    await job.run(run(T0 + HOUR))
     expect(await store.confirmationTarget(id)).not.toBeNull()
-    now = T0 + UNCONFIRMED_TTL_MS
+    // A scheduler started after the 48 hours runs the job at once (its run is due) and the inquiry is gone.
+    const jobs = createScheduler({ store, log: silent, owner: 'test:1', now: () => T0 + UNCONFIRMED_TTL_MS })
+    jobs.add(job)
+    jobs.start()
+    onTestFinished(() => jobs.stop())
     await expect.poll(() => store.confirmationTarget(id)).toBeNull()
   })
 })

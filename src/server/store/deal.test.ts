@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import pino from 'pino'
-import { startCounterExpiry } from '../deal/expiry.ts'
+import { counterExpiryJob } from '../deal/expiry.ts'
 import type { NewInquiry, Store } from './types.ts'
 
 const dataDirs = new WeakMap<Store, string>()
@@ -93,7 +93,7 @@ describe('expiry', () => {
     expect(await store.expireCounterOffers(T0 + 8 * DAY)).toBe(1)
   })
 
-  test('the server’s job marks the counter-offers whose time has passed as soon as it starts, and logs how many', async () => {
+  test('the hourly job of the scheduler marks the counter-offers whose time has passed by its clock, and logs how many', async () => {
     const store = await open()
     const now = Date.now()
     const passed = await save(store, { createdAt: now - 3 * DAY })
@@ -101,9 +101,9 @@ describe('expiry', () => {
     await store.counterOffer(passed, { ...step(now - 2 * DAY), amount: 3000, expiresAt: now - DAY })
     await store.counterOffer(running, { ...step(now - 2 * DAY), amount: 3000, expiresAt: now + DAY })
     const lines: string[] = []
-    const job = startCounterExpiry(store, pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }))
-    // Stopping waits for the run it started with.
-    await job.stop()
+    const job = counterExpiryJob({ store, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) })
+    expect(job.schedule).toEqual({ everyMs: 60 * 60_000 })
+    await job.run({ now, dueAt: now, period: new Date(now).toISOString(), signal: new AbortController().signal })
     expect((await store.consoleInquiries({ limit: 10, status: 'expired' })).map((row) => row.id)).toEqual([passed])
     expect((await store.consoleInquiries({ limit: 10, status: 'countered' })).map((row) => row.id)).toEqual([running])
     expect(lines.map((line) => JSON.parse(line))).toMatchObject([{ count: 1, msg: 'counter-offers expired' }])

@@ -2,7 +2,7 @@
 // step, each step one transaction with its mail to the buyer. The transfer code is stored sealed and read only
 // through dealTransferCode.
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
-import { replyMessageIdFor } from './console.ts'
+import { queueReplyMail } from './reply-mail.ts'
 import { issueInvoiceIn } from './invoice.ts'
 import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
@@ -178,27 +178,8 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
 }
 
 /** A deal's mail as a reply of its inquiry, with its outbox row: in the caller's transaction. */
-export async function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail | (Omit<SoldNotice, 'inquiryId'> & { kind: 'sold-notice' }), now: number): Promise<number> {
-  const inserted = await trx
-    .insertInto('replies')
-    .values({ inquiry_id: inquiry.inquiry_id, kind: mail.kind, amount: null, body: mail.body, reply_to: mail.replyTo, created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  const replyId = Number(inserted.id)
-  await trx
-    .insertInto('outbox')
-    .values({
-      inquiry_id: inquiry.inquiry_id,
-      reply_id: replyId,
-      message_id: replyMessageIdFor({ id: replyId, token: inquiry.token, domain: inquiry.domain }),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: now,
-      mail_to: mail.to,
-    })
-    .execute()
-  return replyId
+export function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail | (Omit<SoldNotice, 'inquiryId'> & { kind: 'sold-notice' }), now: number): Promise<number> {
+  return queueReplyMail(trx, { id: inquiry.inquiry_id, token: inquiry.token, domain: inquiry.domain }, { kind: mail.kind, body: mail.body, replyTo: mail.replyTo, to: mail.to }, now)
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000

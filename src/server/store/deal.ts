@@ -2,7 +2,7 @@
 // transaction: its reply row (the mail's text as composed), the mail to the visitor in the outbox, and the
 // inquiry's new state. The owner's mail templates live in `meta`, so every instance on one database uses the same.
 import { sql, type Kysely, type Transaction } from 'kysely'
-import { replyMessageIdFor } from './console.ts'
+import { queueReplyMail } from './reply-mail.ts'
 import { createOrRenewDeal } from './deal-record.ts'
 import type { DealTemplateKind } from '../../shared/console-api.ts'
 import type { Database } from './schema.ts'
@@ -72,24 +72,7 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
           if ('inProgress' in deal) return { status: 'deal-in-progress', dealId: deal.inProgress } as const
           dealId = deal.dealId
         }
-        const { id: replyId } = await trx
-          .insertInto('replies')
-          .values({ inquiry_id: inquiry.id, kind, amount: input.amount, body: input.body, reply_to: input.replyTo, created_at: input.now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-        await trx
-          .insertInto('outbox')
-          .values({
-            inquiry_id: inquiry.id,
-            reply_id: replyId,
-            message_id: replyMessageIdFor({ id: replyId, token: inquiry.token, domain: inquiry.domain }),
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: input.now,
-            created_at: input.now,
-            mail_to: input.to,
-          })
-          .execute()
+        const replyId = await queueReplyMail(trx, inquiry, { kind, amount: input.amount, body: input.body, replyTo: input.replyTo, to: input.to }, input.now)
         const status = STATUS_AFTER[kind]
         await trx.updateTable('inquiries').set({ status, ...update }).where('id', '=', inquiry.id).execute()
         return { status: 'queued', replyId, inquiryStatus: status, ...(dealId !== undefined && { dealId }) } as const

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { localStem, sameMailboxAs } from '../mail/mailbox.ts'
 import { toAuditEntry } from './audit.ts'
-import { INQUIRY_COLUMNS, toInquiry } from './console.ts'
+import { INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { Erased, PersonInquiry, PrivacyStore } from './types.ts'

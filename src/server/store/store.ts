@@ -3,7 +3,7 @@
 // inquiries are committed (group commit or one transaction each), the UTC-day expression, and the locks.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import { consoleStore, INQUIRY_COLUMNS, toInquiry } from './console.ts'
+import { inboxStore, INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
 import { inquirySaver, messageIdFor } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
@@ -57,7 +57,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       ),
     )
   const store: SharedStore = {
-    ...consoleStore(db, dialect),
+    ...inboxStore(db, dialect),
     ...sessionStore(db, dialect),
     ...signInStore(db, dialect),
     ...confirmationStore(db, dialect),

@@ -1,7 +1,7 @@
 // The console's part of the store contract, on the store of the test project (SQLite, or a real PostgreSQL server).
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { newInquiry, openTestStore } from '../../../tests/helpers/store.ts'
-import { SEARCH_BOUNDS } from './console.ts'
+import { SEARCH_BOUNDS } from './inbox.ts'
 import type { NewInquiry, Store } from './types.ts'
 
 const open = () => openTestStore()

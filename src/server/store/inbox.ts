@@ -1,13 +1,15 @@
-// The console's queries on inquiries, replies and the outbox: one implementation for both databases but for the
-// free-text search (SQLite's FTS5 table, PostgreSQL's GIN index; both find words and the starts of words).
+// The inbox: inquiries, their replies and their mail in the outbox, as the console lists, reads and changes them.
+// One implementation for both databases but for the free-text search (SQLite's FTS5 table, PostgreSQL's GIN index;
+// both find words and the starts of words).
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { queueNotifications } from './notifications.ts'
+import { queueReplyMail, replyMessageIdFor } from './reply-mail.ts'
 import type { Database } from './schema.ts'
 import { messageIdFor } from './save-inquiry.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { ConsoleInquiry, InquiryStatus, InquiryThread, MailListing, MailRow, OutboxStatus, Store, StoredInquiry } from './types.ts'
 
-type ConsoleStore = Pick<
+type InboxStore = Pick<
   Store,
   | 'consoleInquiries'
   | 'inquiryDomains'
@@ -23,10 +25,6 @@ type ConsoleStore = Pick<
 >
 
 type Db = Kysely<Database>
-
-/** A reply's mail: recognisable as the same mail when it is sent again after a crash, new when the owner resends it. */
-export const replyMessageIdFor = (reply: { id: number; token: string; domain: string }, resend = 0) =>
-  `<reply-${reply.id}-${reply.token}${resend ? `-resend${resend}` : ''}@${reply.domain}>`
 
 /**
  * The columns of an inquiry, named rather than `*`: PostgreSQL's table also holds the words of its free-text search,
@@ -129,7 +127,7 @@ export const SEARCH_BOUNDS = { window: 20_000, rareMatches: 5_000 }
 /** How long the list of domains with inquiries is kept whole: reading it costs a walk over the index. */
 const DOMAINS_TTL_MS = 30_000
 
-export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
+export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
   const { guard } = dialect
   const postgres = dialect.name === 'postgres'
   const write = writer(dialect)
@@ -268,24 +266,7 @@ export function consoleStore(db: Db, dialect: DialectSpecifics): ConsoleStore {
         db.transaction().execute(async (trx) => {
           const inquiry = await trx.selectFrom('inquiries').select(['id', 'token', 'domain']).where('id', '=', reply.inquiryId).executeTakeFirst()
           if (!inquiry) return null
-          const { id } = await trx
-            .insertInto('replies')
-            .values({ inquiry_id: inquiry.id, body: reply.body, reply_to: reply.replyTo, created_at: reply.createdAt })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-          await trx
-            .insertInto('outbox')
-            .values({
-              inquiry_id: inquiry.id,
-              reply_id: id,
-              message_id: replyMessageIdFor({ id, token: inquiry.token, domain: inquiry.domain }),
-              status: 'pending',
-              attempts: 0,
-              next_attempt_at: reply.createdAt,
-              created_at: reply.createdAt,
-              mail_to: reply.to,
-            })
-            .execute()
+          const id = await queueReplyMail(trx, inquiry, { body: reply.body, replyTo: reply.replyTo, to: reply.to }, reply.createdAt)
           await trx.updateTable('inquiries').set({ status: 'answered' }).where('id', '=', inquiry.id).execute()
           return id
         }),

@@ -61,3 +61,9 @@ export function consoleRoutesOf(app: FastifyInstance): { method: string; url: st
   }
   return routes
 }
+
+/** A Set-Cookie header as its name=value pair and its attributes, sorted: their order carries no meaning. */
+export function cookieParts(setCookie: string): { pair: string; attributes: string[] } {
+  const [pair = '', ...attributes] = setCookie.split(';').map((part) => part.trim())
+  return { pair, attributes: attributes.sort() }
+}

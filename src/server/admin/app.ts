@@ -2,6 +2,7 @@
 // the same store, outbox and domains as the public app of this process (buildApp creates both).
 import fs from 'node:fs'
 import path from 'node:path'
+import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { CONSOLE_HEADER } from '../../shared/console-api.ts'
@@ -108,6 +109,8 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
       return reply.code(403).type('application/json; charset=utf-8').send({ error: TEXT.crossSite })
     }
   })
+  // Its onRequest hook parses the Cookie header before the session guard's reads it.
+  await app.register(fastifyCookie)
   app.addHook('onRequest', sessionGuard({ ...deps, rateLimits, renderer }))
   auditHooks(app, deps)
   app.addHook('onSend', async (_request, reply) => {

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/sign-in-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { SESSION_IDLE_MS, SESSION_MAX_MS, clearedSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
+import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
 import { newRecoveryCodes, newTotpSecret, qrPath, recoveryCodeHash, totpStepOf, totpUri } from './second-factor.ts'
@@ -202,14 +202,14 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       if (!session) throw new HttpError(404, 'Diese Sitzung gibt es nicht (mehr).')
       await store.deleteSession(session.idHash)
       log.info('console: a session was signed out from the sessions page')
-      if (session.idHash === currentHash(request)) reply.header('set-cookie', clearedSessionCookie(request))
+      if (session.idHash === currentHash(request)) clearSessionCookie(request, reply)
       return sessionsPage(request)
     })
 
     app.delete('/api/sessions', async (request, reply) => {
       await store.deleteAllSessions()
       log.info('console: every session was signed out')
-      return reply.code(204).header('set-cookie', clearedSessionCookie(request)).send()
+      return clearSessionCookie(request, reply).code(204).send()
     })
   }
 }

@@ -1,7 +1,8 @@
 // The console's session cookie (docs/decisions/016): a random 256-bit id that only the browser holds; the store keeps
 // its SHA-256 alone, so a copy of the database signs nobody in.
 import { createHash, randomBytes } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { CookieSerializeOptions } from '@fastify/cookie'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000
 export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000
@@ -23,24 +24,18 @@ export const newSessionId = (): string => randomBytes(32).toString('base64url')
 
 export const hashOfSessionId = (id: string): string => createHash('sha256').update(id).digest('base64url')
 
-/** The session id the request carries under the name for its scheme, or null. */
+/** The session id the request carries under the name for its scheme, or null. @fastify/cookie parses the header. */
 export function sessionIdOf(request: FastifyRequest): string | null {
-  const name = isHttps(request) ? secureName : plainName
-  const header = request.headers.cookie ?? ''
-  for (const pair of header.split(';')) {
-    const at = pair.indexOf('=')
-    if (at < 0 || pair.slice(0, at).trim() !== name) continue
-    const value = pair.slice(at + 1).trim()
-    return ID_FORMAT.test(value) ? value : null
-  }
-  return null
+  const value = request.cookies[isHttps(request) ? secureName : plainName]
+  return value !== undefined && ID_FORMAT.test(value) ? value : null
 }
 
-function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
-  const https = isHttps(request)
-  return `${https ? secureName : plainName}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${https ? '; Secure' : ''}`
+function options(request: FastifyRequest, maxAgeSeconds: number): CookieSerializeOptions {
+  return { path: '/', maxAge: maxAgeSeconds, httpOnly: true, sameSite: 'strict', secure: isHttps(request) }
 }
 
-export const sessionCookie = (request: FastifyRequest, id: string): string => cookie(request, id, SESSION_MAX_MS / 1000)
+export const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, id: string): FastifyReply =>
+  reply.setCookie(isHttps(request) ? secureName : plainName, id, options(request, SESSION_MAX_MS / 1000))
 
-export const clearedSessionCookie = (request: FastifyRequest): string => cookie(request, '', 0)
+export const clearSessionCookie = (request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+  reply.setCookie(isHttps(request) ? secureName : plainName, '', options(request, 0))

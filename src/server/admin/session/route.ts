@@ -17,10 +17,10 @@ import { looksLikeRecoveryCode, recoveryCodeHash, totpStepOf } from '../security
 import {
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
-  clearedSessionCookie,
+  clearSessionCookie,
   hashOfSessionId,
   newSessionId,
-  sessionCookie,
+  setSessionCookie,
   sessionIdOf,
 } from './cookie.ts'
 
@@ -154,7 +154,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     await deps.store.createSession(hashOfSessionId(id), Date.now(), sessionDetails(request, method))
     noteAudit(request, { actor: auditActorOfHash(hashOfSessionId(id)), detail: signInDetail(method, request) })
     request.log.info({ method }, 'console: signed in')
-    return reply.code(204).header('set-cookie', sessionCookie(request, id)).send()
+    return setSessionCookie(request, reply, id).code(204).send()
   }
 
   /** The second factor's code: a TOTP code of a step not used before, or an unused recovery code. */
@@ -264,6 +264,6 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
   app.delete('/api/session', async (request, reply) => {
     const id = sessionIdOf(request)
     if (id !== null) await deps.store.deleteSession(hashOfSessionId(id))
-    return reply.code(204).header('set-cookie', clearedSessionCookie(request)).send()
+    return clearSessionCookie(request, reply).code(204).send()
   })
 }

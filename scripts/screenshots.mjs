@@ -1,8 +1,8 @@
 // `npm run screenshots`: pictures of the public page and the console for the docs, taken from the real server in
 // Chromium. Starts the built server on a throwaway DATA_DIR with a few domains and writes docs/page-*.png (a name
 // with price terms, a buy button and "So läuft der Kauf ab", at 360 and 1280 px, light and dark); for the console
-// it sends inquiries through the public contact API, sets a password with the CLI, signs in and writes
-// docs/console-*.png; for a deal it accepts an offer with the CLI and writes the buyer's deal page on a phone
+// it sends inquiries through the public contact API, sets a password with the CLI, edits a price with the CLI (a row
+// of the Protokoll), signs in and writes docs/console-*.png (with Domains and Protokoll); for a deal it accepts an offer with the CLI and writes the buyer's deal page on a phone
 // (docs/deal-phone*.png) and the console's "Verkäufe" (docs/console-sales*.png). `npm run screenshots -- page` (or
 // `console`, `deals`) takes only those.
 import { spawnSync } from 'node:child_process'
@@ -128,11 +128,14 @@ async function seedConsole(port) {
   }
   const cli = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'set-password', '--stdin'], { input: `${PASSWORD}\n`, env: { ...process.env, ...env }, encoding: 'utf8' })
   if (cli.status !== 0) throw new Error(`set-password: ${cli.stderr}`)
+  const edit = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'domains', 'set', 'ferienhof-allgaeu.de', 'price=4200'], { env: { ...process.env, ...env }, encoding: 'utf8' })
+  if (edit.status !== 0) throw new Error(`domains set: ${edit.stderr}`)
 }
 
 /** Signed in at `host` (localhost for the page "Anmeldung": passkeys take no IP address). */
 async function signIn(browser, adminPort, scheme, host = '127.0.0.1') {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme })
+  // German, as the owner's browser: the date fields then read TT.MM.JJJJ.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme, locale: 'de-DE' })
   await page.goto(`http://${host}:${adminPort}/anmelden`)
   await page.getByLabel('Passwort').fill(PASSWORD)
   await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
@@ -149,6 +152,15 @@ async function consoleShots(browser, adminPort) {
     await page.getByRole('link', { name: /Erika Mustermann/ }).first().click()
     await page.waitForURL(/\/anfragen\//)
     await page.screenshot({ path: path.join(root, `docs/console-inquiry${suffix}.png`) })
+    // Domains (decision 044) with one name's form open, and the Protokoll (decision 043).
+    await page.getByRole('link', { name: 'Domains', exact: true }).click()
+    await page.waitForURL(/\/domains$/)
+    await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+    await page.getByRole('button', { name: 'ferienhof-allgaeu.de bearbeiten' }).click()
+    await page.screenshot({ path: path.join(root, `docs/console-domains${suffix}.png`), fullPage: true })
+    await page.getByRole('link', { name: 'Protokoll', exact: true }).click()
+    await page.waitForURL(/\/protokoll$/)
+    await page.screenshot({ path: path.join(root, `docs/console-audit${suffix}.png`) })
     await page.close()
     // Anmeldung and Sitzungen (decision 041), from a second browser at localhost: two sessions in the list.
     const local = await signIn(browser, adminPort, scheme, 'localhost')
@@ -159,7 +171,7 @@ async function consoleShots(browser, adminPort) {
     await local.screenshot({ path: path.join(root, `docs/console-sessions${suffix}.png`) })
     await local.close()
   }
-  console.log('written: docs/console-inbox.png, docs/console-inquiry.png, docs/console-security.png, docs/console-sessions.png (and -dark)')
+  console.log('written: docs/console-inbox.png, docs/console-inquiry.png, docs/console-domains.png, docs/console-audit.png, docs/console-security.png, docs/console-sessions.png (and -dark)')
 }
 
 /** The CLI of the server above, with its DATA_DIR and domains file. */

@@ -42,7 +42,7 @@ import { trackConnections, type ConnectionTracker } from './http/connections.ts'
 import { lazyRequestLogger, logsEveryRequest, summariseFailedAnswers } from './http/request-log.ts'
 import { openRateLimitStore, openStore } from './store/index.ts'
 import { planEdit } from './domains-edit/planner.ts'
-import { createDomainsSync, storeJournal } from './domains-edit/sync.ts'
+import { domainsSyncFor, storeJournal } from './domains-edit/sync.ts'
 import { consoleUrlOf, missingNotifySecret } from './notify/routing.ts'
 import { createServerJobs } from './jobs/server-jobs.ts'
 
@@ -164,11 +164,12 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       owner: `${leaseOwnerOf(process.pid)}:dns`,
       leaseMs: config.mailLeaseMs,
     })
-  // Edits made in the console or the CLI of another instance, taken into this one's domains file (decision 044).
+  // Edits made in the console or the CLI of another instance, taken into this one's domains file (decision 044); only
+  // where there can be other instances.
   const domainsSync =
     config.domainsFile === undefined
       ? null
-      : createDomainsSync({
+      : domainsSyncFor(store, {
           domainsFile: config.domainsFile,
           memoryMiB: config.domainsFileMemoryMiB,
           journal: storeJournal(store),

@@ -10,7 +10,7 @@ import { TOTP } from 'otpauth'
 import type { CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
-import { closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { closePage, followConsoleLink, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
 import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { storeEnv } from '../helpers/postgres.ts'
@@ -128,7 +128,7 @@ describe('passkeys, in order, in one browser with one virtual authenticator', ()
 
   test('after the password the owner adds a named passkey ("Passkey hinzufügen"); a hostile name is shown as text', async () => {
     await signInWithPassword(page)
-    await page.getByRole('link', { name: 'Anmeldung' }).click()
+    await followConsoleLink(page, 'Anmeldung')
     await page.waitForURL(`${admin}/anmeldung`)
     await hydrated(page)
     await page.getByLabel('Name des Passkeys').fill(HOSTILE_NAME)
@@ -273,7 +273,7 @@ test('on the Sitzungen page one browser signs out another; "Überall abmelden" e
   try {
     await signInWithPassword(theirs.page)
     await signInWithPassword(mine.page)
-    await mine.page.getByRole('link', { name: 'Sitzungen' }).click()
+    await followConsoleLink(mine.page, 'Sitzungen')
     await mine.page.waitForURL(`${admin}/sitzungen`)
     await hydrated(mine.page)
     const rows = mine.page.locator('tbody tr')

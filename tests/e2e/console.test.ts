@@ -151,3 +151,40 @@ test('a wrong password is refused with its message on the sign-in page', async (
   // Chromium reports the 401 of the sign-in request on its console; that one is expected, nothing else.
   watched.problems = watched.problems.filter((problem) => !/Failed to load resource: the server responded with a status of 401/.test(problem))
 })
+
+test('the menu is one row at 1280 px; "Verwaltung" opens, walks and closes with the keyboard', async () => {
+  const page = await signIn(1280)
+  const nav = page.getByRole('navigation', { name: 'Konsole' })
+  // Every entry and "Abmelden" on one line: the bar is as high as one of them.
+  const bar = (await page.locator('header.topbar').boundingBox())!
+  const signOut = (await page.getByRole('button', { name: 'Abmelden' }).boundingBox())!
+  expect(bar.height).toBeLessThan(signOut.height * 1.8)
+  const tops = await nav.locator(':scope > ul > li').evaluateAll((items) => items.map((item) => item.getBoundingClientRect().top))
+  expect(new Set(tops).size).toBe(1)
+  expect(await nav.getByRole('link', { name: 'Vorlagen' }).isVisible()).toBe(false)
+
+  await page.getByRole('link', { name: 'Protokoll' }).focus()
+  await page.keyboard.press('Tab')
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Verwaltung')
+  await page.keyboard.press('Enter')
+  expect(await nav.getByRole('link', { name: 'Vorlagen' }).isVisible()).toBe(true)
+  await page.keyboard.press('Escape')
+  expect(await nav.getByRole('link', { name: 'Vorlagen' }).isVisible()).toBe(false)
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Verwaltung')
+  await page.keyboard.press('Space')
+  await page.keyboard.press('Tab')
+  await page.keyboard.press('Tab')
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Import')
+  await page.keyboard.press('Enter')
+  await page.waitForURL(`${server.adminUrl}/domains-importieren`)
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+  // The page's own link is marked inside the closed menu, and the menu's button with it.
+  expect(await nav.getByRole('link', { name: 'Import', includeHidden: true }).getAttribute('aria-current')).toBe('page')
+  expect(await nav.locator('summary.current').innerText()).toContain('Verwaltung')
+  // A click elsewhere closes an open menu.
+  await nav.getByText('Verwaltung', { exact: true }).click()
+  expect(await nav.getByRole('link', { name: 'Sitzungen' }).isVisible()).toBe(true)
+  await page.getByRole('heading', { level: 1 }).click()
+  expect(await nav.getByRole('link', { name: 'Sitzungen' }).isVisible()).toBe(false)
+  expect(await axeViolations(page)).toEqual([])
+})

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, closePage, followConsoleLink, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 
@@ -41,7 +41,7 @@ async function openImport(): Promise<Page> {
   const { page } = watched
   page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
   await signInToConsole(page, server.adminUrl!, PASSWORD)
-  await page.getByRole('link', { name: 'Import' }).click()
+  await followConsoleLink(page, 'Import')
   await page.waitForURL(`${server.adminUrl}/domains-importieren`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
   return page

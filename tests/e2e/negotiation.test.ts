@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, closePage, followConsoleLink, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import type { ServerProcess } from '../helpers/server.ts'
@@ -107,7 +107,7 @@ test('Annehmen from the keyboard, and Ablehnen: each asks for a note and mails t
 
 test('Vorlagen: an unknown placeholder is refused on the page; a saved template is used for the next mail', async () => {
   const page = await signIn()
-  await page.getByRole('link', { name: 'Vorlagen' }).click()
+  await followConsoleLink(page, 'Vorlagen')
   await page.waitForURL(`${server.adminUrl}/vorlagen`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
   const form = page.getByRole('form', { name: 'Ablehnung', exact: true })

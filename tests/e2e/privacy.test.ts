@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core'
 import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, closePage, followConsoleLink, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import type { ServerProcess } from '../helpers/server.ts'
@@ -43,7 +43,7 @@ test('Datenschutz finds a person by address, hands over the JSON and erases ever
   const { page } = watched
   page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
   await signInToConsole(page, server.adminUrl!, PASSWORD)
-  await page.getByRole('link', { name: 'Datenschutz' }).click()
+  await followConsoleLink(page, 'Datenschutz')
   await page.waitForURL(`${server.adminUrl}/datenschutz`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
 

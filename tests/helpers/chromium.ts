@@ -97,3 +97,11 @@ export async function signInToConsole(page: Page, adminUrl: string, password: st
   await page.getByRole('button', { name: 'Anmelden' }).click()
   await page.waitForURL(`${adminUrl}/`)
 }
+
+/** Follows a link of the console's menu; one behind "Verwaltung" by opening that first, as a person would. */
+export async function followConsoleLink(page: Page, name: string): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Konsole' })
+  const link = nav.getByRole('link', { name, exact: true })
+  if (!(await link.isVisible())) await nav.getByText('Verwaltung', { exact: true }).click()
+  await link.click()
+}

@@ -4,10 +4,12 @@
 // and no secret in the log. Passkeys themselves are tested in Chromium (tests/e2e/console-passkeys.test.ts).
 import { TOTP } from 'otpauth'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { POSTGRES_MIGRATIONS } from '../../src/server/store/migrations-postgres.ts'
+import { SQLITE_MIGRATIONS } from '../../src/server/store/migrations-sqlite.ts'
 import type { SecondFactorConfirmed, SecondFactorSetup, SessionsPageData } from '../../src/shared/sign-in-api.ts'
 import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
-import { storeEnv } from '../helpers/postgres.ts'
+import { databaseUrlFor, queryStore, storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
@@ -165,6 +167,55 @@ test('switching the factor off needs a current code, and ends every session', as
   expect((await client.call('/api/second-factor/disable', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now() + 30_000) } })).status).toBe(200)
   expect((await client.call('/api/inbox', { cookie })).status).toBe(401)
   await client.signIn({ client: newClient() })
+})
+
+/** The store as the program before the sealing left it: the TOTP secret in plain text, the sealing step not yet run. */
+async function asBeforeTheSealing(dataDir: string, secret: string) {
+  const postgres = (await databaseUrlFor(dataDir)) !== undefined
+  const steps = (postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS).length
+  // Its last step too, so that the next code is not refused as a replay of the ones this test used before.
+  await queryStore(dataDir, 'UPDATE totp SET secret = ?, last_step = 0', [secret])
+  await queryStore(dataDir, 'DELETE FROM kysely_migration WHERE name = ?', [String(steps).padStart(4, '0')])
+  if (postgres) await queryStore(dataDir, 'UPDATE schema_version SET version = ?', [steps - 1])
+  else await queryStore(dataDir, `PRAGMA user_version = ${steps - 1}`)
+}
+
+const storedSecret = async (dataDir: string) => (await queryStore<{ secret: string }>(dataDir, 'SELECT secret FROM totp'))[0]!.secret
+
+test('the TOTP secret is stored sealed, also the one of a store made before the sealing, and a code still signs in', async () => {
+  const own = await startServerProcess({ ADMIN_TRUST_PROXY: 'true' })
+  const ownClient = consoleClient(own, PASSWORD)
+  let again: ServerProcess | undefined
+  try {
+    expect((await ownClient.setPassword()).code).toBe(0)
+    const { cookie } = await ownClient.signIn({ client: newClient() })
+    const setup = (await (await ownClient.call('/api/second-factor/setup', { method: 'POST', cookie })).json()) as SecondFactorSetup
+    // Sealed already while being set up: the secret shown once is nowhere in the database.
+    expect(await storedSecret(own.dataDir)).not.toContain(setup.secret)
+    expect((await ownClient.call('/api/second-factor/confirm', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now()) } })).status).toBe(200)
+    const sealed = await storedSecret(own.dataDir)
+    expect(sealed).toMatch(/^v1\./)
+    expect(sealed).not.toContain(setup.secret)
+    const attempt = (code: string) => ownClient.call('/api/session', { method: 'POST', body: { password: PASSWORD, code }, client: newClient() })
+    expect((await attempt(codeAt(setup.secret, Date.now() + 30_000))).status).toBe(204)
+
+    await own.stop()
+    await asBeforeTheSealing(own.dataDir, setup.secret)
+    expect(await storedSecret(own.dataDir)).toBe(setup.secret)
+    again = await startServerProcess({ ADMIN_TRUST_PROXY: 'true', DATA_DIR: own.dataDir })
+    const resealed = await storedSecret(own.dataDir)
+    expect(resealed).toMatch(/^v1\./)
+    expect(resealed).not.toContain(setup.secret)
+    const againClient = consoleClient(again, PASSWORD)
+    const retry = (code: string) => againClient.call('/api/session', { method: 'POST', body: { password: PASSWORD, code }, client: newClient() })
+    expect((await retry('000000')).status).toBe(401)
+    expect((await retry(codeAt(setup.secret, Date.now()))).status).toBe(204)
+    expect(again.output.join('\n')).not.toContain(setup.secret)
+  } finally {
+    await again?.stop()
+    await own.stop()
+    own.cleanup()
+  }
 })
 
 test('a console at a plain-http address that is not localhost says in the log and on its page that passkeys cannot work there', async () => {

@@ -1,26 +1,14 @@
 // "Protokoll": the audit trail (decision 043), newest first; filters in a GET form to /protokoll, "Ältere" pages on.
-import type { FormEvent } from 'react'
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_PATH, type AuditAction, type AuditPage } from '../../shared/audit-api.ts'
 import { CONSOLE_PATHS } from '../../shared/console-api.ts'
-import { go } from '../api.ts'
+import { DayRangeFields, FilterForm } from '../FilterForm.tsx'
 import { formatTime } from '../format.ts'
-
-const withParams = (params: URLSearchParams) => (params.size > 0 ? `${AUDIT_PATH}?${params.toString()}` : AUDIT_PATH)
+import { withParams } from '../query.ts'
 
 const ACTIONS = Object.entries(AUDIT_ACTIONS) as [AuditAction, string][]
 
 export function AuditPageView({ data }: { data: AuditPage }) {
   const { query, entries, next } = data
-
-  function applyFilters(event: FormEvent<HTMLFormElement>) {
-    // Without script the form sends every field, empty ones too; with it the address keeps only what is set.
-    event.preventDefault()
-    const params = new URLSearchParams()
-    for (const [name, value] of new FormData(event.currentTarget)) {
-      if (typeof value === 'string' && value.trim()) params.set(name, value.trim())
-    }
-    go(withParams(params))
-  }
 
   const older = new URLSearchParams(Object.entries(query).filter(([name]) => name !== 'cursor'))
   if (next) older.set('cursor', next)
@@ -29,15 +17,8 @@ export function AuditPageView({ data }: { data: AuditPage }) {
     <>
       <h1>Protokoll</h1>
       <p className="muted">Jede Änderung in der Konsole und mit der CLI, jede Anmeldung: wann, von welcher Sitzung, was, woran, mit welchem Ergebnis. Zwei Jahre aufbewahrt.</p>
-      <form className="filters" method="get" action={AUDIT_PATH} role="search" onSubmit={applyFilters}>
-        <div className="field">
-          <label htmlFor="audit-since">von</label>
-          <input id="audit-since" name="since" type="date" defaultValue={query.since ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-until">bis</label>
-          <input id="audit-until" name="until" type="date" defaultValue={query.until ?? ''} />
-        </div>
+      <FilterForm path={AUDIT_PATH}>
+        <DayRangeFields idPrefix="audit" since={query.since} until={query.until} />
         <div className="field">
           <label htmlFor="audit-action">Aktion</label>
           <select id="audit-action" name="action" defaultValue={query.action ?? ''}>
@@ -53,13 +34,7 @@ export function AuditPageView({ data }: { data: AuditPage }) {
           <label htmlFor="audit-subject">Betreff</label>
           <input id="audit-subject" name="subject" type="search" placeholder="A12, V3 oder Domain" defaultValue={query.subject ?? ''} />
         </div>
-        <div className="filter-actions">
-          <button type="submit" className="button">
-            Filtern
-          </button>
-          <a href={AUDIT_PATH}>Zurücksetzen</a>
-        </div>
-      </form>
+      </FilterForm>
 
       {entries.length === 0 ? (
         <p className="empty">Keine Einträge.</p>
@@ -106,7 +81,7 @@ export function AuditPageView({ data }: { data: AuditPage }) {
 
       {next && (
         <p className="more">
-          <a className="button secondary" href={withParams(older)}>
+          <a className="button secondary" href={withParams(AUDIT_PATH, older)}>
             Ältere Einträge
           </a>
         </p>

@@ -22,10 +22,14 @@ import {
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber } from '../format.ts'
+import { SelectField, YES_NO } from '../SelectField.tsx'
+import { TextField } from '../TextField.tsx'
 
 const PRICE_TYPE = { fixed: 'Festpreis', negotiable: 'Verhandlungsbasis', 'on-request': 'Preis auf Anfrage' } as const
 const STATUS = { available: 'verfügbar', reserved: 'reserviert', sold: 'verkauft' } as const
 const LANGUAGE = { de: 'Deutsch', en: 'Englisch', auto: 'nach Browser' } as const
+const AS_DEFAULT = 'wie Vorgabe'
+const UNCHANGED = 'unverändert'
 const FIELD: Record<EditableField, string> = {
   price: 'Preis',
   priceType: 'Preisart',
@@ -162,7 +166,7 @@ function EntryForm({ row, onPreview, busy }: { row: DomainRow | null; onPreview:
   const [values, setValues] = useState<FormValues>(start)
   const [name, setName] = useState('')
   const [error, setError] = useState<string | null>(null)
-  const set = (key: keyof FormValues) => (event: { currentTarget: { value: string } }) => setValues({ ...values, [key]: event.currentTarget.value })
+  const set = (key: keyof FormValues) => (value: string) => setValues({ ...values, [key]: value })
   const id = (key: string) => `domain-${key}`
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -176,65 +180,21 @@ function EntryForm({ row, onPreview, busy }: { row: DomainRow | null; onPreview:
     <form className="domain-form" onSubmit={submit} aria-label={row ? `${row.name} bearbeiten` : 'Domain hinzufügen'}>
       <h2>{row ? <bdi>{row.name}</bdi> : 'Domain hinzufügen'}</h2>
       {!row && (
-        <div className="field">
-          <label htmlFor={id('name')}>Domain</label>
-          <input id={id('name')} value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={300} />
-        </div>
+        <TextField id={id('name')} label="Domain" value={name} onChange={setName} required maxLength={300} />
       )}
       <div className="field-row">
-        <div className="field">
-          <label htmlFor={id('price')}>Preis</label>
-          <input id={id('price')} inputMode="numeric" value={values.price} onChange={set('price')} />
-        </div>
-        <div className="field">
-          <label htmlFor={id('price-type')}>Preisart</label>
-          <select id={id('price-type')} value={values.priceType} onChange={set('priceType')}>
-            <option value="">wie Vorgabe</option>
-            {Object.entries(PRICE_TYPE).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={id('min-offer')}>Mindestgebot</label>
-          <input id={id('min-offer')} inputMode="numeric" value={values.minOffer} onChange={set('minOffer')} />
-        </div>
+        <TextField id={id('price')} label="Preis" inputMode="numeric" value={values.price} onChange={set('price')} />
+        <SelectField id={id('price-type')} label="Preisart" value={values.priceType} onChange={set('priceType')} options={PRICE_TYPE} empty={AS_DEFAULT} />
+        <TextField id={id('min-offer')} label="Mindestgebot" inputMode="numeric" value={values.minOffer} onChange={set('minOffer')} />
       </div>
       <div className="field-row">
-        <div className="field">
-          <label htmlFor={id('status')}>Status</label>
-          <select id={id('status')} value={values.status} onChange={set('status')}>
-            {Object.entries(STATUS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={id('language')}>Sprache</label>
-          <select id={id('language')} value={values.language} onChange={set('language')}>
-            <option value="">wie Vorgabe</option>
-            {Object.entries(LANGUAGE).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={id('listed')}>Gelistet</label>
-          <select id={id('listed')} value={values.listed} onChange={set('listed')}>
-            <option value="true">ja</option>
-            <option value="false">nein</option>
-          </select>
-        </div>
+        <SelectField id={id('status')} label="Status" value={values.status} onChange={set('status')} options={STATUS} />
+        <SelectField id={id('language')} label="Sprache" value={values.language} onChange={set('language')} options={LANGUAGE} empty={AS_DEFAULT} />
+        <SelectField id={id('listed')} label="Gelistet" value={values.listed} onChange={set('listed')} options={YES_NO} />
       </div>
       <div className="field">
         <label htmlFor={id('description')}>Beschreibung</label>
-        <textarea id={id('description')} value={values.description} onChange={set('description')} maxLength={500} rows={2} />
+        <textarea id={id('description')} value={values.description} onChange={(event) => set('description')(event.currentTarget.value)} maxLength={500} rows={2} />
       </div>
       {error && <ErrorText>{error}</ErrorText>}
       <button type="submit" className="button" disabled={busy}>
@@ -269,29 +229,9 @@ function SelectionForm({ names, onPreview, busy }: { names: string[]; onPreview:
     <form className="domain-form" onSubmit={submit} aria-label="Ausgewählte ändern">
       <h2>{formatNumber(names.length)} ausgewählt</h2>
       <div className="field-row">
-        <div className="field">
-          <label htmlFor="selection-percent">Preis ändern um (%)</label>
-          <input id="selection-percent" inputMode="decimal" value={percent} onChange={(event) => setPercent(event.currentTarget.value)} placeholder="z. B. 10 oder -5" />
-        </div>
-        <div className="field">
-          <label htmlFor="selection-status">Status</label>
-          <select id="selection-status" value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
-            <option value="">unverändert</option>
-            {Object.entries(STATUS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="selection-listed">Gelistet</label>
-          <select id="selection-listed" value={listed} onChange={(event) => setListed(event.currentTarget.value)}>
-            <option value="">unverändert</option>
-            <option value="true">ja</option>
-            <option value="false">nein</option>
-          </select>
-        </div>
+        <TextField id="selection-percent" label="Preis ändern um (%)" inputMode="decimal" value={percent} onChange={setPercent} placeholder="z. B. 10 oder -5" />
+        <SelectField id="selection-status" label="Status" value={status} onChange={setStatus} options={STATUS} empty={UNCHANGED} />
+        <SelectField id="selection-listed" label="Gelistet" value={listed} onChange={setListed} options={YES_NO} empty={UNCHANGED} />
       </div>
       {error && <ErrorText>{error}</ErrorText>}
       <button type="submit" className="button" disabled={busy}>
@@ -330,10 +270,7 @@ function NoFile({ suggestedFile }: { suggestedFile: string }) {
         </p>
       ) : (
         <form className="domain-form" onSubmit={create} aria-label="Domains-Datei anlegen">
-          <div className="field">
-            <label htmlFor="first-domain">Erste Domain</label>
-            <input id="first-domain" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={300} placeholder="beispiel.de" />
-          </div>
+          <TextField id="first-domain" label="Erste Domain" value={name} onChange={setName} required maxLength={300} placeholder="beispiel.de" />
           <button type="submit" className="button" disabled={busy}>
             Domains-Datei anlegen
           </button>
@@ -426,10 +363,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
           void load(query, 0)
         }}
       >
-        <div className="field">
-          <label htmlFor="domains-q">Suchen</label>
-          <input id="domains-q" type="search" value={query} onChange={(event) => setQuery(event.currentTarget.value)} maxLength={300} />
-        </div>
+        <TextField id="domains-q" label="Suchen" type="search" value={query} onChange={setQuery} maxLength={300} />
         <button type="submit" className="button" disabled={busy}>
           Suchen
         </button>

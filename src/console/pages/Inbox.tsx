@@ -1,6 +1,6 @@
 // Posteingang: filters (a GET form to "/"), the list newest first, "Weitere laden", and the keyboard:
 // j/k select, Enter opens, e archives, / searches.
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import {
   CONSOLE_PATHS,
   INQUIRY_STATUSES,
@@ -13,6 +13,7 @@ import {
 } from '../../shared/console-api.ts'
 import { callApi, go } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
+import { DayRangeFields, FilterForm } from '../FilterForm.tsx'
 import { formatAge, formatTime } from '../format.ts'
 import { filterParams, withParams } from '../query.ts'
 
@@ -101,20 +102,10 @@ export function Inbox({ query, data, now }: Props) {
     selectedRowRef.current?.scrollIntoView({ block: 'nearest' })
   }, [selected])
 
-  function applyFilters(event: FormEvent<HTMLFormElement>) {
-    // Without script the form sends every field, empty ones too; with it the address keeps only what is set.
-    event.preventDefault()
-    const params = new URLSearchParams()
-    for (const [name, value] of new FormData(event.currentTarget)) {
-      if (typeof value === 'string' && value.trim()) params.set(name, value.trim())
-    }
-    go(withParams(CONSOLE_PATHS.inbox, params))
-  }
-
   return (
     <>
       <h1>Posteingang</h1>
-      <form className="filters" method="get" action={CONSOLE_PATHS.inbox} role="search" onSubmit={applyFilters}>
+      <FilterForm path={CONSOLE_PATHS.inbox}>
         <div className="field">
           <label htmlFor="filter-domain">Domain</label>
           <select id="filter-domain" name="domain" defaultValue={query.domain ?? ''}>
@@ -137,25 +128,12 @@ export function Inbox({ query, data, now }: Props) {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="filter-since">von</label>
-          <input id="filter-since" name="since" type="date" defaultValue={query.since ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="filter-until">bis</label>
-          <input id="filter-until" name="until" type="date" defaultValue={query.until ?? ''} />
-        </div>
+        <DayRangeFields idPrefix="filter" since={query.since} until={query.until} />
         <div className="field grow">
           <label htmlFor="filter-q">Suche</label>
           <input id="filter-q" name="q" type="search" placeholder="Suchen" defaultValue={query.q ?? ''} ref={searchRef} />
         </div>
-        <div className="filter-actions">
-          <button type="submit" className="button">
-            Filtern
-          </button>
-          <a href={CONSOLE_PATHS.inbox}>Zurücksetzen</a>
-        </div>
-      </form>
+      </FilterForm>
 
       <p className="toolbar">
         <a href={withParams('/api/export', new URLSearchParams([['format', 'csv'], ...filters]))}>Export CSV</a>

@@ -2,47 +2,12 @@
 // sealed with AES-256-GCM under a key that is never in the database, so a copy of the database (a backup, a dump,
 // `access`) gives neither away. The key comes from DEAL_KEY, or from DATA_DIR/deal-key (0600), made on first use.
 // The additional data binds each sealed value to its place: a transfer code copied onto another deal does not open.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
-import fs from 'node:fs'
-import path from 'node:path'
+import { open, seal, sealKeyOf } from '../lib/seal.ts'
 
-const VERSION = 'v1'
 export const TRANSFER_CODE_MAX = 200
 
 /** The key: DEAL_KEY's bytes, else the file in DATA_DIR, made (0600) when missing. */
-export function dealKeyOf(config: { dataDir: string; deal: { key: Buffer | null } }): Buffer {
-  if (config.deal.key) return config.deal.key
-  const file = path.join(config.dataDir, 'deal-key')
-  try {
-    fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-  }
-  const bytes = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64')
-  if (bytes.length !== 32) throw new Error(`${file} does not hold a 32-byte key (base64): restore it from the backup, or set DEAL_KEY`)
-  return bytes
-}
-
-function seal(key: Buffer, aad: string, text: string): string {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', key, iv)
-  cipher.setAAD(Buffer.from(aad))
-  const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()])
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.')
-}
-
-function open(key: Buffer, aad: string, sealed: string): string | null {
-  const [version, iv, tag, data] = sealed.split('.')
-  if (version !== VERSION || !iv || !tag || data === undefined) return null
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'))
-    decipher.setAAD(Buffer.from(aad))
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8')
-  } catch {
-    return null
-  }
-}
+export const dealKeyOf = sealKeyOf
 
 const codePlace = (dealId: number) => `deal-transfer-code\n${dealId}`
 const linkPlace = (linkHash: string) => `deal-link\n${linkHash}`

@@ -1,6 +1,13 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { domainsConfigOf } from '../sites/domains-document.ts'
 import { listDomains } from './list.ts'
+
+// Counts the decodings of international names for the search text (the cost of the first list after a reload).
+const decoded = vi.hoisted(() => ({ count: 0 }))
+vi.mock('node:url', async (original) => {
+  const url = await original<typeof import('node:url')>()
+  return { ...url, domainToUnicode: (name: string) => (decoded.count++, url.domainToUnicode(name)) }
+})
 
 const domains: Record<string, unknown> = { 'münchen.de': { price: 900, description: '<b>x</b>' }, 'versteckt.de': { listed: false, status: 'reserved' }, '*.wild.de': {} }
 for (let i = 0; i < 250; i++) domains[`name-${String(i).padStart(3, '0')}.de`] = { price: 1000 + i }
@@ -28,5 +35,16 @@ describe('the console\'s list of names', () => {
     // Asked again (the kept search), the same answer.
     expect(listDomains(config, { q: 'name-1', offset: 90 })).toEqual(many)
     expect(listDomains(config, { q: '.de' }).total).toBe(252)
+  })
+
+  test('the list after a reload makes no search text: the first search does, once per table', () => {
+    const reloaded = domainsConfigOf({ domains: { 'bücher.de': {}, 'zwei.de': {} } })
+    decoded.count = 0
+    expect(listDomains(reloaded, {}).total).toBe(2)
+    expect(listDomains(reloaded, { offset: 1 }).items.map((row) => row.name)).toEqual(['zwei.de'])
+    expect(decoded.count).toBe(0)
+    expect(listDomains(reloaded, { q: 'bü' }).items.map((row) => row.name)).toEqual(['bücher.de'])
+    expect(listDomains(reloaded, { q: 'zw' }).total).toBe(1)
+    expect(decoded.count).toBe(1)
   })
 })

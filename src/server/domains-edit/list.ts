@@ -1,6 +1,7 @@
 // The console's list of the domains file's names, searchable and paged (GET /api/domains): from the table the server
 // holds (decision 026), not from the file, so that a page of 100,000 names costs one indexOf per match and the
-// settings of the hundred shown. The names' search text is made once per version of the table (decision 044).
+// settings of the hundred shown. The names' search text is made once per version of the table, at its first search
+// (decision 044).
 import { domainToUnicode } from 'node:url'
 import { DOMAINS_PAGE_SIZE, type DomainRow, type DomainsListPage } from '../../shared/domains-api.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
@@ -8,6 +9,13 @@ import { displayHost } from '../sites/host.ts'
 
 interface NameIndex {
   ascii: string[]
+  /** Made at the first search, not at the first list: the list after a reload needs only the names. */
+  search: SearchText | null
+  /** The names (indexes) a recent search matched, so that its further pages cost only the page. */
+  searches: Map<string, Int32Array>
+}
+
+interface SearchText {
   /**
    * Every name's search text (lower case: the ASCII name and, for an international one, the form people read), one
    * a line: a search is one indexOf over it per match, not a call per name.
@@ -15,8 +23,6 @@ interface NameIndex {
   text: string
   /** Where each name's line starts in `text`, and one past the last. */
   starts: Int32Array
-  /** The names (indexes) a recent search matched, so that its further pages cost only the page. */
-  searches: Map<string, Int32Array>
 }
 
 /** Searches kept per version of the table (paging through one costs one scan). */
@@ -27,26 +33,26 @@ const indexes = new WeakMap<DomainsConfig, NameIndex>()
 function indexOf(config: DomainsConfig): NameIndex {
   let index = indexes.get(config)
   if (!index) {
-    const ascii: string[] = []
-    const lines: string[] = []
-    for (const name of config.nameList()) {
-      // Wildcards are edited in the file itself (docs/domains.md).
-      if (name.startsWith('*.')) continue
-      ascii.push(name)
-      // Node's own (ICU) decoding for the search text: tr46's, which displayHost uses for the names shown, costs tens of
-      // microseconds a name, a third of a second for a portfolio's few thousand international names.
-      lines.push(name.includes('xn--') ? `${name} ${domainToUnicode(name).toLowerCase()}` : name)
-    }
-    const starts = new Int32Array(lines.length + 1)
-    for (let i = 0, at = 0; i < lines.length; i++) {
-      starts[i] = at
-      at += lines[i]!.length + 1
-      starts[i + 1] = at
-    }
-    index = { ascii, text: lines.join('\n'), starts, searches: new Map() }
+    // Wildcards are edited in the file itself (docs/domains.md).
+    index = { ascii: config.nameList().filter((name) => !name.startsWith('*.')), search: null, searches: new Map() }
     indexes.set(config, index)
   }
   return index
+}
+
+function searchTextOf(index: NameIndex): SearchText {
+  if (index.search) return index.search
+  // Node's own (ICU) decoding for the search text: tr46's, which displayHost uses for the names shown, costs tens of
+  // microseconds a name, a third of a second for a portfolio's few thousand international names.
+  const lines = index.ascii.map((name) => (name.includes('xn--') ? `${name} ${domainToUnicode(name).toLowerCase()}` : name))
+  const starts = new Int32Array(lines.length + 1)
+  for (let i = 0, at = 0; i < lines.length; i++) {
+    starts[i] = at
+    at += lines[i]!.length + 1
+    starts[i + 1] = at
+  }
+  index.search = { text: lines.join('\n'), starts }
+  return index.search
 }
 
 /** The line `position` is on. */
@@ -64,11 +70,12 @@ function lineAt(starts: Int32Array, position: number): number {
 function matchesOf(index: NameIndex, q: string): Int32Array {
   const kept = index.searches.get(q)
   if (kept) return kept
+  const { text, starts } = searchTextOf(index)
   const found: number[] = []
-  for (let at = index.text.indexOf(q); at >= 0; ) {
-    const line = lineAt(index.starts, at)
+  for (let at = text.indexOf(q); at >= 0; ) {
+    const line = lineAt(starts, at)
     found.push(line)
-    at = index.text.indexOf(q, index.starts[line + 1]!)
+    at = text.indexOf(q, starts[line + 1]!)
   }
   const matches = Int32Array.from(found)
   if (index.searches.size >= SEARCHES_KEPT) index.searches.delete(index.searches.keys().next().value!)

@@ -3,11 +3,12 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { planDomainEdits } from './plan.ts'
 import { catchUp, readApplied, saveDomainEdits, type EditJournal } from './save.ts'
-import { storeJournal } from './sync.ts'
+import { domainsSyncFor, storeJournal } from './sync.ts'
 
 const FILE = 'domains:\n  beispiel.de:\n    price: 4000 # Preis\n  zweite.de: {}\n'
 
@@ -19,8 +20,11 @@ function machine(name: string) {
   return domainsFile
 }
 
+let lastConfig: Awaited<ReturnType<typeof testStoreConfig>>
+const config = () => lastConfig
+
 async function twoInstances() {
-  const config = await testStoreConfig('domain-edits-')
+  const config = (lastConfig = await testStoreConfig('domain-edits-'))
   const stores = [await openTestStore(config), await openTestStore(config)] as const
   const files = [machine('a'), machine('b')] as const
   const options = (i: 0 | 1, journal: EditJournal = storeJournal(stores[i])) => ({ domainsFile: files[i], memoryMiB: 384, plan: planDomainEdits, journal })
@@ -88,4 +92,56 @@ test('only one of two records of the same number is kept', async () => {
   expect(await a.latestDomainEdit()).toBe(1)
   expect((await b.domainEditsAfter(0)).map((row) => row.version)).toEqual([1])
   expect(await a.domainEditsAfter(1)).toEqual([])
+})
+
+describe('the journal of edits', () => {
+  const DAY = 24 * 60 * 60 * 1000
+  const T0 = Date.UTC(2026, 0, 1)
+
+  test('lets go of the edits the file has taken in: at once on a store of one server, after 30 days on a shared one; the highest number stays', async () => {
+    const { stores, files, options } = await twoInstances()
+    let clock = T0
+    const journal = storeJournal(stores[0], () => clock)
+    const save = (price: number) => saveDomainEdits(options(0, journal), [{ op: 'set', name: 'beispiel.de', changes: { price } }])
+    const kept = async () => (await stores[1].domainEditsAfter(0)).map((row) => row.version)
+    expect((await save(100)).written).toBe(true)
+    expect((await save(200)).written).toBe(true)
+    const shared = stores[0].sharedByInstances
+    expect(shared).toBe(config().databaseUrl !== undefined)
+    // A shared store keeps them for the instances that have not taken them in yet.
+    expect(await kept()).toEqual(shared ? [1, 2] : [2])
+    clock = T0 + 31 * DAY
+    expect((await save(300)).written).toBe(true)
+    expect(await kept()).toEqual([3])
+    // The numbers go on without a gap or a repeat.
+    expect((await save(400)).written).toBe(true)
+    expect(await stores[1].latestDomainEdit()).toBe(4)
+    expect(readApplied(files[0])).toBe(4)
+
+    // An instance that lacks pruned edits says so, and takes in the ones still there.
+    const logged: string[] = []
+    const log = { error: (_: object, message: string) => void logged.push(message), info: () => {} } as unknown as FastifyBaseLogger
+    expect(await catchUp({ ...options(1), log })).toBe(shared ? 2 : 1)
+    expect(readApplied(files[1])).toBe(4)
+    expect(fs.readFileSync(files[1], 'utf8')).toContain('price: 400')
+    expect(logged).toEqual([expect.stringContaining('no longer in the store')])
+  })
+})
+
+test('only a store that other instances share is polled for their edits; one of this server alone is not', async () => {
+  const { stores, files, options } = await twoInstances()
+  const log = { info: () => {}, error: () => {} } as unknown as FastifyBaseLogger
+  let reloads = 0
+  const sync = domainsSyncFor(stores[1], { ...options(1), log, reload: async () => void reloads++ })
+  if (!stores[1].sharedByInstances) {
+    // SQLite: DATA_DIR is locked by one server; its own edits (console, CLI, the cluster's processes) are written
+    // into its one file under the lock, and nobody else can add any.
+    expect(sync).toBeNull()
+    return
+  }
+  expect(sync).not.toBeNull()
+  await saveDomainEdits(options(0), [{ op: 'remove', name: 'zweite.de' }])
+  await sync!.round()
+  expect(reloads).toBe(1)
+  expect(fs.readFileSync(files[1], 'utf8')).not.toContain('zweite.de')
 })

@@ -22,6 +22,8 @@ export interface EditJournal {
   latest(): Promise<number>
   /** Records the edit as this number; false when another instance has it already. */
   record(version: number, edits: ResolvedEdit[]): Promise<boolean>
+  /** Lets go of the edits before this number, which this file has taken in (as far as other instances allow). */
+  prune(takenIn: number): Promise<number>
 }
 
 /** Plans an edit: in the CLI's own process, in a child process of the server (worker.ts). */
@@ -73,6 +75,10 @@ async function takeIn(options: SaveOptions & { journal: EditJournal }): Promise<
     if (applied > 0 && (await journal.latest()) < applied) writeApplied(domainsFile, await journal.latest())
     return 0
   }
+  if (pending[0]!.version > applied + 1) {
+    // Pruned before this file took them in (an instance off for longer than the journal keeps edits, or a new one).
+    log?.error({ from: applied + 1, to: pending[0]!.version - 1 }, 'edits of the domains file are no longer in the store; this file takes in the later ones: compare it with another instance\'s')
+  }
   let changed = 0
   for (const { version, edits } of pending) {
     const { report, replacement } = await options.plan({ domainsFile, edits, mode: 'prepare', memoryMiB: options.memoryMiB, lenient: true })
@@ -86,7 +92,18 @@ async function takeIn(options: SaveOptions & { journal: EditJournal }): Promise<
     }
     writeApplied(domainsFile, version)
   }
+  await pruneJournal(options)
   return changed
+}
+
+/** The journal's rows are only there to be taken in: once this file has them they may go (sync.ts says when). */
+async function pruneJournal(options: SaveOptions & { journal: EditJournal }): Promise<void> {
+  try {
+    await options.journal.prune(readApplied(options.domainsFile))
+  } catch (error) {
+    // Only space: the next edit tries again.
+    options.log?.error({ err: error }, 'could not prune the journal of domains file edits')
+  }
 }
 
 /** Takes in what other instances edited, if anything: for the sync's rounds (sync.ts). Returns how many changed the file. */
@@ -139,6 +156,7 @@ export async function saveDomainEdits(options: SaveOptions, edits: readonly Doma
       }
       commitReplacement(replacement)
       writeApplied(domainsFile, version)
+      await pruneJournal({ ...options, journal })
     } else {
       commitReplacement(replacement)
     }

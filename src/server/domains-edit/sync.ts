@@ -8,16 +8,23 @@ import type { Store } from '../store/types.ts'
 import { catchUp, type EditJournal, type Planner } from './save.ts'
 
 const ROUND_MS = 2_000
+/** How long a shared store keeps an edit that this file has taken in, for the instances that have not yet. */
+const SHARED_JOURNAL_KEEP_MS = 30 * 24 * 60 * 60 * 1000
+
+type JournalStore = Pick<Store, 'domainEditsAfter' | 'latestDomainEdit' | 'recordDomainEdit' | 'pruneDomainEdits' | 'sharedByInstances'>
 
 /** The store's numbered edits as save.ts asks for them. */
-export function storeJournal(store: Pick<Store, 'domainEditsAfter' | 'latestDomainEdit' | 'recordDomainEdit'>): EditJournal {
+export function storeJournal(store: JournalStore, now: () => number = Date.now): EditJournal {
   return {
     async after(version) {
       const rows = await store.domainEditsAfter(version)
       return rows.map((row) => ({ version: row.version, edits: JSON.parse(row.edits) as ResolvedEdit[] }))
     },
     latest: () => store.latestDomainEdit(),
-    record: (version, edits) => store.recordDomainEdit(version, JSON.stringify(edits), Date.now()),
+    record: (version, edits) => store.recordDomainEdit(version, JSON.stringify(edits), now()),
+    // A store of this server alone: its one file (shared by the CLI and the cluster's processes) is the only reader.
+    // A shared one: other instances may still lack an edit; they get a bound to come back within.
+    prune: (takenIn) => store.pruneDomainEdits(takenIn, store.sharedByInstances ? now() - SHARED_JOURNAL_KEEP_MS : Number.MAX_SAFE_INTEGER),
   }
 }
 
@@ -39,7 +46,16 @@ export interface SyncOptions {
   roundMs?: number
 }
 
-export function createDomainsSync(options: SyncOptions): DomainsSync {
+/**
+ * The sync where other instances can edit: a shared store (PostgreSQL). A store of this server alone gets none: every
+ * edit made on it (the console, `domains` beside it, the cluster's processes) is written into this server's one file
+ * under the lock by whoever made it, so a poll would only ever find nothing.
+ */
+export function domainsSyncFor(store: Pick<Store, 'sharedByInstances'>, options: SyncOptions): DomainsSync | null {
+  return store.sharedByInstances ? createDomainsSync(options) : null
+}
+
+function createDomainsSync(options: SyncOptions): DomainsSync {
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   const round = async () => {

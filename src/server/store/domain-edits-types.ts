@@ -13,4 +13,9 @@ export interface DomainEditStore {
   latestDomainEdit(): Promise<number>
   /** Records an edit as exactly this number; false when one has it already (another instance was first). */
   recordDomainEdit(version: number, edits: string, now: number): Promise<boolean>
+  /**
+   * Deletes the edits numbered below `takenIn` recorded before `before`; the one numbered `takenIn` stays, so the
+   * highest number is never lost and the next edit gets the number after it. Returns how many went.
+   */
+  pruneDomainEdits(takenIn: number, before: number): Promise<number>
 }

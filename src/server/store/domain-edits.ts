@@ -35,5 +35,11 @@ export function domainEditStore(db: Kysely<Database>, dialect: DialectSpecifics)
       )
       return rows.length === 1
     },
+    async pruneDomainEdits(takenIn, before) {
+      const result = await write(() =>
+        db.deleteFrom('domain_edits').where('version', '<', takenIn).where('created_at', '<', before).executeTakeFirst(),
+      )
+      return Number(result.numDeletedRows)
+    },
   }
 }

@@ -2,6 +2,7 @@
 // SQLite file in DATA_DIR. PostgreSQL's modules (and `pg`) are loaded only when asked for.
 import path from 'node:path'
 import { lockDataDir } from '../data-dir.ts'
+import { sealKeyOf, sealTotpSecret } from '../lib/seal.ts'
 import type { RateLimits } from './rate-limit-common.ts'
 import { createSqliteStore, type SqliteStoreOptions } from './sqlite.ts'
 import { sqliteRateLimitStore } from './sqlite-rate-limit.ts'
@@ -10,6 +11,8 @@ import type { Store } from './types.ts'
 export interface StoreConfig {
   dataDir: string
   databaseUrl?: string | undefined
+  /** DEAL_KEY: the key of the secrets sealed at rest (a schema step seals a plain TOTP secret with it). */
+  deal?: { key: Buffer | null }
 }
 
 export const sqliteFileOf = (config: StoreConfig) => path.join(config.dataDir, 'domain-lander.sqlite')
@@ -25,8 +28,11 @@ export function claimStore(config: StoreConfig): void {
 
 /** options.log: where the SQLite store reports a database file deleted under it (PostgreSQL has no such file). */
 export async function openStore(config: StoreConfig, options: SqliteStoreOptions = {}): Promise<Store> {
-  if (config.databaseUrl) return (await import('./postgres.ts')).createPostgresStore(config.databaseUrl)
-  return createSqliteStore(sqliteFileOf(config), options)
+  const { deal } = config
+  // Asked for only when there is a plain secret to seal: no key file is made for a store without one.
+  const migration = { sealTotpSecret: deal && ((secret: string) => sealTotpSecret(sealKeyOf({ dataDir: config.dataDir, deal }), secret)), ...options.migration }
+  if (config.databaseUrl) return (await import('./postgres.ts')).createPostgresStore(config.databaseUrl, migration)
+  return createSqliteStore(sqliteFileOf(config), { ...options, migration })
 }
 
 export async function openRateLimitStore(config: StoreConfig, secret: string): Promise<RateLimits> {

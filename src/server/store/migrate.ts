@@ -3,6 +3,7 @@
 // version in PRAGMA user_version or the table schema_version) are taken over as they are.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
+import type { MigrationContext } from './migration-step.ts'
 import { POSTGRES_MIGRATIONS } from './migrations-postgres.ts'
 import { SQLITE_MIGRATIONS } from './migrations-sqlite.ts'
 
@@ -35,13 +36,14 @@ function statementsOf(text: string): string[] {
   return statements
 }
 
-function migrationsOf(dialect: DialectName): Record<string, Migration> {
+function migrationsOf(dialect: DialectName, context: MigrationContext): Record<string, Migration> {
   return Object.fromEntries(
-    stepsOf(dialect).map((text, index) => [
+    stepsOf(dialect).map((step, index) => [
       nameOf(index),
       {
         async up(db: Kysely<unknown>) {
-          for (const statement of statementsOf(text)) await sql.raw(statement).execute(db)
+          if (typeof step === 'function') return step(db, context)
+          for (const statement of statementsOf(step)) await sql.raw(statement).execute(db)
         },
       },
     ]),
@@ -74,7 +76,7 @@ async function isCurrent(db: Kysely<unknown>, dialect: DialectName): Promise<boo
   }
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName, context: MigrationContext = {}): Promise<void> {
   // Every process opens the store as it starts (each worker of a cluster): one that finds the schema current must
   // not queue for the write lock behind the others.
   if (await isCurrent(db, dialect)) return
@@ -86,7 +88,7 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName)
     if (legacy > steps.length) {
       throw new Error(`The database is of schema version ${legacy}, newer than this program (${steps.length}).`)
     }
-    const migrator = new Migrator({ db: trx, provider: { getMigrations: async () => migrationsOf(dialect) } })
+    const migrator = new Migrator({ db: trx, provider: { getMigrations: async () => migrationsOf(dialect, context) } })
     // The Migrator's own tables, as it makes them, made here: it looks for them in every schema of the database
     // (a PostgreSQL database shared by several installations, each in a schema of its own, would fool it), and
     // the steps an older program ran are recorded as done before it looks.

@@ -1,7 +1,10 @@
 // The SQLite schema steps, one entry per version, run by Kysely's Migrator (migrate.ts). Files made before it
 // counted these steps in PRAGMA user_version, which is still kept up to date. Never edit an entry that has
 // shipped: add a new one.
-export const SQLITE_MIGRATIONS: string[] = [
+import { sealPlainTotpSecrets } from './migration-seal-totp.ts'
+import type { MigrationStep } from './migration-step.ts'
+
+export const SQLITE_MIGRATIONS: MigrationStep[] = [
   `CREATE TABLE inquiries (
      id INTEGER PRIMARY KEY,
      token TEXT NOT NULL UNIQUE,
@@ -366,4 +369,6 @@ export const SQLITE_MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN deal_rate INTEGER NOT NULL DEFAULT 0;
    DROP INDEX outbox_deal_webhook;
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, deal_rate, webhook_url) WHERE deal_event IS NOT NULL;`,
+  // The TOTP secret sealed with the deal key (decision 041): a copy of the database no longer holds it.
+  sealPlainTotpSecrets,
 ]

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import { createPool, guardedPg } from './postgres-common.ts'
 import { migrateToLatest } from './migrate.ts'
+import type { MigrationContext } from './migration-step.ts'
 import type { Database } from './schema.ts'
 import { createStore } from './store.ts'
 import type { Store } from './types.ts'
@@ -11,11 +12,11 @@ import type { Store } from './types.ts'
 /** Any fixed number: with the wildcard's hash, the advisory lock under which one wildcard's names are counted. */
 const TLS_NAMES_LOCK = 4_711_002
 
-export async function createPostgresStore(databaseUrl: string): Promise<Store> {
+export async function createPostgresStore(databaseUrl: string, migration: MigrationContext = {}): Promise<Store> {
   const pool = createPool(databaseUrl)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   try {
-    await guardedPg(() => migrateToLatest(db as Kysely<unknown>, 'postgres'))
+    await guardedPg(() => migrateToLatest(db as Kysely<unknown>, 'postgres', migration))
   } catch (error) {
     await db.destroy()
     throw error
@@ -36,6 +37,7 @@ export async function createPostgresStore(databaseUrl: string): Promise<Store> {
     async releaseLeftoverLeases() {
       // Other instances may be sending right now: their leases are not ours to end. A dead one's run out.
     },
+    sharedByInstances: true,
     async secret() {
       // Every instance on this database must sign and check form tokens with the same secret: the first one to
       // ask stores its candidate, the others take that one.

@@ -1,7 +1,13 @@
 // Passkeys, challenges, the second factor and the sessions list (decision 041) on the store of the test project
 // (SQLite, or PostgreSQL in the project "postgres"). Two store objects on the same data stand for two processes.
+import { randomBytes } from 'node:crypto'
 import { expect, test } from 'vitest'
+import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { openTestStore as open, testStoreConfig } from '../../../tests/helpers/store.ts'
+import { openTotpSecret } from '../lib/seal.ts'
+import { openStore } from './index.ts'
+import { POSTGRES_MIGRATIONS } from './migrations-postgres.ts'
+import { SQLITE_MIGRATIONS } from './migrations-sqlite.ts'
 
 const HOUR = 60 * 60 * 1000
 const IDLE = 12 * HOUR
@@ -94,4 +100,26 @@ test('the sessions list shows the valid sessions with their details, the last us
   ])
   await store.deleteAllSessions()
   expect(await store.listSessions(T0 + HOUR + 1, IDLE, MAX)).toEqual([])
+})
+
+test('a plain TOTP secret of a store made before the sealing is sealed by its schema step, with the key of the configuration', async () => {
+  const config = await testStoreConfig('sign-in-')
+  const before = await open(config)
+  expect(await before.startTotp('JBSWY3DPEHPK3PXP', T0)).toBe(true)
+  const postgres = config.databaseUrl !== undefined
+  const steps = (postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS).length
+  await queryStore(config.dataDir, 'DELETE FROM kysely_migration WHERE name = ?', [String(steps).padStart(4, '0')])
+  if (postgres) await queryStore(config.dataDir, 'UPDATE schema_version SET version = ?', [steps - 1])
+  else await queryStore(config.dataDir, `PRAGMA user_version = ${steps - 1}`)
+
+  // Opened without the key (no configuration): refused, and the step is not recorded as done.
+  await expect(openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })).rejects.toThrow(/TOTP secret .* sealed/)
+  const key = randomBytes(32)
+  const after = await open({ ...config, deal: { key } })
+  const { secret } = (await after.totp())!
+  expect(secret).not.toContain('JBSWY3DPEHPK3PXP')
+  expect(openTotpSecret(key, secret)).toBe('JBSWY3DPEHPK3PXP')
+  expect(openTotpSecret(randomBytes(32), secret)).toBeNull()
+  const recorded = await queryStore<{ name: string }>(config.dataDir, 'SELECT name FROM kysely_migration ORDER BY name')
+  expect(recorded).toHaveLength(steps)
 })

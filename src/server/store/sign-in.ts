@@ -1,6 +1,6 @@
 // Passkeys, WebAuthn challenges, the TOTP second factor, recovery codes and the sessions page (decision 041). Same
-// for both databases. Only what verifies is stored: public keys, the hashes of recovery codes; the TOTP secret
-// itself, which verifying needs.
+// for both databases. Only what verifies is stored: public keys, the hashes of recovery codes; the TOTP secret,
+// which verifying needs, sealed by the caller with a key outside the database.
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.ts'
 import type { PasskeyRecord, Store } from './types.ts'

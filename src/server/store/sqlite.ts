@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, sql, type Transaction } from 'kysely'
 import { DataDirError, describeFsError, whoAmI } from '../data-dir.ts'
 import { loadOrCreateSecret } from './sqlite-secret.ts'
 import { migrateToLatest } from './migrate.ts'
+import type { MigrationContext } from './migration-step.ts'
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts'
 import type { Database } from './schema.ts'
 import { guardedAsync, isTransientError } from './sqlite-common.ts'
@@ -40,6 +41,8 @@ function openPrivately(file: string): DatabaseSync {
 export interface SqliteStoreOptions {
   /** Where to say, once and loudly, that the database file is gone. */
   log?: { error(details: object, message: string): void }
+  /** What a schema step needs from the process: the key of the secrets sealed at rest. */
+  migration?: MigrationContext
 }
 
 // A savepoint per inquiry in the group commit: one that fails does not take the others with it.
@@ -55,7 +58,7 @@ export async function createSqliteStore(file: string, options: SqliteStoreOption
   sqlite.exec('PRAGMA foreign_keys = ON')
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(sqlite, file) })
   try {
-    await guardedAsync(() => migrateToLatest(db as Kysely<unknown>, 'sqlite'))
+    await guardedAsync(() => migrateToLatest(db as Kysely<unknown>, 'sqlite', options.migration))
   } catch (error) {
     await db.destroy()
     throw error
@@ -116,6 +119,7 @@ export async function createSqliteStore(file: string, options: SqliteStoreOption
     // Only this server (or its cluster) uses the file (data-dir.ts locks it): any lease in it is left over from a
     // run that has ended.
     releaseLeftoverLeases: releaseAllLeases,
+    sharedByInstances: false,
     secret: async () => loadOrCreateSecret(path.dirname(file)),
   }
 }

@@ -32,7 +32,7 @@ const PAGE_VIEW_CHUNK = 1000
  * What both databases share: everything but the secret and what a start does with leases left over, which depend
  * on whether other processes may be using the store (sqlite.ts, postgres.ts).
  */
-export type SharedStore = Omit<Store, 'secret' | 'releaseLeftoverLeases'> & {
+export type SharedStore = Omit<Store, 'secret' | 'releaseLeftoverLeases' | 'sharedByInstances'> & {
   /** Ends every lease: for a store only this process (or its cluster) uses. */
   releaseAllLeases(): Promise<void>
 }

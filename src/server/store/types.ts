@@ -55,6 +55,11 @@ export interface Store
    * PostgreSQL: none (other instances may be running; a dead one's leases run out after MAIL_LEASE_SECONDS).
    */
   releaseLeftoverLeases(): Promise<void>
+  /**
+   * Whether server instances on other hosts can use this store at the same time: PostgreSQL yes; SQLite no (the file
+   * is in DATA_DIR, which one server locks, and its cluster's processes share the host's files anyway).
+   */
+  readonly sharedByInstances: boolean
   /** When the next pending mail is due (or its lease ends), or null if none is pending. */
   nextDueAt(): Promise<number | null>
   markSent(id: number, now: number): Promise<void>
@@ -188,6 +193,7 @@ export interface PasskeyRecord extends NewPasskey {
 type ChallengePurpose = 'register' | 'sign-in'
 
 interface TotpRecord {
+  /** Sealed with the deal key (lib/seal.ts): the store never sees the secret itself. */
   secret: string
   confirmedAt: number | null
   lastStep: number

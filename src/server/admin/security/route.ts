@@ -17,7 +17,7 @@ import type { ConsoleDeps } from '../deps.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
-import { newRecoveryCodes, newTotpSecret, qrPath, recoveryCodeHash, totpStepOf, totpUri } from './second-factor.ts'
+import { newRecoveryCodes, newTotpSecret, openedTotpSecret, qrPath, recoveryCodeHash, sealedTotpSecret, totpStepOf, totpUri } from './second-factor.ts'
 
 // WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
 // start of the server: the public page never needs them (decision 034).
@@ -159,7 +159,7 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
 
     app.post('/api/second-factor/setup', async (): Promise<SecondFactorSetup> => {
       const secret = newTotpSecret()
-      if (!(await store.startTotp(secret, Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
+      if (!(await store.startTotp(sealedTotpSecret(config, secret), Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
       const uri = totpUri(secret)
       return { secret, uri, qr: qrPath(uri) }
     })
@@ -168,7 +168,7 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       const { code } = parse(codeBody, request.body ?? {})
       const totp = await store.totp()
       if (!totp || totp.confirmedAt !== null) throw new HttpError(409, 'Bitte zuerst „Zweiten Faktor einrichten“.')
-      const step = totpStepOf(totp.secret, code.replace(/\s/g, ''), Date.now())
+      const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
       if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
       const recoveryCodes = newRecoveryCodes()
       if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now()))) {
@@ -183,7 +183,7 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       const totp = await store.totp()
       if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
       // Only with a code: a session left open on someone's desk does not switch it off.
-      const step = totpStepOf(totp.secret, code.replace(/\s/g, ''), Date.now())
+      const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
       const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
       if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
       await store.resetSecondFactor()

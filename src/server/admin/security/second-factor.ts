@@ -4,6 +4,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import { Secret, TOTP } from 'otpauth'
 import qrcode from 'qrcode-generator'
+import { openTotpSecret, sealKeyOf, sealTotpSecret } from '../../lib/seal.ts'
 
 const PERIOD_S = 30
 /** One step either side: a phone's clock a little off, or a code typed as it changed. */
@@ -16,11 +17,19 @@ const totpOf = (secret: string) =>
 /** 160 random bits in base32, as RFC 4226 recommends. */
 export const newTotpSecret = (): string => new Secret({ size: 20 }).base32
 
+type KeyConfig = Parameters<typeof sealKeyOf>[0]
+
+/** As the store keeps it: sealed with the deal key, so that a copy of the database does not hold it. */
+export const sealedTotpSecret = (config: KeyConfig, secret: string): string => sealTotpSecret(sealKeyOf(config), secret)
+
+/** The secret of the stored value, or null when it does not open with this key (DEAL_KEY differs between processes). */
+export const openedTotpSecret = (config: KeyConfig, sealed: string): string | null => openTotpSecret(sealKeyOf(config), sealed)
+
 export const totpUri = (secret: string): string => totpOf(secret).toString()
 
 /** The time step a code belongs to, or null when it is none of the steps around `now`. */
-export function totpStepOf(secret: string, code: string, now: number): number | null {
-  if (!/^\d{6}$/.test(code)) return null
+export function totpStepOf(secret: string | null, code: string, now: number): number | null {
+  if (secret === null || !/^\d{6}$/.test(code)) return null
   const delta = totpOf(secret).validate({ token: code, timestamp: now, window: WINDOW })
   return delta === null ? null : Math.floor(now / 1000 / PERIOD_S) + delta
 }

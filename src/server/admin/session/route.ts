@@ -13,7 +13,7 @@ import { verifyPassword } from '../password.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { browserSummary, partialAddress } from '../security/client-summary.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../security/relying-party.ts'
-import { looksLikeRecoveryCode, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
+import { looksLikeRecoveryCode, openedTotpSecret, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
 import {
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
@@ -158,8 +158,11 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
   }
 
   /** The second factor's code: a TOTP code of a step not used before, or an unused recovery code. */
-  async function secondFactorPasses(secret: string, code: string): Promise<'totp' | 'recovery' | null> {
+  async function secondFactorPasses(request: FastifyRequest, sealed: string, code: string): Promise<'totp' | 'recovery' | null> {
     const trimmed = code.trim()
+    const secret = openedTotpSecret(deps.config, sealed)
+    // Recovery codes still pass: they are hashes, not sealed.
+    if (secret === null) request.log.error('console: the second factor\'s secret does not open with this deal key (DEAL_KEY differs?)')
     const step = totpStepOf(secret, trimmed.replace(/\s/g, ''), Date.now())
     if (step !== null) return (await deps.store.useTotpStep(step)) ? 'totp' : null
     if (looksLikeRecoveryCode(trimmed)) return (await deps.store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now())) ? 'recovery' : null
@@ -197,7 +200,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
         skipAudit(request)
         return reply.code(200).type('application/json; charset=utf-8').send({ secondFactor: true })
       }
-      const passed = await secondFactorPasses(totp.secret, code)
+      const passed = await secondFactorPasses(request, totp.secret, code)
       if (passed === null) {
         request.log.info('console: wrong or used second-factor code')
         return sendError(reply, 401, CONSOLE_TEXT.wrongCode)

@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import { AUDIT_ACTIONS, isAuditAction, type AuditAction, type AuditOutcome } from '../shared/audit-api.ts'
 import type { Config } from '../server/config.ts'
-import { jsonText } from '../server/export/escape.ts'
+import { jsonText } from '../server/lib/escape.ts'
 import { berlinDayRange, isCalendarDay } from '../server/lib/berlin-day.ts'
 import { displayHost, parseHost } from '../server/sites/host.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'

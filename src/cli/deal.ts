@@ -2,7 +2,7 @@
 // in the store; the running server sends it (docs/negotiation.md).
 import type { Config } from '../server/config.ts'
 import { takeDealStep, type DealRequest, type PlanRequest } from '../server/deal/actions.ts'
-import { jsonText, visible } from '../server/export/escape.ts'
+import { jsonText, visible } from '../server/lib/escape.ts'
 import { formatDeadline } from '../server/mail/deal-mail.ts'
 import { domainsConfigOf } from '../server/sites/domains-document.ts'
 import { readDomainsFile } from '../server/sites/domains-file.ts'

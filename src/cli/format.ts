@@ -1,6 +1,6 @@
 // Output for people (aligned tables, German times). Every cell goes through visibleUnits():
 // the values are what strangers typed, and they end up in the owner's terminal or spreadsheet.
-import { visibleUnits } from '../server/export/escape.ts'
+import { visibleUnits } from '../server/lib/escape.ts'
 import { maxOf } from '../shared/arrays.ts'
 
 const berlin = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'short' })

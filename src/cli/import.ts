@@ -2,7 +2,7 @@
 // the file replaced atomically unless --dry-run or any error. docs/cli.md#import, docs/decisions/027.
 import fs from 'node:fs'
 import type { Config } from '../server/config.ts'
-import { jsonText, visible } from '../server/export/escape.ts'
+import { jsonText, visible } from '../server/lib/escape.ts'
 import { runImport, type ImportStep } from '../server/import/plan.ts'
 import { appendAll } from '../shared/arrays.ts'
 import { isWarning, type ImportField, type ImportFormat, type ImportProblem, type ImportReport, type Terms } from '../shared/import-api.ts'

@@ -2,7 +2,7 @@
 // it was issued (drawn once, then the same bytes; its SHA-256 printed to compare).
 import fs from 'node:fs'
 import path from 'node:path'
-import { jsonText, visible } from '../server/export/escape.ts'
+import { jsonText, visible } from '../server/lib/escape.ts'
 import { invoiceFile } from '../server/invoice/files.ts'
 import type { Store } from '../server/store/types.ts'
 import { table, time } from './format.ts'

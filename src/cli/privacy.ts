@@ -1,6 +1,6 @@
 // `forget --email ADDRESS` (GDPR Art. 17) and `access --email ADDRESS` (Art. 15): everything stored about one
 // person, by their e-mail address in any case.
-import { jsonText, visible } from '../server/export/escape.ts'
+import { jsonText, visible } from '../server/lib/escape.ts'
 import { erasePerson } from '../server/privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../server/privacy/report.ts'
 import type { Store } from '../server/store/types.ts'

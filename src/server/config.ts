@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { isValidEmail } from '../shared/contact.ts'
-import { parseTargetList } from './notify/targets.ts'
+import { parseTargetList } from './lib/notify-targets.ts'
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { nextRunAt } from '../../src/server/jobs/scheduler.ts'
+import { nextRunAt } from '../../src/server/scheduler/scheduler.ts'
 import { openStore } from '../../src/server/store/index.ts'
 import { runCli, runCliAsync } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'

@@ -1,7 +1,7 @@
 // Erases the inquiries whose visitor did not confirm them within 48 hours (`confirm: verify`): nobody vouched for
 // the address they name, so they are kept no longer than their link is valid.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Job } from '../jobs/scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 import type { Store } from '../store/types.ts'
 
 /** Often enough that the console shows an expired inquiry only briefly; the query reads an index. */

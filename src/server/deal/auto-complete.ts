@@ -2,7 +2,7 @@
 // first: once an hour, on the job scheduler, so that one process across every instance does it (decision 018). Each
 // deal is its own step (completeDeal): a deal the buyer completed in between is refused by the store, not mailed twice.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Job } from '../jobs/scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 import { completeDeal, type DealStepContext } from './steps.ts'
 
 const HOUR_MS = 60 * 60 * 1000

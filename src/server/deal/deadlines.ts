@@ -3,11 +3,11 @@
 // Each reminder is marked sent in the transaction that queues its mail, so a retried run, a second process or
 // instance, or a restart after a kill sends none twice.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Job } from '../jobs/scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMail, DealReminder, StoredDeal } from '../store/types.ts'
-import { formatMinor } from './money.ts'
+import { formatMinor } from '../lib/money.ts'
 import { sendRateReminders } from './rates.ts'
 import { dealNotifyUrls, dealPageUrl, formatDealDate, type DealStepContext } from './steps.ts'
 

@@ -1,7 +1,7 @@
 // Counter-offers run out: once an hour, every one whose time has passed is marked expired. The console shows a
 // passed one as expired at once (read-time), so the hour only decides when the stored state and the filters follow.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Job } from '../jobs/scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 import type { Store } from '../store/types.ts'
 
 const EVERY_MS = 60 * 60 * 1000

@@ -2,7 +2,7 @@
 // read holder, IBAN, amount and reference from it. Drawn here as an SVG of one path (qrcode-generator), so the page
 // makes no request anywhere for it.
 import qrcode from 'qrcode-generator'
-import { decimalOf } from './money.ts'
+import { decimalOf } from '../lib/money.ts'
 
 export interface TransferOrder {
   holder: string

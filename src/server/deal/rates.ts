@@ -4,7 +4,7 @@
 import type { Language } from '../../shared/language.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMail, RateChangeResult, RateReminder, StoredDeal, StoredRate } from '../store/types.ts'
-import { formatMinor } from './money.ts'
+import { formatMinor } from '../lib/money.ts'
 import { dealNotifyUrls, dealPageUrl, formatDealDate, markPaid, type DealStepContext, type StepOutcome } from './steps.ts'
 
 /** "Rate 3 von 12" / "Anzahlung", as the page, the mails and the console name a payment of the plan. */

@@ -11,7 +11,7 @@ import { displayHost } from '../sites/host.ts'
 import type { DealMailKind } from '../../shared/console-api.ts'
 import type { DealChange, DealChangeResult, DealState, SoldNotice, StoredDeal, Store } from '../store/types.ts'
 import { dealUrl } from './link.ts'
-import { formatMinor } from './money.ts'
+import { formatMinor } from '../lib/money.ts'
 import { dealKeyOf, openLinkToken, sealTransferCode, TRANSFER_CODE_MAX } from './seal.ts'
 import { cancellationInvoice, paymentInvoice } from '../invoice/issue.ts'
 

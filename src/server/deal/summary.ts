@@ -2,7 +2,7 @@
 import { DEAL_STATE_LABEL, type DealSummary } from '../../shared/console-api.ts'
 import { displayHost } from '../sites/host.ts'
 import type { StoredDeal } from '../store/types.ts'
-import { formatMinor } from './money.ts'
+import { formatMinor } from '../lib/money.ts'
 import { nextRate, rateCount, rateLabel } from './rates.ts'
 import { dealPageUrl, type DealStepContext } from './steps.ts'
 

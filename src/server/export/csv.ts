@@ -1,5 +1,5 @@
 // CSV for spreadsheets. Every cell is what a stranger typed, and ends up in the owner's spreadsheet.
-import { visible } from './escape.ts'
+import { visible } from '../lib/escape.ts'
 
 export const CSV_SEPARATORS = [',', ';'] as const
 export type CsvSeparator = (typeof CSV_SEPARATORS)[number]

@@ -3,7 +3,7 @@
 import { displayHost } from '../sites/host.ts'
 import type { InquiryListing } from '../store/types.ts'
 import { csv, type CsvSeparator } from './csv.ts'
-import { jsonText } from './escape.ts'
+import { jsonText } from '../lib/escape.ts'
 
 export function inquiryJson(i: InquiryListing) {
   return {

@@ -2,7 +2,7 @@
 // PDF/A-3, produced by @e-invoice-eu/core from the frozen data (decision 039). Tested against the CII schema and
 // the EN 16931 Schematron rules (tests/integration/invoices.test.ts).
 import { type Invoice, InvoiceService } from '@e-invoice-eu/core'
-import { decimalOf } from '../deal/money.ts'
+import { decimalOf } from '../lib/money.ts'
 import type { InvoiceData } from './document.ts'
 import { rateText } from './tax.ts'
 import { LEGAL_NOTE_DE, LEGAL_NOTE_EN } from './texts.ts'

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module'
 import { Document, Font, Page, Text, View, renderToBuffer, StyleSheet } from '@react-pdf/renderer'
 import { createElement as h, type ReactNode } from 'react'
-import { decimalOf } from '../deal/money.ts'
+import { decimalOf } from '../lib/money.ts'
 import type { InvoiceData } from './document.ts'
 import { rateText } from './tax.ts'
 import { LEGAL_NOTE_DE, LEGAL_NOTE_EN, WORDS, formatDate, formatMonth } from './texts.ts'

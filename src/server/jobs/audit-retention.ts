@@ -2,7 +2,7 @@
 // RETENTION_DAYS says about inquiries.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Store } from '../store/types.ts'
-import type { Job } from './scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 
 const DAY_MS = 24 * 3_600_000
 export const AUDIT_RETENTION_DAYS = 730

@@ -7,11 +7,11 @@ import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
 import type { MailTransport } from '../mail/transport.ts'
 import { DEAL_STATE_LABEL } from '../../shared/console-api.ts'
-import { formatMinor } from '../deal/money.ts'
+import { formatMinor } from '../lib/money.ts'
 import { formatDeadline } from '../mail/deal-mail.ts'
 import type { DigestDomain, DigestFacts, StoredDeal, Store } from '../store/types.ts'
 import { addDays, berlinPartsOf, berlinTime } from '../lib/berlin.ts'
-import type { Job } from './scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 import { lazy } from '../../shared/lazy.ts'
 
 const DAY_MS = 24 * 3_600_000

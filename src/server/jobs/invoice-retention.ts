@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Store } from '../store/types.ts'
 import { berlinPartsOf, berlinTime } from '../lib/berlin.ts'
-import type { Job } from './scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 
 const DAY_MS = 24 * 3_600_000
 

@@ -4,7 +4,7 @@ import { setImmediate as yieldToOthers } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import { eraseMailFiles } from '../privacy/erase.ts'
 import type { Store } from '../store/types.ts'
-import type { Job } from './scheduler.ts'
+import type { Job } from '../scheduler/scheduler.ts'
 
 const DAY_MS = 24 * 3_600_000
 /** Small transactions: other writers (a visitor's inquiry) wait for one batch at most, never for the whole run. */

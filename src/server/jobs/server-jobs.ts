@@ -11,7 +11,7 @@ import { auditRetentionJob } from './audit-retention.ts'
 import { digestJob } from './digest.ts'
 import { invoiceRetentionJob } from './invoice-retention.ts'
 import { retentionJob } from './retention.ts'
-import { createScheduler, type Scheduler } from './scheduler.ts'
+import { createScheduler, type Scheduler } from '../scheduler/scheduler.ts'
 
 /**
  * The jobs' clock. JOBS_CLOCK_START (tests only) moves it, not the process's: it starts at that time and runs at real

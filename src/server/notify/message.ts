@@ -1,7 +1,7 @@
 // What a notification says: the signed JSON payload of a plain webhook, and the short German text of each preset.
 // Personal data (name, e-mail, message) only with NOTIFY_PERSONAL: a chat service keeps what it is sent.
 import { escapeAngles } from '../../shared/html.ts'
-import { formatMinor } from '../deal/money.ts'
+import { formatMinor } from '../lib/money.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
 import type { DealEvent, DealState, InquiryStatus, StoredDeal, StoredInquiry } from '../store/types.ts'

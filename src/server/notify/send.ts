@@ -2,7 +2,7 @@
 // redirect followed, the answer's body never read. The outbox worker decides from the result what comes next.
 import { createHmac } from 'node:crypto'
 import { headerText, markdownText, payloadOf, safeJson, slackText, textOf, titleOf, type Notice } from './message.ts'
-import { parseTarget, type NotifyTarget } from './targets.ts'
+import { parseTarget, type NotifyTarget } from '../lib/notify-targets.ts'
 
 const SIGNATURE_HEADER = 'x-domain-lander-signature'
 const DELIVERY_HEADER = 'x-domain-lander-delivery'

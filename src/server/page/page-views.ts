@@ -4,6 +4,7 @@
 // The name counted comes from the Host header, which anybody can choose; so what is counted is bounded: with a
 // domains file only the names it lists (a name shown through a wildcard entry counts as that entry, "*.example.de"),
 // and at most MAX_NAMES_PER_DAY names a day per process; everything beyond counts as OTHER_NAMES.
+import { dayOf } from '../lib/utc-day.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { DomainRegistry } from '../sites/registry.ts'
 import type { Store } from '../store/types.ts'
@@ -25,8 +26,6 @@ export const OTHER_NAMES = 'andere'
  */
 export const MAX_PENDING = 2 * (MAX_NAMES_PER_DAY + 1)
 
-/** UTC day of a time, YYYY-MM-DD. */
-export const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10)
 
 /** The entry of the domains file that shows `ascii`: itself, or its wildcard; none for a host it does not list. */
 function listedName(domains: DomainRegistry, ascii: string): string | undefined {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { decimalOf } from '../deal/money.ts'
+import { decimalOf } from '../lib/money.ts'
 import { parseMinor } from './amount.ts'
 
 describe('an amount of a bank statement in minor units', () => {

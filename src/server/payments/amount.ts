@@ -1,6 +1,6 @@
 // An amount of a bank statement ("4900.00", at most 18 digits, at most 5 of them after the point: ISO 20022's
 // ActiveOrHistoricCurrencyAndAmount) in minor units of its currency, read from its digits: never through a float.
-import { minorDigits } from '../deal/money.ts'
+import { minorDigits } from '../lib/money.ts'
 
 const DECIMAL = /^(\d{1,18})(?:\.(\d{1,5}))?$/
 

@@ -1,6 +1,6 @@
 // What the owner hands a person who asks what is stored about them (GDPR Art. 15), and what an erasure removed:
 // the same JSON from the CLI and the console. Times are ISO 8601 (UTC); domains as shown and as stored.
-import { notifyHost } from '../notify/targets.ts'
+import { notifyHost } from '../lib/notify-targets.ts'
 import { displayHost } from '../sites/host.ts'
 import type { PersonInquiry } from '../store/types.ts'
 import type { AccessReport, ErasedReport } from '../../shared/privacy-api.ts'

@@ -3,7 +3,7 @@
 // own (domains-loader.ts), the CLI directly.
 import fs from 'node:fs'
 import yaml from 'js-yaml'
-import { visible } from '../export/escape.ts'
+import { visible } from '../lib/escape.ts'
 import { DomainsFileError, validateDomains } from './domains-document.ts'
 import { openDomainsTable, type DomainsConfig, type DomainsTableData } from './domains-table.ts'
 import { lineAt, lineOfPath } from './file-lines.ts'

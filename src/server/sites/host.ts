@@ -1,6 +1,6 @@
 // Turns the Host header into the name shown on the page. Anything that is not a valid host name is refused here,
 // so it can never reach the page as markup.
-import { toASCII, toUnicode } from './uts46.ts'
+import { toASCII, toUnicode } from '../lib/uts46.ts'
 
 export interface PageHost {
   /** The ASCII (punycode) form, used for mail headers and comparisons. */

@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyBaseLogger } from 'fastify'
-import { visible } from '../export/escape.ts'
+import { visible } from '../lib/escape.ts'
 import { DomainsFileError, domainsConfigOf } from './domains-document.ts'
 import { openDomainsTable, type DomainsConfig, type DomainsTableData } from './domains-table.ts'
 

@@ -1,11 +1,11 @@
 // The domains file: which domains this server sells, at what price, and where their inquiries go.
 // One zod schema validates it (domains-document.ts applies it entry by entry); domains-table.ts keeps the result.
-import { toASCII } from './uts46.ts'
+import { toASCII } from '../lib/uts46.ts'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
 import type { PriceTerms } from '../../shared/price-terms.ts'
 import { LOCALE, type Language } from '../../shared/language.ts'
-import { parseTargetList } from '../notify/targets.ts'
+import { parseTargetList } from '../lib/notify-targets.ts'
 import { isPlainName } from './host.ts'
 import { isValidIban, normalIban } from '../../shared/iban.ts'
 

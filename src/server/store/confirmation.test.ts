@@ -5,7 +5,7 @@ import { describe, expect, onTestFinished, test } from 'vitest'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { unconfirmedExpiryJob } from '../confirm/expiry.ts'
-import { createScheduler } from '../jobs/scheduler.ts'
+import { createScheduler } from '../scheduler/scheduler.ts'
 import { UNCONFIRMED_TTL_MS } from './confirmation.ts'
 import type { ConfirmPlan, NewInquiry, Store } from './types.ts'
 

@@ -4,7 +4,7 @@
 // the local part (inquiries_email_stem: the same key, each with its own functions); mailboxOf decides among the rows
 // it finds.
 import { sql, type Kysely, type Transaction } from 'kysely'
-import { localStem, sameMailboxAs } from '../mail/mailbox.ts'
+import { localStem, sameMailboxAs } from '../lib/mailbox.ts'
 import { toAuditEntry } from './audit.ts'
 import { INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
 import type { Database } from './schema.ts'

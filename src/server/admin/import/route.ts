@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { IMPORT_MAX_BYTES, IMPORT_PATH, type ImportReport } from '../../../shared/import-api.ts'
-import { visible } from '../../export/escape.ts'
+import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
 import { noteAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'

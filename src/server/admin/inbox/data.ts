@@ -1,6 +1,6 @@
 // The console's data: the inbox with its filters, an inquiry with its thread, the outbox, the overview and the
 // export, for the JSON API and the server-rendered pages alike (one object per app: inboxDataOf).
-import { decimalOf } from '../../deal/money.ts'
+import { decimalOf } from '../../lib/money.ts'
 import type {
   InboxPage,
   InboxQuery,
@@ -14,8 +14,8 @@ import type {
 } from '../../../shared/console-api.ts'
 import { exportText } from '../../export/inquiries.ts'
 import { HttpError } from '../../http/errors.ts'
-import { notifyHost } from '../../notify/targets.ts'
-import { dayOf } from '../../page/page-views.ts'
+import { notifyHost } from '../../lib/notify-targets.ts'
+import { dayOf } from '../../lib/utc-day.ts'
 import { displayHost } from '../../sites/host.ts'
 import { formatPrice } from '../../sites/settings.ts'
 import { counterExpired, currencyOf } from '../../deal/actions.ts'

@@ -3,7 +3,7 @@
 // or finds mail by address must look at that form, not at the characters typed. Gmail also ignores dots and a "+tag"
 // in the local part and takes googlemail.com for gmail.com (its own help pages say so); other providers differ, so
 // those rules apply to Gmail only, except in the count of confirmation mails, where too high a count is harmless.
-import { toASCII } from '../sites/uts46.ts'
+import { toASCII } from './uts46.ts'
 
 // As for Host headers (sites/host.ts), plus the DNS lengths: a name a mail server can resolve.
 const UTS46 = { checkBidi: true, checkHyphens: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true } as const

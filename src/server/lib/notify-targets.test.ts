@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { notifyHost, parseTarget, parseTargetList, redactedEntry } from './targets.ts'
+import { notifyHost, parseTarget, parseTargetList, redactedEntry } from './notify-targets.ts'
 
 describe('notification addresses', () => {
   test.each([

@@ -9,7 +9,7 @@ import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
 import { openStore } from '../store/index.ts'
 import type { Store } from '../store/types.ts'
 import { berlinTime } from '../lib/berlin.ts'
-import { digestWeek } from './digest.ts'
+import { digestWeek } from '../jobs/digest.ts'
 import { createScheduler, latestRun, nextRunAt, type Job } from './scheduler.ts'
 
 const cleanups: (() => unknown)[] = []

@@ -9,7 +9,7 @@ const STORE_TESTS = [
   'src/server/store/{store,postgres,inbox,sessions,sign-in,confirmation,deal,deal-record,dns-updates,invoice,notifications,privacy,audit}.test.ts',
   'src/server/jobs/{digest,audit-retention}.test.ts',
   'src/server/scheduler/scheduler.test.ts',
-  'src/server/deal/{auto-complete,deadlines,deal-rules,privacy,rates,webhooks}.test.ts',
+  'src/server/deal/{advance-invoices,auto-complete,deadlines,deal-rules,privacy,rates,webhooks}.test.ts',
   'src/server/payments/statement.test.ts',
   'src/server/domains-edit/save.test.ts',
   'tests/e2e/{checkout,console-audit,console-passkeys,deal-english,deal-no-script,deals,instalments,invoices}.test.ts',

@@ -200,8 +200,11 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
       if (values.json) return print(jsonText({ deal: deal.id, step, rate: number, status: deal.status }))
       if (step === 'wait') return print(`Deal ${deal.id} (${deal.reference}): you wait for rate ${number}; nobody is mailed.`)
       const open = deal.plan?.rates.filter((rate) => rate.paidAt === null).length ?? 0
+      // The payment's Anzahlungsrechnung, when the plan pays in advance and invoices are on (decision 046).
+      const advance = (await store.dealInvoices(deal.id)).find((invoice) => invoice.kind === 'advance' && invoice.advanceRate === number)
+      const invoiced = advance ? ` Advance payment invoice ${advance.number} issued and attached to the mail (npx domain-lander invoice ${advance.number}).` : ''
       return print(
-        `Deal ${deal.id} (${deal.reference}): rate ${number} received; ${open === 0 ? `every rate is paid, the deal is now ${deal.status}` : `${open} rate${open === 1 ? '' : 's'} still open`}. The mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.`,
+        `Deal ${deal.id} (${deal.reference}): rate ${number} received; ${open === 0 ? `every rate is paid, the deal is now ${deal.status}` : `${open} rate${open === 1 ? '' : 's'} still open`}. The mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${invoiced}`,
       )
     }
   }
@@ -212,7 +215,7 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
   const told = notices === undefined ? '' : ` ${notices} other inquir${notices === 1 ? 'y is' : 'ies are'} told it is sold.`
   const sold = deal.status === 'completed' ? ` The name counts as sold on every instance within seconds.${told}` : ''
   const invoice = outcome.invoiceId ? await store.getInvoice(outcome.invoiceId) : null
-  const invoiced = invoice ? ` ${invoice.kind === 'invoice' ? 'Invoice' : 'Cancellation invoice'} ${invoice.number} issued and attached to the mail (npx domain-lander invoice ${invoice.number}).` : ''
+  const invoiced = invoice ? ` ${{ invoice: 'Invoice', advance: 'Advance payment invoice', cancellation: 'Cancellation invoice' }[invoice.kind]} ${invoice.number} issued and attached to the mail (npx domain-lander invoice ${invoice.number}).` : ''
   // With invoices on, a paid deal without one lacks the buyer's address (a negotiated deal): say how it comes.
   const missing = step === 'paid' && !invoice && config.invoice ? ' No invoice: the buyer has not given a billing address yet; they can on the deal page, then "Rechnung ausstellen" on Verkäufe issues it.' : ''
   print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}${invoiced}${missing}`)

@@ -133,5 +133,6 @@ export interface CheckoutPageProps {
   error?: string
   legal?: PageProps['legal']
   /** The domain's instalment plan (decision 042): so many monthly rates of about this much; the buyer chooses. */
-  instalments?: { rates: number; rate: string; chosen: boolean }
+  /** The domain's plan (decisions 042, 046): the first rate, a down payment (formatted) and whether the name moves at once. */
+  instalments?: { rates: number; rate: string; downPayment?: string; atOnce: boolean; chosen: boolean }
 }

@@ -71,7 +71,7 @@ const INVOICE_RETENTION_ERROR = `must be a whole number of years from ${INVOICE_
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
 
-/** Webhooks and presets (src/server/notify/targets.ts), separated by commas or white space. */
+/** Webhooks and presets (src/server/lib/notify-targets.ts), separated by commas or white space. */
 const notifyUrls = z.string().transform((value, ctx) => {
   const { urls, errors } = parseTargetList(value)
   for (const error of errors) ctx.addIssue({ code: 'custom', message: error })

@@ -349,7 +349,10 @@ export interface SalesPage {
 interface InvoiceEntry {
   id: number
   number: number
-  kind: 'invoice' | 'cancellation'
+  /** `advance`: an Anzahlungsrechnung of an instalment plan (decision 046). */
+  kind: 'invoice' | 'advance' | 'cancellation'
+  /** The rate an Anzahlungsrechnung (or its Stornorechnung) is for, 0 the down payment; null otherwise. */
+  advanceRate: number | null
   dealId: number | null
   issuedAt: number
   eInvoice: boolean

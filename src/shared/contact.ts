@@ -43,7 +43,7 @@ const NOT_IN_HOST = /[\s/?#\\:@%[\]]/u
 /**
  * The domain of an address as mail goes to it: mapped as UTS #46 maps host names (full-width letters and dots,
  * case, Unicode to punycode), which the browser's and Node's URL parser do, and then checked label by label. Null
- * for anything that is not a host name. The server checks the punycode labels further (mail/mailbox.ts).
+ * for anything that is not a host name. The server checks the punycode labels further (server/lib/mailbox.ts).
  */
 export function emailDomainAscii(domain: string): string | null {
   if (domain === '' || NOT_IN_HOST.test(domain)) return null

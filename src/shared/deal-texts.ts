@@ -53,7 +53,7 @@ export interface DealWords {
   transferNote: string
   /** The deal's invoices (decision 038): the heading and each link's words. */
   invoicesTitle: string
-  invoiceLink: (kind: 'invoice' | 'cancellation', number: string) => string
+  invoiceLink: (kind: 'invoice' | 'advance' | 'cancellation', number: string) => string
   receivedTitle: string
   receivedText: (date: string | null) => string
   receivedButton: string
@@ -114,7 +114,7 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     codeWrongEmail: 'Diese E-Mail-Adresse passt nicht zu diesem Kauf.',
     transferNote: 'Hinweis des Verkäufers',
     invoicesTitle: 'Rechnung',
-    invoiceLink: (kind, number) => `${kind === 'invoice' ? 'Rechnung' : 'Stornorechnung'} ${number} (PDF)`,
+    invoiceLink: (kind, number) => `${{ invoice: 'Rechnung', advance: 'Anzahlungsrechnung', cancellation: 'Stornorechnung' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Domain erhalten?',
     receivedText: (date) =>
       date ? `Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte. Ohne Rückmeldung gilt der Kauf am ${date} als abgeschlossen.` : 'Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte.',
@@ -173,7 +173,7 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     codeWrongEmail: 'This email address does not match this purchase.',
     transferNote: 'Note from the seller',
     invoicesTitle: 'Invoice',
-    invoiceLink: (kind, number) => `${kind === 'invoice' ? 'Invoice' : 'Cancellation invoice'} ${number} (PDF)`,
+    invoiceLink: (kind, number) => `${{ invoice: 'Invoice', advance: 'Advance payment invoice', cancellation: 'Cancellation invoice' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Domain received?',
     receivedText: (date) =>
       date ? `Once the domain has arrived, please confirm it. Without an answer the purchase counts as completed on ${date}.` : 'Once the domain has arrived, please confirm it.',

@@ -46,6 +46,10 @@ export interface AccessReport {
       cancelledBy: string | null
       cancelReason: string | null
       transferNote: string | null
+      /** An instalment plan's payments: due date, amount (minor units), when received, the payment reference. */
+      rates: { number: number; dueAt: string | null; amount: { minor: number; currency: string }; paidAt: string | null; reference: string }[]
+      /** The deal's invoices ("RE-00042"), kind and date: kept 8 years even after an erasure (§147 AO, §14b UStG). */
+      invoices: { number: string; kind: 'invoice' | 'advance' | 'cancellation'; issuedAt: string | null }[]
     }[]
     mails: {
       id: number

@@ -87,7 +87,8 @@ export const EN = {
   checkoutVatId: 'VAT ID (optional)',
   checkoutPayment: 'Payment',
   checkoutPayOnce: (price: string) => `All at once (${price})`,
-  checkoutPayInstalments: (rates: string, rate: string) => `In ${rates} monthly rates of ${rate} each (the domain is transferred after the last rate)`,
+  checkoutPayInstalments: (rates: string, rate: string, downPayment = '', transfer = '') =>
+    `${downPayment ? `A down payment of ${downPayment}, then ${rates}` : `In ${rates}`} monthly rates of ${rate} each (the domain is transferred ${transfer === 'at-once' ? 'at once, before the rates' : 'after the last rate'})`,
   checkoutBinding: (price: string) => `I am buying the domain, bindingly, at the price shown (${price}).`,
   checkoutSubmit: 'Buy with obligation to pay',
   checkoutNext: 'The owner confirms the purchase by email, with the link to your purchase page and the payment details.',

@@ -98,7 +98,8 @@ export const TEXT = {
   checkoutVatId: 'USt-IdNr. (optional)',
   checkoutPayment: 'Zahlung',
   checkoutPayOnce: (price: string) => `Auf einmal (${price})`,
-  checkoutPayInstalments: (rates: string, rate: string) => `In ${rates} Monatsraten zu je ${rate} (die Domain wird nach der letzten Rate übertragen)`,
+  checkoutPayInstalments: (rates: string, rate: string, downPayment = '', transfer = '') =>
+    `${downPayment ? `Anzahlung ${downPayment}, dann ${rates}` : `In ${rates}`} Monatsraten zu je ${rate} (die Domain wird ${transfer === 'at-once' ? 'sofort, vor den Raten,' : 'nach der letzten Rate'} übertragen)`,
   checkoutBinding: (price: string) => `Ich kaufe die Domain verbindlich zum angezeigten Preis (${price}).`,
   checkoutSubmit: 'Verbindlich kaufen',
   checkoutNext: 'Der Inhaber bestätigt den Kauf per E-Mail. Darin finden Sie den Link zu Ihrer Kaufseite mit den Zahlungsdaten.',

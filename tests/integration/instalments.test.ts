@@ -37,8 +37,9 @@ domains:
   raten.de: { minOffer: 100 }
   andere.de: { minOffer: 100 }
   sofort.de: { minOffer: 100 }
-  festpreis.de: { price: 1200, priceType: fixed, instalments: 12 }
+  festpreis.de: { price: 1200, priceType: fixed, instalments: 3 }
   einmal.de: { price: 1200, priceType: fixed, instalments: 12 }
+  anzahlung.de: { price: 1200, priceType: fixed, instalments: { rates: 2, downPayment: 200, transfer: at-once } }
 `,
   )
   smtp = await startSmtpSink()
@@ -75,9 +76,9 @@ const textOf = (page: RawResponse) =>
     .replace(/\s+/g, ' ')
 
 let visitors = 0
-async function mailsTo(email: string, count: number): Promise<ReceivedMail[]> {
+async function mailsTo(email: string, count: number, timeout?: number): Promise<ReceivedMail[]> {
   const to = () => smtp.messages.filter((m) => m.envelope.to.includes(email))
-  await expect.poll(() => to().length).toBeGreaterThanOrEqual(count)
+  await expect.poll(() => to().length, timeout === undefined ? {} : { timeout }).toBeGreaterThanOrEqual(count)
   return to()
 }
 
@@ -188,22 +189,68 @@ describe('an instalment plan', () => {
     expect((await send(`/api/deals/${deal.id}/rates/61/paid`, {})).status).toBe(400)
   })
 
-  test('the checkout offers the domain’s plan; the buyer who chooses it gets 12 rates, and the one invoice with the schedule comes with the last', { timeout: 90_000 }, async () => {
+  test('the checkout offers the domain’s plan; each of its 3 rates gets its Anzahlungsrechnung with its mail, the transfer the final invoice', { timeout: 240_000 }, async () => {
     const form = await open('festpreis.de', '/kaufen')
-    expect(textOf(form)).toContain('In 12 Monatsraten zu je 100 € (die Domain wird nach der letzten Rate übertragen)')
+    expect(textOf(form)).toContain('In 3 Monatsraten zu je 400 € (die Domain wird nach der letzten Rate übertragen)')
     const { dealId, email } = await confirmedPurchase(server.url, 'festpreis.de', client, cookie, { payment: 'instalments' })
     const deal = (await (await client.call(`/api/deals/${dealId}`, { cookie })).json()) as DealSummary
-    expect(deal.plan?.rates).toHaveLength(12)
-    expect(deal.plan?.rates.every((rate) => rate.amount === '100\u00a0€')).toBe(true)
+    expect(deal.plan?.rates).toHaveLength(3)
+    expect(deal.plan?.rates.every((rate) => rate.amount === '400\u00a0€')).toBe(true)
     for (const rate of deal.plan!.rates) expect((await send(`/api/deals/${dealId}/rates/${rate.number}/paid`, {})).status).toBe(200)
-    const invoices = ((await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as { invoices: { id: number }[] }).invoices
-    expect(invoices).toHaveLength(1)
-    const pdf = Buffer.from(await (await client.call(`/api/invoices/${invoices[0]!.id}`, { cookie })).arrayBuffer())
-    const text = pdfText(pdf)
+    type Listed = { invoices: { id: number; number: number; kind: string; advanceRate: number | null }[] }
+    let { invoices } = (await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as Listed
+    // The rates were paid before the transfer: advance payments, each with its own invoice (decision 046).
+    expect(invoices.map((invoice) => [invoice.kind, invoice.advanceRate])).toEqual(Array.from({ length: 3 }, (_, i) => ['advance', i + 1]))
+    const numbers = invoices.map((invoice) => invoice.number)
+    expect(numbers).toEqual(Array.from({ length: 3 }, (_, i) => numbers[0]! + i))
+    // Each payment's mail (the confirmation after the purchase, then one per rate) carries its PDF.
+    // Each mail waits for its PDF, drawn in a worker thread of its own: about a second each on a busy machine.
+    const mails = await mailsTo(email, 4, 150_000)
+    const pdfNames = mails.slice(-3).map((mail) => mail.parsed.attachments.filter((attachment) => attachment.contentType === 'application/pdf').map((attachment) => attachment.filename))
+    expect(pdfNames).toEqual(numbers.map((number) => [`RE-${String(number).padStart(5, '0')}.pdf`]))
+    // The buyer's deal page lists them, each a download under the page's own link.
+    const page = /https:\/\/festpreis\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(mails[0]!.parsed.text ?? '')![1]!
+    const listed = textOf(await open('festpreis.de', page))
+    for (const number of numbers) expect(listed).toContain(`Anzahlungsrechnung RE-${String(number).padStart(5, '0')} (PDF)`)
+    const advance = pdfText(Buffer.from(await (await client.call(`/api/invoices/${invoices[2]!.id}`, { cookie })).arrayBuffer()))
+    expect(advance).toContain('Anzahlungsrechnung')
+    expect(advance).toContain('Anzahlung (Rate 3 von 3) für die Übertragung der Domain festpreis.de')
+
+    expect((await send(`/api/deals/${dealId}/transfer`, { code: 'AUTH-123456' })).status).toBe(200)
+    ;({ invoices } = (await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as Listed)
+    const final = invoices.at(-1)!
+    expect(final).toMatchObject({ kind: 'invoice', number: numbers[2]! + 1 })
+    const text = pdfText(Buffer.from(await (await client.call(`/api/invoices/${final.id}`, { cookie })).arrayBuffer()))
+    expect(text).toContain('Schlussrechnung')
     expect(text).toContain('Zahlungsplan (Ratenzahlung)')
-    expect(text).toMatch(/Rate 12, fällig am \d\d\.\d\d\.\d{4}, bezahlt am/)
-    expect(text).toContain('Der Betrag ist bereits bezahlt.')
-    await mailsTo(email, 13)
+    expect(text).toMatch(/Rate 3, fällig am \d\d\.\d\d\.\d{4}, bezahlt am/)
+    expect(text).toContain(`Anzahlungsrechnung RE-${String(numbers[0]).padStart(5, '0')} vom`)
+    expect(text).toMatch(/Verbleibender Betrag: netto 0,00 EUR, USt 0,00 EUR, brutto 0,00 EUR/)
+    // The owner's CLI gives the advance invoice's PDF as issued.
+    const out = path.join(dir, 'advance.pdf')
+    const cliOut = await cli('invoice', String(numbers[0]), '--out', out)
+    expect(cliOut.code, cliOut.err).toBe(0)
+    expect(pdfText(fs.readFileSync(out))).toContain('Anzahlung (Rate 1 von 3)')
+  })
+
+  test('the checkout offers the domain’s down payment and transfer choice, and the deal made from it has them', async () => {
+    const form = await open('anzahlung.de', '/kaufen')
+    expect(textOf(form)).toContain('Anzahlung 200 €, dann 2 Monatsraten zu je 500 € (die Domain wird sofort, vor den Raten, übertragen)')
+    const { dealId, inquiryId } = await confirmedPurchase(server.url, 'anzahlung.de', client, cookie, { payment: 'instalments' })
+    const deal = (await (await client.call(`/api/deals/${dealId}`, { cookie })).json()) as DealSummary
+    expect(deal.plan?.transfer).toBe('at-once')
+    expect(deal.plan?.rates.map((rate) => [rate.label, rate.amount])).toEqual([
+      ['Anzahlung', '200\u00a0€'],
+      ['Rate 1 von 2', '500\u00a0€'],
+      ['Rate 2 von 2', '500\u00a0€'],
+    ])
+    // The owner reads the plan in the purchase's message.
+    const inquiry = (await (await client.call(`/api/inquiries/${inquiryId}`, { cookie })).json()) as { message: string }
+    expect(inquiry.message).toContain('Zahlung in 2 Monatsraten nach einer Anzahlung von 200\u00a0€ (die Domain wird sofort übertragen)')
+    // Moved at once: no advance payments, so no Anzahlungsrechnung for the down payment (decision 046).
+    expect((await send(`/api/deals/${dealId}/rates/0/paid`, {})).status).toBe(200)
+    const { invoices } = (await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as { invoices: unknown[] }
+    expect(invoices).toEqual([])
   })
 
   test('a checkout without the choice is paid at once', async () => {

@@ -46,7 +46,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
               </label>
               <label>
                 <input type="radio" name={CHECKOUT_FIELD.payment} value="instalments" defaultChecked={props.instalments.chosen} />{' '}
-                {text.checkoutPayInstalments(String(props.instalments.rates), props.instalments.rate)}
+                {text.checkoutPayInstalments(String(props.instalments.rates), props.instalments.rate, props.instalments.downPayment, props.instalments.atOnce ? 'at-once' : '')}
               </label>
             </fieldset>
           )}

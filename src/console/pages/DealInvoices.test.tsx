@@ -40,8 +40,8 @@ describe('Verkäufe with invoices', () => {
       3: {
         ...none,
         invoices: [
-          { id: 11, number: 4, kind: 'invoice', dealId: 3, issuedAt: Date.UTC(2026, 10, 2, 9), eInvoice: true, sha256: null },
-          { id: 12, number: 5, kind: 'cancellation', dealId: 3, issuedAt: Date.UTC(2026, 10, 3, 9), eInvoice: true, sha256: null },
+          { id: 11, number: 4, kind: 'invoice', advanceRate: null, dealId: 3, issuedAt: Date.UTC(2026, 10, 2, 9), eInvoice: true, sha256: null },
+          { id: 12, number: 5, kind: 'cancellation', advanceRate: null, dealId: 3, issuedAt: Date.UTC(2026, 10, 3, 9), eInvoice: true, sha256: null },
         ],
       },
     })
@@ -50,6 +50,22 @@ describe('Verkäufe with invoices', () => {
     expect(text(html)).toContain('02.11.2026, 10:00 · E-Rechnung (Factur-X)')
     // The Stornorechnung comes with the cancellation: no button issues one by hand.
     expect(html).not.toMatch(/>Rechnung ausstellen</)
+  })
+
+  it('lists the Anzahlungsrechnungen of an instalment plan with their rate, and their Stornorechnungen', () => {
+    const html = render([deal({ status: 'cancelled', statusLabel: 'Abgebrochen' })], {
+      3: {
+        ...none,
+        invoices: [
+          { id: 21, number: 7, kind: 'advance', advanceRate: 0, dealId: 3, issuedAt: Date.UTC(2026, 10, 2, 9), eInvoice: false, sha256: null },
+          { id: 22, number: 8, kind: 'advance', advanceRate: 1, dealId: 3, issuedAt: Date.UTC(2026, 11, 2, 9), eInvoice: false, sha256: null },
+          { id: 23, number: 9, kind: 'cancellation', advanceRate: 1, dealId: 3, issuedAt: Date.UTC(2026, 11, 3, 9), eInvoice: false, sha256: null },
+        ],
+      },
+    })
+    expect(html).toContain('<a href="/api/invoices/21" download="RE-00007.pdf">Anzahlungsrechnung RE-00007 (Anzahlung)</a>')
+    expect(html).toContain('<a href="/api/invoices/22" download="RE-00008.pdf">Anzahlungsrechnung RE-00008 (Rate 1)</a>')
+    expect(html).toContain('<a href="/api/invoices/23" download="RE-00009.pdf">Stornorechnung RE-00009 (Rate 1)</a>')
   })
 
   it('offers "Rechnung ausstellen" for a paid deal without one whose buyer gave the address, and says why not otherwise', () => {

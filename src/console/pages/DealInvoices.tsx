@@ -1,4 +1,4 @@
-// A deal's invoices on "Verkäufe" (decision 038): each with its number, kind, date and download; "Rechnung ausstellen"
+// A deal's invoices on "Verkäufe" (decisions 038, 046): each with its number, kind, date and download; "Rechnung ausstellen"
 // for a paid deal without one whose buyer has given the address since. A Stornorechnung is never issued here: the
 // cancellation of an invoiced deal issues it in the same step.
 import { useEffect, useRef, useState } from 'react'
@@ -7,7 +7,7 @@ import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
 
-const KIND_LABEL = { invoice: 'Rechnung', cancellation: 'Stornorechnung' } as const
+const KIND_LABEL = { invoice: 'Rechnung', advance: 'Anzahlungsrechnung', cancellation: 'Stornorechnung' } as const
 const numberOf = (number: number) => `RE-${String(number).padStart(5, '0')}`
 
 export function DealInvoices({ deal, initial }: { deal: DealSummary; initial: DealInvoicesData }) {
@@ -15,15 +15,17 @@ export function DealInvoices({ deal, initial }: { deal: DealSummary; initial: De
   const [asking, setAsking] = useState(false)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  // A step taken on this page (Zahlung erhalten, Abbrechen) may have issued one: read them again, not on the first render.
-  const shownStatus = useRef(deal.status)
+  // A step taken on this page (Zahlung erhalten, Rate erhalten, Übertragen, Abbrechen) may have issued one: read them
+  // again, not on the first render. A rate received leaves the state as it is; its Anzahlungsrechnung is new all the same.
+  const shown = `${deal.status}/${deal.plan?.rates.filter((rate) => rate.paidAt !== null).length ?? 0}`
+  const shownStep = useRef(shown)
   useEffect(() => {
-    if (shownStatus.current === deal.status) return
-    shownStatus.current = deal.status
+    if (shownStep.current === shown) return
+    shownStep.current = shown
     void callApi<DealInvoicesData>('GET', `/api/deals/${deal.id}/invoices`).then((result) => {
       if (result.status === 'success') setData(result.data)
     })
-  }, [deal.id, deal.status])
+  }, [deal.id, shown])
 
   async function issue() {
     setBusy(true)
@@ -43,7 +45,7 @@ export function DealInvoices({ deal, initial }: { deal: DealSummary; initial: De
           {data.invoices.map((invoice) => (
             <li key={invoice.id}>
               <a href={`/api/invoices/${invoice.id}`} download={`${numberOf(invoice.number)}.pdf`}>
-                {`${KIND_LABEL[invoice.kind]} ${numberOf(invoice.number)}`}
+                {`${KIND_LABEL[invoice.kind]} ${numberOf(invoice.number)}${invoice.advanceRate === null ? '' : invoice.advanceRate === 0 ? ' (Anzahlung)' : ` (Rate ${invoice.advanceRate})`}`}
               </a>
               <span className="muted">{` · ${formatTime(invoice.issuedAt)}${invoice.eInvoice ? ' · E-Rechnung (Factur-X)' : ''}`}</span>
             </li>

@@ -42,18 +42,27 @@ export interface CheckoutDeps {
   rateLimits: RateLimits
 }
 
-/** The domain's number of rates, when its price can be split into them (a whole cent or yen each). */
-function offeredRates(site: Site): number | undefined {
+/** A plan of the checkout in minor units, as the inquiry keeps it (decision 042). */
+interface OfferedPlan {
+  rates: number
+  downPayment: number
+  transfer: 'after-last' | 'at-once'
+}
+
+/** The domain's plan, when its price can be split by it: a down payment below the price, a cent or yen for each rate. */
+function offeredPlan(site: Site): OfferedPlan | undefined {
   const { instalments, price, currency = 'EUR' } = site.settings
-  return instalments !== undefined && price !== undefined && planProblem(toMinor(price, currency), { rates: instalments, downPayment: 0 }) === null ? instalments : undefined
+  if (instalments === undefined || price === undefined) return undefined
+  const plan = { ...instalments, downPayment: toMinor(instalments.downPayment, currency) }
+  return planProblem(toMinor(price, currency), plan) === null ? plan : undefined
 }
 
 /** What the owner reads as the inquiry's message: the purchase in words (German, as the console and its mails). */
-function checkoutMessage(price: string, details: CheckoutDetails, name: string, rates?: number): string {
+function checkoutMessage(price: string, details: CheckoutDetails, name: string, plan?: OfferedPlan & { down: string }): string {
   const country = new Intl.DisplayNames(['de'], { type: 'region' }).of(details.country) ?? details.country
   return [
     `Kauf zum Festpreis: ${price}`,
-    ...(rates ? [`Zahlung in ${rates} Monatsraten (die Domain wird nach der letzten Rate übertragen)`] : []),
+    ...(plan ? [`Zahlung in ${plan.rates} Monatsraten${plan.downPayment > 0 ? ` nach einer Anzahlung von ${plan.down}` : ''} (die Domain wird ${plan.transfer === 'at-once' ? 'sofort' : 'nach der letzten Rate'} übertragen)`] : []),
     '',
     'Rechnungsanschrift:',
     ...(details.company ? [details.company] : []),
@@ -99,11 +108,19 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
 
   /** The domain's instalment offer as the form shows it: the count and the first (largest) rate. */
   function instalmentsOf(site: Site, chosen: boolean) {
-    const rates = offeredRates(site)
-    if (rates === undefined) return {}
+    const plan = offeredPlan(site)
+    if (plan === undefined) return {}
     const currency = site.settings.currency ?? 'EUR'
-    const first = splitAmount(toMinor(site.settings.price!, currency), rates)[0]!
-    return { instalments: { rates, rate: formatMinor(first, currency, site.language), chosen } }
+    const first = splitAmount(toMinor(site.settings.price!, currency), plan.rates, plan.downPayment)[0]!
+    return {
+      instalments: {
+        rates: plan.rates,
+        rate: formatMinor(first, currency, site.language),
+        ...(plan.downPayment > 0 && { downPayment: formatMinor(plan.downPayment, currency, site.language) }),
+        atOnce: plan.transfer === 'at-once',
+        chosen,
+      },
+    }
   }
 
   function showForm(reply: FastifyReply, site: Site, statusCode: number, extra: { values?: Partial<Record<CheckoutVisibleField, string>>; fieldErrors?: Partial<Record<CheckoutVisibleField, string>>; error?: string; chosen?: boolean } = {}) {
@@ -176,9 +193,9 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     // The price is the file's, never the client's: nothing posted names an amount.
     const amount = site.settings.price!
     // The plan is the file's too: the buyer only chooses whether to pay by it (decision 042).
-    const rates = data[CHECKOUT_FIELD.payment] === 'instalments' ? offeredRates(site) : undefined
+    const plan = data[CHECKOUT_FIELD.payment] === 'instalments' ? offeredPlan(site) : undefined
     const digest = createHash('sha256')
-      .update(JSON.stringify([site.host.ascii, data[CHECKOUT_FIELD.name], data[CHECKOUT_FIELD.email], details, amount, currency, rates ?? null]))
+      .update(JSON.stringify([site.host.ascii, data[CHECKOUT_FIELD.name], data[CHECKOUT_FIELD.email], details, amount, currency, plan ?? null]))
       .digest('base64url')
     const { price, vat } = priceOf(site)
     const result = await store.saveInquiry(
@@ -188,14 +205,14 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
         domain: site.host.ascii,
         name: data[CHECKOUT_FIELD.name],
         email: data[CHECKOUT_FIELD.email],
-        message: checkoutMessage(vat ? `${price} ${vat}` : price, details, data[CHECKOUT_FIELD.name], rates),
+        message: checkoutMessage(vat ? `${price} ${vat}` : price, details, data[CHECKOUT_FIELD.name], plan && { ...plan, down: formatMinor(plan.downPayment, currency, 'de') }),
         language: site.language,
         spamReason: spam,
         offer: { amount, currency },
         belowMinimum: false,
         createdAt: now,
         checkout: details,
-        ...(rates !== undefined && { plan: { rates, downPayment: 0, transfer: 'after-last' as const } }),
+        ...(plan !== undefined && { plan }),
       },
       // Spam is never mailed nor notified. A checkout is not confirmed by a mailed link: the owner confirms it.
       spam === null ? ownerMailPlan(site, false, config) : { queue: false },

@@ -71,7 +71,7 @@ export interface PageState {
   /** What the buyer typed, shown again (as text) after a mismatch. */
   email?: string
   /** The deal's invoices (decision 038). */
-  invoices?: readonly { number: number; kind: 'invoice' | 'cancellation' }[]
+  invoices?: readonly { number: number; kind: 'invoice' | 'advance' | 'cancellation' }[]
   /** The invoice address form of a negotiated deal (invoice/address.ts). */
   invoiceAddress?: DealPageProps['invoiceAddress']
   /** The plan's rate the buyer chose to pay (?rate=N). */

@@ -9,6 +9,7 @@ import { accessReport } from '../privacy/report.ts'
 import { erasePerson } from '../privacy/erase.ts'
 import { domainsConfigOf } from '../sites/domains-document.ts'
 import { takeDealStep } from './actions.ts'
+import { markRatePaid } from './rates.ts'
 import { markPaid, recordTransfer } from './steps.ts'
 
 const SECRET = 's'.repeat(40)
@@ -58,6 +59,34 @@ describe('deals in access and forget', () => {
     expect(await store.listDeals()).toEqual([])
     expect((await store.listOutbox()).filter((row) => row.inquiryId === saved.id)).toEqual([])
     expect(await store.personData('erika@example.de')).toEqual([])
+    await store.close()
+  })
+
+  test('access lists an instalment plan\'s rates (due date, amount, paid date, reference) and the deal\'s invoice numbers', async () => {
+    const storeConfig = await testStoreConfig('deal-privacy-rates-')
+    const store = await openTestStore(storeConfig)
+    const config = loadConfig({ DATA_DIR: storeConfig.dataDir, SELLER_NAME: 'Jürgen Müller', SELLER_STREET: 'Hauptstraße 5', SELLER_POSTCODE: '10115', SELLER_CITY: 'Berlin', SELLER_TAX_NUMBER: '27/123/45678' })
+    const context = { store, config, domains: domainsConfigOf({}) }
+    const saved = await store.saveInquiry(newInquiry({ domain: 'raten-auskunft.de', email: 'kaeufer@example.de', offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }), { queue: false })
+    if (saved.status !== 'created') throw new Error('not created')
+    const accepted = await takeDealStep({ ...context, secret: SECRET }, saved.id, { kind: 'accept', plan: { rates: 3 } }, T0)
+    if (accepted.status !== 'queued' || !accepted.deal) throw new Error('not accepted')
+    const id = accepted.deal.id
+    expect(await store.keepInvoiceAddress(id, { name: 'Erika Käufer', company: null, street: 'Marktplatz 1', postcode: '80331', city: 'München', country: 'DE', vatId: null })).toBe('done')
+    await markRatePaid(context, id, 1, 'bank', T0 + 1000)
+    const stored = (await store.getDeal(id))!
+
+    const [deal] = accessReport('kaeufer@example.de', await store.personData('kaeufer@example.de'), T0 + 3000).inquiries[0]!.deals
+    expect(deal!.rates).toEqual(
+      stored.plan!.rates.map((rate) => ({
+        number: rate.number,
+        dueAt: new Date(rate.dueAt).toISOString(),
+        amount: { minor: 30_000, currency: 'EUR' },
+        paidAt: rate.number === 1 ? new Date(T0 + 1000).toISOString() : null,
+        reference: `${stored.reference}-R0${rate.number}`,
+      })),
+    )
+    expect(deal!.invoices).toEqual([{ number: 'RE-00001', kind: 'advance', issuedAt: new Date(T0 + 1000).toISOString() }])
     await store.close()
   })
 })

@@ -4,6 +4,7 @@
 import type { Language } from '../../shared/language.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMail, RateChangeResult, RateReminder, StoredDeal, StoredRate } from '../store/types.ts'
+import { advanceInvoices } from '../invoice/issue.ts'
 import { formatMinor } from '../lib/money.ts'
 import { dealNotifyUrls, dealPageUrl, formatDealDate, markPaid, type DealStepContext, type StepOutcome } from './steps.ts'
 
@@ -68,7 +69,10 @@ export async function markRatePaid(context: DealStepContext, id: number, number:
   const deal = await context.store.getDeal(id)
   const rate = deal?.plan?.rates.find((r) => r.number === number)
   if (!deal || !rate) return { status: 'not-found' }
-  const result = await context.store.markRatePaid(id, number, { by, now, mail: rateMail(context, deal, rate, 'received') })
+  // A plan whose name moves after the last rate: the rate is an advance payment and gets its Anzahlungsrechnung,
+  // attached to this mail (decision 046).
+  const { issue: advances } = await advanceInvoices(context, id, now)
+  const result = await context.store.markRatePaid(id, number, { by, now, mail: rateMail(context, deal, rate, 'received'), ...(advances && { advances }) })
   if (result.status !== 'done' || !result.allPaid || result.deal.status !== 'awaiting_payment') return result
   const paid = await markPaid(context, id, now)
   return paid.status === 'done' ? { ...result, deal: paid.deal, replyId: paid.replyId } : paid

@@ -13,7 +13,7 @@ import type { DealChange, DealChangeResult, DealState, SoldNotice, StoredDeal, S
 import { dealUrl } from './link.ts'
 import { formatMinor } from '../lib/money.ts'
 import { dealKeyOf, openLinkToken, sealTransferCode, TRANSFER_CODE_MAX } from './seal.ts'
-import { cancellationInvoice, paymentInvoice } from '../invoice/issue.ts'
+import { advanceInvoices, cancellationInvoice, paidInAdvance, paymentInvoice } from '../invoice/issue.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** A transferred deal completes by itself this long after the owner marked it, unless the buyer confirms first. */
@@ -79,7 +79,11 @@ async function step(context: DealStepContext, id: number, build: (deal: StoredDe
 
 /** "Zahlung erhalten": the buyer is mailed (with the invoice, decision 038), the transfer's deadline starts. */
 export async function markPaid(context: DealStepContext, id: number, now: number) {
-  const { issue } = await paymentInvoice(context, id, now)
+  const current = await context.store.getDeal(id)
+  // A plan paid in advance gets the Anzahlungsrechnungen of the rates received now; its invoice over the whole
+  // price follows the supply, the transfer (decision 046).
+  const advances = current && paidInAdvance(current) ? (await advanceInvoices(context, id, now)).issue : null
+  const { issue } = current && paidInAdvance(current) ? { issue: null } : await paymentInvoice(context, id, now)
   return step(context, id, (deal) => ({
     from: ['awaiting_payment'],
     to: 'paid',
@@ -90,8 +94,12 @@ export async function markPaid(context: DealStepContext, id: number, now: number
     transferDueAt: now + deal.transferDays * DAY_MS,
     mail: mailFor(context, deal, 'deal-paid'),
     ...(issue && { invoice: issue }),
+    ...(advances && { advances }),
   }))
 }
+
+/** The final invoice of a plan paid in advance, with the supply (decision 046); null for any other deal. */
+const finalInvoice = async (context: DealStepContext, deal: StoredDeal, now: number) => (paidInAdvance(deal) ? (await paymentInvoice(context, deal.id, now, { supplied: true })).issue : null)
 
 /**
  * The transfer: the code (sealed at once, never stored or mailed as it is) and/or a note (a push to the buyer's
@@ -107,7 +115,7 @@ export const recordTransfer = (context: DealStepContext, id: number, input: { co
     // An instalment plan whose name moves at once may be transferred before its rates are paid (decision 042).
     const atOnce = deal.plan?.transfer === 'at-once'
     // Then the transfer is the supply, and the invoice with the schedule goes with it.
-    const issue = atOnce && deal.status === 'awaiting_payment' ? (await paymentInvoice(context, id, now, true)).issue : null
+    const issue = atOnce && deal.status === 'awaiting_payment' ? (await paymentInvoice(context, id, now, { atSupply: true })).issue : await finalInvoice(context, deal, now)
     return {
       ...(issue && { invoice: issue }),
       from: atOnce ? ['awaiting_payment', 'paid'] : ['paid'],
@@ -153,7 +161,10 @@ async function soldNoticesFor(context: DealStepContext, deal: StoredDeal): Promi
 export const completeDeal = (context: DealStepContext, id: number, by: 'buyer' | 'owner', now: number, notifyOthers?: boolean) =>
   step(context, id, async (deal) => {
     const notify = notifyOthers ?? deal.notifyOthers === true
+    // Completed without "Übertragen" (or transferred before invoices were on): the supply is now; issued once.
+    const issue = await finalInvoice(context, deal, now)
     return {
+      ...(issue && { invoice: issue }),
       from: by === 'buyer' ? ['transferred'] : ['paid', 'transferred'],
       to: 'completed',
       now,

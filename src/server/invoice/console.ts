@@ -3,9 +3,11 @@
 import type { DealInvoices } from '../../shared/console-api.ts'
 import type { Config } from '../config.ts'
 import type { LateInvoiceResult, StoredDeal, Store } from '../store/types.ts'
-import { invoiceAddressOf, paymentInvoice } from './issue.ts'
+import { invoiceAddressOf, paidInAdvance, paymentInvoice } from './issue.ts'
 
 const PAID: readonly StoredDeal['status'][] = ['paid', 'transferred', 'completed']
+/** A plan paid in advance has its invoice over the whole price with the supply (decision 046). */
+const SUPPLIED: readonly StoredDeal['status'][] = ['transferred', 'completed']
 
 interface Context {
   store: Store
@@ -14,7 +16,8 @@ interface Context {
 
 export async function dealInvoices(context: Context, deal: StoredDeal): Promise<DealInvoices> {
   const invoices = await context.store.dealInvoices(deal.id)
-  const waiting = Boolean(context.config.invoice) && PAID.includes(deal.status) && !invoices.some((invoice) => invoice.kind === 'invoice')
+  const states = paidInAdvance(deal) ? SUPPLIED : PAID
+  const waiting = Boolean(context.config.invoice) && states.includes(deal.status) && !invoices.some((invoice) => invoice.kind === 'invoice')
   const inquiry = waiting ? await context.store.getInquiry(deal.inquiryId) : null
   const hasAddress = inquiry !== null && invoiceAddressOf(inquiry) !== null
   return { invoices, canIssue: waiting && hasAddress, missingAddress: waiting && !hasAddress }
@@ -24,7 +27,9 @@ export type IssueOutcome = LateInvoiceResult | { status: 'off' } | { status: 'no
 
 /** Issues the missing invoice of a paid deal: the payment's dates, the next number, no mail (the buyer's page lists it). */
 export async function issueMissingInvoice(context: Context, dealId: number, now: number): Promise<IssueOutcome> {
-  const planned = await paymentInvoice(context, dealId, now)
+  const deal = await context.store.getDeal(dealId)
+  if (deal && paidInAdvance(deal) && !SUPPLIED.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
+  const planned = await paymentInvoice(context, dealId, now, { supplied: deal !== null && paidInAdvance(deal) })
   if (!planned.issue) return { status: planned.reason === 'not-found' ? 'not-found' : planned.reason }
   return context.store.issueLateInvoice(dealId, planned.issue, now)
 }

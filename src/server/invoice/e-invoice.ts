@@ -3,10 +3,9 @@
 // the EN 16931 Schematron rules (tests/integration/invoices.test.ts).
 import { type Invoice, InvoiceService } from '@e-invoice-eu/core'
 import { decimalOf } from '../lib/money.ts'
-import type { InvoiceData } from './document.ts'
+import { sumOf, type InvoiceData } from './document.ts'
 import { rateText } from './tax.ts'
-import { LEGAL_NOTE_DE, LEGAL_NOTE_EN } from './texts.ts'
-import { isoDay } from './texts.ts'
+import { LEGAL_NOTE_DE, LEGAL_NOTE_EN, WORDS, formatDate, formatMonth, isoDay } from './texts.ts'
 
 /** EN 16931's VAT category of each case (UNTDID 5305), with the exemption reason code where one is required. */
 const CATEGORY = {
@@ -34,6 +33,17 @@ function eInvoiceOf(data: InvoiceData): Invoice {
   // Category O forbids every VAT ID on the invoice (BR-O-02, -03, -04): the tax number stands for the seller there.
   const vatIds = taxCase !== 'outside-eu'
   const legal = LEGAL_NOTE_DE[taxCase]
+  const de = WORDS.de
+  // An Anzahlungsrechnung says that it is one (UStAE 14.8 Abs. 1) and when the supply is expected; a final invoice
+  // names the ones it deducts: CII D16B has room for one preceding invoice (BT-25), the note for all (decision 046).
+  const advanceNotes = data.advance ? [de.advanceNote, de.advanceSupply(formatMonth(data.supplyBy, 'de'), formatDate(data.supplyBy, 'de'))] : []
+  const deducted = sumOf((data.deductions ?? []).map((deduction) => deduction.amounts))
+  const deductionNotes = data.deductions?.length
+    ? [`${de.deductionsTitle}: ${data.deductions.map((d) => `${de.deduction(d.number, formatDate(d.issuedAt, 'de'), de.rateOf(d.rate, d.count))}, ${de.deductionAmounts(amount(d.amounts.net), amount(d.amounts.vat), amount(d.amounts.gross))} ${currency}`).join('; ')}.`]
+    : []
+  // What was paid before this document: the whole price (an invoice is issued once it is received); for a credit
+  // note, what the cancelled invoice had deducted.
+  const prepaid = cancellation ? Math.abs(deducted.gross) : Math.abs(gross)
   // Category O has no rate at all (BR-O-05, -06); the others say theirs (0 % when exempt).
   const percent = taxCase === 'outside-eu' ? {} : { 'cbc:Percent': taxCase === 'standard' ? rateText(data.amounts.rateBasisPoints, '.') : '0' }
   const taxCategory = {
@@ -52,8 +62,9 @@ function eInvoiceOf(data: InvoiceData): Invoice {
       'cbc:CustomizationID': 'urn:cen.eu:en16931:2017',
       'cbc:ID': data.number,
       'cbc:IssueDate': isoDay(data.issuedAt),
-      'cbc:InvoiceTypeCode': cancellation ? '381' : '380',
-      'cbc:Note': [legal, cancellation && data.cancels ? `Storniert die Rechnung ${data.cancels.number}.` : null].filter((note) => note !== null),
+      // 386: prepayment invoice (UNTDID 1001), the Anzahlungsrechnung; 381 a credit note; 380 a commercial invoice.
+      'cbc:InvoiceTypeCode': cancellation ? '381' : data.kind === 'advance' ? '386' : '380',
+      'cbc:Note': [legal, ...advanceNotes, ...deductionNotes, cancellation && data.cancels ? `Storniert die Rechnung ${data.cancels.number}.` : null].filter((note) => note !== null),
       'cbc:DocumentCurrencyCode': currency,
       'cbc:BuyerReference': data.dealReference,
       ...(cancellation && data.cancels && { 'cac:BillingReference': [{ 'cac:InvoiceDocumentReference': { 'cbc:ID': data.cancels.number, 'cbc:IssueDate': isoDay(data.cancels.issuedAt) } }] }),
@@ -74,7 +85,10 @@ function eInvoiceOf(data: InvoiceData): Invoice {
           ...(buyer.company && { 'cac:Contact': { 'cbc:Name': buyer.name } }),
         },
       },
-      'cac:Delivery': { 'cbc:ActualDeliveryDate': isoDay(data.supplyBy) },
+      // Not yet supplied when an Anzahlungsrechnung is issued: no delivery date (the note says when it is expected).
+      // CII needs the delivery element all the same, and the library writes it only with content: the deliver-to
+      // party (BT-70), the buyer, who receives the domain (decision 046).
+      'cac:Delivery': data.advance ? { 'cac:DeliveryParty': { 'cac:PartyName': { 'cbc:Name': buyer.company ?? buyer.name } } } : { 'cbc:ActualDeliveryDate': isoDay(data.supplyBy) },
       ...(seller.iban && {
         'cac:PaymentMeans': [
           {
@@ -99,8 +113,8 @@ function eInvoiceOf(data: InvoiceData): Invoice {
         'cbc:TaxInclusiveAmount': amount(gross),
         'cbc:TaxInclusiveAmount@currencyID': currency,
         // The price was received before the invoice (it is issued when the owner marks the deal paid).
-        ...(!cancellation && { 'cbc:PrepaidAmount': amount(gross), 'cbc:PrepaidAmount@currencyID': currency }),
-        'cbc:PayableAmount': cancellation ? amount(gross) : amount(0),
+        ...(prepaid !== 0 && { 'cbc:PrepaidAmount': amount(prepaid), 'cbc:PrepaidAmount@currencyID': currency }),
+        'cbc:PayableAmount': amount(Math.abs(gross) - prepaid),
         'cbc:PayableAmount@currencyID': currency,
       },
       'cac:InvoiceLine': [
@@ -111,7 +125,7 @@ function eInvoiceOf(data: InvoiceData): Invoice {
           'cbc:LineExtensionAmount': amount(net),
           'cbc:LineExtensionAmount@currencyID': currency,
           'cac:Item': {
-            'cbc:Name': `Übertragung der Domain ${data.domain}`,
+            'cbc:Name': data.advance ? de.advanceItem(data.advance.rate, data.advance.count, data.domain) : `Übertragung der Domain ${data.domain}`,
             'cac:ClassifiedTaxCategory': { 'cbc:ID': category.id, ...percent, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } },
           },
           'cac:Price': { 'cbc:PriceAmount': amount(net), 'cbc:PriceAmount@currencyID': currency },

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { Document, Font, Page, Text, View, renderToBuffer, StyleSheet } from '@react-pdf/renderer'
 import { createElement as h, type ReactNode } from 'react'
 import { decimalOf } from '../lib/money.ts'
-import type { InvoiceData } from './document.ts'
+import { remainingOf, sumOf, type InvoiceData } from './document.ts'
 import { rateText } from './tax.ts'
 import { LEGAL_NOTE_DE, LEGAL_NOTE_EN, WORDS, formatDate, formatMonth } from './texts.ts'
 
@@ -59,13 +59,15 @@ function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
   const money = (minor: number) => moneyText(minor, currency, language)
   const legal = [LEGAL_NOTE_DE[data.taxCase], language === 'en' ? LEGAL_NOTE_EN[data.taxCase] : null]
   const decimal = language === 'de' ? ',' : '.'
+  const title = titleOf(data)
+  const paid = data.kind !== 'cancellation' && (!data.instalments || data.instalments.every((rate) => rate.paidAt !== null))
   return h(
     Document,
-    { title: `${data.kind === 'invoice' ? words.invoice : words.cancellation} ${data.number}`, author: seller.name, creator: 'domain-lander', producer: 'domain-lander', language: language === 'de' ? 'de-DE' : 'en-GB', creationDate: new Date(data.issuedAt), modificationDate: new Date(data.issuedAt) },
+    { title: `${title} ${data.number}`, author: seller.name, creator: 'domain-lander', producer: 'domain-lander', language: language === 'de' ? 'de-DE' : 'en-GB', creationDate: new Date(data.issuedAt), modificationDate: new Date(data.issuedAt) },
     h(
       Page,
       { size: 'A4', style: styles.page },
-      h(Text, { style: styles.title }, data.kind === 'invoice' ? words.invoice : words.cancellation),
+      h(Text, { style: styles.title }, title),
       h(
         View,
         { style: styles.row },
@@ -86,19 +88,55 @@ function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
       h(
         View,
         { style: styles.table },
-        line(words.item(data.domain), money(amounts.net)),
-        h(Text, null, words.supply(formatMonth(data.supplyBy, language), formatDate(data.supplyBy, language))),
-        data.instalments ? null : h(Text, null, words.paid(formatDate(data.paidAt, language))),
+        line(data.advance ? words.advanceItem(data.advance.rate, data.advance.count, data.domain) : words.item(data.domain), money(amounts.net)),
+        h(Text, null, supplyText(data)),
+        data.instalments ? null : h(Text, null, data.advance ? words.advancePaid(formatDate(data.paidAt, language)) : words.paid(formatDate(data.paidAt, language))),
         line(words.net, money(amounts.net)),
         line(words.vat(rateText(amounts.rateBasisPoints, decimal)), money(amounts.vat)),
         line(words.gross, money(amounts.gross), styles.total),
       ),
+      data.deductions ? deductionsOf(data, money) : null,
       ...legal.filter((note): note is string => note !== null).map((note, index) => h(Text, { key: `legal-${index}`, style: styles.note }, note)),
+      data.advance ? h(Text, { style: styles.note }, words.advanceNote) : null,
       data.instalments ? scheduleOf(data, money) : null,
-      data.kind === 'invoice' && (!data.instalments || data.instalments.every((rate) => rate.paidAt !== null)) ? h(Text, { style: styles.note }, words.paidNote) : null,
+      paid ? h(Text, { style: styles.note }, words.paidNote) : null,
       data.kind === 'invoice' && data.instalments?.some((rate) => rate.paidAt === null) ? h(Text, { style: styles.note }, words.planNote) : null,
       seller.iban ? h(Text, { style: styles.note }, `${words.bank}: ${[seller.bankName, `IBAN ${seller.iban}`, seller.bic && `BIC ${seller.bic}`].filter(Boolean).join(', ')}`) : null,
     ),
+  )
+}
+
+/** "Rechnung", "Anzahlungsrechnung", "Schlussrechnung" (one that deducts advance payments) or "Stornorechnung". */
+function titleOf(data: InvoiceData): string {
+  const words = WORDS[data.language]
+  if (data.kind === 'cancellation') return words.cancellation
+  if (data.kind === 'advance') return words.advanceInvoice
+  return data.deductions ? words.finalInvoice : words.invoice
+}
+
+/** The time of the supply: expected (an Anzahlungsrechnung), the day of the transfer (a final invoice), or by when. */
+function supplyText(data: InvoiceData): string {
+  const words = WORDS[data.language]
+  const [month, day] = [formatMonth(data.supplyBy, data.language), formatDate(data.supplyBy, data.language)]
+  if (data.advance) return words.advanceSupply(month, day)
+  return data.deductions ? words.supplied(day) : words.supply(month, day)
+}
+
+/** The final invoice's deductions: each Anzahlungsrechnung with its number, date and amounts, their sum, what remains. */
+function deductionsOf(data: InvoiceData, money: (minor: number) => string): ReactNode {
+  const words = WORDS[data.language]
+  const amountsText = (a: { net: number; vat: number; gross: number }) => words.deductionAmounts(money(a.net), money(a.vat), money(a.gross))
+  const deductions = data.deductions ?? []
+  const remaining = remainingOf(data)
+  return h(
+    View,
+    { style: styles.table },
+    h(Text, { style: styles.label }, words.deductionsTitle),
+    ...deductions.map((deduction) =>
+      h(View, { key: deduction.number, style: styles.line }, h(Text, null, `${words.deduction(deduction.number, formatDate(deduction.issuedAt, data.language), words.rateOf(deduction.rate, deduction.count))}: ${amountsText(deduction.amounts)}`)),
+    ),
+    h(View, { style: styles.line }, h(Text, null, `${words.deducted}: ${amountsText(sumOf(deductions.map((deduction) => deduction.amounts)))}`)),
+    h(View, { style: styles.total }, h(Text, null, `${words.remaining}: ${amountsText(remaining)}`)),
   )
 }
 

@@ -44,6 +44,20 @@ interface Words {
   ratePaid: (date: string) => string
   rateOpen: string
   planNote: string
+  /** Anzahlungsrechnungen and the final invoice that deducts them (decision 046). */
+  advanceInvoice: string
+  finalInvoice: string
+  rateOf: (number: number, count: number) => string
+  advanceItem: (number: number, count: number, domain: string) => string
+  advanceSupply: (month: string, by: string) => string
+  advancePaid: (date: string) => string
+  advanceNote: string
+  supplied: (date: string) => string
+  deductionsTitle: string
+  deduction: (number: string, date: string, rate: string) => string
+  deductionAmounts: (net: string, vat: string, gross: string) => string
+  deducted: string
+  remaining: string
 }
 
 export const WORDS: Record<Language, Words> = {
@@ -73,6 +87,19 @@ export const WORDS: Record<Language, Words> = {
     ratePaid: (date) => `bezahlt am ${date}`,
     rateOpen: 'offen',
     planNote: 'Bitte zahlen Sie die offenen Raten jeweils bis zu ihrem Fälligkeitstag mit dem Verwendungszweck der Rate (Kaufseite).',
+    advanceInvoice: 'Anzahlungsrechnung',
+    finalInvoice: 'Schlussrechnung',
+    rateOf: (number, count) => (number === 0 ? 'Anzahlung' : `Rate ${number} von ${count}`),
+    advanceItem: (number, count, domain) => (number === 0 ? `Anzahlung für die Übertragung der Domain ${domain}` : `Anzahlung (Rate ${number} von ${count}) für die Übertragung der Domain ${domain}`),
+    advanceSupply: (month, by) => `Die Leistung ist noch nicht erbracht: Die Domain wird nach der letzten Rate übertragen, voraussichtlich im ${month} (bis ${by}).`,
+    advancePaid: (date) => `Anzahlung vereinnahmt am ${date}`,
+    advanceNote: 'Abrechnung über eine Anzahlung für eine noch nicht ausgeführte Leistung (§ 14 Abs. 5 UStG). Die Schlussrechnung nach der Übertragung zieht diese Anzahlung und ihre Umsatzsteuer ab.',
+    supplied: (date) => `Leistungsdatum: Übertragung der Domain am ${date}`,
+    deductionsTitle: 'Abzüglich der Anzahlungen (§ 14 Abs. 5 Satz 2 UStG)',
+    deduction: (number, date, rate) => `Anzahlungsrechnung ${number} vom ${date} (${rate})`,
+    deductionAmounts: (net, vat, gross) => `netto ${net}, USt ${vat}, brutto ${gross}`,
+    deducted: 'Summe der Anzahlungen',
+    remaining: 'Verbleibender Betrag',
   },
   en: {
     invoice: 'Invoice',
@@ -100,6 +127,19 @@ export const WORDS: Record<Language, Words> = {
     ratePaid: (date) => `paid on ${date}`,
     rateOpen: 'open',
     planNote: "Please pay each open rate by its due date with the rate's reference (purchase page).",
+    advanceInvoice: 'Advance payment invoice',
+    finalInvoice: 'Final invoice',
+    rateOf: (number, count) => (number === 0 ? 'Down payment' : `Rate ${number} of ${count}`),
+    advanceItem: (number, count, domain) => (number === 0 ? `Down payment for the transfer of the domain ${domain}` : `Advance payment (rate ${number} of ${count}) for the transfer of the domain ${domain}`),
+    advanceSupply: (month, by) => `Not yet supplied: the domain is transferred after the last rate, expected in ${month} (by ${by}).`,
+    advancePaid: (date) => `Advance payment received on ${date}`,
+    advanceNote: 'Invoice for an advance payment for a supply not yet made. The final invoice after the transfer deducts this payment and its VAT.',
+    supplied: (date) => `Date of supply: domain transferred on ${date}`,
+    deductionsTitle: 'Less the advance payments',
+    deduction: (number, date, rate) => `Advance payment invoice ${number} of ${date} (${rate})`,
+    deductionAmounts: (net, vat, gross) => `net ${net}, VAT ${vat}, gross ${gross}`,
+    deducted: 'Total of the advance payments',
+    remaining: 'Remaining amount',
   },
 }
 

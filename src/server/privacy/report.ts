@@ -55,6 +55,8 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
         cancelledBy: deal.cancelledBy,
         cancelReason: deal.cancelReason,
         transferNote: deal.transferNote,
+        rates: deal.rates.map((rate) => ({ number: rate.number, dueAt: iso(rate.dueAt), amount: { minor: rate.amount, currency: deal.currency }, paidAt: iso(rate.paidAt), reference: rate.reference })),
+        invoices: deal.invoices.map((invoice) => ({ number: formatInvoiceNumber(invoice.number), kind: invoice.kind, issuedAt: iso(invoice.issuedAt) })),
       })),
       mails: mails.map((mail) => ({
         id: mail.id,

@@ -51,6 +51,42 @@ const paymentSchema = z
   .strict()
   .refine((payment) => payment.bank || payment.link || payment.escrow, 'needs at least one of bank, link or escrow')
 
+const rateCount = z.number().int('must be a whole number of monthly rates').min(2, 'must be 2 to 60 monthly rates').max(60, 'must be 2 to 60 monthly rates')
+const checkoutPlanObject = z
+  .object({
+    rates: rateCount,
+    /** In whole units of the domain's currency, as `price`. */
+    downPayment: wholeAmount.positive('must be more than 0 (leave it out for none)').optional(),
+    transfer: z.enum(['after-last-rate', 'at-once'], { error: 'must be after-last-rate or at-once' }).optional(),
+  })
+  .strict()
+
+/** The checkout's plan as the server uses it: the count, a down payment in whole units (0 for none), when the name moves. */
+interface CheckoutPlan {
+  rates: number
+  downPayment: number
+  transfer: 'after-last' | 'at-once'
+}
+
+/**
+ * `instalments: 12`, or `instalments: { rates: 12, downPayment: 500, transfer: at-once }` (decisions 042, 046). Whether
+ * the plan fits the price (a down payment below it, a cent for each rate) is checked where both are known: the
+ * checkout offers no plan that does not (docs/domains.md).
+ */
+const checkoutPlanSchema = z.unknown().transform((value, ctx): CheckoutPlan => {
+  if (typeof value !== 'number' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    ctx.addIssue({ code: 'custom', message: 'must be a number of monthly rates (2 to 60) or a mapping { rates, downPayment, transfer }' })
+    return z.NEVER
+  }
+  const result = typeof value === 'number' ? rateCount.safeParse(value) : checkoutPlanObject.safeParse(value)
+  if (!result.success) {
+    for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : issue.path })
+    return z.NEVER
+  }
+  if (typeof result.data === 'number') return { rates: result.data, downPayment: 0, transfer: 'after-last' }
+  return { rates: result.data.rates, downPayment: result.data.downPayment ?? 0, transfer: result.data.transfer === 'at-once' ? 'at-once' : 'after-last' }
+})
+
 const domainSettingsSchema = z
   .object({
     /** Asking price in whole units of the currency. */
@@ -98,10 +134,10 @@ const domainSettingsSchema = z
     /** How the buyer of a deal pays (docs/deals.md); a domain's replaces the default's as a whole. */
     payment: paymentSchema.optional(),
     /**
-     * The fixed-price checkout also offers payment in so many monthly rates (decision 042, docs/domains.md); the buyer
-     * chooses. The name moves after the last rate.
+     * The fixed-price checkout also offers payment in so many monthly rates, with an optional down payment, the name
+     * moving after the last rate or at once (decisions 042, 046, docs/domains.md); the buyer chooses.
      */
-    instalments: z.number().int('must be a whole number of monthly rates').min(2, 'must be 2 to 60 monthly rates').max(60, 'must be 2 to 60 monthly rates').optional(),
+    instalments: checkoutPlanSchema.optional(),
   })
   .strict()
 

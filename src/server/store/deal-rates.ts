@@ -3,6 +3,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import { queueMail, selectDeals, withPlans, type DealRow } from './deal-record.ts'
+import { issueAdvancesIn } from './invoice.ts'
 import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import type { DealRateStore, DealState } from './types.ts'
@@ -33,7 +34,7 @@ export function dealRateStore(db: Kysely<Database>, dialect: DialectSpecifics): 
       .executeTakeFirst()
 
   return {
-    markRatePaid(id, number, { by, now, mail }) {
+    markRatePaid(id, number, { by, now, mail, advances }) {
       return write(() =>
         db.transaction().execute(async (trx) => {
           const current = await lockDeal(trx, id)
@@ -54,6 +55,8 @@ export function dealRateStore(db: Kysely<Database>, dialect: DialectSpecifics): 
           const allPaid = open === undefined
           // The last rate's mail is the deal's own "paid" step, which the caller takes next.
           const replyId = mail && !allPaid ? await queueMail(trx, current, mail, now) : null
+          // The rate's Anzahlungsrechnung goes with its mail (decision 046); the last rate's with the "paid" step's.
+          if (advances && !allPaid) await issueAdvancesIn(trx, id, advances, replyId, now)
           return { status: 'done', deal: await dealIn(trx, id), replyId, allPaid } as const
         }),
       )

@@ -1,5 +1,5 @@
 // The store's part for deals (store/deal-record.ts; docs/deals.md): what an accepted offer became.
-import type { InvoiceIssue } from './invoice-types.ts'
+import type { AdvanceIssue, InvoiceIssue } from './invoice-types.ts'
 import type { DealMailKind, DealState } from '../../shared/console-api.ts'
 import type { Language } from '../../shared/language.ts'
 
@@ -145,6 +145,8 @@ export interface DealChange {
   notify?: readonly string[]
   /** An invoice or Stornorechnung issued with the step, in its transaction (decision 038). */
   invoice?: InvoiceIssue
+  /** The Anzahlungsrechnungen of the rates received and not yet invoiced (decision 046), attached to the step's mail. */
+  advances?: AdvanceIssue
   /** "Zahlung erhalten" on an instalment plan: its rates still open are marked received by the owner (decision 042). */
   ratesPaid?: boolean
 }
@@ -205,7 +207,7 @@ export interface DealRateStore {
    * Marks one rate of a deal's plan received, with its mail to the buyer, in one transaction. The mail is left out when
    * it was the last rate open (`allPaid`): the caller then takes the deal's own "paid" step, which mails.
    */
-  markRatePaid(id: number, number: number, change: { by: 'owner' | 'bank'; now: number; mail?: DealMail }): Promise<RateChangeResult>
+  markRatePaid(id: number, number: number, change: { by: 'owner' | 'bank'; now: number; mail?: DealMail; advances?: AdvanceIssue }): Promise<RateChangeResult>
   /** The owner's decision to wait for an overdue rate (decision 042): marked, nobody mailed. */
   waitForRate(id: number, number: number, now: number): Promise<RateChangeResult>
   /** The rates' reminders due by `now` and not sent yet, of deals not cancelled. */

@@ -3,7 +3,7 @@
 // through dealTransferCode.
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
 import { queueReplyMail } from './reply-mail.ts'
-import { issueInvoiceIn } from './invoice.ts'
+import { issueAdvancesIn, issueInvoiceIn } from './invoice.ts'
 import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
@@ -283,7 +283,9 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           if (change.ratesPaid) await trx.updateTable('deal_rates').set({ paid_at: change.now, paid_by: 'owner' }).where('deal_id', '=', id).where('paid_at', 'is', null).execute()
           const replyId = change.mail ? await queueMail(trx, current, change.mail, change.now) : null
           const soldNotices = change.soldNotices?.length ? await queueSoldNotices(trx, current.domain, change.soldNotices, change.now) : undefined
-          const invoiceId = change.invoice ? await issueInvoiceIn(trx, id, change.invoice, replyId, change.now) : null
+          // The Anzahlungsrechnungen first: an invoice over the whole price issued in the same step deducts them.
+          const advanceIds = change.advances ? await issueAdvancesIn(trx, id, change.advances, replyId, change.now) : []
+          const invoiceId = (change.invoice ? await issueInvoiceIn(trx, id, change.invoice, replyId, change.now) : null) ?? advanceIds[0] ?? null
           const event = STEP_EVENT[change.to]
           if (event) await queueDealNotifications(trx, { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain }, event, change.notify, change.now)
           const deal = (await one(trx, (qb) => qb.where('d.id', '=', id)))!

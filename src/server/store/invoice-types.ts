@@ -8,14 +8,31 @@ import type { InvoiceAddress } from './inquiry-types.ts'
  * when a row is inserted with it.
  */
 export type InvoiceIssue =
-  | { kind: 'invoice'; build(sequence: number): { data: string; eInvoice: boolean } }
+  | { kind: 'invoice'; build(sequence: number, advances: readonly IssuedAdvance[]): { data: string; eInvoice: boolean } }
   | { kind: 'cancellation'; build(sequence: number, original: { data: string; eInvoice: boolean }): { data: string; eInvoice: boolean } }
+
+/**
+ * The Anzahlungsrechnungen of an instalment plan (decision 046), issued in a step's transaction for every rate that is
+ * received and has none yet (normally the one just received): `build` gets the next number and the rate.
+ */
+export interface AdvanceIssue {
+  build(sequence: number, rate: { number: number; amount: number; paidAt: number }): { data: string; eInvoice: boolean }
+}
+
+/** An Anzahlungsrechnung of the deal that is not cancelled, as the final invoice deducts it (its frozen data). */
+export interface IssuedAdvance {
+  rate: number
+  data: string
+}
 
 export interface InvoiceListing {
   id: number
   /** The gapless sequence number. */
   number: number
-  kind: 'invoice' | 'cancellation'
+  /** `advance`: an Anzahlungsrechnung (decision 046). */
+  kind: 'invoice' | 'advance' | 'cancellation'
+  /** The rate an Anzahlungsrechnung (or its Stornorechnung) is for; null otherwise. */
+  advanceRate: number | null
   dealId: number | null
   issuedAt: number
   eInvoice: boolean

@@ -3,7 +3,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import type { InvoiceIssue, InvoiceListing, InvoiceStore, StoredInvoice } from './invoice-types.ts'
+import type { AdvanceIssue, InvoiceIssue, InvoiceListing, InvoiceStore, IssuedAdvance, StoredInvoice } from './invoice-types.ts'
 
 /** The states in which a deal has been paid: only these are invoiced (decision 038). */
 const PAID_STATES = ['paid', 'transferred', 'completed'] as const
@@ -26,39 +26,107 @@ async function nextNumber(trx: Transaction<Database>): Promise<number> {
   return Number(row.last)
 }
 
-/** In the deal step's transaction, after its mail (the PDF goes with `replyId`). Returns the invoice's id, or null. */
-export async function issueInvoiceIn(trx: Transaction<Database>, dealId: number, issue: InvoiceIssue, replyId: number | null, now: number): Promise<number | null> {
-  const existing = await trx.selectFrom('invoices').select(['id', 'data', 'e_invoice']).where('deal_id', '=', dealId).where('kind', '=', 'invoice').executeTakeFirst()
-  let values: { data: string; eInvoice: boolean }
-  let number: number
-  let cancelsId: number | null = null
-  if (issue.kind === 'invoice') {
-    // A deal is invoiced once (a second "paid" cannot happen: the state moved on; this guards a retried step).
-    if (existing) return null
-    number = await nextNumber(trx)
-    values = issue.build(number)
-  } else {
-    if (!existing) return null
-    const cancelled = await trx.selectFrom('invoices').select('id').where('cancels_id', '=', existing.id).executeTakeFirst()
-    if (cancelled) return null
-    number = await nextNumber(trx)
-    values = issue.build(number, { data: existing.data, eInvoice: Number(existing.e_invoice) === 1 })
-    cancelsId = Number(existing.id)
-  }
+/** The deal's Anzahlungsrechnungen that no Stornorechnung cancels, in the order of their numbers. */
+const openAdvances = (trx: Transaction<Database>, dealId: number) =>
+  trx
+    .selectFrom('invoices as a')
+    .select(['a.id', 'a.advance_rate', 'a.data', 'a.e_invoice'])
+    .where('a.deal_id', '=', dealId)
+    .where('a.kind', '=', 'invoice')
+    .where('a.advance_rate', 'is not', null)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('invoices as c').select('c.id').whereRef('c.cancels_id', '=', 'a.id'))))
+    .orderBy('a.number')
+    .execute()
+
+const insertInvoice = async (
+  trx: Transaction<Database>,
+  row: { number: number; kind: 'invoice' | 'cancellation'; dealId: number; cancelsId: number | null; advanceRate: number | null; replyId: number | null; now: number; values: { data: string; eInvoice: boolean } },
+) => {
   const { id } = await trx
     .insertInto('invoices')
-    .values({ number, kind: issue.kind, deal_id: dealId, cancels_id: cancelsId, reply_id: replyId, issued_at: now, data: values.data, e_invoice: values.eInvoice ? 1 : 0, pdf: null, sha256: null })
+    .values({
+      number: row.number,
+      kind: row.kind,
+      deal_id: row.dealId,
+      cancels_id: row.cancelsId,
+      advance_rate: row.advanceRate,
+      reply_id: row.replyId,
+      issued_at: row.now,
+      data: row.values.data,
+      e_invoice: row.values.eInvoice ? 1 : 0,
+      pdf: null,
+      sha256: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
   return Number(id)
 }
 
-const LISTING = ['id', 'number', 'kind', 'deal_id', 'issued_at', 'e_invoice', 'sha256'] as const
+/**
+ * In the deal step's transaction, after its mail (the PDF goes with `replyId`). The invoice over the whole price gets
+ * the deal's Anzahlungsrechnungen to deduct (decision 046); a cancellation cancels every invoice of the deal not yet
+ * cancelled, each with a Stornorechnung of its own. Returns the (first) new invoice's id, or null.
+ */
+export async function issueInvoiceIn(trx: Transaction<Database>, dealId: number, issue: InvoiceIssue, replyId: number | null, now: number): Promise<number | null> {
+  if (issue.kind === 'invoice') {
+    // A deal is invoiced once (a second "paid" cannot happen: the state moved on; this guards a retried step).
+    const existing = await trx.selectFrom('invoices').select('id').where('deal_id', '=', dealId).where('kind', '=', 'invoice').where('advance_rate', 'is', null).executeTakeFirst()
+    if (existing) return null
+    const advances: IssuedAdvance[] = (await openAdvances(trx, dealId)).map((row) => ({ rate: Number(row.advance_rate), data: row.data }))
+    const number = await nextNumber(trx)
+    return insertInvoice(trx, { number, kind: 'invoice', dealId, cancelsId: null, advanceRate: null, replyId, now, values: issue.build(number, advances) })
+  }
+  const open = await trx
+    .selectFrom('invoices as a')
+    .select(['a.id', 'a.advance_rate', 'a.data', 'a.e_invoice'])
+    .where('a.deal_id', '=', dealId)
+    .where('a.kind', '=', 'invoice')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('invoices as c').select('c.id').whereRef('c.cancels_id', '=', 'a.id'))))
+    .orderBy('a.number')
+    .execute()
+  let first: number | null = null
+  for (const original of open) {
+    const number = await nextNumber(trx)
+    const values = issue.build(number, { data: original.data, eInvoice: Number(original.e_invoice) === 1 })
+    const advanceRate = original.advance_rate === null ? null : Number(original.advance_rate)
+    const id = await insertInvoice(trx, { number, kind: 'cancellation', dealId, cancelsId: Number(original.id), advanceRate, replyId, now, values })
+    first ??= id
+  }
+  return first
+}
+
+/**
+ * The Anzahlungsrechnungen of a plan's rates that are received and have none (decision 046), in the step's
+ * transaction: normally the rate just received; also any received while no address or no seller was known.
+ */
+export async function issueAdvancesIn(trx: Transaction<Database>, dealId: number, issue: AdvanceIssue, replyId: number | null, now: number): Promise<number[]> {
+  const rates = await trx
+    .selectFrom('deal_rates as r')
+    .select(['r.number', 'r.amount', 'r.paid_at'])
+    .where('r.deal_id', '=', dealId)
+    .where('r.paid_at', 'is not', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('invoices as a').select('a.id').where('a.deal_id', '=', dealId).where('a.kind', '=', 'invoice').whereRef('a.advance_rate', '=', 'r.number'))),
+    )
+    .orderBy('r.paid_at')
+    .orderBy('r.number')
+    .execute()
+  const ids: number[] = []
+  for (const rate of rates) {
+    const number = await nextNumber(trx)
+    const values = issue.build(number, { number: Number(rate.number), amount: Number(rate.amount), paidAt: Number(rate.paid_at) })
+    ids.push(await insertInvoice(trx, { number, kind: 'invoice', dealId, cancelsId: null, advanceRate: Number(rate.number), replyId, now, values }))
+  }
+  return ids
+}
+
+const LISTING = ['id', 'number', 'kind', 'advance_rate', 'deal_id', 'issued_at', 'e_invoice', 'sha256'] as const
 
 const toListing = (row: Pick<Selectable<Database['invoices']>, (typeof LISTING)[number]>): InvoiceListing => ({
   id: Number(row.id),
   number: Number(row.number),
-  kind: row.kind,
+  kind: row.kind === 'invoice' && row.advance_rate !== null ? 'advance' : row.kind,
+  advanceRate: row.advance_rate === null ? null : Number(row.advance_rate),
   dealId: row.deal_id === null ? null : Number(row.deal_id),
   issuedAt: Number(row.issued_at),
   eInvoice: Number(row.e_invoice) === 1,

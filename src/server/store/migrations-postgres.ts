@@ -318,4 +318,9 @@ export const POSTGRES_MIGRATIONS: MigrationStep[] = [
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, deal_rate, webhook_url) WHERE deal_event IS NOT NULL;`,
   // The TOTP secret sealed with the deal key (decision 041): a copy of the database no longer holds it.
   sealPlainTotpSecrets,
+  // Advance-payment invoices (see migrations-sqlite.ts).
+  `ALTER TABLE invoices ADD COLUMN advance_rate INTEGER CHECK (advance_rate BETWEEN 0 AND 60);
+   DROP INDEX invoices_deal_invoice;
+   CREATE UNIQUE INDEX invoices_deal_invoice ON invoices (deal_id) WHERE kind = 'invoice' AND advance_rate IS NULL;
+   CREATE UNIQUE INDEX invoices_deal_advance ON invoices (deal_id, advance_rate) WHERE kind = 'invoice' AND advance_rate IS NOT NULL;`,
 ]

@@ -371,4 +371,11 @@ export const SQLITE_MIGRATIONS: MigrationStep[] = [
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, deal_rate, webhook_url) WHERE deal_event IS NOT NULL;`,
   // The TOTP secret sealed with the deal key (decision 041): a copy of the database no longer holds it.
   sealPlainTotpSecrets,
+  // Advance-payment invoices (decision 046): an Anzahlungsrechnung is an invoice row naming the rate it was issued for
+  // (0 the down payment); a deal keeps one invoice over the whole price (the final one, rate null) and one advance
+  // invoice per rate, each under its own number of the one sequence.
+  `ALTER TABLE invoices ADD COLUMN advance_rate INTEGER CHECK (advance_rate BETWEEN 0 AND 60);
+   DROP INDEX invoices_deal_invoice;
+   CREATE UNIQUE INDEX invoices_deal_invoice ON invoices (deal_id) WHERE kind = 'invoice' AND advance_rate IS NULL;
+   CREATE UNIQUE INDEX invoices_deal_advance ON invoices (deal_id, advance_rate) WHERE kind = 'invoice' AND advance_rate IS NOT NULL;`,
 ]

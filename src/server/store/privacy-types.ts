@@ -81,4 +81,8 @@ interface PersonDeal {
   cancelledBy: 'owner' | 'buyer' | null
   cancelReason: string | null
   transferNote: string | null
+  /** An instalment plan's payments (decision 042): each with its due time, amount, when received, its reference. */
+  rates: { number: number; amount: number; dueAt: number; paidAt: number | null; reference: string }[]
+  /** The deal's invoices, Anzahlungsrechnungen and Stornorechnungen (decisions 038, 046): number, kind, date. */
+  invoices: { number: number; kind: 'invoice' | 'advance' | 'cancellation'; issuedAt: number }[]
 }

@@ -1,5 +1,5 @@
 // GDPR in the store: everything about one person (Art. 15), erasing it (Art. 17), and finding what retention erases.
-// An address is found in every spelling that reaches the same mailbox (mail/mailbox.ts: case, full-width letters,
+// An address is found in every spelling that reaches the same mailbox (lib/mailbox.ts: case, full-width letters,
 // Unicode or punycode, Gmail's dots and tags). No SQL function knows IDNA, so each database indexes a coarse key of
 // the local part (inquiries_email_stem: the same key, each with its own functions); mailboxOf decides among the rows
 // it finds.
@@ -64,7 +64,7 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
         const ids = await idsOf(db, email)
         if (ids.length === 0) return []
         const rows = await db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', 'in', ids).orderBy('i.created_at').orderBy('i.id').execute()
-        const [replies, deals, mails, audit] = await Promise.all([
+        const [replies, deals, mails, audit, rates, invoices] = await Promise.all([
           db.selectFrom('replies').selectAll().where('inquiry_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
           // Column by column: the transfer code and the link are never read here.
           db
@@ -87,6 +87,21 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
             .where((eb) => eb.or([eb('a.inquiry_id', 'in', ids), eb('d.inquiry_id', 'in', ids)]))
             .orderBy('a.at')
             .orderBy('a.id')
+            .execute(),
+          db
+            .selectFrom('deal_rates as r')
+            .innerJoin('deals as d', 'd.id', 'r.deal_id')
+            .select(['r.deal_id', 'r.number', 'r.amount', 'r.due_at', 'r.paid_at', 'r.reference'])
+            .where('d.inquiry_id', 'in', ids)
+            .orderBy('r.deal_id')
+            .orderBy('r.number')
+            .execute(),
+          db
+            .selectFrom('invoices as v')
+            .innerJoin('deals as d', 'd.id', 'v.deal_id')
+            .select(['v.deal_id', 'v.number', 'v.kind', 'v.advance_rate', 'v.issued_at'])
+            .where('d.inquiry_id', 'in', ids)
+            .orderBy('v.number')
             .execute(),
         ])
         return rows.map(
@@ -114,6 +129,12 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
                 cancelledBy: deal.cancelled_by,
                 cancelReason: deal.cancel_reason,
                 transferNote: deal.transfer_note,
+                rates: rates
+                  .filter((rate) => Number(rate.deal_id) === Number(deal.id))
+                  .map((rate) => ({ number: Number(rate.number), amount: Number(rate.amount), dueAt: Number(rate.due_at), paidAt: rate.paid_at === null ? null : Number(rate.paid_at), reference: rate.reference })),
+                invoices: invoices
+                  .filter((invoice) => Number(invoice.deal_id) === Number(deal.id))
+                  .map((invoice) => ({ number: Number(invoice.number), kind: invoice.kind === 'invoice' && invoice.advance_rate !== null ? ('advance' as const) : invoice.kind, issuedAt: Number(invoice.issued_at) })),
               })),
             mails: mails
               .filter((mail) => mail.inquiry_id === row.id)

@@ -186,6 +186,8 @@ export interface Database {
     kind: 'invoice' | 'cancellation'
     deal_id: number | null
     cancels_id: number | null
+    /** An Anzahlungsrechnung's rate (0 the down payment; decision 046); null for the invoice over the whole price. */
+    advance_rate: number | null
     /** The mail the PDF goes with (the "Zahlung erhalten" or the cancellation's). */
     reply_id: number | null
     issued_at: number

@@ -3,11 +3,10 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test } from 'vitest'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
-import { openTestStore as open, testStoreConfig } from '../../../tests/helpers/store.ts'
+import { openTestStore as open, schemaBefore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { openTotpSecret } from '../lib/seal.ts'
 import { openStore } from './index.ts'
-import { POSTGRES_MIGRATIONS } from './migrations-postgres.ts'
-import { SQLITE_MIGRATIONS } from './migrations-sqlite.ts'
+import { sealPlainTotpSecrets } from './migration-seal-totp.ts'
 
 const HOUR = 60 * 60 * 1000
 const IDLE = 12 * HOUR
@@ -104,13 +103,9 @@ test('the sessions list shows the valid sessions with their details, the last us
 
 test('a plain TOTP secret of a store made before the sealing is sealed by its schema step, with the key of the configuration', async () => {
   const config = await testStoreConfig('sign-in-')
-  const before = await open(config)
-  expect(await before.startTotp('JBSWY3DPEHPK3PXP', T0)).toBe(true)
-  const postgres = config.databaseUrl !== undefined
-  const steps = (postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS).length
-  await queryStore(config.dataDir, 'DELETE FROM kysely_migration WHERE name = ?', [String(steps).padStart(4, '0')])
-  if (postgres) await queryStore(config.dataDir, 'UPDATE schema_version SET version = ?', [steps - 1])
-  else await queryStore(config.dataDir, `PRAGMA user_version = ${steps - 1}`)
+  const steps = await schemaBefore(config, (all) => all.indexOf(sealPlainTotpSecrets))
+  // What the program before the sealing stored: the secret as it is.
+  await queryStore(config.dataDir, "INSERT INTO totp (owner, secret, confirmed_at, last_step, created_at) VALUES (1, 'JBSWY3DPEHPK3PXP', 1, 0, 1)")
 
   // Opened without the key (no configuration): refused, and the step is not recorded as done.
   await expect(openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })).rejects.toThrow(/TOTP secret .* sealed/)

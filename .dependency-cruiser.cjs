@@ -16,7 +16,8 @@ const LAYERS = [
   ['checkout', 'confirm', 'export', 'import', 'invoice', 'notify', 'portfolio'],
   ['contact', 'domains-edit', 'mail'],
   ['deal', 'dns', 'page', 'privacy'],
-  ['admin', 'jobs', 'payments'],
+  ['domain-checks', 'payments'],
+  ['admin', 'jobs'],
 ]
 const TOP = '(^|/)route\\.ts$|^src/server/(app|serve|main|vite-dev)\\.ts$|^src/server/admin/app\\.ts$'
 const place = (name) => `^src/server/${name.replace(/\./g, '\\.')}${name.endsWith('.ts') ? '$' : '/'}`

@@ -6,14 +6,14 @@ import { defineConfig } from 'vitest/config'
 // touch the store (deploy, fuzzing the parser, most browser tests) run once. The browser tests of a whole sale run on
 // both: "Done when" of the deals (issue 13/19) asks for the paths in Chromium on each store.
 const STORE_TESTS = [
-  'src/server/store/{store,postgres,inbox,sessions,sign-in,confirmation,deal,deal-record,dns-updates,invoice,notifications,privacy,audit}.test.ts',
+  'src/server/store/{store,postgres,inbox,sessions,sign-in,confirmation,deal,deal-record,dns-updates,domain-checks,invoice,notifications,privacy,audit}.test.ts',
   'src/server/jobs/{digest,audit-retention}.test.ts',
   'src/server/scheduler/scheduler.test.ts',
   'src/server/deal/{advance-invoices,auto-complete,deadlines,deal-rules,privacy,rates,webhooks}.test.ts',
   'src/server/payments/statement.test.ts',
   'src/server/domains-edit/save.test.ts',
-  'tests/e2e/{checkout,console-audit,console-passkeys,deal-english,deal-no-script,deals,instalments,invoices}.test.ts',
-  'tests/integration/{abuse,audit,checkout,cli,instalments,cluster,deal-rules,dns-publish,dns-sold,console-auth,console-sign-in,console-sign-in-limits,confirmation,console-inbox,contact-api,crash,data-dir,deal-crash,deals,deals-instances,domains,domains-instances,english-contact,health,hosts,instances,invoices,invoices-instances,logs,mail-delivery,memory,negotiation,notify,payments,privacy,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
+  'tests/e2e/{checkout,console-audit,domain-checks,console-passkeys,deal-english,deal-no-script,deals,instalments,invoices}.test.ts',
+  'tests/integration/{abuse,audit,domain-check-job,domains-check-cli,checkout,cli,instalments,cluster,deal-rules,dns-publish,dns-sold,console-auth,console-sign-in,console-sign-in-limits,confirmation,console-inbox,contact-api,crash,data-dir,deal-crash,deals,deals-instances,domains,domains-instances,english-contact,health,hosts,instances,invoices,invoices-instances,logs,mail-delivery,memory,negotiation,notify,payments,privacy,rate-limits,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
 ]
 const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{deals-instances,domains-instances,instances,invoices-instances,store-faults-postgres}.test.ts']
 

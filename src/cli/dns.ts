@@ -44,7 +44,7 @@ function listingFrom(config: Config, domainOption: string | undefined, sold: Rea
 }
 
 /** `1.2.3.4`, `1.2.3.4:5353`, `[::1]:5353`: what Resolver.setServers takes. */
-function resolverFrom(option: string | undefined): Resolver {
+export function resolverFrom(option: string | undefined): Resolver {
   const resolver = new Resolver({ timeout: 3000, tries: 2 })
   if (option === undefined) return resolver
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(option) ?? /^([0-9a-f:]+)$/i.exec(option)

@@ -76,6 +76,9 @@ Commands:
   domains  set NAME key=value… | add NAME [key=value…] | remove NAME   [--dry-run]   edit one name of DOMAINS_FILE
            (keys: price, priceType, minOffer, currency, status, language, listed, description; key= removes one);
            shows the change, writes the file unless --dry-run; other instances take the edit in from the store
+  domains check [--resolver IP:PORT] [--json]   the daily checks now: does each listed name point here
+           (SERVER_ADDRESSES or /tls-check), are its _for-sale records current, when does it expire (RDAP); kept in
+           the store when there is one (exit 1 when a name needs attention)
 Options:
   --json            machine-readable output
   --data-dir DIR    instead of DATA_DIR
@@ -334,6 +337,12 @@ export async function main(argv: string[], print = printLine, printError = (text
       return await runDns(args, values, config, print, sold, store)
     }
     if (command === 'import') return await runImportCommand(args, values, config, print)
+    if (command === 'domains' && args[0] === 'check') {
+      if (args.length > 1) throw new UsageError('domains check takes --json and --resolver IP:PORT only')
+      const { runDomainsCheck } = await import('./domains-check.ts')
+      if (config.databaseUrl || fs.existsSync(sqliteFileOf(config))) store = await openStore(config)
+      return await runDomainsCheck(values, config, store, print)
+    }
     if (command === 'domains') {
       const { runDomainsCommand } = await import('./domains.ts')
       const { storeJournal } = await import('../server/domains-edit/sync.ts')

@@ -20,6 +20,9 @@ import dealPageRoutes from './deal/route.ts'
 import checkoutRoutes from './checkout/route.ts'
 import { createSoldNames } from './deal/sold-names.ts'
 import { createDnsWorker } from './dns/worker.ts'
+import { bootstrapHolder, domainCheckJob } from './domain-checks/job.ts'
+import { createNoticeSender } from './domain-checks/notices.ts'
+import { checkOptionsFor, listedNames, noticeUrlsFor } from './domain-checks/setup.ts'
 import { dealAutoCompleteJob } from './deal/auto-complete.ts'
 import { dealDeadlinesJob, transferCodeErasureJob } from './deal/deadlines.ts'
 import { unconfirmedExpiryJob } from './confirm/expiry.ts'
@@ -205,6 +208,28 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   jobs.add(transferCodeErasureJob({ store, log: app.log.child({ component: 'deals' }) }))
   jobs.add(unconfirmedExpiryJob({ store, log: app.log.child({ component: 'confirm' }) }))
   jobs.add(counterExpiryJob({ store, log: app.log.child({ component: 'counter-expiry' }) }))
+  // The daily checks of the listed names (decision 047): hourly slices of the portfolio, notifications of their own.
+  const domainNotices = createNoticeSender({
+    store,
+    log: app.log.child({ component: 'domain-checks' }),
+    owner: `${leaseOwnerOf(process.pid)}:domains`,
+    leaseMs: config.mailLeaseMs,
+    secret: config.notify.secret,
+    consoleUrl: () => consoleUrlOf(config, app.admin),
+  })
+  if (config.domainChecks.daily) {
+    jobs.add(
+      domainCheckJob({
+        store,
+        listed: () => listedNames(domains.current(), soldNames),
+        checks: checkOptionsFor(config.domainChecks),
+        bootstrap: bootstrapHolder(),
+        notify: (ascii) => noticeUrlsFor(domains.current(), config)(ascii),
+        queued: () => domainNotices.kick(),
+        log: app.log.child({ component: 'domain-checks' }),
+      }),
+    )
+  }
   app.decorate('draining', false)
   app.decorateRequest(SITE_LOOKUP, null)
 
@@ -271,6 +296,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
               secret,
               onDealCompleted: (domain: string) => soldNames.add(domain),
               dnsUpdates,
+              domainNotices,
               log: app.log.child({ component: 'console' }),
               consoleDir: options.consoleDir ?? path.join(path.dirname(path.resolve(options.clientDir)), 'console'),
             })
@@ -294,6 +320,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       if (app.draining) return
       outbox.start()
       dnsUpdates?.start()
+      domainNotices.start()
       soldNames.start()
       domainsSync?.start()
       jobs.start()
@@ -309,6 +336,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     await jobs.stop()
     await outbox.stop()
     await dnsUpdates?.stop()
+    await domainNotices.stop()
     await soldNames.stop()
     await domainsSync?.stop()
     await store.close()

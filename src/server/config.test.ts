@@ -38,6 +38,7 @@ describe('configuration', () => {
       invoiceRetentionYears: 8,
       digest: 'off',
       dnsUpdate: null,
+      domainChecks: { daily: true, serverAddresses: [], resolver: null },
       jobsClockStart: undefined,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
       notify: { urls: [], secret: undefined, personal: false },
@@ -271,4 +272,15 @@ test('the seller on invoices: off without SELLER_*, read with them, and refused 
   expect(() => loadConfig({ SELLER_SMALL_BUSINESS: 'true' })).toThrow(/SELLER_NAME, SELLER_STREET, SELLER_POSTCODE, SELLER_CITY, SELLER_TAX_NUMBER or SELLER_VAT_ID are missing/)
   expect(() => loadConfig({ ...seller, SELLER_NAME: 'Müller\nBcc: x@example.org' })).toThrow(/SELLER_NAME: must be one line without control characters/)
   expect(() => loadConfig({ ...seller, SELLER_VAT_RATE: '19 %' })).toThrow(/SELLER_VAT_RATE: must be a VAT rate in percent/)
+})
+
+test('the daily checks are on unless DOMAIN_CHECKS=off; SERVER_ADDRESSES lists addresses and host names; the resolver is IP[:PORT]', () => {
+  expect(loadConfig({ DOMAIN_CHECKS: 'off', SERVER_ADDRESSES: '203.0.113.7, 2001:DB8::7 lander.example.net.', DOMAIN_CHECK_RESOLVER: '127.0.0.1:5353' }).domainChecks).toEqual({
+    daily: false,
+    serverAddresses: ['203.0.113.7', '2001:db8::7', 'lander.example.net'],
+    resolver: '127.0.0.1:5353',
+  })
+  expect(() => loadConfig({ SERVER_ADDRESSES: '203.0.113.7,<script>' })).toThrow(/SERVER_ADDRESSES: must list IP addresses and host names/)
+  expect(() => loadConfig({ DOMAIN_CHECK_RESOLVER: 'dns.example' })).toThrow(/DOMAIN_CHECK_RESOLVER: must be the resolver as IP/)
+  expect(() => loadConfig({ DOMAIN_CHECKS: 'weekly' })).toThrow(/DOMAIN_CHECKS: must be daily or off/)
 })

@@ -151,6 +151,25 @@ const dnsServer = z.string().transform((value, ctx) => {
   return { host: host!, port }
 })
 
+/** SERVER_ADDRESSES: this server's public IP addresses and the host names a listed name may be a CNAME of. */
+const serverAddresses = z.string().transform((value, ctx) => {
+  const entries = value.split(/[\s,]+/).map((entry) => entry.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean)
+  const wrong = entries.find((entry) => net.isIP(entry) === 0 && !(entry.length <= 253 && entry.split('.').length > 1 && entry.split('.').every((label) => DNS_LABEL.test(label))))
+  if (wrong !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `must list IP addresses and host names, separated by commas, e.g. 203.0.113.7,2001:db8::7,lander.example.net; ${JSON.stringify(wrong)} is neither` })
+    return z.NEVER
+  }
+  return [...new Set(entries)]
+})
+
+/** DOMAIN_CHECK_RESOLVER: IP or IP:PORT ([IPv6]:PORT) of the DNS resolver the checks ask. */
+const resolverAddress = z.string().refine((value) => {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(value.trim()) ?? /^([0-9a-fA-F:]+)$/.exec(value.trim())
+  const host = match?.[1] ?? match?.[2]
+  const port = match?.[3] === undefined ? 53 : Number(match[3])
+  return host !== undefined && net.isIP(host) !== 0 && port >= 1 && port <= 65535
+}, 'must be the resolver as IP, IP:PORT or [IPv6]:PORT, e.g. 127.0.0.53 or 127.0.0.1:5353')
+
 const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -299,6 +318,10 @@ const configSchema = z
       .string()
       .refine((value) => tsigSecret(value) !== null, 'must be the key\'s secret in base64, at least 16 bytes (e.g. from: tsig-keygen -a hmac-sha256 lander-key, or keymgr -t lander-key hmac-sha256)')
       .optional(),
+    // The daily checks of the listed names (docs/domains.md, decision 047).
+    DOMAIN_CHECKS: z.enum(['daily', 'off'], { error: 'must be daily or off' }).default('daily'),
+    SERVER_ADDRESSES: serverAddresses.optional(),
+    DOMAIN_CHECK_RESOLVER: resolverAddress.optional(),
     // For tests only: the scheduled jobs' clock starts at this time (and runs on at real speed), e.g. a Monday 07:59.
     JOBS_CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with an offset, e.g. 2026-11-02T07:59:58+01:00' }).optional(),
   })
@@ -398,6 +421,8 @@ const configSchema = z
               key: { name: `${env.DNS_UPDATE_KEY_NAME}.`, secret: tsigSecret(env.DNS_UPDATE_KEY_SECRET)! },
             }
           : null,
+      /** The checks of the listed names (decision 047): daily in the server unless off; `domains check` any time. */
+      domainChecks: { daily: env.DOMAIN_CHECKS === 'daily', serverAddresses: env.SERVER_ADDRESSES ?? [], resolver: env.DOMAIN_CHECK_RESOLVER?.trim() ?? null },
       /** Without a trailing slash; undefined: the console's own address (notify/console-link.ts). */
       adminUrl: env.ADMIN_URL?.replace(/\/+$/, ''),
     }

@@ -213,17 +213,22 @@ export const REPLY_MAX = 20_000
 export type InquiryAction = 'archive' | 'unarchive' | 'spam' | 'not-spam'
 
 export interface OutboxRow {
-  /** The outbox entry's id (POST /api/outbox/:id/resend; a DNS update's: /api/outbox/dns/:id/resend). */
+  /**
+   * The outbox entry's id (POST /api/outbox/:id/resend; a DNS update's: /api/outbox/dns/:id/resend; a daily check's
+   * notification's: /api/outbox/domain-notices/:id/resend).
+   */
   id: number
   /** Null for a DNS update, which belongs to no inquiry. */
   inquiryId: number | null
   /** A DNS update's: its zone. */
   domain: string
   /** The owner's mail about an inquiry, a reply to the visitor, a notification (webhook or preset), or an update of
-   * the _for-sale records in the owner's DNS (decision 045). */
-  kind: 'inquiry' | 'reply' | 'webhook' | 'dns'
+   * the _for-sale records in the owner's DNS (decision 045), or a daily check's notification (domain.*, decision 047). */
+  kind: 'inquiry' | 'reply' | 'webhook' | 'dns' | 'domain-notice'
   /** A notification's host (never its path, which may hold a token); a DNS update's server; null for mail. */
   target: string | null
+  /** A daily check's notification: its event (domain.unreachable, domain.expiring). */
+  event?: string
   status: MailState
   attempts: number
   lastError: string | null

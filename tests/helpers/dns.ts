@@ -11,6 +11,15 @@ export interface ZoneRecord {
   strings: Buffer[]
 }
 
+/** An address or an alias, for the names whose target the daily checks look up. */
+export interface TargetRecord {
+  owner: string
+  ttl: number
+  type: 'A' | 'AAAA' | 'CNAME'
+  /** The address (A, AAAA) or the alias's target (CNAME). */
+  data: string
+}
+
 /** The octets of one zone-file character-string: `\X` is X, `\DDD` the octet DDD. */
 function unescapeCharacterString(text: string): Buffer {
   const bytes: number[] = []
@@ -55,21 +64,28 @@ export interface DnsServer {
 
 const key = (name: string) => name.toLowerCase().replace(/\.$/, '')
 
+const isTarget = (record: ZoneRecord | TargetRecord): record is TargetRecord => 'type' in record
+
 /**
- * Answers TXT queries for the names in `zone` (owner names with or without the final dot), NXDOMAIN for every other
- * name. UDP and TCP listen on the same port, as a resolver given IP:PORT expects (a long answer is retried over TCP).
+ * Answers TXT queries for the names in `zone` (owner names with or without the final dot), and A, AAAA and CNAME
+ * queries for its target records (a CNAME answers every type, as a resolver expects), NXDOMAIN for every other name.
+ * UDP and TCP listen on the same port, as a resolver given IP:PORT expects (a long answer is retried over TCP).
  */
-export async function startDnsServer(zone: ZoneRecord[]): Promise<DnsServer> {
-  const byName = new Map<string, ZoneRecord[]>()
+export async function startDnsServer(zone: (ZoneRecord | TargetRecord)[]): Promise<DnsServer> {
+  const byName = new Map<string, (ZoneRecord | TargetRecord)[]>()
   for (const record of zone) byName.set(key(record.owner), [...(byName.get(key(record.owner)) ?? []), record])
   const handle: dns2.DnsHandler = (request, send) => {
     const response = Packet.createResponseFromRequest(request)
     const [question] = request.questions
     const found = question ? byName.get(key(question.name)) : undefined
     if (!question || !found) response.header.rcode = 3
-    else if (question.type === Packet.TYPE.TXT) {
+    else {
       for (const record of found) {
-        response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: record.ttl, data: record.strings } as never)
+        const base = { name: question.name, class: Packet.CLASS.IN, ttl: record.ttl }
+        if (!isTarget(record)) {
+          if (question.type === Packet.TYPE.TXT) response.answers.push({ ...base, type: Packet.TYPE.TXT, data: record.strings } as never)
+        } else if (record.type === 'CNAME') response.answers.push({ ...base, type: Packet.TYPE.CNAME, domain: record.data } as never)
+        else if (question.type === Packet.TYPE[record.type]) response.answers.push({ ...base, type: Packet.TYPE[record.type], address: record.data } as never)
       }
     }
     void send(response)

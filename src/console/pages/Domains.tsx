@@ -20,6 +20,7 @@ import {
   type FieldChanges,
 } from '../../shared/domains-api.ts'
 import { callApi } from '../api.ts'
+import { DomainCheckState, useDomainChecks } from './DomainHealth.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber } from '../format.ts'
 import { SelectField, YES_NO } from '../SelectField.tsx'
@@ -295,6 +296,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
   const [saved, setSaved] = useState(false)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const checks = useDomainChecks(list.items.map((row) => row.ascii))
 
   if (data.domainsFile === null) {
     return (
@@ -389,6 +391,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
               <th scope="col">Sprache</th>
               <th scope="col">Gelistet</th>
               <th scope="col">Beschreibung</th>
+              <th scope="col">Prüfung</th>
               <th scope="col">
                 <span className="visually-hidden">Aktionen</span>
               </th>
@@ -412,6 +415,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
                 <td data-label="Beschreibung">
                   <bdi>{row.description ?? ''}</bdi>
                 </td>
+                <td data-label="Prüfung">{checks ? <DomainCheckState check={checks.checks.get(row.ascii)} now={checks.now} /> : '–'}</td>
                 <td>
                   <button type="button" className="button secondary" aria-label={`${row.name} bearbeiten`} onClick={() => setEditing({ kind: 'row', row })}>
                     Bearbeiten

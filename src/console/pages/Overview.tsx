@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { CONSOLE_PATHS, OVERVIEW_DAYS, type OfferAmount, type Overview, type OverviewDomain } from '../../shared/console-api.ts'
 import { formatNumber } from '../format.ts'
 import { DailyChart } from './Chart.tsx'
+import { DomainHealth } from './DomainHealth.tsx'
 
 type SortKey = 'domain' | 'views' | 'inquiries' | 'spam' | 'highestOffer' | 'medianOffer'
 
@@ -64,6 +65,7 @@ export function OverviewPage({ data }: { data: Overview }) {
   return (
     <>
       <h1>Übersicht</h1>
+      <DomainHealth />
       <nav aria-label="Zeitraum" className="ranges">
         {OVERVIEW_DAYS.map((days) => (
           <a

@@ -23,6 +23,7 @@ import salesRoutes from './sales/route.ts'
 import paymentRoutes from './payments/route.ts'
 import importRoutes from './import/route.ts'
 import domainsRoutes from './domains/route.ts'
+import domainCheckRoutes from './domain-checks/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
 import privacyRoutes from './privacy/route.ts'
 import securityRoutes from './security/route.ts'
@@ -132,6 +133,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   await app.register(privacyRoutes, { ...deps, renderer })
   await app.register(importRoutes, { ...deps, renderer })
   await app.register(domainsRoutes, { ...deps, renderer })
+  await app.register(domainCheckRoutes, deps)
   await app.register(securityRoutes(deps, renderer))
   await app.register(auditRoutes(deps, renderer))
   for (const url of PAGE_ROUTES) {

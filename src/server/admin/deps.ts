@@ -17,4 +17,6 @@ export interface ConsoleDeps {
   onDealCompleted: (domain: string) => void
   /** The DNS updates of the _for-sale records (dns/worker.ts), when DNS_UPDATE_* is set. */
   dnsUpdates?: { kick(): void } | null
+  /** The daily checks' notifications (domain-checks/notices.ts). */
+  domainNotices?: { kick(): void }
 }

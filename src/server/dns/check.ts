@@ -18,7 +18,7 @@ const NO_RECORDS = new Set(['ENODATA', 'ENOTFOUND'])
  * The TXT records at _for-sale.<ascii>, each as its character-strings' octets. Node hands every octet over as one
  * Latin-1 character, so the octets are exactly what was published (UTF-8 or not).
  */
-async function lookupForSale(resolver: Resolver, ascii: string): Promise<{ records: Buffer[][] } | { error: string }> {
+export async function lookupForSale(resolver: Resolver, ascii: string): Promise<{ records: Buffer[][] } | { error: string }> {
   try {
     const records = await resolver.resolveTxt(`_for-sale.${ascii}`)
     return { records: records.map((strings) => strings.map((text) => Buffer.from(text, 'latin1'))) }

@@ -7,6 +7,7 @@ import { databaseUrlFor } from '../../../tests/helpers/postgres.ts'
 import { openStore } from '../store/index.ts'
 import type { NewInquiry, Store } from '../store/types.ts'
 import { composeDigest, digestWeek, QUIET_DAYS } from './digest.ts'
+import type { DomainCheck } from '../../shared/domain-checks.ts'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -124,4 +125,30 @@ test('the open deals are listed, next deadline first, passed deadlines marked, w
   expect(plain).not.toContain('Besucher')
   const none = composeDigest(await store.digestFacts({ ...week, quietSince: DUE - QUIET_DAYS * DAY }), week)
   expect(none.text).toContain('Offene Verkäufe (nächste Frist zuerst):\n  keine')
+})
+
+test('the daily checks\' findings are listed every week while they last: not pointing here, records, expiring soon', async () => {
+  const store = await open()
+  const facts = await store.digestFacts({ ...week, quietSince: DUE - QUIET_DAYS * DAY })
+  const check = (domain: string, overrides: Partial<DomainCheck>): DomainCheck => ({ domain, checkedAt: DUE - DAY, pointing: 'here', pointingDetail: '192.0.2.10', records: 'ok', recordsDetail: '', expiry: 'known', expiresAt: DUE + 300 * DAY, expiryDetail: 'RDAP', rdapCheckedAt: DUE - DAY, ...overrides })
+  const { text } = composeDigest(facts, week, [], [], [
+    check('hier.de', {}),
+    check('xn--mnchen-3ya.de', { pointing: 'elsewhere', pointingDetail: '198.51.100.7' }),
+    check('fehlt.de', { records: 'missing' }),
+    check('bald.de', { expiresAt: Date.parse('2026-11-12T10:00:00Z') }),
+    check('unbekannt.de', { pointing: 'unknown', records: 'unknown', expiry: 'unknown', expiresAt: null }),
+  ])
+  expect(text).toContain(
+    [
+      'Tägliche Prüfung der Namen (5 Namen geprüft):',
+      '  Zeigen nicht hierher:',
+      '    münchen.de (198.51.100.7)',
+      '  _for-sale-Eintrag nicht aktuell:',
+      '    fehlt.de: Eintrag fehlt',
+      '  Laufen in weniger als 30 Tagen ab:',
+      '    bald.de: läuft ab am 12.11.2026',
+    ].join('\n'),
+  )
+  expect(composeDigest(facts, week, [], [], [check('hier.de', {})]).text).toContain('Tägliche Prüfung der Namen (1 Name geprüft):\n  alles in Ordnung')
+  expect(composeDigest(facts, week).text).not.toContain('Tägliche Prüfung')
 })

@@ -13,6 +13,7 @@ import type { DigestDomain, DigestFacts, StoredDeal, Store } from '../store/type
 import { addDays, berlinPartsOf, berlinTime } from '../lib/berlin.ts'
 import type { Job } from '../scheduler/scheduler.ts'
 import { lazy } from '../../shared/lazy.ts'
+import { EXPIRING_DAYS, RECORDS_LABEL, expiryLabel, isExpiringSoon, type DomainCheck } from '../../shared/domain-checks.ts'
 
 const DAY_MS = 24 * 3_600_000
 /** A name without an inquiry for this long is listed as quiet. */
@@ -85,7 +86,25 @@ function dealLines(deals: StoredDeal[], now: number): string[] {
   return lines
 }
 
-export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = [], deals: StoredDeal[] = []): { subject: string; text: string } {
+/**
+ * The daily checks' findings (decision 047), every week while they last: a name that stopped pointing here is listed
+ * until it points here again or leaves the domains file. Details came from DNS and RDAP: already one line of visible
+ * text (domain-checks/check.ts).
+ */
+function checkLines(checks: DomainCheck[], now: number): string[] {
+  if (checks.length === 0) return []
+  const lines = ['', `Tägliche Prüfung der Namen (${count(checks.length, 'Name', 'Namen')} geprüft):`]
+  const away = checks.filter((check) => check.pointing === 'elsewhere')
+  const records = checks.filter((check) => check.records !== 'ok' && check.records !== 'unknown')
+  const expiring = checks.filter((check) => isExpiringSoon(check, now)).sort((a, b) => a.expiresAt! - b.expiresAt!)
+  if (away.length + records.length + expiring.length === 0) return [...lines, '  alles in Ordnung']
+  if (away.length) lines.push('  Zeigen nicht hierher:', ...away.map((check) => `    ${displayHost(check.domain)}${check.pointingDetail ? ` (${check.pointingDetail})` : ''}`))
+  if (records.length) lines.push('  _for-sale-Eintrag nicht aktuell:', ...records.map((check) => `    ${displayHost(check.domain)}: ${RECORDS_LABEL[check.records]}`))
+  if (expiring.length) lines.push(`  Laufen in weniger als ${EXPIRING_DAYS} Tagen ab:`, ...expiring.map((check) => `    ${displayHost(check.domain)}: ${expiryLabel(check)}`))
+  return lines
+}
+
+export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = [], deals: StoredDeal[] = [], checks: DomainCheck[] = []): { subject: string; text: string } {
   const first = date().format(new Date(week.since))
   const last = date().format(new Date(week.until - DAY_MS))
   const domains = facts.domains.filter((d) => d.domain !== OTHER_NAMES)
@@ -122,6 +141,7 @@ export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: stri
   lines.push('', `Seit ${QUIET_DAYS} Tagen ohne Anfrage:`)
   lines.push(quiet.length ? quiet.map((name) => `  ${displayHost(name)}`).join('\n') : '  keine: jeder Name hatte in dieser Zeit mindestens eine Anfrage.')
   lines.push(...dealLines(deals, week.until))
+  lines.push(...checkLines(checks, week.until))
   if (totals.failed > 0) lines.push('', 'Fehlgeschlagene Mails stehen in der Konsole unter „Postausgang“ und lassen sich dort erneut senden.')
   lines.push('', '-- ', 'domain-lander (DIGEST=weekly)')
   return { subject: `Wochenbericht ${first} – ${last}`, text: `${lines.join('\n')}\n` }
@@ -142,7 +162,10 @@ export function digestJob(options: {
     async run({ dueAt, period }) {
       const week = digestWeek(dueAt)
       const facts = await store.digestFacts({ ...week, quietSince: week.until - QUIET_DAYS * DAY_MS })
-      const { subject, text } = composeDigest(facts, week, listed(), await store.listDeals())
+      const names = listed()
+      const inFile = new Set(names)
+      const checks = (await store.domainChecks()).filter((check) => inFile.has(check.domain))
+      const { subject, text } = composeDigest(facts, week, names, await store.listDeals(), checks)
       const message: SendMailOptions = { from: addresses.from, to: addresses.to, subject, text }
       await transport.send(message, `digest-${period}.eml`)
       log.info({ period, domains: facts.domains.length }, 'weekly digest mailed')

@@ -27,23 +27,43 @@ const pathSegment = (text: string) => encodeURIComponent(text).replace(/[!'()*]/
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' }
 
+/**
+ * What any notification is made of, whatever it is about: an inquiry or deal (message.ts), a listed name's check
+ * (domain-notice.ts). `text` takes the preset's escaping for text that came from outside.
+ */
+export interface NoticeMessage {
+  deliveryId: string
+  link: string | null
+  payload: unknown
+  title: string
+  text: (outsideText?: (text: string) => string) => string
+}
+
+const messageOf = (notice: Notice): NoticeMessage => ({
+  deliveryId: notice.deliveryId,
+  link: notice.link,
+  payload: payloadOf(notice),
+  title: titleOf(notice),
+  text: (outsideText) => textOf(notice, outsideText),
+})
+
 /** The request for this target: its URL, method, headers and body. */
-function requestFor(target: NotifyTarget, notice: Notice): Request {
+function requestFor(target: NotifyTarget, notice: NoticeMessage): Request {
   const { url } = target
   switch (target.preset) {
     case null:
-      return { method: 'POST', url: url.href, headers: JSON_TYPE, body: safeJson(payloadOf(notice)) }
+      return { method: 'POST', url: url.href, headers: JSON_TYPE, body: safeJson(notice.payload) }
     case 'ntfy':
       return {
         method: 'POST',
         url: url.href,
         headers: {
           'content-type': 'text/plain; charset=utf-8',
-          title: headerText(titleOf(notice)),
+          title: headerText(notice.title),
           tags: 'incoming_envelope',
           ...(notice.link && { click: notice.link }),
         },
-        body: textOf(notice),
+        body: notice.text(),
       }
     case 'telegram': {
       const base = url.pathname.replace(/\/sendMessage\/?$|\/$/, '')
@@ -51,7 +71,7 @@ function requestFor(target: NotifyTarget, notice: Notice): Request {
         method: 'POST',
         url: `${url.origin}${base}/sendMessage`,
         headers: JSON_TYPE,
-        body: safeJson({ chat_id: url.searchParams.get('chat_id'), text: textOf(notice), link_preview_options: { is_disabled: true } }),
+        body: safeJson({ chat_id: url.searchParams.get('chat_id'), text: notice.text(), link_preview_options: { is_disabled: true } }),
       }
     }
     case 'matrix': {
@@ -62,13 +82,13 @@ function requestFor(target: NotifyTarget, notice: Notice): Request {
         method: 'PUT',
         url: `${url.origin}${prefix}/_matrix/client/v3/rooms/${pathSegment(room)}/send/m.room.message/${pathSegment(notice.deliveryId)}`,
         headers: { ...JSON_TYPE, authorization: `Bearer ${url.searchParams.get('access_token')}` },
-        body: safeJson({ msgtype: 'm.text', body: textOf(notice) }),
+        body: safeJson({ msgtype: 'm.text', body: notice.text() }),
       }
     }
     case 'slack':
-      return { method: 'POST', url: url.href, headers: JSON_TYPE, body: safeJson({ text: textOf(notice, slackText) }) }
+      return { method: 'POST', url: url.href, headers: JSON_TYPE, body: safeJson({ text: notice.text(slackText) }) }
     case 'mattermost':
-      return { method: 'POST', url: url.href, headers: JSON_TYPE, body: safeJson({ text: textOf(notice, markdownText) }) }
+      return { method: 'POST', url: url.href, headers: JSON_TYPE, body: safeJson({ text: notice.text(markdownText) }) }
   }
 }
 
@@ -95,7 +115,9 @@ export interface SendOptions {
   now: number
 }
 
-export async function sendNotification(entry: string, notice: Notice, { secret, timeoutMs, now }: SendOptions): Promise<NotifyResult> {
+export const sendNotification = (entry: string, notice: Notice, options: SendOptions) => sendMessage(entry, messageOf(notice), options)
+
+export async function sendMessage(entry: string, notice: NoticeMessage, { secret, timeoutMs, now }: SendOptions): Promise<NotifyResult> {
   const parsed = parseTarget(entry)
   if (!parsed.ok) return { status: 'failed', error: `not a valid notification address: ${parsed.error}` }
   if (!secret) return { status: 'failed', error: 'NOTIFY_SECRET is not set: notifications are not sent unsigned' }

@@ -378,4 +378,39 @@ export const SQLITE_MIGRATIONS: MigrationStep[] = [
    DROP INDEX invoices_deal_invoice;
    CREATE UNIQUE INDEX invoices_deal_invoice ON invoices (deal_id) WHERE kind = 'invoice' AND advance_rate IS NULL;
    CREATE UNIQUE INDEX invoices_deal_advance ON invoices (deal_id, advance_rate) WHERE kind = 'invoice' AND advance_rate IS NOT NULL;`,
+  // The daily checks of every listed name (decision 047): the last result per name, what the owner was last told of
+  // (so a webhook goes once per change of state), and the notifications (domain.unreachable, domain.expiring) in an
+  // outbox of their own, as the DNS updates have (outbox rows belong to an inquiry).
+  `CREATE TABLE domain_checks (
+     domain TEXT PRIMARY KEY,
+     checked_at INTEGER NOT NULL,
+     pointing TEXT NOT NULL CHECK (pointing IN ('here', 'elsewhere', 'unknown')),
+     pointing_detail TEXT NOT NULL,
+     records TEXT NOT NULL CHECK (records IN ('ok', 'missing', 'stale', 'left-over', 'malformed', 'unknown')),
+     records_detail TEXT NOT NULL,
+     expiry TEXT NOT NULL CHECK (expiry IN ('known', 'none', 'unknown')),
+     expires_at INTEGER,
+     expiry_detail TEXT NOT NULL,
+     rdap_checked_at INTEGER,
+     told_pointing TEXT CHECK (told_pointing IN ('here', 'elsewhere')),
+     told_expires_at INTEGER
+   );
+   CREATE INDEX domain_checks_checked ON domain_checks (checked_at);
+   CREATE TABLE domain_notices (
+     id INTEGER PRIMARY KEY,
+     domain TEXT NOT NULL,
+     event TEXT NOT NULL CHECK (event IN ('unreachable', 'expiring')),
+     facts TEXT NOT NULL,
+     webhook_url TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     failed_at INTEGER,
+     lease_owner TEXT,
+     lease_until INTEGER
+   );
+   CREATE INDEX domain_notices_pending_due ON domain_notices (next_attempt_at) WHERE status = 'pending';`,
 ]

@@ -3,7 +3,8 @@
 import type { Generated } from 'kysely'
 import type { AuditAction, AuditOutcome } from '../../shared/audit-api.ts'
 import type { Language } from '../../shared/language.ts'
-import type { DealEvent, DealState, InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
+import type { ExpiryState, PointingState, RecordsState } from '../../shared/domain-checks.ts'
+import type { DealEvent, DealState, DomainNoticeEvent, InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
 
 export interface Database {
   inquiries: {
@@ -236,4 +237,39 @@ export interface Database {
   }
   /** The names whose _for-sale records the server has published, by zone. */
   dns_names: { domain: string; zone: string }
+  /** The last check of each listed name (decision 047), and what the owner was last told about it. */
+  domain_checks: {
+    domain: string
+    checked_at: number
+    pointing: PointingState
+    pointing_detail: string
+    records: RecordsState
+    records_detail: string
+    expiry: ExpiryState
+    expires_at: number | null
+    expiry_detail: string
+    rdap_checked_at: number | null
+    /** The state the last domain.unreachable (or its end) was about; null before any. */
+    told_pointing: 'here' | 'elsewhere' | null
+    /** The expiry date the last domain.expiring was about. */
+    told_expires_at: number | null
+  }
+  /** domain.unreachable and domain.expiring, one row per address: an outbox of their own. */
+  domain_notices: {
+    id: Generated<number>
+    domain: string
+    event: DomainNoticeEvent
+    /** JSON of DomainNoticeFacts: what the notification says. */
+    facts: string
+    webhook_url: string
+    status: OutboxStatus
+    attempts: Generated<number>
+    next_attempt_at: number
+    last_error: string | null
+    created_at: number
+    sent_at: number | null
+    failed_at: number | null
+    lease_owner: string | null
+    lease_until: number | null
+  }
 }

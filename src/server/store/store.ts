@@ -16,6 +16,7 @@ import { privacyStore } from './privacy.ts'
 import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
 import { dnsUpdateStore } from './dns-updates.ts'
+import { domainCheckStore } from './domain-checks.ts'
 import { auditStore } from './audit.ts'
 import { domainEditStore } from './domain-edits.ts'
 import type { Database } from './schema.ts'
@@ -46,7 +47,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
   const release = (owner: string | undefined) =>
     guard(() =>
       Promise.all(
-        (['outbox', 'dns_updates'] as const).map((table) =>
+        (['outbox', 'dns_updates', 'domain_notices'] as const).map((table) =>
           db
             .updateTable(table)
             .set(noLease)
@@ -69,6 +70,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...invoiceStore(db, dialect),
     ...jobStore(db, dialect),
     ...dnsUpdateStore(db, dialect),
+    ...domainCheckStore(db, dialect),
     ...auditStore(db, dialect),
     ...domainEditStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {

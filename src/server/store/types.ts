@@ -5,6 +5,7 @@ import type { DealRateStore, DealRecordStore } from './deal-record-types.ts'
 import type { NewInquiry, NewReply, StoredInquiry, MailPlan, InquiryFilter, InquiryListing, OutboxListing, ConsoleFilter, ConsoleInquiry, InquiryThread, MailListing, DailyStats, SaveResult, OutboxItem, OutboxStatus, OutboxHealth } from './inquiry-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { DnsUpdateStore } from './dns-types.ts'
+import type { DomainCheckStore } from './domain-check-types.ts'
 import type { PaymentStore } from './payment-types.ts'
 import type { InvoiceStore } from './invoice-types.ts'
 import type { DomainEditStore } from './domain-edits-types.ts'
@@ -21,6 +22,7 @@ export type * from './job-types.ts'
 export type * from './payment-types.ts'
 export type * from './invoice-types.ts'
 export type * from './dns-types.ts'
+export type * from './domain-check-types.ts'
 export type * from './audit-types.ts'
 export type * from './domain-edits-types.ts'
 
@@ -34,6 +36,7 @@ export interface Store
     JobStore,
     InvoiceStore,
     DnsUpdateStore,
+    DomainCheckStore,
     AuditStore,
     DomainEditStore {
   /**

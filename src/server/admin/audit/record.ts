@@ -49,6 +49,7 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
   'POST /api/inquiries/:id/decline': 'decline',
   'POST /api/outbox/:id/resend': 'resend',
   'POST /api/outbox/dns/:id/resend': 'resend',
+  'POST /api/outbox/domain-notices/:id/resend': 'resend',
   'POST /api/templates/:kind': 'template',
   'DELETE /api/templates/:kind': 'template',
   'POST /api/deals/:id/paid': 'deal-paid',
@@ -113,6 +114,7 @@ async function subjectOf(request: FastifyRequest, deps: ConsoleDeps): Promise<No
   }
   if (url === '/api/outbox/:id/resend') return { detail: `Postausgang Nr. ${id}` }
   if (url === '/api/outbox/dns/:id/resend') return { detail: `DNS-Update Nr. ${id}` }
+  if (url === '/api/outbox/domain-notices/:id/resend') return { detail: `Domain-Benachrichtigung Nr. ${id}` }
   if (url === '/api/passkeys/:id') return { detail: `Passkey Nr. ${id}` }
   return {}
 }

@@ -68,9 +68,11 @@ export default async function domainsRoutes(app: FastifyInstance, deps: ConsoleD
   const list = (query: { q?: string; offset?: number }): DomainsListPage =>
     config.domainsFile ? listDomains(domains.current(), query) : { q: '', offset: 0, total: 0, items: [] }
 
-  app.get(DOMAINS_PATH, async (_request, reply) =>
-    sendPage(reply, renderer, { page: 'domains', data: { domainsFile: config.domainsFile ?? null, suggestedFile, list: list({}) } }),
-  )
+  // `?q=` opens the page on a search (the Übersicht links a name that needs attention this way).
+  app.get(DOMAINS_PATH, async (request, reply) => {
+    const parsed = listQuery.safeParse(request.query)
+    return sendPage(reply, renderer, { page: 'domains', data: { domainsFile: config.domainsFile ?? null, suggestedFile, list: list(parsed.success ? parsed.data : {}) } })
+  })
 
   app.get('/api/domains', async (request) => {
     const parsed = listQuery.safeParse(request.query)

@@ -129,9 +129,11 @@ function createInboxData(deps: ConsoleDeps) {
     const { cursor } = parse(outboxQuery, rawQuery)
     // One more than a page: whether there is a next one. The DNS updates (at most one waiting per zone, a newer one
     // replaces it) all come with the first page.
-    const [rows, dnsRows] = await Promise.all([
+    const [rows, dnsRows, noticeRows] = await Promise.all([
       store.listMail(['pending', 'failed'], { ...(cursor !== undefined && { after: decodeCursor(cursor) }), limit: OUTBOX_PAGE_SIZE + 1 }),
       cursor === undefined ? store.listDnsUpdates(['pending', 'failed']) : [],
+      // The daily checks' notifications (decision 047): a few per change of a name's state, with the first page too.
+      cursor === undefined ? store.listDomainNotices(['pending', 'failed']) : [],
     ])
     const page = rows.slice(0, OUTBOX_PAGE_SIZE)
     const last = page.at(-1)
@@ -165,9 +167,24 @@ function createInboxData(deps: ConsoleDeps) {
         nextAttemptAt: row.nextAttemptAt,
       }),
     )
+    const notices = noticeRows.map(
+      (row): OutboxRow => ({
+        id: row.id,
+        inquiryId: null,
+        domain: displayHost(row.domain),
+        kind: 'domain-notice',
+        target: notifyHost(row.webhookUrl),
+        event: `domain.${row.event}`,
+        status: row.status,
+        attempts: row.attempts,
+        lastError: row.lastError,
+        createdAt: row.createdAt,
+        nextAttemptAt: row.nextAttemptAt,
+      }),
+    )
     return {
       next: rows.length > OUTBOX_PAGE_SIZE && last ? encodeCursor(last) : null,
-      items: [...mail, ...dns].sort((a, b) => a.createdAt - b.createdAt),
+      items: [...mail, ...dns, ...notices].sort((a, b) => a.createdAt - b.createdAt),
     }
   }
 

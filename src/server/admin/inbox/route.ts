@@ -101,6 +101,14 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
     return { ok: true }
   })
 
+  app.post('/api/outbox/domain-notices/:id/resend', async (request) => {
+    const id = idOf(request)
+    if (!(await store.resendDomainNotice(id, Date.now()))) throw new HttpError(409, 'Diese Benachrichtigung wird gerade gesendet oder ist nicht mehr da.')
+    deps.domainNotices?.kick()
+    log.info({ domainNotice: id }, 'domain notification queued again from the console')
+    return { ok: true }
+  })
+
   app.get('/api/overview', async (request) => data.overview(request.query))
 }
 

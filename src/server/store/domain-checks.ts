@@ -1,0 +1,212 @@
+// The daily checks (decision 047): the last result per name, what the owner was last told, and the notifications in
+// an outbox of their own (leased, retried like mail). Same for both databases.
+import { sql, type Kysely } from 'kysely'
+import type { DomainCheck } from '../../shared/domain-checks.ts'
+import { writer, type DialectSpecifics } from './dialect.ts'
+import type { Database } from './schema.ts'
+import type { DomainCheckStore, DomainNoticeEvent, DomainNoticeFacts } from './types.ts'
+
+const noLease = { lease_owner: null, lease_until: null } as const
+/** Rows per statement, far below both databases' limits on bound parameters. */
+const CHUNK = 500
+
+type CheckRow = Database['domain_checks']
+
+const toCheck = (row: CheckRow): DomainCheck => ({
+  domain: row.domain,
+  checkedAt: Number(row.checked_at),
+  pointing: row.pointing,
+  pointingDetail: row.pointing_detail,
+  records: row.records,
+  recordsDetail: row.records_detail,
+  expiry: row.expiry,
+  expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+  expiryDetail: row.expiry_detail,
+  rdapCheckedAt: row.rdap_checked_at === null ? null : Number(row.rdap_checked_at),
+})
+
+const columnsOf = (check: DomainCheck) => ({
+  checked_at: check.checkedAt,
+  pointing: check.pointing,
+  pointing_detail: check.pointingDetail,
+  records: check.records,
+  records_detail: check.recordsDetail,
+  expiry: check.expiry,
+  expires_at: check.expiresAt,
+  expiry_detail: check.expiryDetail,
+  rdap_checked_at: check.rdapCheckedAt,
+})
+
+export function domainCheckStore(db: Kysely<Database>, dialect: DialectSpecifics): DomainCheckStore {
+  const { guard } = dialect
+  const postgres = dialect.name === 'postgres'
+  const write = writer(dialect)
+  return {
+    async domainChecks(only) {
+      if (only?.length === 0) return []
+      const rows = await guard(() =>
+        db
+          .selectFrom('domain_checks')
+          .selectAll()
+          .$if(only !== undefined, (qb) => qb.where('domain', 'in', only!))
+          .orderBy('domain')
+          .execute(),
+      )
+      return rows.map(toCheck)
+    },
+    async saveDomainChecks(checks, { now, expiringMs, notify }) {
+      const events: { domain: string; event: DomainNoticeEvent }[] = []
+      for (let start = 0; start < checks.length; start += CHUNK) {
+        const chunk = checks.slice(start, start + CHUNK)
+        await write(() =>
+          db.transaction().execute(async (trx) => {
+            // Locked, so that two instances saving the same name decide "told" once.
+            const told = new Map(
+              (
+                await trx
+                  .selectFrom('domain_checks')
+                  .select(['domain', 'told_pointing', 'told_expires_at'])
+                  .where('domain', 'in', chunk.map((check) => check.domain))
+                  .$if(postgres, (qb) => qb.forUpdate())
+                  .execute()
+              ).map((row) => [row.domain, row]),
+            )
+            const notices: { domain: string; event: DomainNoticeEvent; facts: DomainNoticeFacts }[] = []
+            for (const check of chunk) {
+              const before = told.get(check.domain)
+              let toldPointing = before?.told_pointing ?? null
+              let toldExpiresAt = before?.told_expires_at === undefined || before.told_expires_at === null ? null : Number(before.told_expires_at)
+              const facts = { time: check.checkedAt, pointingDetail: check.pointingDetail, expiresAt: check.expiresAt }
+              if (check.pointing === 'elsewhere' && toldPointing !== 'elsewhere') notices.push({ domain: check.domain, event: 'unreachable', facts })
+              // "unknown" (DNS did not answer) changes nothing: the owner hears of a real change only.
+              if (check.pointing !== 'unknown') toldPointing = check.pointing
+              if (check.expiresAt !== null && check.expiresAt - now < expiringMs && check.expiresAt !== toldExpiresAt) {
+                notices.push({ domain: check.domain, event: 'expiring', facts })
+                toldExpiresAt = check.expiresAt
+              }
+              const values = { ...columnsOf(check), told_pointing: toldPointing, told_expires_at: toldExpiresAt }
+              await trx
+                .insertInto('domain_checks')
+                .values({ domain: check.domain, ...values })
+                .onConflict((oc) => oc.column('domain').doUpdateSet(values))
+                .execute()
+            }
+            events.push(...notices.map(({ domain, event }) => ({ domain, event })))
+            const rows = notices.flatMap((notice) =>
+              [...new Set(notify(notice.domain))].map((url) => ({
+                domain: notice.domain,
+                event: notice.event,
+                facts: JSON.stringify(notice.facts),
+                webhook_url: url,
+                status: 'pending' as const,
+                next_attempt_at: now,
+                created_at: now,
+                last_error: null,
+                sent_at: null,
+                failed_at: null,
+                ...noLease,
+              })),
+            )
+            if (rows.length) await trx.insertInto('domain_notices').values(rows).execute()
+          }),
+        )
+      }
+      return events
+    },
+    async claimDomainNotices(now, limit, owner, leaseMs) {
+      return write(async () => {
+        const rows = await db
+          .updateTable('domain_notices')
+          .set({ lease_owner: owner, lease_until: now + leaseMs })
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('domain_notices')
+              .select('id')
+              .where('status', '=', 'pending')
+              .where('next_attempt_at', '<=', now)
+              .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+              .orderBy('next_attempt_at')
+              .orderBy('id')
+              .limit(limit)
+              .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
+          )
+          .returning(['id', 'domain', 'event', 'facts', 'webhook_url', 'attempts', 'created_at'])
+          .execute()
+        return rows
+          .map((row) => ({
+            id: Number(row.id),
+            domain: row.domain,
+            event: row.event,
+            facts: JSON.parse(row.facts) as DomainNoticeFacts,
+            webhookUrl: row.webhook_url,
+            attempts: row.attempts,
+            createdAt: Number(row.created_at),
+          }))
+          .sort((a, b) => a.id - b.id)
+      })
+    },
+    async markDomainNoticeSent(id, now) {
+      await write(() =>
+        db
+          .updateTable('domain_notices')
+          .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), last_error: null, ...noLease }))
+          .where('id', '=', id)
+          .execute(),
+      )
+    },
+    async markDomainNoticeRetry(id, nextAttemptAt, error) {
+      await write(() =>
+        db
+          .updateTable('domain_notices')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAttemptAt, last_error: error.slice(0, 1000), ...noLease }))
+          .where('id', '=', id)
+          .execute(),
+      )
+    },
+    async markDomainNoticeFailed(id, error, now) {
+      await write(() =>
+        db
+          .updateTable('domain_notices')
+          .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: error.slice(0, 1000), failed_at: now, ...noLease }))
+          .where('id', '=', id)
+          .execute(),
+      )
+    },
+    async nextDomainNoticeDueAt() {
+      const row = await guard(() =>
+        db
+          .selectFrom('domain_notices')
+          .select(sql<number | null>`MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END)`.as('at'))
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow(),
+      )
+      return row.at === null ? null : Number(row.at)
+    },
+    async listDomainNotices(statuses) {
+      if (statuses.length === 0) return []
+      const rows = await guard(() =>
+        db
+          .selectFrom('domain_notices')
+          .select(['id', 'domain', 'event', 'webhook_url', 'status', 'attempts', 'last_error', 'created_at', 'next_attempt_at'])
+          .where('status', 'in', statuses)
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(1000)
+          .execute(),
+      )
+      return rows.map((row) => ({ id: Number(row.id), domain: row.domain, event: row.event, webhookUrl: row.webhook_url, status: row.status, attempts: row.attempts, lastError: row.last_error, createdAt: Number(row.created_at), nextAttemptAt: Number(row.next_attempt_at) }))
+    },
+    async resendDomainNotice(id, now) {
+      return write(async () => {
+        const updated = await db
+          .updateTable('domain_notices')
+          .set({ status: 'pending', attempts: 0, last_error: null, next_attempt_at: now, failed_at: null, ...noLease })
+          .where('id', '=', id)
+          .where('status', 'in', ['pending', 'failed'])
+          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+          .executeTakeFirst()
+        return Number(updated.numUpdatedRows) > 0
+      })
+    },
+  }
+}

@@ -25,7 +25,7 @@ import { formatNumber } from '../format.ts'
 
 const PRICE_TYPE = { fixed: 'Festpreis', negotiable: 'Verhandlungsbasis', 'on-request': 'Preis auf Anfrage' } as const
 const STATUS = { available: 'verfügbar', reserved: 'reserviert', sold: 'verkauft' } as const
-const LANGUAGE = { de: 'Deutsch', en: 'Englisch', auto: 'nach Browser' } as const
+const LANGUAGE = { de: 'Deutsch', en: 'Englisch', fr: 'Französisch', es: 'Spanisch', it: 'Italienisch', nl: 'Niederländisch', pl: 'Polnisch', auto: 'nach Browser' } as const
 const FIELD: Record<EditableField, string> = {
   price: 'Preis',
   priceType: 'Preisart',

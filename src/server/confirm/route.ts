@@ -4,7 +4,7 @@
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Language } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { Config } from '../config.ts'
 import { ownerMailPlan } from '../contact/owner-mail.ts'
 import { clientKeyOf } from '../http/client-address.ts'

@@ -1,7 +1,7 @@
 // What an invoice says, frozen when it is issued (decision 038): the row keeps this snapshot, and the PDF and the
 // E-Rechnung are drawn from it alone, so they never change with the configuration, the domains file or a buyer who
 // is later forgotten.
-import type { Language } from '../../shared/language.ts'
+import type { InvoiceLanguage } from './texts.ts'
 import { type Amounts, type TaxCase, amountsOf, taxCaseOf } from './tax.ts'
 
 export interface SellerData {
@@ -41,7 +41,7 @@ export interface InvoiceData {
   paidAt: number
   /** By when the domain is transferred (the supply, §14 Abs. 4 Nr. 6 UStG). */
   supplyBy: number
-  language: Language
+  language: InvoiceLanguage
   currency: string
   taxCase: TaxCase
   amounts: Amounts
@@ -97,7 +97,7 @@ export function invoiceDataOf(input: {
   issuedAt: number
   paidAt: number
   supplyBy: number
-  language: Language
+  language: InvoiceLanguage
   currency: string
   gross: number
   domain: string

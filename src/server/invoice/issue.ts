@@ -4,6 +4,7 @@ import type { Config } from '../config.ts'
 import { displayHost } from '../sites/host.ts'
 import type { InvoiceAddress, InvoiceIssue, StoredInquiry, Store } from '../store/types.ts'
 import { buyerOf, cancellationOf, invoiceDataOf, isBusinessBuyer, type InvoiceData } from './document.ts'
+import { invoiceLanguage } from './texts.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -33,7 +34,7 @@ export async function paymentInvoice(context: { store: Store; config: Partial<Pi
           issuedAt: now,
           paidAt,
           supplyBy: deal.transferDueAt ?? paidAt + deal.transferDays * DAY_MS,
-          language: deal.buyer.language,
+          language: invoiceLanguage(deal.buyer.language),
           currency: deal.currency,
           gross: deal.amount,
           domain: displayHost(deal.domain),

@@ -7,23 +7,11 @@ import type { Language } from '../../shared/language.ts'
 import { confirmUrl } from '../confirm/link.ts'
 import { displayHost } from '../sites/host.ts'
 import type { OutboxItem, StoredInquiry } from '../store/types.ts'
+import { BUYER_WORDS } from './buyer-words.ts'
+import type { ConfirmKind, ConfirmWords } from './buyer-words-types.ts'
 import { headerSafe, type MailAddresses } from './compose.ts'
 
-type ConfirmKind = 'notice' | 'verify'
-
-interface MailWords {
-  greeting: string
-  subject: Record<ConfirmKind, (domain: string) => string>
-  /** What the mail says before the link (verify) or instead of it (notice). */
-  lead: Record<ConfirmKind, (domain: string) => string>
-  /** After the lead, or after the link. */
-  close: Record<ConfirmKind, string>
-  /** Where the text is shown instead of sent (the console), in place of the link. */
-  linkPlaceholder: string
-  signature: (domain: string) => string
-}
-
-const WORDS: Record<Language, MailWords> = {
+const WORDS: Record<Language, ConfirmWords> = {
   de: {
     greeting: 'Guten Tag,',
     subject: {
@@ -60,6 +48,11 @@ const WORDS: Record<Language, MailWords> = {
     linkPlaceholder: '[confirmation link]',
     signature: (domain) => `Sent automatically by the contact form of ${domain}.`,
   },
+  fr: BUYER_WORDS.fr.confirm,
+  es: BUYER_WORDS.es.confirm,
+  it: BUYER_WORDS.it.confirm,
+  nl: BUYER_WORDS.nl.confirm,
+  pl: BUYER_WORDS.pl.confirm,
 }
 
 /**

@@ -20,7 +20,7 @@ const nameOf = (index: number) => `${String(index + 1).padStart(4, '0')}`
  * node:sqlite prepares one statement at a time. No step has a semicolon inside a literal; a trigger's body has
  * them, and runs to its END.
  */
-function statementsOf(text: string): string[] {
+export function statementsOf(text: string): string[] {
   const statements: string[] = []
   let current = ''
   for (const part of text.split(';')) {

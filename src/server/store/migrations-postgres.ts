@@ -313,4 +313,7 @@ export const POSTGRES_MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN deal_rate INTEGER NOT NULL DEFAULT 0;
    DROP INDEX outbox_deal_webhook;
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, deal_rate, webhook_url) WHERE deal_event IS NOT NULL;`,
+  // French, Spanish, Italian, Dutch and Polish pages (decision 048): the language the buyer wrote in may be any of them.
+  `ALTER TABLE inquiries DROP CONSTRAINT inquiries_language_check;
+   ALTER TABLE inquiries ADD CONSTRAINT inquiries_language_check CHECK (language IN ('de', 'en', 'fr', 'es', 'it', 'nl', 'pl'));`,
 ]

@@ -366,4 +366,10 @@ export const SQLITE_MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN deal_rate INTEGER NOT NULL DEFAULT 0;
    DROP INDEX outbox_deal_webhook;
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, deal_rate, webhook_url) WHERE deal_event IS NOT NULL;`,
+  // French, Spanish, Italian, Dutch and Polish pages (decision 048): the language the buyer wrote in may be any of them
+  // (the CHECK moves to a new column, as the replies' kinds did).
+  `ALTER TABLE inquiries ADD COLUMN language_next TEXT NOT NULL DEFAULT 'de' CHECK (language_next IN ('de', 'en', 'fr', 'es', 'it', 'nl', 'pl'));
+   UPDATE inquiries SET language_next = language;
+   ALTER TABLE inquiries DROP COLUMN language;
+   ALTER TABLE inquiries RENAME COLUMN language_next TO language;`,
 ]

@@ -13,10 +13,10 @@ const LAYERS = [
   ['config.ts', 'store'],
   ['http', 'logger.ts', 'scheduler'],
   ['cluster', 'sites'],
-  ['checkout', 'confirm', 'export', 'import', 'invoice', 'notify', 'portfolio'],
+  ['checkout', 'export', 'import', 'invoice', 'notify', 'portfolio'],
   ['contact', 'domains-edit', 'mail'],
-  ['deal', 'dns', 'page', 'privacy'],
-  ['domain-checks', 'payments'],
+  ['confirm', 'deal', 'dns', 'privacy'],
+  ['domain-checks', 'page', 'payments'],
   ['admin', 'jobs'],
 ]
 const TOP = '(^|/)route\\.ts$|^src/server/(app|serve|main|vite-dev)\\.ts$|^src/server/admin/app\\.ts$'

@@ -3,7 +3,9 @@
 // (deploy/Caddyfile): over HTTPS through Caddy, which compresses and proxies to the server. Caddy's own local CA
 // (`tls internal`, kept in a temporary directory and never installed anywhere) signs the certificate, and this
 // Chromium ignores that it does not know that CA. The page is the fullest one: price terms, a buy button, "So läuft
-// der Kauf ab", a description and an offer field. `--json` for JSON, `--report FILE` to keep the whole report.
+// der Kauf ab", a description and an offer field; once in German and once in French (decision 048: a French page
+// loads its own table of texts). `--json` for JSON, `--report FILE` to keep the whole report (FILE-fr.json beside it
+// for the French page).
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import https from 'node:https'
@@ -16,6 +18,7 @@ import { freePort, startServer } from './server-lib.mjs'
 import { ensureTool } from './system-tools.mjs'
 
 const HOST = 'example.de'
+const FRENCH_HOST = 'exemple.fr'
 const args = process.argv.slice(2)
 const reportFile = args.includes('--report') ? args[args.indexOf('--report') + 1] : undefined
 await build()
@@ -38,6 +41,14 @@ ${Array.from({ length: 14 }, (_, i) => `  beispiel-${i + 1}.de: { price: ${1000 
     minOffer: 1500
     buyUrl: https://escrow.example/kaufen/${HOST}
     description: Kurz, einprägsam, seit 2004 registriert.
+  ${FRENCH_HOST}:
+    language: fr
+    price: 4900
+    priceType: negotiable
+    vat: included
+    minOffer: 1500
+    buyUrl: https://escrow.example/kaufen/${FRENCH_HOST}
+    description: Court, facile à retenir, enregistré depuis 2004.
 `,
 )
 const server = await startServer(serverPort, { DATA_DIR: dataDir, DOMAINS_FILE: domainsFile })
@@ -55,7 +66,7 @@ async function startCaddy() {
 	https_port ${httpsPort}
 }
 
-https://${HOST}:${httpsPort} {
+https://${HOST}:${httpsPort}, https://${FRENCH_HOST}:${httpsPort} {
 	bind 127.0.0.1
 	tls internal
 	encode zstd gzip
@@ -99,26 +110,32 @@ try {
   chrome = await chromeLauncher.launch({
     chromePath: chromium,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
+      '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP ${FRENCH_HOST} 127.0.0.1`,
       // The certificate is from Caddy's local CA, which this throwaway browser profile does not know.
       '--ignore-certificate-errors'],
   })
-  const url = `https://${HOST}:${httpsPort}/`
-  const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, {
-    extends: 'lighthouse:default',
-    settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], formFactor: 'mobile' },
-  })
-  if (reportFile) fs.writeFileSync(reportFile, JSON.stringify(lhr, null, 2))
-  const scores = Object.fromEntries(Object.values(lhr.categories).map((category) => [category.title, Math.round(category.score * 100)]))
-  const failed = Object.values(lhr.audits)
-    .filter((audit) => audit.score !== null && audit.score < 1 && ['binary', 'numeric', 'metricSavings'].includes(audit.scoreDisplayMode))
-    .map((audit) => ({ audit: audit.id, score: audit.score, value: audit.displayValue ?? '' }))
+  const results = []
+  for (const [host, report] of [[HOST, reportFile], [FRENCH_HOST, reportFile?.replace(/(\.json)?$/, '-fr.json')]]) {
+    const url = `https://${host}:${httpsPort}/`
+    const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, {
+      extends: 'lighthouse:default',
+      settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], formFactor: 'mobile' },
+    })
+    if (report) fs.writeFileSync(report, JSON.stringify(lhr, null, 2))
+    const scores = Object.fromEntries(Object.values(lhr.categories).map((category) => [category.title, Math.round(category.score * 100)]))
+    const failed = Object.values(lhr.audits)
+      .filter((audit) => audit.score !== null && audit.score < 1 && ['binary', 'numeric', 'metricSavings'].includes(audit.scoreDisplayMode))
+      .map((audit) => ({ audit: audit.id, score: audit.score, value: audit.displayValue ?? '' }))
+    results.push({ url, scores, failed })
+  }
   if (args.includes('--json')) {
-    console.log(JSON.stringify({ url, scores, failed }, null, 2))
+    console.log(JSON.stringify(results.length === 1 ? results[0] : results, null, 2))
   } else {
-    console.log(`Lighthouse (mobile) for ${url} (through Caddy, as deployed)`)
-    console.table(scores)
-    if (failed.length) console.table(failed)
+    for (const { url, scores, failed } of results) {
+      console.log(`Lighthouse (mobile) for ${url} (through Caddy, as deployed)`)
+      console.table(scores)
+      if (failed.length) console.table(failed)
+    }
   }
 } finally {
   await chrome?.kill()

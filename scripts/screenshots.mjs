@@ -1,8 +1,10 @@
 // `npm run screenshots`: pictures of the public page and the console for the docs, taken from the real server in
 // Chromium. Starts the built server on a throwaway DATA_DIR with a few domains and writes docs/page-*.png (a name
-// with price terms, a buy button and "So läuft der Kauf ab", at 360 and 1280 px, light and dark); for the console
-// it sends inquiries through the public contact API, sets a password with the CLI, edits a price with the CLI (a row
-// of the Protokoll), signs in and writes docs/console-*.png (with Domains and Protokoll); for a deal it accepts an offer with the CLI and writes the buyer's deal page on a phone
+// with price terms, a buy button and "So läuft der Kauf ab", at 360 and 1280 px, light and dark, and a French and a
+// Polish page on a phone, docs/page-phone-fr.png and docs/page-phone-pl.png); for the console it sends inquiries
+// through the public contact API, sets a password with the CLI, edits a price with the CLI (a row of the Protokoll),
+// signs in and writes docs/console-*.png (with Domains and Protokoll); for a deal it accepts an offer with the CLI and
+// writes the buyer's deal page on a phone
 // (docs/deal-phone*.png) and the console's "Verkäufe" (docs/console-sales*.png). `npm run screenshots -- page` (or
 // `console`, `deals`) takes only those.
 import { spawnSync } from 'node:child_process'
@@ -21,6 +23,8 @@ if (only !== undefined && !['page', 'console', 'deals'].includes(only)) throw ne
 const SECRET = 'screenshots-secret-0123456789'
 const PAGE_HOST = 'sonnenhof-ferien.de'
 const PAGE_SIZES = { phone: { width: 360, height: 640 }, desktop: { width: 1280, height: 800 } }
+/** Pages in two of the languages decision 048 added, on a phone. */
+const LANGUAGE_HOSTS = { fr: 'gite-en-provence.fr', pl: 'pensjonat-mazury.pl' }
 const PASSWORD = 'screenshots only, never used elsewhere'
 const INQUIRIES = [
   ['beispiel.de', 'Erika Mustermann', 'erika@example.org', 'Guten Tag,\nich interessiere mich für die Domain. Wäre ein Preis um 3.000 € denkbar?', '3000'],
@@ -71,6 +75,19 @@ domains:
     vat: included
     buyUrl: https://treuhand.example/kaufen/sonnenhof-ferien.de
     description: Kurz, einprägsam, seit 2009 registriert – für Ferienwohnungen, Pensionen und Hofcafés.
+  ${LANGUAGE_HOSTS.fr}:
+    language: fr
+    price: 4900
+    priceType: negotiable
+    vat: included
+    description: Court et facile à retenir – idéal pour un gîte, des chambres d’hôtes ou une location saisonnière.
+  ${LANGUAGE_HOSTS.pl}:
+    language: pl
+    price: 19000
+    currency: PLN
+    priceType: fixed
+    vat: included
+    description: Krótka, łatwa do zapamiętania nazwa dla pensjonatu, agroturystyki lub domków letniskowych.
 `,
 )
 const env = { DATA_DIR: dataDir, DOMAINS_FILE: domainsFile, CONTACT_SECRET: SECRET, MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' }
@@ -81,7 +98,7 @@ try {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     // The page is asked for by its name, which the browser must find on this machine.
-    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1, MAP beispiel.de 127.0.0.1`],
+    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1, MAP beispiel.de 127.0.0.1, ${Object.values(LANGUAGE_HOSTS).map((host) => `MAP ${host} 127.0.0.1`).join(', ')}`],
   })
   if (only === undefined || only === 'page') await pageShots(browser, port)
   if (only !== 'page') await seedConsole(port)
@@ -105,6 +122,14 @@ async function pageShots(browser, port) {
       written.push(file)
       await page.close()
     }
+  }
+  for (const [language, host] of Object.entries(LANGUAGE_HOSTS)) {
+    const page = await browser.newPage({ viewport: PAGE_SIZES.phone })
+    await page.goto(`http://${host}:${port}/`)
+    const file = `docs/page-phone-${language}.png`
+    await page.screenshot({ path: path.join(root, file), fullPage: true })
+    written.push(file)
+    await page.close()
   }
   console.log(`written: ${written.join(', ')}`)
 }

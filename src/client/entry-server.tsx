@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server'
 import type { Language } from '../shared/language.ts'
-import { TEXTS } from '../shared/texts.ts'
+import { TEXTS } from '../shared/texts-all.ts'
 import { escapeHtml } from '../shared/html.ts'
 import { CheckoutPage } from './components/CheckoutPage.tsx'
 import { DealPage } from './components/DealPage.tsx'

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini'
 import { FIELD, LIMIT, isValidEmail } from './contact.ts'
 import type { Language } from './language.ts'
-import { TEXTS } from './texts.ts'
+import { textsOf } from './texts.ts'
 
 export const CHECKOUT_PATH = '/kaufen'
 
@@ -92,7 +92,7 @@ export type CheckoutCheck = { status: 'valid'; data: CheckoutPayload } | { statu
 
 /** Each wrong visible field's hint in the page's language, once per field. */
 function hintsOf(issues: readonly { path: readonly PropertyKey[] }[], language: Language): CheckoutFieldErrors {
-  const text = TEXTS[language]
+  const text = textsOf(language)
   const hints: Record<CheckoutVisibleField, string> = {
     [CHECKOUT_FIELD.name]: text.hintName,
     [CHECKOUT_FIELD.email]: text.hintEmail,

@@ -3,7 +3,7 @@
 import type { ImportPageData } from './import-api.ts'
 import type { AuditPage } from './audit-api.ts'
 import type { DomainsPageData } from './domains-api.ts'
-import type { Language } from './language.ts'
+import { LANGUAGES, type Language } from './language.ts'
 import type { BankStatementPageData } from './payments-api.ts'
 import type { SecurityPageData, SessionsPageData } from './sign-in-api.ts'
 
@@ -179,11 +179,32 @@ export interface DealNoteRequest {
 }
 export const NOTE_MAX = 5000
 
+/** What a template of a buyer's language other than German is for: a checkout's confirmation and refusal speak of a purchase. */
+export const TEMPLATE_BASES = ['counter', 'accept', 'decline', 'checkout-accept', 'checkout-decline', 'sold'] as const
+
 /**
- * The owner's mail templates: the negotiation's (German, decision 025), a checkout's confirmation and refusal to an
- * English buyer (a German one gets Annahme and Ablehnung), and "bereits verkauft" in both languages (decision 037).
+ * The owner's mail templates: the negotiation's (German, decision 025), a checkout's confirmation and refusal to a
+ * buyer of another language (a German one gets Annahme and Ablehnung), and "bereits verkauft" (decision 037); in
+ * each language a page speaks (decision 048).
  */
-export type DealTemplateKind = 'counter' | 'accept' | 'decline' | 'counter-en' | 'accept-en' | 'decline-en' | 'checkout-accept-en' | 'checkout-decline-en' | 'sold' | 'sold-en'
+export type DealTemplateKind = 'counter' | 'accept' | 'decline' | 'sold' | `${(typeof TEMPLATE_BASES)[number]}-${Exclude<Language, 'de'>}`
+
+/** Every template, in the order the console shows them: German and English as before, then language by language. */
+export const DEAL_TEMPLATE_KINDS: readonly DealTemplateKind[] = [
+  'counter',
+  'accept',
+  'decline',
+  'counter-en',
+  'accept-en',
+  'decline-en',
+  'checkout-accept-en',
+  'checkout-decline-en',
+  'sold',
+  'sold-en',
+  ...LANGUAGES.filter((language) => language !== 'de' && language !== 'en').flatMap((language) =>
+    TEMPLATE_BASES.map((base): DealTemplateKind => `${base}-${language as Exclude<Language, 'de'>}`),
+  ),
+]
 
 export interface DealTemplateView {
   kind: DealTemplateKind

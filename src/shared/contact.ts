@@ -2,7 +2,7 @@
 // zod/mini keeps the browser bundle small; the API is the same zod.
 import * as z from 'zod/mini'
 import type { Language } from './language.ts'
-import { TEXTS, type Texts } from './texts.ts'
+import { textsOf, type Texts } from './texts.ts'
 
 /** Field names exactly as the original form had them: they are the contract with existing clients. */
 export const FIELD = {
@@ -188,7 +188,7 @@ export type ContactCheck =
 export function checkContact(input: unknown, language: Language = 'de'): ContactCheck {
   const result = contactSchema.safeParse(input)
   if (result.success) return { status: 'valid', data: result.data }
-  const text = TEXTS[language]
+  const text = textsOf(language)
   const fieldErrors: FieldErrors = {}
   const otherErrors: string[] = []
   for (const issue of result.error.issues) {

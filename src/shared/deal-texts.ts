@@ -1,68 +1,23 @@
-// The words of the buyer's deal page (/kauf/…) and of the mails of a deal's steps, in German and English: the buyer
-// reads them in the language they wrote their inquiry in.
+// The words of the buyer's deal page (/kauf/…), in German and English here and in the other languages a page speaks in
+// deal-texts-fr.ts and its siblings (decision 048): the buyer reads them in the language they wrote their inquiry in.
+// The deal page is rendered on the server only, so no browser loads these tables.
+import { DEAL_ES } from './deal-texts-es.ts'
+import { DEAL_FR } from './deal-texts-fr.ts'
+import { DEAL_IT } from './deal-texts-it.ts'
+import { DEAL_NL } from './deal-texts-nl.ts'
+import { DEAL_PL } from './deal-texts-pl.ts'
+import type { DealPageWords, DealWords, PlanWords } from './deal-words.ts'
 import type { Language } from './language.ts'
 
-export interface DealWords {
-  title: (domain: string) => string
-  notFoundTitle: string
-  notFound: string
-  intro: (domain: string) => string
-  amount: string
-  reference: string
-  seller: string
-  contact: string
-  contactText: (address: string) => string
-  contactReply: string
-  steps: { payment: string; transfer: string; done: string }
-  stepState: { done: string; current: string; todo: string }
-  deadline: (date: string) => string
-  overdue: (date: string) => string
-  now: string
-  todo: {
-    awaiting_payment: string
-    paid: string
-    transferred: string
-    completed: string
-    cancelled: string
-  }
-  cancelledBy: { owner: string; buyer: string }
-  reason: string
-  payTitle: string
-  payBank: string
-  holder: string
-  iban: string
-  bic: string
-  purpose: string
-  qrLabel: string
-  qrHelp: string
-  payLink: string
-  payLinkButton: string
-  escrow: string
-  escrowText: (name: string) => string
-  escrowButton: (name: string) => string
-  noPayment: string
-  cancelTitle: string
-  cancelText: string
-  cancelButton: string
-  codeTitle: string
-  codeText: string
-  codeEmail: string
-  codeButton: string
-  codeShown: string
-  codeWrongEmail: string
-  transferNote: string
-  /** The deal's invoices (decision 038): the heading and each link's words. */
-  invoicesTitle: string
-  invoiceLink: (kind: 'invoice' | 'advance' | 'cancellation', number: string) => string
-  receivedTitle: string
-  receivedText: (date: string | null) => string
-  receivedButton: string
-  sold: string
-  rateLimited: string
-  crossSite: string
-}
+/** The tables of the languages decision 048 added. */
+export const DEAL_PAGES = { fr: DEAL_FR, es: DEAL_ES, it: DEAL_IT, nl: DEAL_NL, pl: DEAL_PL } as const satisfies Record<Exclude<Language, 'de' | 'en'>, DealPageWords>
 
 export const DEAL_TEXTS: Record<Language, DealWords> = {
+  fr: DEAL_PAGES.fr.deal,
+  es: DEAL_PAGES.es.deal,
+  it: DEAL_PAGES.it.deal,
+  nl: DEAL_PAGES.nl.deal,
+  pl: DEAL_PAGES.pl.deal,
   de: {
     title: (domain) => `Ihr Kauf von ${domain}`,
     notFoundTitle: 'Seite nicht gefunden',
@@ -184,25 +139,12 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
   },
 }
 
-/** The instalment plan on the deal page (decision 042). */
-export interface PlanWords {
-  title: string
-  intro: (rates: number, transfer: 'after-last' | 'at-once') => string
-  rate: string
-  due: string
-  amount: string
-  reference: string
-  state: string
-  states: { paid: (date: string) => string; next: string; open: string; overdue: string }
-  paid: (amount: string) => string
-  open: (amount: string) => string
-  payThis: string
-  /** The payment block: which rate it is for. */
-  paying: (label: string, due: string) => string
-  allPaid: string
-}
-
 export const PLAN_TEXTS: Record<Language, PlanWords> = {
+  fr: DEAL_PAGES.fr.plan,
+  es: DEAL_PAGES.es.plan,
+  it: DEAL_PAGES.it.plan,
+  nl: DEAL_PAGES.nl.plan,
+  pl: DEAL_PAGES.pl.plan,
   de: {
     title: 'Zahlungsplan',
     intro: (rates, transfer) =>

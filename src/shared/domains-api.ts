@@ -1,6 +1,8 @@
 // Editing the domains file name by name: the console's page "Domains" and `npx domain-lander domains set|add|remove`
 // (docs/domains.md, docs/decisions/044). Shared by the server, the CLI and the console's React code; nothing here may
 // import server code.
+import type { Language } from './language.ts'
+
 export const DOMAINS_PATH = '/domains'
 
 /** Names per page of the console's list. */
@@ -20,7 +22,7 @@ export interface FieldChanges {
   minOffer?: number | null
   currency?: string | null
   status?: 'available' | 'reserved' | 'sold' | null
-  language?: 'de' | 'en' | 'auto' | null
+  language?: Language | 'auto' | null
   listed?: boolean | null
   description?: string | null
 }
@@ -98,7 +100,7 @@ export interface DomainRow {
   priceType: 'fixed' | 'negotiable' | 'on-request' | null
   minOffer: number | null
   status: 'available' | 'reserved' | 'sold'
-  language: 'de' | 'en' | 'auto' | null
+  language: Language | 'auto' | null
   listed: boolean
   description: string | null
 }

@@ -1,16 +1,15 @@
 // The deal page's invoice address (decision 038): asked of a buyer whose deal came from a negotiation, whose postal
 // address the invoice needs (§14 Abs. 4 UStG). The fields' own labels and hints are the checkout's (texts.ts).
+import { DEAL_PAGES } from './deal-texts.ts'
+import type { InvoiceAddressWords } from './deal-words.ts'
 import type { Language } from './language.ts'
 
-export interface InvoiceAddressWords {
-  title: string
-  intro: string
-  saved: string
-  invalid: string
-  submit: string
-}
-
 export const INVOICE_ADDRESS_TEXTS: Record<Language, InvoiceAddressWords> = {
+  fr: DEAL_PAGES.fr.invoiceAddress,
+  es: DEAL_PAGES.es.invoiceAddress,
+  it: DEAL_PAGES.it.invoiceAddress,
+  nl: DEAL_PAGES.nl.invoiceAddress,
+  pl: DEAL_PAGES.pl.invoiceAddress,
   de: {
     title: 'Rechnungsanschrift',
     intro: 'Für Ihre Rechnung brauchen wir Ihren Namen und Ihre Anschrift (§ 14 UStG). Sie erhalten die Rechnung mit der Zahlungsbestätigung; bis dahin können Sie die Angaben hier ändern.',

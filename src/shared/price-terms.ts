@@ -1,7 +1,7 @@
 // A domain's price in words, as the page and its link-preview image show it: the domains file's price, priceType
 // and vat. The server decides what may be shown (server/sites/settings.ts: no amount when the price is on request).
 import type { Language } from './language.ts'
-import { TEXTS } from './texts.ts'
+import { textsOf } from './texts.ts'
 
 type PriceType = 'fixed' | 'negotiable' | 'on-request'
 
@@ -26,7 +26,7 @@ interface PriceWords {
  * (which never has one).
  */
 export function priceText(terms: PriceTerms, language: Language = 'de'): PriceWords | undefined {
-  const text = TEXTS[language]
+  const text = textsOf(language)
   if (terms.priceType === 'on-request') return { line: text.priceOnRequest }
   const { price, priceType } = terms
   if (price === undefined) return undefined

@@ -1,6 +1,7 @@
-// Every German text the visitor sees, in one place, so server and browser show the same words. The English table
-// (texts-en.ts) must have the type `Texts`, made from this one: a text added here without its English one does not
-// compile (TEXTS below).
+// Every German text the visitor sees, in one place, so server and browser show the same words. The other languages'
+// tables (texts-en.ts, texts-fr.ts, …) must have the type `Texts`, made from this one: a text added here without its
+// translations does not compile (texts-all.ts). German and English are always here; the others are added when a
+// page needs them (the server at start, the browser before it hydrates a page in that language; decision 048).
 import type { Language } from './language.ts'
 import { EN } from './texts-en.ts'
 
@@ -134,5 +135,16 @@ export const TEXT = {
 /** A table of every text, in one language: the German one's keys, each a string or a function making one. */
 export type Texts = { readonly [Key in keyof typeof TEXT]: (typeof TEXT)[Key] extends string ? string : (typeof TEXT)[Key] }
 
-/** Every text in each language a page can speak: the page's `language` picks the table. */
-export const TEXTS: Record<Language, Texts> = { de: TEXT, en: EN }
+const LOADED: Partial<Record<Language, Texts>> = { de: TEXT, en: EN }
+
+/** The table of a page's language. The server has every table (texts-all.ts); the browser the one of its page. */
+export function textsOf(language: Language): Texts {
+  const table = LOADED[language]
+  if (table === undefined) throw new Error(`the texts of "${language}" are not loaded`)
+  return table
+}
+
+/** Makes a language's table available to textsOf (texts-all.ts on the server, client/texts-loader.ts in the browser). */
+export function addTexts(language: Language, table: Texts): void {
+  LOADED[language] = table
+}

@@ -3,7 +3,7 @@
 // language.
 import type { BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { TEXTS } from '../../src/shared/texts.ts'
+import { TEXTS } from '../../src/shared/texts-all.ts'
 import { closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { attributeMismatches, hydrate } from './hydration.ts'

@@ -2,7 +2,8 @@
 // of the API and of the form without script in the page's language, the language stored with the inquiry and named
 // in the owner's (German) mail, and the buyer's confirmation mail and link pages in the language they wrote in.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { TEXT, TEXTS } from '../../src/shared/texts.ts'
+import { TEXT } from '../../src/shared/texts.ts'
+import { TEXTS } from '../../src/shared/texts-all.ts'
 import { VISITOR, fetchForm, requestAs, type RawResponse } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { queryStore } from '../helpers/postgres.ts'

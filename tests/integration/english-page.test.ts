@@ -1,7 +1,8 @@
 // The domains file's `language` against the real server process: English pages from <html lang> to the link-preview
 // image, German pages as they always were, and `auto`, which follows Accept-Language and says so in Vary.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { TEXT, TEXTS } from '../../src/shared/texts.ts'
+import { TEXT } from '../../src/shared/texts.ts'
+import { TEXTS } from '../../src/shared/texts-all.ts'
 import { requestAs } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'

@@ -2,7 +2,8 @@
 // the whole list at /domains, searched, sorted and paged without script.
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { TEXT, TEXTS } from '../../src/shared/texts.ts'
+import { TEXT } from '../../src/shared/texts.ts'
+import { TEXTS } from '../../src/shared/texts-all.ts'
 import { getPage, requestAs, timesShown } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'

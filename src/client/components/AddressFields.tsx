@@ -2,7 +2,7 @@
 // (decision 038): the same fields, names and limits as the one schema in shared/checkout.ts.
 import { CHECKOUT_FIELD, CHECKOUT_LIMIT, COUNTRIES, type CheckoutVisibleField } from '../../shared/checkout.ts'
 import type { Language } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 
 export interface FieldState {
   values?: Partial<Record<CheckoutVisibleField, string>>
@@ -45,7 +45,7 @@ export function Line({ form, field, label, state, type = 'text', ...attributes }
 
 /** Company, street, postcode, city, country and VAT ID. */
 export function AddressFields({ form, language, state }: { form: string; language: Language; state: FieldState }) {
-  const text = TEXTS[language]
+  const text = textsOf(language)
   const countryError = state.fieldErrors?.[CHECKOUT_FIELD.country]
   const countryId = `${form}-country`
   return (

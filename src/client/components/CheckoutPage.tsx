@@ -2,7 +2,7 @@
 // posted to the same path and answered with a redirect (or this page again, with the hints, when something is wrong).
 import { CHECKOUT_FIELD, CHECKOUT_PATH } from '../../shared/checkout.ts'
 import { LIMIT } from '../../shared/contact.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 import type { CheckoutPageProps } from '../page-props.ts'
 import { AddressFields, Line } from './AddressFields.tsx'
 import { Footer } from './Footer.tsx'
@@ -19,7 +19,7 @@ function Decoy({ name, label, type }: { name: string; label: string; type: 'text
 }
 
 export function CheckoutPage(props: CheckoutPageProps) {
-  const text = TEXTS[props.language]
+  const text = textsOf(props.language)
   const priceShown = props.vat ? `${props.price} ${props.vat}` : props.price
   const bindingError = props.fieldErrors?.[CHECKOUT_FIELD.binding]
   return (

@@ -7,7 +7,7 @@ import {
   type FieldErrors,
   type VisibleField,
 } from '../../shared/contact.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
 type Status =
@@ -31,7 +31,7 @@ const isSuccess = (body: unknown): body is ContactSuccess =>
   typeof (body as ContactSuccess).token === 'string' && typeof (body as ContactSuccess).hash === 'string'
 
 export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values' | 'offer' | 'verify' | 'language'>) {
-  const text = TEXTS[props.language]
+  const text = textsOf(props.language)
   const [values, setValues] = useState<Values>({ ...EMPTY, ...props.values })
   const [credentials, setCredentials] = useState({ token: props.token, hash: props.hash })
   const [errors, setErrors] = useState<FieldErrors>(props.outcome?.status === 'invalid' ? (props.outcome.fieldErrors ?? {}) : {})

@@ -5,7 +5,7 @@ import type { DealPageProps } from '../page-props.ts'
 import { INVOICE_ADDRESS_TEXTS } from '../../shared/invoice-address-texts.ts'
 import { CHECKOUT_FIELD } from '../../shared/checkout.ts'
 import { LIMIT } from '../../shared/contact.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 import { AddressFields, Line } from './AddressFields.tsx'
 import { Footer } from './Footer.tsx'
 
@@ -36,7 +36,7 @@ function InvoiceAddress({ action, language, form }: { action: string; language: 
         <p>{form.saved ? words.saved : words.intro}</p>
       )}
       <ActionForm action={action} name="address" label={words.submit}>
-        <Line form="address" field={CHECKOUT_FIELD.name} label={TEXTS[language].labelName} state={form} autoComplete="name" required maxLength={LIMIT.name} />
+        <Line form="address" field={CHECKOUT_FIELD.name} label={textsOf(language).labelName} state={form} autoComplete="name" required maxLength={LIMIT.name} />
         <AddressFields form="address" language={language} state={form} />
       </ActionForm>
     </section>

@@ -1,6 +1,6 @@
 // GET /domains: every name of the portfolio, searched and sorted by links and a GET form, so it works without script.
 import { LOCALE } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 import type { DomainListProps } from '../page-props.ts'
 import { Footer } from './Footer.tsx'
 
@@ -19,7 +19,7 @@ function hrefOf(props: DomainListProps, change: Partial<Pick<DomainListProps, 's
 
 /** A column's heading: a link that sorts by it, ascending first, and the other way round when it already does. */
 function SortLink({ props, sort, label }: { props: DomainListProps; sort: Sort; label: string }) {
-  const text = TEXTS[props.language]
+  const text = textsOf(props.language)
   const active = props.sort === sort
   const order = active && props.order === 'asc' ? 'desc' : 'asc'
   return (
@@ -34,7 +34,7 @@ function SortLink({ props, sort, label }: { props: DomainListProps; sort: Sort; 
 }
 
 export function DomainList(props: DomainListProps) {
-  const text = TEXTS[props.language]
+  const text = textsOf(props.language)
   const count = (n: number) => n.toLocaleString(LOCALE[props.language])
   return (
     <>

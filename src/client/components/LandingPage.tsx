@@ -1,7 +1,7 @@
 import { Fragment } from 'react'
 import { nameLayout } from '../../shared/domain-name.ts'
 import { priceText } from '../../shared/price-terms.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 import { ContactForm } from './ContactForm.tsx'
 import { Footer } from './Footer.tsx'
@@ -9,7 +9,7 @@ import { Portfolio } from './Portfolio.tsx'
 import { HowToBuy, Offer } from './Offer.tsx'
 
 export function LandingPage(props: PageProps) {
-  const text = TEXTS[props.language]
+  const text = textsOf(props.language)
   const name = nameLayout(props.host)
   // With price terms, a buy button or the steps of a purchase, wide screens set them beside the form.
   const sells = Boolean((props.listing && priceText(props.listing, props.language)) || props.buyUrl || props.howToBuy)

@@ -1,12 +1,12 @@
 import { CHECKOUT_PATH } from '../../shared/checkout.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import type { Language } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
 /** The price terms and the buy button: what a buyer looks for first, so it comes right after the name. */
 export function Offer({ listing, buyUrl, checkout, language }: Pick<PageProps, 'listing' | 'buyUrl' | 'checkout' | 'language'>) {
-  const text = TEXTS[language]
+  const text = textsOf(language)
   const price = listing && priceText(listing, language)
   if (!price && !buyUrl) return null
   return (
@@ -46,13 +46,13 @@ export function Offer({ listing, buyUrl, checkout, language }: Pick<PageProps, '
  * standard steps), numbered when there are several.
  */
 export function HowToBuy({ steps: own, language }: { steps: string | undefined; language: Language }) {
-  const steps = (own ?? TEXTS[language].howToBuy)
+  const steps = (own ?? textsOf(language).howToBuy)
     .split('\n')
     .map((step) => step.trim())
     .filter(Boolean)
   return (
     <section className="how-to-buy" aria-labelledby="how-to-buy-heading">
-      <h2 id="how-to-buy-heading">{TEXTS[language].howToBuyTitle}</h2>
+      <h2 id="how-to-buy-heading">{textsOf(language).howToBuyTitle}</h2>
       {steps.length > 1 ? (
         <ol>
           {steps.map((step, index) => (

@@ -1,10 +1,10 @@
 import type { Language } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { textsOf } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
 /** "Weitere Domains": the owner's other names most like this one, each a link to its own page, and the whole list. */
 export function Portfolio({ names, language }: NonNullable<PageProps['portfolio']> & { language: Language }) {
-  const text = TEXTS[language]
+  const text = textsOf(language)
   return (
     <section className="portfolio" aria-labelledby="portfolio-heading">
       <h2 id="portfolio-heading">{text.portfolio}</h2>

@@ -28,7 +28,7 @@ import { TextField } from '../TextField.tsx'
 
 const PRICE_TYPE = { fixed: 'Festpreis', negotiable: 'Verhandlungsbasis', 'on-request': 'Preis auf Anfrage' } as const
 const STATUS = { available: 'verfügbar', reserved: 'reserviert', sold: 'verkauft' } as const
-const LANGUAGE = { de: 'Deutsch', en: 'Englisch', auto: 'nach Browser' } as const
+const LANGUAGE = { de: 'Deutsch', en: 'Englisch', fr: 'Französisch', es: 'Spanisch', it: 'Italienisch', nl: 'Niederländisch', pl: 'Polnisch', auto: 'nach Browser' } as const
 const AS_DEFAULT = 'wie Vorgabe'
 const UNCHANGED = 'unverändert'
 const FIELD: Record<EditableField, string> = {

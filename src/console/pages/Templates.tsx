@@ -80,10 +80,11 @@ export function TemplatesPage({ initial }: { initial: TemplatesData }) {
     <article className="templates">
       <h1>Vorlagen</h1>
       <p className="muted">
-        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung (deutsch und englisch), bei Bestätigung und Absage eines Kaufs
-        zum Festpreis auf einer englischen Seite (auf einer deutschen gelten Annahme und Ablehnung) und für „Bereits
-        verkauft“ an die übrigen Interessenten, wenn ein Verkauf abgeschlossen wird. Englische Vorlagen gehen an Käufer, die
-        auf einer englischen Seite geschrieben haben. Unter dem Text steht in der Mail die Anfrage der Person als Zitat.
+        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung, bei Bestätigung und Absage eines Kaufs
+        zum Festpreis auf einer nicht deutschen Seite (auf einer deutschen gelten Annahme und Ablehnung) und für „Bereits
+        verkauft“ an die übrigen Interessenten, wenn ein Verkauf abgeschlossen wird: je eine Vorlage für jede Sprache der
+        Seiten (deutsch, englisch, französisch, spanisch, italienisch, niederländisch, polnisch). Jede Person bekommt die
+        Vorlage der Sprache, in der sie geschrieben hat. Unter dem Text steht in der Mail die Anfrage der Person als Zitat.
       </p>
       {data.templates.map((template) => (
         <TemplateForm key={template.kind} template={template} onSaved={setData} />

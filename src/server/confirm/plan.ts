@@ -3,7 +3,7 @@
 import type { RateLimits } from '../store/rate-limit-common.ts'
 import type { Site } from '../sites/resolver.ts'
 import type { ConfirmPlan } from '../store/types.ts'
-import { confirmText } from './confirm-text.ts'
+import { confirmText } from '../mail/confirm-mail.ts'
 import { recipientKey } from '../lib/mailbox.ts'
 
 export type ConfirmMode = 'off' | 'notice' | 'verify'

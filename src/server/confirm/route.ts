@@ -4,7 +4,7 @@
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Language } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { Config } from '../config.ts'
 import { ownerMailPlan } from '../contact/owner-mail.ts'
 import { clientKeyOf } from '../http/client-address.ts'
@@ -15,7 +15,7 @@ import type { PageView } from '../page/view.ts'
 import type { AnswerLanguage } from '../sites/language.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { StoreUnavailableError, type ConfirmationTarget, type Store } from '../store/types.ts'
-import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from './link.ts'
+import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from '../lib/confirm-link.ts'
 
 export interface ConfirmDeps {
   secret: string

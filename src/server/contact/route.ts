@@ -12,7 +12,7 @@ import {
   type ContactSuccess,
   type VisibleField,
 } from '../../shared/contact.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import type { Config } from '../config.ts'
 import { HttpError, sendFailure, toFailure } from '../http/errors.ts'

@@ -9,7 +9,7 @@ import { displayHost } from '../sites/host.ts'
 import type { DealMail, DealReminder, StoredDeal } from '../store/types.ts'
 import { formatMinor } from '../lib/money.ts'
 import { sendRateReminders } from './rates.ts'
-import { dealNotifyUrls, dealPageUrl, formatDealDate, type DealStepContext } from './steps.ts'
+import { dealNotifyUrls, dealPageUrl, formatDealDate, linkInFirstMail, type DealStepContext } from './steps.ts'
 
 const HOUR_MS = 60 * 60 * 1000
 
@@ -21,7 +21,7 @@ function reminderMail(context: DealStepContext, deal: StoredDeal, reminder: Deal
   const language = toBuyer ? deal.buyer.language : 'de'
   const kind = reminder === 'payment-reminder' ? 'deal-payment-reminder' : reminder === 'payment-overdue' ? 'deal-overdue' : 'deal-transfer-reminder'
   const deadline = reminder === 'transfer-reminder' ? deal.transferDueAt! : deal.paymentDueAt
-  const link = toBuyer ? (dealPageUrl(context.config, deal) ?? (language === 'de' ? '(der Link steht in unserer ersten E-Mail)' : '(the link is in our first email)')) : ''
+  const link = toBuyer ? (dealPageUrl(context.config, deal) ?? linkInFirstMail(language)) : ''
   const body = dealStepText(kind, language, {
     domain: displayHost(deal.domain),
     amount: formatMinor(deal.amount, deal.currency, language),

@@ -2,7 +2,7 @@
 // time: the step it is at with its deadline, how to pay while payment is due, the transfer code's form once there.
 import type { DealPageProps } from '../../client/page-props.ts'
 import { groupedIban } from '../../shared/iban.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { DomainSettings } from '../sites/settings.ts'
 import { displayHost } from '../sites/host.ts'
 import type { StoredDeal, StoredRate } from '../store/types.ts'

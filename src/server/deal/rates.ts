@@ -6,10 +6,13 @@ import { displayHost } from '../sites/host.ts'
 import type { DealMail, RateChangeResult, RateReminder, StoredDeal, StoredRate } from '../store/types.ts'
 import { advanceInvoices } from '../invoice/issue.ts'
 import { formatMinor } from '../lib/money.ts'
-import { dealNotifyUrls, dealPageUrl, formatDealDate, markPaid, type DealStepContext, type StepOutcome } from './steps.ts'
+import { BUYER_WORDS, isAddedLanguage } from '../mail/buyer-words.ts'
+import type { AddedLanguage, RateValues } from '../mail/buyer-words-types.ts'
+import { dealNotifyUrls, dealPageUrl, formatDealDate, linkInFirstMail, markPaid, type DealStepContext, type StepOutcome } from './steps.ts'
 
 /** "Rate 3 von 12" / "Anzahlung", as the page, the mails and the console name a payment of the plan. */
 export function rateLabel(rate: Pick<StoredRate, 'number'>, count: number, language: Language): string {
+  if (isAddedLanguage(language)) return rate.number === 0 ? BUYER_WORDS[language].downPayment : BUYER_WORDS[language].rate(rate.number, count)
   if (rate.number === 0) return language === 'de' ? 'Anzahlung' : 'Down payment'
   return language === 'de' ? `Rate ${rate.number} von ${count}` : `Rate ${rate.number} of ${count}`
 }
@@ -22,8 +25,13 @@ export const nextRate = (deal: StoredDeal) => deal.plan?.rates.find((rate) => ra
 
 type RateMailKind = 'received' | 'reminder' | 'overdue-buyer' | 'overdue-owner'
 
-const linkOf = (context: DealStepContext, deal: StoredDeal, language: Language) =>
-  dealPageUrl(context.config, deal) ?? (language === 'de' ? '(der Link steht in unserer ersten E-Mail)' : '(the link is in our first email)')
+const linkOf = (context: DealStepContext, deal: StoredDeal, language: Language) => dealPageUrl(context.config, deal) ?? linkInFirstMail(language)
+
+/** A rate's mail to a buyer of a language decision 048 added; the owner's stays German (rateMail). */
+function addedLanguageRateBody(language: AddedLanguage, kind: RateMailKind, values: Omit<RateValues, 'next'>, next: string | null | undefined): string {
+  if (kind === 'overdue-owner') return ''
+  return BUYER_WORDS[language].rateBody[kind]({ ...values, next: next ?? '' })
+}
 
 /** A rate's mail, in the buyer's language (the owner's in German, as the console is). */
 function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, kind: RateMailKind): DealMail {
@@ -41,8 +49,9 @@ function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, 
   }
   const open = deal.plan?.rates.filter((r) => r.paidAt === null && r.number !== rate.number) ?? []
   const next = open[0]
-  const body =
-    language === 'de'
+  const body = isAddedLanguage(language)
+    ? addedLanguageRateBody(language, kind, v, next && BUYER_WORDS[language].nextRate(rateLabel(next, rateCount(deal), language), formatMinor(next.amount, deal.currency, language), formatDealDate(next.dueAt, language), next.reference))
+    : language === 'de'
       ? {
           received: `Guten Tag,\n\nIhre Zahlung von ${v.amount} (${v.label}) für ${v.domain} (Kaufnummer ${v.deal}) ist eingegangen. Vielen Dank!${next ? `\n\nAls Nächstes ist ${rateLabel(next, rateCount(deal), 'de')} fällig: ${formatMinor(next.amount, deal.currency, 'de')} bis ${formatDealDate(next.dueAt, 'de')}, Verwendungszweck ${next.reference}.` : ''}\n\nDen Zahlungsplan sehen Sie jederzeit auf Ihrer Kaufseite:\n${v.link}\n\nMit freundlichen Grüßen`,
           reminder: `Guten Tag,\n\neine freundliche Erinnerung: Für ${v.domain} (Kaufnummer ${v.deal}) ist am ${v.due} ${v.label} fällig, ${v.amount}. Bitte überweisen Sie mit dem Verwendungszweck ${v.reference}. Bankverbindung und QR-Code stehen auf Ihrer Kaufseite:\n${v.link}\n\nWenn Sie schon gezahlt haben, betrachten Sie diese E-Mail bitte als gegenstandslos.\n\nMit freundlichen Grüßen`,

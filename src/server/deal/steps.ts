@@ -4,7 +4,8 @@
 import type { Language } from '../../shared/language.ts'
 import type { Config } from '../config.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
-import { DEFAULT_TEMPLATES, formatDeadline, formatEnglishDeadline, renderDealText } from '../mail/deal-mail.ts'
+import { BUYER_WORDS, isAddedLanguage } from '../mail/buyer-words.ts'
+import { DEFAULT_TEMPLATES, formatBuyerDeadline, renderDealText, soldTemplateFor } from '../mail/deal-mail.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import { notifyUrlsFor } from '../notify/routing.ts'
 import { displayHost } from '../sites/host.ts'
@@ -35,7 +36,13 @@ export type StepOutcome =
   | { status: 'too-far' }
 
 /** A deadline as the buyer reads it: German in Berlin time, or English with the time zone said. */
-export const formatDealDate = (ms: number, language: Language) => (language === 'de' ? formatDeadline(ms) : formatEnglishDeadline(ms))
+export const formatDealDate = (ms: number, language: Language) => formatBuyerDeadline(ms, language)
+
+/** In place of the deal page's link when this process cannot open its token (another deal key). */
+export function linkInFirstMail(language: Language): string {
+  if (isAddedLanguage(language)) return BUYER_WORDS[language].linkInFirstMail
+  return language === 'de' ? '(der Link steht in unserer ersten E-Mail)' : '(the link is in our first email)'
+}
 
 /** Carriage returns and control characters out, as in the negotiation's notes: the mail and the page are plain text. */
 const cleanText = (text: string) =>
@@ -53,7 +60,7 @@ export function dealPageUrl(config: DealStepContext['config'], deal: StoredDeal)
 function mailFor(context: DealStepContext, deal: StoredDeal, kind: DealMailKind, extra: { reason?: string; completesAt?: number } = {}): NonNullable<DealChange['mail']> {
   const { language } = deal.buyer
   const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
-  const link = dealPageUrl(context.config, deal) ?? (language === 'de' ? '(der Link steht in unserer ersten E-Mail)' : '(the link is in our first email)')
+  const link = dealPageUrl(context.config, deal) ?? linkInFirstMail(language)
   const body = dealStepText(kind, language, {
     domain: displayHost(deal.domain),
     amount: formatMinor(deal.amount, deal.currency, language),
@@ -147,7 +154,7 @@ async function soldNoticesFor(context: DealStepContext, deal: StoredDeal): Promi
     const address = inquirer.email.trim().toLowerCase()
     if (seen.has(address)) continue
     seen.add(address)
-    const kind = inquirer.language === 'en' ? 'sold-en' : 'sold'
+    const kind = soldTemplateFor(inquirer.language)
     const body = renderDealText(kind, templates[kind] ?? DEFAULT_TEMPLATES[kind], { domain: deal.domain, amount: null, currency: deal.currency, note: '' })
     notices.push({ inquiryId: inquirer.inquiryId, body, to: inquirer.email, replyTo })
   }

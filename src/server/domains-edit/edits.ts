@@ -3,6 +3,7 @@
 // schema (sites/settings.ts), which checks the whole result again.
 import { z } from 'zod'
 import { MAX_EDITS, type DomainEdit, type FieldChanges } from '../../shared/domains-api.ts'
+import { LANGUAGES } from '../../shared/language.ts'
 
 const wholeAmount = z.number().int().nonnegative().max(1_000_000_000)
 
@@ -13,7 +14,7 @@ const fieldChangesSchema = z
     minOffer: wholeAmount.nullable(),
     currency: z.string().regex(/^[A-Z]{3}$/).nullable(),
     status: z.enum(['available', 'reserved', 'sold']).nullable(),
-    language: z.enum(['de', 'en', 'auto']).nullable(),
+    language: z.enum([...LANGUAGES, 'auto']).nullable(),
     listed: z.boolean().nullable(),
     description: z.string().max(500).nullable(),
   })

@@ -1,7 +1,7 @@
 // What an invoice says, frozen when it is issued (decision 038): the row keeps this snapshot, and the PDF and the
 // E-Rechnung are drawn from it alone, so they never change with the configuration, the domains file or a buyer who
 // is later forgotten.
-import type { Language } from '../../shared/language.ts'
+import type { InvoiceLanguage } from './texts.ts'
 import { type Amounts, type TaxCase, amountsOf, taxCaseOf } from './tax.ts'
 
 export interface SellerData {
@@ -45,7 +45,7 @@ export interface InvoiceData {
    * expected; the final invoice's (one with `deductions`): the day it was transferred.
    */
   supplyBy: number
-  language: Language
+  language: InvoiceLanguage
   currency: string
   taxCase: TaxCase
   amounts: Amounts
@@ -116,7 +116,7 @@ interface InvoiceInput {
   issuedAt: number
   paidAt: number
   supplyBy: number
-  language: Language
+  language: InvoiceLanguage
   currency: string
   gross: number
   domain: string

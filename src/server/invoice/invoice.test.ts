@@ -6,6 +6,7 @@ import { embeddedXml, pdfaMarkers, pdfText, prepareSchematron, schemaErrors, sch
 import { buyerOf, cancellationOf, invoiceDataOf, isBusinessBuyer, type BuyerData, type InvoiceData, type SellerData } from './document.ts'
 import { facturXOf } from './e-invoice.ts'
 import { renderInvoicePdf } from './pdf.ts'
+import { invoiceLanguage } from './texts.ts'
 
 const T0 = Date.UTC(2026, 10, 26, 10)
 const DAY = 86_400_000
@@ -203,4 +204,9 @@ describe('what a buyer typed', () => {
   test('without a postal address there is no buyer to invoice', () => {
     expect(buyerOf({ name: 'Erika', company: null, street: null, postcode: null, city: null, country: null, vatId: null })).toBeNull()
   })
+})
+
+test('an invoice is German for a German buyer and English for a buyer of any other language of the pages', () => {
+  expect(invoiceLanguage('de')).toBe('de')
+  for (const language of ['en', 'fr', 'es', 'it', 'nl', 'pl'] as const) expect(invoiceLanguage(language)).toBe('en')
 })

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts'
 import { displayHost } from '../sites/host.ts'
 import type { AdvanceIssue, InvoiceAddress, InvoiceIssue, StoredDeal, StoredInquiry, Store } from '../store/types.ts'
 import { advanceDataOf, buyerOf, cancellationOf, deductionOf, invoiceDataOf, isBusinessBuyer, type BuyerData, type InvoiceData } from './document.ts'
+import { invoiceLanguage } from './texts.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -55,7 +56,7 @@ export async function paymentInvoice(context: Context, dealId: number, now: numb
           issuedAt: now,
           paidAt,
           supplyBy,
-          language: deal.buyer.language,
+          language: invoiceLanguage(deal.buyer.language),
           currency: deal.currency,
           gross: deal.amount,
           domain: displayHost(deal.domain),
@@ -92,7 +93,7 @@ function advanceOf(deal: StoredDeal, seller: NonNullable<Config['invoice']>, buy
     issuedAt: input.now,
     paidAt: input.rate.paidAt,
     supplyBy: input.supplyBy,
-    language: deal.buyer.language,
+    language: invoiceLanguage(deal.buyer.language),
     currency: deal.currency,
     gross: input.rate.amount,
     domain: displayHost(deal.domain),

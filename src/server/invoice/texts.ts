@@ -1,5 +1,13 @@
 // The invoice's words: German, or English for an English buyer with the German legal notes kept (decision 038).
 import type { Language } from '../../shared/language.ts'
+
+/**
+ * The languages of an invoice: German, and English for every buyer who did not write in German (decision 048). The
+ * legal notes stay German on every invoice, and an English one is the version a French or Polish buyer can read.
+ */
+export type InvoiceLanguage = 'de' | 'en'
+
+export const invoiceLanguage = (language: Language): InvoiceLanguage => (language === 'de' ? 'de' : 'en')
 import type { TaxCase } from './tax.ts'
 
 /** The legal note of each case, in German always: the tax office reads it. */
@@ -60,7 +68,7 @@ interface Words {
   remaining: string
 }
 
-export const WORDS: Record<Language, Words> = {
+export const WORDS: Record<InvoiceLanguage, Words> = {
   de: {
     invoice: 'Rechnung',
     cancellation: 'Stornorechnung',
@@ -152,8 +160,8 @@ const monthFormats = {
   en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', month: 'long', year: 'numeric' }),
 }
 
-export const formatDate = (ms: number, language: Language) => dateFormats[language].format(new Date(ms))
-export const formatMonth = (ms: number, language: Language) => monthFormats[language].format(new Date(ms))
+export const formatDate = (ms: number, language: InvoiceLanguage) => dateFormats[language].format(new Date(ms))
+export const formatMonth = (ms: number, language: InvoiceLanguage) => monthFormats[language].format(new Date(ms))
 
 /** "2026-11-26": the calendar day in Berlin, as the E-Rechnung wants it. */
 export const isoDay = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date(ms))

@@ -17,13 +17,22 @@ export function minorDigits(currency: string): number {
 /** Whole units (an offer) in minor units. */
 export const toMinor = (whole: number, currency: string) => whole * 10 ** minorDigits(currency)
 
-/** "12,34 €" / "€12.34"; whole amounts without decimals ("4.900 €"). */
+// One format per language, currency and kind of amount, made on first use: a deal page or a mail of rates writes many.
+const formats = new Map<string, Intl.NumberFormat>()
+
+/** "12,34 €" / "€12.34" / "12,34 €" in French; whole amounts without decimals ("4.900 €"). */
 export function formatMinor(minor: number, currency: string, language: Language = 'de'): string {
   const digits = minorDigits(currency)
   const whole = minor % 10 ** digits === 0
   // Integer arithmetic for the value; Intl only draws it.
   const value = minor / 10 ** digits
-  return new Intl.NumberFormat(LOCALE[language], { style: 'currency', currency, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(value)
+  const key = `${language} ${currency} ${whole}`
+  let format = formats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE[language], { style: 'currency', currency, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits })
+    formats.set(key, format)
+  }
+  return format.format(value)
 }
 
 /** "12.34": the amount as a decimal string with a dot, from the integer, never through a float's rounding. */

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { StoredInquiry } from '../store/types.ts'
-import { confirmText } from '../confirm/confirm-text.ts'
-import { composeConfirmMail } from './confirm-mail.ts'
+import { composeConfirmMail, confirmText } from './confirm-mail.ts'
 
 const inquiry: StoredInquiry = {
   id: 7,

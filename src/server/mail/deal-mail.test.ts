@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { StoredInquiry } from '../store/types.ts'
-import { DEFAULT_TEMPLATES, TEMPLATE_KINDS, composeDealMail, composeSoldNotice, renderDealText, templateFor, templateProblem } from './deal-mail.ts'
+import { DEFAULT_TEMPLATES, TEMPLATE_KINDS, composeDealMail, composeSoldNotice, renderDealText, templateFor, templateLanguage, templateProblem } from './deal-mail.ts'
 
 // 8 November 2026, 12:00 UTC: 13:00 in Berlin (winter time).
 const EXPIRES = Date.UTC(2026, 10, 8, 12)
@@ -140,4 +140,52 @@ describe('the negotiation with an English buyer', () => {
       expect(mail.text).toBe('Hello\n\nOn 8 November 2026 at 13:00 (Berlin time) you wrote about english.com:\n> Would you take €2,000?\n> John')
     }
   })
+})
+
+/** A checkout's details: only that there is one matters to the templates. */
+const CHECKOUT = {} as NonNullable<StoredInquiry['checkout']>
+
+describe('templates in the languages decision 048 added', () => {
+  const ADDED = ['fr', 'es', 'it', 'nl', 'pl'] as const
+  const placeholdersOf = (text: string) => [...text.matchAll(/\{([^{}\s]*)\}/g)].map((match) => match[1]).sort()
+
+  test('every template of each language has the placeholders of its English one and is accepted as it is', () => {
+    for (const language of ADDED) {
+      for (const base of ['counter', 'accept', 'decline', 'checkout-accept', 'checkout-decline', 'sold'] as const) {
+        const kind = `${base}-${language}` as const
+        expect(placeholdersOf(DEFAULT_TEMPLATES[kind]), kind).toEqual(placeholdersOf(DEFAULT_TEMPLATES[`${base}-en`]))
+        expect(templateProblem(kind, DEFAULT_TEMPLATES[kind]), kind).toBeNull()
+        expect(templateLanguage(kind)).toBe(language)
+      }
+    }
+  })
+
+  test('a buyer gets the template of the language they wrote in; a checkout speaks of a purchase', () => {
+    expect(templateFor('counter', { language: 'fr' })).toBe('counter-fr')
+    expect(templateFor('accept', { language: 'pl', checkout: CHECKOUT })).toBe('checkout-accept-pl')
+    expect(templateFor('decline', { language: 'nl', checkout: CHECKOUT })).toBe('checkout-decline-nl')
+    expect(templateFor('accept', { language: 'de', checkout: CHECKOUT })).toBe('accept')
+    expect(templateProblem('counter-it', 'Prezzo: {betrag}')).toBe('Die Vorlage „Gegenangebot (italienisch)“ braucht {frist}.')
+  })
+
+  test('amount and deadline are written as the buyer reads them', () => {
+    const text = renderDealText('counter-fr', DEFAULT_TEMPLATES['counter-fr'], { domain: 'exemple.fr', amount: 3500, currency: 'EUR', expiresAt: EXPIRES, note: '' })
+    expect(text).toContain('3\u202f500\u00a0€')
+    expect(text).toMatch(/jusqu’au \d{1,2} \p{L}+ 2026 à \d{2}:\d{2} \(heure de Berlin\)/u)
+    const polish = renderDealText('accept-pl', DEFAULT_TEMPLATES['accept-pl'], { domain: 'przyklad.pl', amount: null, currency: 'PLN', note: '', link: 'https://przyklad.pl/kauf/x' })
+    expect(polish).toContain('Uzgodniona kwota: zgodnie z ustaleniami')
+  })
+})
+
+test('a French buyer’s counter-offer and "already sold" come with French subjects and a French line above the quote', () => {
+  const inquiry = { id: 4, domain: 'exemple.fr', email: 'c@example.fr', message: 'Quel est le prix ?', createdAt: EXPIRES, language: 'fr' } as StoredInquiry
+  const reply = { kind: 'counter', body: 'Mon offre', replyTo: null, inquiryMessageId: '<inquiry-4-t@exemple.fr>' } as const
+  const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'c@example.fr' }
+  const mail = composeDealMail(inquiry, reply, '<reply-10-t@exemple.fr>', addresses)
+  expect(mail.subject).toBe('Re: Demande concernant exemple.fr: Contre-proposition')
+  expect(mail.text).toMatch(/^Mon offre\n\nLe \d{1,2} novembre 2026 à \d{2}:\d{2} \(heure de Berlin\), vous avez écrit au sujet de exemple\.fr\u00a0:\n> Quel est le prix \?$/u)
+  expect(composeSoldNotice(inquiry, reply, '<reply-11-t@exemple.fr>', addresses).subject).toBe('Re: Demande concernant exemple.fr: Déjà vendu')
+  const checkout = composeDealMail({ ...inquiry, checkout: CHECKOUT }, { ...reply, kind: 'accept' }, '<reply-12-t@exemple.fr>', addresses)
+  expect(checkout.subject).toBe('Re: Demande concernant exemple.fr: Achat confirmé')
+  expect(checkout.text).toBe('Mon offre')
 })

@@ -2,18 +2,27 @@
 // owner's template for the step (or the default below), filled in once when the owner acts and stored as the
 // reply's body; the outbox only wraps it (subject, threading, the visitor's quoted message).
 import type { SendMailOptions } from 'nodemailer'
-import type { DealTemplateKind } from '../../shared/console-api.ts'
-import type { Language } from '../../shared/language.ts'
+import { DEAL_TEMPLATE_KINDS, TEMPLATE_BASES, type DealTemplateKind } from '../../shared/console-api.ts'
+import { isLanguage, LANGUAGE_NAME, LOCALE, type Language } from '../../shared/language.ts'
 import type { DealKind, StoredInquiry } from '../store/types.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
 import { composeReplyMail, headerSafe, type MailAddresses } from './compose.ts'
 import { lazy } from '../../shared/lazy.ts'
+import { BUYER_WORDS, isAddedLanguage } from './buyer-words.ts'
+import type { AddedLanguage, TemplateBase } from './buyer-words-types.ts'
 
 /** Every template the owner may edit ("Vorlagen"), in the order the console shows them. */
-export const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'counter-en', 'accept-en', 'decline-en', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
+export const TEMPLATE_KINDS = DEAL_TEMPLATE_KINDS
+
+const ADDED_LANGUAGES = Object.keys(BUYER_WORDS) as AddedLanguage[]
+
+/** One entry per template of the languages decision 048 added, made from each base's entry. */
+const forAddedLanguages = <T>(value: (base: TemplateBase, language: AddedLanguage) => T) =>
+  Object.fromEntries(ADDED_LANGUAGES.flatMap((language) => TEMPLATE_BASES.map((base) => [`${base}-${language}`, value(base, language)]))) as Record<`${TemplateBase}-${AddedLanguage}`, T>
 
 export const DEFAULT_TEMPLATES: Record<DealTemplateKind, string> = {
+  ...forAddedLanguages((base, language) => BUYER_WORDS[language].templates[base]),
   counter: `Guten Tag,
 
 vielen Dank für Ihr Interesse an {domain}.
@@ -107,8 +116,18 @@ thank you for your interest in {domain}. The domain has been sold in the meantim
 Kind regards`,
 }
 
+const BASE_PLACEHOLDERS: Record<TemplateBase, readonly string[]> = {
+  counter: ['domain', 'betrag', 'frist', 'notiz'],
+  accept: ['domain', 'betrag', 'notiz', 'link'],
+  decline: ['domain', 'notiz'],
+  'checkout-accept': ['domain', 'betrag', 'notiz', 'link'],
+  'checkout-decline': ['domain', 'notiz'],
+  sold: ['domain'],
+}
+
 /** The placeholders each template may use; the ones it must use, so that no mail leaves without its point. */
 export const PLACEHOLDERS: Record<DealTemplateKind, readonly string[]> = {
+  ...forAddedLanguages((base) => BASE_PLACEHOLDERS[base]),
   counter: ['domain', 'betrag', 'frist', 'notiz'],
   accept: ['domain', 'betrag', 'notiz', 'link'],
   decline: ['domain', 'notiz'],
@@ -120,9 +139,23 @@ export const PLACEHOLDERS: Record<DealTemplateKind, readonly string[]> = {
   sold: ['domain'],
   'sold-en': ['domain'],
 }
-const REQUIRED: Partial<Record<DealTemplateKind, readonly string[]>> = { counter: ['betrag', 'frist'], 'counter-en': ['betrag', 'frist'] }
+const REQUIRED: Partial<Record<DealTemplateKind, readonly string[]>> = {
+  counter: ['betrag', 'frist'],
+  'counter-en': ['betrag', 'frist'],
+  ...Object.fromEntries(ADDED_LANGUAGES.map((language) => [`counter-${language}`, ['betrag', 'frist']])),
+}
+
+const BASE_LABEL: Record<TemplateBase, string> = {
+  counter: 'Gegenangebot',
+  accept: 'Annahme',
+  decline: 'Ablehnung',
+  'checkout-accept': 'Bestätigung eines Kaufs',
+  'checkout-decline': 'Absage eines Kaufs',
+  sold: 'Bereits verkauft',
+}
 
 export const DEAL_LABEL: Record<DealTemplateKind, string> = {
+  ...forAddedLanguages((base, language) => `${BASE_LABEL[base]} (${LANGUAGE_NAME[language].toLowerCase()})`),
   counter: 'Gegenangebot',
   accept: 'Annahme',
   decline: 'Ablehnung',
@@ -136,19 +169,25 @@ export const DEAL_LABEL: Record<DealTemplateKind, string> = {
 }
 
 /** The language a template is written in: the buyer's it is used for. */
-export const templateLanguage = (kind: DealTemplateKind): Language => (kind.endsWith('-en') ? 'en' : 'de')
-
-const ENGLISH_TEMPLATE: Record<DealKind, DealTemplateKind> = { counter: 'counter-en', accept: 'accept-en', decline: 'decline-en' }
+export function templateLanguage(kind: DealTemplateKind): Language {
+  const suffix = kind.slice(kind.lastIndexOf('-') + 1)
+  return isLanguage(suffix) ? suffix : 'de'
+}
 
 /**
- * The template of a negotiation step for this inquiry, in the buyer's language: an English buyer's checkout has its
- * own confirmation and refusal (it speaks of a purchase, not an offer), an English offer the English negotiation's.
+ * The template of a negotiation step for this inquiry, in the buyer's language: a checkout of a buyer who did not
+ * write in German has its own confirmation and refusal (it speaks of a purchase, not an offer), an offer the
+ * negotiation's of that language.
  */
 export function templateFor(kind: DealKind, inquiry: Pick<StoredInquiry, 'language' | 'checkout'>): DealTemplateKind {
-  if (inquiry.language !== 'en') return kind
-  if (inquiry.checkout && kind !== 'counter') return kind === 'accept' ? 'checkout-accept-en' : 'checkout-decline-en'
-  return ENGLISH_TEMPLATE[kind]
+  const { language } = inquiry
+  if (language === 'de') return kind
+  if (inquiry.checkout && kind !== 'counter') return `checkout-${kind}-${language}`
+  return `${kind}-${language}`
 }
+
+/** "Bereits verkauft" in the inquirer's language. */
+export const soldTemplateFor = (language: Language): DealTemplateKind => (language === 'de' ? 'sold' : `sold-${language}`)
 
 export const TEMPLATE_MAX = 5000
 
@@ -179,7 +218,27 @@ export const formatDeadline = (ms: number) => `${berlinDeadline().format(new Dat
 const englishTime = lazy(() => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' }))
 
 /** "8 November 2026 at 13:00 (Berlin time)": as the deal's English mails write a date. */
-export const formatEnglishDeadline = (ms: number) => `${englishTime().format(new Date(ms))} (Berlin time)`
+const formatEnglishDeadline = (ms: number) => `${englishTime().format(new Date(ms))} (Berlin time)`
+
+// One format per language, made the first time a mail or page of that language writes a date.
+const localTimes = new Map<AddedLanguage, Intl.DateTimeFormat>()
+function localTime(language: AddedLanguage): Intl.DateTimeFormat {
+  let format = localTimes.get(language)
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALE[language], { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+    localTimes.set(language, format)
+  }
+  return format
+}
+
+/** A date and time in Berlin as a buyer of the language reads it, the time zone said where it is not theirs. */
+export function formatBuyerDeadline(ms: number, language: Language): string {
+  if (language === 'de') return formatDeadline(ms)
+  if (language === 'en') return formatEnglishDeadline(ms)
+  return BUYER_WORDS[language].berlinTime(localTime(language).format(new Date(ms)))
+}
+
+const AS_AGREED: Record<'de' | 'en', string> = { de: 'wie besprochen', en: 'as agreed' }
 
 /**
  * Carriage returns and control characters (an escape sequence, a NUL) are taken out of the owner's note: the mail is
@@ -207,8 +266,8 @@ export function renderDealText(kind: DealTemplateKind, template: string, values:
   const language = templateLanguage(kind)
   const filled: Record<string, string> = {
     domain: displayHost(values.domain),
-    betrag: values.amount === null ? (language === 'en' ? 'as agreed' : 'wie besprochen') : formatPrice(values.amount, values.currency, language),
-    frist: values.expiresAt === undefined ? '' : language === 'en' ? formatEnglishDeadline(values.expiresAt) : formatDeadline(values.expiresAt),
+    betrag: values.amount === null ? (isAddedLanguage(language) ? BUYER_WORDS[language].asAgreed : AS_AGREED[language]) : formatPrice(values.amount, values.currency, language),
+    frist: values.expiresAt === undefined ? '' : formatBuyerDeadline(values.expiresAt, language),
     notiz: cleanNote(values.note),
     link: values.link ?? '',
   }
@@ -230,26 +289,40 @@ const ENGLISH_SUBJECT: Record<'counter' | 'accept' | 'decline' | 'checkout-accep
   'sold-notice': 'Already sold',
 }
 
-/** A reply in English, threaded like the German one; `quote`: the buyer's own words below it (not a checkout's summary). */
-function englishReply(
+type ReplySubject = keyof typeof ENGLISH_SUBJECT
+
+/** The subject and the line above the quote of a reply in a language other than German. */
+function replyWords(language: Exclude<Language, 'de'>, domain: string, subject: ReplySubject, createdAt: number) {
+  if (language === 'en') return { subject: `Re: Inquiry about ${domain}: ${ENGLISH_SUBJECT[subject]}`, quoteLine: `On ${englishTime().format(new Date(createdAt))} (Berlin time) you wrote about ${domain}:` }
+  const words = BUYER_WORDS[language]
+  return { subject: `${words.replyPrefix(domain)}: ${words.subjects[subject]}`, quoteLine: words.quoteLine(formatBuyerDeadline(createdAt, language), domain) }
+}
+
+/**
+ * A reply in the buyer's language other than German, threaded like the German one; `quote`: the buyer's own words
+ * below it (not a checkout's summary).
+ */
+function foreignReply(
   inquiry: StoredInquiry,
   reply: { body: string; replyTo: string | null; inquiryMessageId: string },
   messageId: string,
   addresses: MailAddresses & { visitor: string },
-  subject: string,
+  language: Exclude<Language, 'de'>,
+  subject: ReplySubject,
   quote: boolean,
 ): SendMailOptions {
   const domain = displayHost(inquiry.domain)
   const quoted = inquiry.message.split(/\r?\n/).map((line) => `> ${line}`).join('\n')
+  const words = replyWords(language, domain, subject, inquiry.createdAt)
   return {
     from: addresses.from,
     to: headerSafe(addresses.visitor),
     replyTo: headerSafe(reply.replyTo ?? addresses.to),
-    subject: `Re: Inquiry about ${domain}: ${subject}`,
+    subject: words.subject,
     messageId,
     inReplyTo: reply.inquiryMessageId,
     references: [reply.inquiryMessageId],
-    text: quote ? [reply.body, '', `On ${englishTime().format(new Date(inquiry.createdAt))} (Berlin time) you wrote about ${domain}:`, quoted].join('\n') : reply.body,
+    text: quote ? [reply.body, '', words.quoteLine, quoted].join('\n') : reply.body,
   }
 }
 
@@ -260,10 +333,11 @@ export function composeDealMail(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  if (inquiry.language === 'en') {
+  const { language } = inquiry
+  if (language === 'en' || isAddedLanguage(language)) {
     // A checkout's message is our German summary, not the buyer's words: it is not quoted.
-    if (inquiry.checkout && reply.kind !== 'counter') return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT[`checkout-${reply.kind}`], false)
-    return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT[reply.kind], true)
+    if (inquiry.checkout && reply.kind !== 'counter') return foreignReply(inquiry, reply, messageId, addresses, language, `checkout-${reply.kind}`, false)
+    return foreignReply(inquiry, reply, messageId, addresses, language, reply.kind, true)
   }
   const mail = composeReplyMail(inquiry, reply, messageId, addresses)
   return { ...mail, subject: `${mail.subject as string}: ${SUBJECT[reply.kind]}` }
@@ -276,7 +350,7 @@ export function composeSoldNotice(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  if (inquiry.language === 'en') return englishReply(inquiry, reply, messageId, addresses, ENGLISH_SUBJECT['sold-notice'], true)
+  if (inquiry.language === 'en' || isAddedLanguage(inquiry.language)) return foreignReply(inquiry, reply, messageId, addresses, inquiry.language, 'sold-notice', true)
   const mail = composeReplyMail(inquiry, reply, messageId, addresses)
   return { ...mail, subject: `${mail.subject as string}: Bereits verkauft` }
 }

@@ -6,9 +6,11 @@ import type { DealMailKind } from '../../shared/console-api.ts'
 import type { Language } from '../../shared/language.ts'
 import { displayHost } from '../sites/host.ts'
 import type { StoredInquiry } from '../store/types.ts'
+import { BUYER_WORDS, isAddedLanguage } from './buyer-words.ts'
+import type { BuyerStepKind, StepValues } from './buyer-words-types.ts'
 import { headerSafe, type MailAddresses } from './compose.ts'
 
-const SUBJECT: Record<Language, { prefix: (domain: string) => string } & Record<DealMailKind, string>> = {
+const SUBJECT: Record<'de' | 'en', { prefix: (domain: string) => string } & Record<DealMailKind, string>> = {
   de: {
     prefix: (domain) => `Re: Anfrage zu ${domain}`,
     'deal-paid': 'Zahlung erhalten',
@@ -33,6 +35,7 @@ const SUBJECT: Record<Language, { prefix: (domain: string) => string } & Record<
 
 /** The deadlines' mails to the owner (decision 036), not to the buyer: sent to `mail_to`, the owner's address. */
 const OWNER_KINDS: ReadonlySet<DealMailKind> = new Set(['deal-overdue', 'deal-transfer-reminder'])
+const isOwnerKind = (kind: DealMailKind): kind is Exclude<DealMailKind, BuyerStepKind> => OWNER_KINDS.has(kind)
 
 export function composeDealStepMail(
   inquiry: StoredInquiry,
@@ -40,13 +43,11 @@ export function composeDealStepMail(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  // The owner's reminders are German, whatever the buyer's language (the console is German).
-  const words = SUBJECT[OWNER_KINDS.has(reply.kind) ? 'de' : inquiry.language]
   return {
     from: addresses.from,
     to: headerSafe(addresses.visitor),
     replyTo: headerSafe(reply.replyTo ?? addresses.to),
-    subject: `${words.prefix(displayHost(inquiry.domain))}: ${words[reply.kind]}`,
+    subject: stepSubject(reply.kind, inquiry.language, displayHost(inquiry.domain)),
     messageId,
     inReplyTo: reply.inquiryMessageId,
     references: [reply.inquiryMessageId],
@@ -54,21 +55,15 @@ export function composeDealStepMail(
   }
 }
 
-interface StepValues {
-  /** As people read it. */
-  domain: string
-  amount: string
-  reference: string
-  link: string
-  /** The owner's reason (cancel), already cleaned of control characters. */
-  reason?: string
-  /** When a transferred deal completes by itself. */
-  completesAt?: string
-  /** The deadline a reminder is about. */
-  deadline?: string
+/** The owner's reminders are German, whatever the buyer's language (the console is German). */
+function stepSubject(kind: DealMailKind, language: Language, domain: string): string {
+  if (isOwnerKind(kind)) return `${SUBJECT.de.prefix(domain)}: ${SUBJECT.de[kind]}`
+  if (!isAddedLanguage(language)) return `${SUBJECT[language].prefix(domain)}: ${SUBJECT[language][kind]}`
+  const words = BUYER_WORDS[language]
+  return `${words.replyPrefix(domain)}: ${words.stepSubject[kind]}`
 }
 
-const BODY: Record<Language, Record<DealMailKind, (values: StepValues) => string>> = {
+const BODY: Record<'de' | 'en', Record<DealMailKind, (values: StepValues) => string>> = {
   de: {
     'deal-paid': (v) =>
       `Guten Tag,\n\nIhre Zahlung von ${v.amount} für ${v.domain} (Kaufnummer ${v.reference}) ist eingegangen. Vielen Dank!\n\nAls Nächstes bereite ich die Übertragung der Domain vor. Sobald der Transfer-Code bereitsteht, erhalten Sie eine E-Mail. Den Stand sehen Sie jederzeit auf Ihrer Kaufseite:\n${v.link}\n\nMit freundlichen Grüßen`,
@@ -100,4 +95,8 @@ const BODY: Record<Language, Record<DealMailKind, (values: StepValues) => string
 }
 
 /** The text of a step's mail, in the buyer's language; stored as the reply's body when the step is taken. */
-export const dealStepText = (kind: DealMailKind, language: Language, values: StepValues) => BODY[language][kind](values)
+export function dealStepText(kind: DealMailKind, language: Language, values: StepValues): string {
+  if (isOwnerKind(kind) || language === 'de') return BODY.de[kind](values)
+  if (language === 'en') return BODY.en[kind](values)
+  return BUYER_WORDS[language].stepBody[kind](values)
+}

@@ -2,7 +2,7 @@
 // and a schema.org Product as JSON-LD. Made from the site alone, so it is part of the page rendered once per host.
 import { escapeHtml } from '../../shared/html.ts'
 import { LOCALE } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { Site } from '../sites/resolver.ts'
 import { publicPrice, type DomainSettings } from '../sites/settings.ts'
 

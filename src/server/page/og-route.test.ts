@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import { HttpError } from '../http/errors.ts'
 import { createWorkBudget } from '../http/work-budget.ts'
 import type { Site } from '../sites/resolver.ts'

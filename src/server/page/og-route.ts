@@ -1,14 +1,14 @@
 // GET /og.png: the link-preview image of the request's host, drawn once per host and domains file and kept in memory.
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import type { Language } from '../../shared/language.ts'
+import { isLanguage, type Language } from '../../shared/language.ts'
 import { priceLine, priceText } from '../../shared/price-terms.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { Config } from '../config.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, sendFailure } from '../http/errors.ts'
 import { createWorkBudget, type WorkBudget } from '../http/work-budget.ts'
-import { varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
+import { languagesOf, varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
 import { byteLruCache } from '../sites/lru.ts'
 import type { Site } from '../sites/resolver.ts'
 import { priceTermsOf } from '../sites/settings.ts'
@@ -53,7 +53,7 @@ export function ogContentOf(site: Site, language: Language): OgImageContent {
  * the image does not depend on the Accept-Language of whoever fetches it, else the request's.
  */
 function imageLanguage(site: Site, lang: unknown): AnswerLanguage {
-  return site.variesByLanguage && (lang === 'de' || lang === 'en') ? { language: lang, variesByLanguage: false } : site
+  return site.variesByLanguage && isLanguage(lang) && languagesOf(site.settings).includes(lang) ? { language: lang, variesByLanguage: false } : site
 }
 
 /**

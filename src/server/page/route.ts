@@ -1,6 +1,6 @@
 // GET / (the landing page of the request's host) and the owner's own Impressum and Datenschutzerklärung.
 import type { FastifyInstance } from 'fastify'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { SiteResolver } from '../sites/resolver.ts'
 import type { PageView } from './view.ts'
 

@@ -2,7 +2,7 @@
 // Which names, in which order, the domains table's portfolio index answers (sites/portfolio-index.ts).
 import type { PortfolioLink } from '../../client/page-props.ts'
 import type { Language } from '../../shared/language.ts'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { PortfolioItem } from '../sites/portfolio-index.ts'
 import type { Site } from '../sites/resolver.ts'
 import { priceTermsOf } from '../sites/settings.ts'

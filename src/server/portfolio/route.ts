@@ -2,7 +2,7 @@
 // domains file has no portfolio answers 404, as for any page that does not exist.
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { TEXTS } from '../../shared/texts.ts'
+import { TEXTS } from '../../shared/texts-all.ts'
 import type { Config } from '../config.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { createWorkBudget } from '../http/work-budget.ts'

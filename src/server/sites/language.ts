@@ -1,6 +1,6 @@
-// Which language a site answers a request in: the domains file's `language`, or with `auto` the one the browser
-// prefers by its Accept-Language header (RFC 9110, 12.5.4), German when it prefers neither or both alike
-// (docs/decisions/025).
+// Which language a site answers a request in: the domains file's `language`, or with `auto` the one among the site's
+// `languages` that the browser prefers by its Accept-Language header (RFC 9110, 12.5.4), the first of them when it
+// prefers none or several alike (decisions 025 and 048).
 import type { FastifyReply } from 'fastify'
 import type { Language } from '../../shared/language.ts'
 import type { DomainSettings } from './settings.ts'
@@ -21,13 +21,17 @@ const WEIGHT = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i
 /** Further entries are not looked at: no browser sends that many, and a header of thousands costs nothing more. */
 const MAX_RANGES = 50
 
+/** What `auto` chooses among when the domains file names no `languages`: German and English, as before decision 048. */
+const DEFAULT_LANGUAGES: readonly Language[] = ['de', 'en']
+
 /**
- * German or English, as the Accept-Language header prefers: each language's weight is the highest weight of a range
- * with its primary tag (de, de-AT, de-CH …), else that of "*"; q=0 rules a language out. English only when it
- * weighs more than German: a tie, a header naming neither, none at all or one that cannot be read is German.
- * Entries that cannot be read are skipped, the others still count.
+ * The allowed language the Accept-Language header prefers: each language's weight is the highest weight of a range
+ * with its primary tag (de, de-AT, de-CH …), else that of "*"; q=0 rules a language out. The one that weighs most
+ * wins; a tie goes to the one named first in `allowed`, and so does a header naming none of them, none at all or one
+ * that cannot be read ("German when unsure" with the default list). Entries that cannot be read are skipped, the
+ * others still count.
  */
-export function preferredLanguage(header: string | undefined): Language {
+export function preferredLanguage(header: string | undefined, allowed: readonly Language[] = DEFAULT_LANGUAGES): Language {
   const weights: Partial<Record<string, number>> = {}
   for (const entry of (header ?? '').split(',', MAX_RANGES)) {
     const [range = '', ...parameters] = entry.split(';').map((part) => part.trim())
@@ -43,14 +47,20 @@ export function preferredLanguage(header: string | undefined): Language {
     weights[key] = Math.max(weights[key] ?? 0, weight)
   }
   const weightOf = (language: Language) => weights[language] ?? weights['*'] ?? 0
-  return weightOf('en') > weightOf('de') ? 'en' : 'de'
+  let best = allowed[0] ?? 'de'
+  for (const language of allowed) if (weightOf(language) > weightOf(best)) best = language
+  return best
 }
 
 /** The language a site with these settings answers this request in. */
-export function answerLanguageFor(setting: DomainSettings['language'], acceptLanguage: string | undefined): AnswerLanguage {
-  if (setting === 'auto') return { language: preferredLanguage(acceptLanguage), variesByLanguage: true }
+export function answerLanguageFor(setting: DomainSettings['language'], acceptLanguage: string | undefined, allowed?: readonly Language[]): AnswerLanguage {
+  if (setting === 'auto') return { language: preferredLanguage(acceptLanguage, allowed), variesByLanguage: true }
   return { language: setting ?? 'de', variesByLanguage: false }
 }
+
+/** The languages a site's page can be in: the fixed one, or those `auto` chooses among. */
+export const languagesOf = (settings: Pick<DomainSettings, 'language' | 'languages'>): readonly Language[] =>
+  settings.language === 'auto' ? (settings.languages ?? DEFAULT_LANGUAGES) : [settings.language ?? 'de']
 
 /** Adds Accept-Language to the answer's Vary header when its language was chosen by it. */
 export function varyByLanguage(reply: FastifyReply, answer: AnswerLanguage): FastifyReply {

@@ -191,7 +191,7 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
     if (!resolved) return { kind: 'unknown', answer: domainsConfig.unknownHosts === 'neutral' ? 'neutral' : 'not-found' }
     if (how.redirect) return { kind: 'redirect', location: redirectLocation(request, host) }
     const { settings } = resolved
-    const language = answerLanguageFor(settings.language, request.headers['accept-language'])
+    const language = answerLanguageFor(settings.language, request.headers['accept-language'], settings.languages)
     return {
       kind: 'site',
       site: { host, ...(how.preview && { preview: true }), settings, domainsConfig, legal: legalLinks(settings, domainsConfig), ...language },

@@ -104,11 +104,21 @@ test('on English pages prices are shown as English readers write them', () => {
   expect(formatPrice(4900, 'EUR', 'de')).toBe('4.900\u00a0€')
 })
 
+test('language is one of the seven or auto, per domain and in default; languages lists what auto chooses among', () => {
+  const parsed = domainsConfigOf({ default: { language: 'auto', languages: ['de', 'en', 'fr'] }, domains: { 'a.fr': { language: 'fr' }, 'b.pl': { languages: ['pl', 'de'] } } })
+  expect(parsed.resolve('a.fr')?.settings.language).toBe('fr')
+  expect(parsed.resolve('b.pl')?.settings).toMatchObject({ language: 'auto', languages: ['pl', 'de'] })
+  for (const language of ['es', 'it', 'nl', 'pl']) expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language } } }).success).toBe(true)
+  for (const languages of [[], ['de', 'de'], ['xx'], ['FR'], 'fr']) {
+    expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language: 'auto', languages } } }).success, JSON.stringify(languages)).toBe(false)
+  }
+})
+
 test('language is de, en or auto, per domain and in default', () => {
   const parsed = domainsConfigOf({ default: { language: 'auto' }, domains: { 'a.com': { language: 'en' }, 'b.de': null } })
   expect(parsed.resolve('a.com')?.settings.language).toBe('en')
   expect(parsed.resolve('b.de')?.settings.language).toBe('auto')
-  expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language: 'fr' } } }).success).toBe(false)
+  expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language: 'pt' } } }).success).toBe(false)
   expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language: 'EN' } } }).success).toBe(false)
 })
 

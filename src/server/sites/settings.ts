@@ -4,7 +4,7 @@ import { toASCII } from '../lib/uts46.ts'
 import { z } from 'zod'
 import { isValidEmail } from '../../shared/contact.ts'
 import type { PriceTerms } from '../../shared/price-terms.ts'
-import { LOCALE, type Language } from '../../shared/language.ts'
+import { LANGUAGES, LOCALE, type Language } from '../../shared/language.ts'
 import { parseTargetList } from '../lib/notify-targets.ts'
 import { isPlainName } from './host.ts'
 import { isValidIban, normalIban } from '../../shared/iban.ts'
@@ -111,8 +111,20 @@ const domainSettingsSchema = z
       .optional(),
     /** The text of "So läuft der Kauf ab", shown when a price is set; unset: the standard text (page.md). */
     howToBuy: z.string().max(2000).optional(),
-    /** The page's language: German, English, or chosen by the browser's Accept-Language (German when unsure). */
-    language: z.enum(['de', 'en', 'auto']).optional(),
+    /**
+     * The page's language: one of LANGUAGES, or `auto`: chosen among `languages` by the browser's Accept-Language
+     * (decisions 025 and 048).
+     */
+    language: z.enum([...LANGUAGES, 'auto']).optional(),
+    /**
+     * The languages `auto` chooses among, the first when the browser prefers none of them (default: German and
+     * English, as before decision 048).
+     */
+    languages: z
+      .array(z.enum(LANGUAGES, { error: `must be one of ${LANGUAGES.join(', ')}` }))
+      .min(1, 'must name at least one language')
+      .refine((list) => new Set(list).size === list.length, 'names a language twice')
+      .optional(),
     /** false: this server does not show the domain at all (it is treated like an unknown host). */
     listed: z.boolean().optional(),
     /** true: the page asks search engines not to index it (robots noindex); it is still shown. */

@@ -6,7 +6,7 @@ import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { unconfirmedExpiryJob } from '../confirm/expiry.ts'
 import { createScheduler } from '../scheduler/scheduler.ts'
-import { UNCONFIRMED_TTL_MS } from './confirmation.ts'
+import { UNCONFIRMED_TTL_MS } from '../lib/confirm-link.ts'
 import type { ConfirmPlan, NewInquiry, Store } from './types.ts'
 
 async function open(): Promise<{ store: Store; dataDir: string }> {

@@ -7,8 +7,7 @@ import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { ConfirmationStore } from './types.ts'
 
-/** How long an unconfirmed inquiry waits for its link, which is valid exactly as long (confirm/link.ts). */
-export const UNCONFIRMED_TTL_MS = 48 * 60 * 60 * 1000
+import { UNCONFIRMED_TTL_MS } from '../lib/confirm-link.ts'
 
 export function confirmationStore(db: Kysely<Database>, dialect: DialectSpecifics): ConfirmationStore {
   const { guard } = dialect

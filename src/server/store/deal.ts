@@ -4,14 +4,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { queueReplyMail } from './reply-mail.ts'
 import { createOrRenewDeal } from './deal-record.ts'
-import type { DealTemplateKind } from '../../shared/console-api.ts'
+import { DEAL_TEMPLATE_KINDS } from '../../shared/console-api.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { DealKind, DealResult, DealStep, DealStore, InquiryStatus, NewDeal } from './types.ts'
 
+/** Every template's key in `meta`: this and its kind (DEAL_TEMPLATE_KINDS; the German negotiation's kept their names from before). */
 const TEMPLATE_PREFIX = 'template:'
-/** Every template's key in `meta` (the German negotiation's kept their names from before). */
-const TEMPLATE_KINDS: readonly DealTemplateKind[] = ['counter', 'accept', 'decline', 'counter-en', 'accept-en', 'decline-en', 'checkout-accept-en', 'checkout-decline-en', 'sold', 'sold-en']
 
 const STATUS_AFTER: Record<DealKind, InquiryStatus> = { counter: 'countered', accept: 'accepted', decline: 'declined' }
 
@@ -113,7 +112,7 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
         db
           .selectFrom('meta')
           .select(['key', 'value'])
-          .where('key', 'in', TEMPLATE_KINDS.map((kind) => `${TEMPLATE_PREFIX}${kind}`))
+          .where('key', 'in', DEAL_TEMPLATE_KINDS.map((kind) => `${TEMPLATE_PREFIX}${kind}`))
           .execute(),
       )
       return Object.fromEntries(rows.map((row) => [row.key.slice(TEMPLATE_PREFIX.length), row.value]))

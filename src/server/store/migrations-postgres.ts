@@ -356,4 +356,7 @@ export const POSTGRES_MIGRATIONS: MigrationStep[] = [
      lease_until BIGINT
    );
    CREATE INDEX domain_notices_pending_due ON domain_notices (next_attempt_at) WHERE status = 'pending';`,
+  // French, Spanish, Italian, Dutch and Polish pages (decision 048): the language the buyer wrote in may be any of them.
+  `ALTER TABLE inquiries DROP CONSTRAINT inquiries_language_check;
+   ALTER TABLE inquiries ADD CONSTRAINT inquiries_language_check CHECK (language IN ('de', 'en', 'fr', 'es', 'it', 'nl', 'pl'));`,
 ]

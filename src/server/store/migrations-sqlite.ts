@@ -413,4 +413,10 @@ export const SQLITE_MIGRATIONS: MigrationStep[] = [
      lease_until INTEGER
    );
    CREATE INDEX domain_notices_pending_due ON domain_notices (next_attempt_at) WHERE status = 'pending';`,
+  // French, Spanish, Italian, Dutch and Polish pages (decision 048): the language the buyer wrote in may be any of them
+  // (the CHECK moves to a new column, as the replies' kinds did).
+  `ALTER TABLE inquiries ADD COLUMN language_next TEXT NOT NULL DEFAULT 'de' CHECK (language_next IN ('de', 'en', 'fr', 'es', 'it', 'nl', 'pl'));
+   UPDATE inquiries SET language_next = language;
+   ALTER TABLE inquiries DROP COLUMN language;
+   ALTER TABLE inquiries RENAME COLUMN language_next TO language;`,
 ]

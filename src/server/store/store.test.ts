@@ -2,7 +2,7 @@
 // (project "postgres"). Two store objects on the same data stand for two server processes.
 import fs from 'node:fs'
 import { afterEach, expect, onTestFinished, test, vi } from 'vitest'
-import { newInquiry, openTestStore as open, testStoreConfig } from '../../../tests/helpers/store.ts'
+import { newInquiry, openTestStore as open, schemaBefore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { openRateLimitStore, openStore, sqliteFileOf } from './index.ts'
 import type { Store } from './types.ts'
@@ -32,7 +32,7 @@ test('an inquiry is stored with its mail; the same token again is a duplicate, w
   expect(await store.outboxStatus((spam as { id: number }).id)).toBeNull()
 })
 
-test('an inquiry keeps the language it was written in wherever it is read; the store takes no language but de and en', async () => {
+test('an inquiry keeps the language it was written in wherever it is read; the store takes no language a page cannot speak', async () => {
   const config = await storeConfig()
   const store = await open(config)
   const english = inquiry({ language: 'en', email: 'john@example.com' })
@@ -50,8 +50,37 @@ test('an inquiry keeps the language it was written in wherever it is read; the s
   // The owner's mail and the visitor's confirmation both know it: the one names it, the other is written in it.
   const claimed = await store.claimDueMail(Date.now() + 1000, 10, 'owner-a', 60_000)
   expect(claimed.filter((item) => item.inquiry.id === id).map((item) => [item.reply?.kind ?? 'owner', item.inquiry.language])).toEqual([['owner', 'en'], ['notice', 'en']])
-  await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'fr' WHERE id = ${id}`)).rejects.toThrow(/check/i)
+  await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'xx' WHERE id = ${id}`)).rejects.toThrow(/check/i)
+  await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'EN' WHERE id = ${id}`)).rejects.toThrow(/check/i)
   await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = NULL WHERE id = ${id}`)).rejects.toThrow(/null/i)
+})
+
+test('an inquiry written in French, Spanish, Italian, Dutch or Polish keeps its language', async () => {
+  const store = await open(await storeConfig())
+  for (const language of ['fr', 'es', 'it', 'nl', 'pl'] as const) {
+    const written = inquiry({ language, email: `${language}@example.org` })
+    const { id } = (await store.saveInquiry(written, queue)) as { id: number }
+    expect(await store.getInquiry(id)).toEqual({ ...written, id })
+    expect((await store.inquiryThread(id))?.inquiry.language).toBe(language)
+    expect((await store.confirmationTarget(id))?.language).toBe(language)
+  }
+})
+
+test('the step that lets inquiries take the new languages keeps the language of every inquiry before it', async () => {
+  const config = await storeConfig()
+  await schemaBefore(config, (steps) => steps.findIndex((step) => typeof step === 'string' && step.includes('language_next')))
+  for (const [token, language] of [['englishtoken000', 'en'], ['germantoken0000', 'de']] as const) {
+    await queryStore(
+      config.dataDir,
+      `INSERT INTO inquiries (token, content_hash, domain, name, email, message, created_at, language) VALUES ('${token}', 'h', 'example.de', 'Erika', 'erika@example.de', 'Alt', 1, '${language}')`,
+    )
+  }
+  await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'fr' WHERE token = 'englishtoken000'`)).rejects.toThrow(/check/i)
+  const store = await open(config)
+  expect((await store.findInquiry('englishtoken000'))?.language).toBe('en')
+  expect((await store.findInquiry('germantoken0000'))?.language).toBe('de')
+  await queryStore(config.dataDir, `UPDATE inquiries SET language = 'pl' WHERE token = 'englishtoken000'`)
+  expect((await store.findInquiry('englishtoken000'))?.language).toBe('pl')
 })
 
 test('inquiries saved at the same moment are all stored, each under its own id', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { UNCONFIRMED_TTL_MS } from '../store/confirmation.ts'
-import { checkConfirmToken, confirmUrl, readConfirmToken, signConfirmToken } from './link.ts'
+import { UNCONFIRMED_TTL_MS } from './confirm-link.ts'
+import { checkConfirmToken, confirmUrl, readConfirmToken, signConfirmToken } from './confirm-link.ts'
 
 const SECRET = 'a-secret-of-at-least-16'
 const T0 = Date.UTC(2026, 2, 1, 9)

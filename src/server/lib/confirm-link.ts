@@ -2,7 +2,9 @@
 // (SHA-256, keyed with the store's secret, as the form token is) over both, the domain and the inquiry's form token.
 // Nothing is stored per link; a link cannot be moved to another inquiry, domain or expiry without the secret.
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { UNCONFIRMED_TTL_MS } from '../store/confirmation.ts'
+
+/** How long an unconfirmed inquiry waits for its link, which is valid exactly as long; the store erases it then. */
+export const UNCONFIRMED_TTL_MS = 48 * 60 * 60 * 1000
 
 export const CONFIRM_PATH = '/bestaetigen'
 

@@ -1,0 +1,93 @@
+// The deal page (/kauf/…), its instalment plan and its billing address in French (deal-texts.ts). Machine-written, not
+// yet read by a native speaker (decision 048).
+import type { DealPageWords } from './deal-words.ts'
+
+export const DEAL_FR: DealPageWords = {
+  deal: {
+    title: (domain) => `Votre achat de ${domain}`,
+    notFoundTitle: 'Page introuvable',
+    notFound: 'Cette page d’achat n’existe pas. Veuillez vérifier le lien figurant dans votre e-mail.',
+    intro: (domain) => `Cette page vous indique à tout moment où en est l’achat de ${domain} et ce qu’il reste à faire.`,
+    amount: 'Montant convenu',
+    reference: 'Numéro d’achat',
+    seller: 'Vendeur',
+    contact: 'Contact',
+    contactText: (address) => `Il vous suffit de répondre à notre e-mail ou d’écrire à ${address}.`,
+    contactReply: 'Il vous suffit de répondre à notre e-mail.',
+    steps: { payment: 'Paiement', transfer: 'Transfert', done: 'Finalisé' },
+    stepState: { done: 'terminé', current: 'étape en cours', todo: 'à venir' },
+    deadline: (date) => `avant le ${date}`,
+    overdue: (date) => `délai expiré le ${date}`,
+    now: 'Ce qu’il vous reste à faire',
+    todo: {
+      awaiting_payment:
+        'Veuillez régler le montant convenu par l’un des moyens indiqués ci-dessous, en mentionnant le numéro d’achat. Dès réception du paiement, le vendeur le confirme ici et par e-mail.',
+      paid: 'Votre paiement nous est parvenu. Le vendeur prépare maintenant le transfert du nom de domaine\u00a0; vous recevrez un e-mail dès que le code de transfert sera disponible.',
+      transferred:
+        'Le nom de domaine est en cours de transfert. Récupérez le code de transfert ci-dessous et saisissez-le auprès de votre registraire. Une fois le nom de domaine arrivé chez vous, veuillez le confirmer avec «\u00a0Nom de domaine reçu\u00a0».',
+      completed: 'L’achat est finalisé. Le nom de domaine vous appartient désormais. Merci beaucoup\u00a0!',
+      cancelled: 'Cet achat a été annulé.',
+    },
+    cancelledBy: { owner: 'Le vendeur a annulé l’achat.', buyer: 'Vous avez annulé l’achat.' },
+    reason: 'Motif',
+    payTitle: 'Comment payer',
+    payBank: 'Virement bancaire (SEPA)',
+    holder: 'Titulaire du compte',
+    iban: 'IBAN',
+    bic: 'BIC',
+    purpose: 'Référence du virement',
+    qrLabel: 'QR code EPC pour votre application bancaire',
+    qrHelp: 'Scannez le code avec votre application bancaire\u00a0: le bénéficiaire, l’IBAN, le montant et la référence sont alors préremplis.',
+    payLink: 'Payer en ligne',
+    payLinkButton: 'Procéder au paiement',
+    escrow: 'Séquestre',
+    escrowText: (name) => `Vous payez le service de séquestre ${name}. Il ne verse le montant au vendeur qu’une fois le nom de domaine arrivé chez vous.`,
+    escrowButton: (name) => `Continuer vers ${name}`,
+    noPayment: 'Le vendeur vous communiquera les informations de paiement par e-mail.',
+    cancelTitle: 'Annuler l’achat',
+    cancelText: 'Tant que vous n’avez pas payé, vous pouvez annuler l’achat ici.',
+    cancelButton: 'Annuler l’achat',
+    codeTitle: 'Code de transfert',
+    codeText: 'Pour votre sécurité\u00a0: saisissez l’adresse e-mail à laquelle nous vous écrivons. Le code s’affiche ensuite.',
+    codeEmail: 'Votre adresse e-mail',
+    codeButton: 'Afficher le code',
+    codeShown: 'Votre code de transfert (AuthInfo)',
+    codeWrongEmail: 'Cette adresse e-mail ne correspond pas à cet achat.',
+    transferNote: 'Remarque du vendeur',
+    invoicesTitle: 'Facture',
+    invoiceLink: (kind, number) => `${{ invoice: 'Facture', advance: 'Facture d’acompte', cancellation: 'Facture d’annulation' }[kind]} ${number} (PDF)`,
+    receivedTitle: 'Nom de domaine reçu\u00a0?',
+    receivedText: (date) =>
+      date
+        ? `Une fois le nom de domaine arrivé chez vous, veuillez le confirmer. Sans réponse de votre part, l’achat sera considéré comme finalisé le ${date}.`
+        : 'Une fois le nom de domaine arrivé chez vous, veuillez le confirmer.',
+    receivedButton: 'Nom de domaine reçu',
+    sold: 'vendu',
+    rateLimited: 'Trop de tentatives. Veuillez patienter une heure, puis réessayer.',
+    crossSite: 'Cette requête ne provient pas de cette page.',
+  },
+  plan: {
+    title: 'Échéancier',
+    intro: (rates, transfer) =>
+      `Vous payez en ${rates} mensualités, chacune avec sa propre référence de virement. ${transfer === 'at-once' ? 'Le nom de domaine vous est transféré avant la dernière mensualité.' : 'Le nom de domaine vous est transféré après la dernière mensualité.'}`,
+    rate: 'Paiement',
+    due: 'Échéance',
+    amount: 'Montant',
+    reference: 'Référence du virement',
+    state: 'État',
+    states: { paid: (date) => `payé le ${date}`, next: 'prochaine échéance', open: 'en attente', overdue: 'en retard' },
+    paid: (amount) => `Payé\u00a0: ${amount}`,
+    open: (amount) => `Reste à payer\u00a0: ${amount}`,
+    payThis: 'Payer cette mensualité',
+    paying: (label, due) => `Pour ${label}, échéance le ${due}\u00a0:`,
+    allPaid: 'Toutes les mensualités sont payées. Merci beaucoup\u00a0!',
+  },
+  invoiceAddress: {
+    title: 'Adresse de facturation',
+    intro:
+      'Pour établir votre facture, nous avons besoin de votre nom et de votre adresse postale (exigés par le droit fiscal allemand). Vous recevrez la facture avec la confirmation de votre paiement\u00a0; d’ici là, vous pouvez modifier ces informations ici.',
+    saved: 'Votre adresse de facturation est enregistrée. Vous pouvez la modifier ici jusqu’à l’émission de la facture.',
+    invalid: 'Veuillez vérifier les champs signalés.',
+    submit: 'Enregistrer l’adresse de facturation',
+  },
+}

@@ -1,0 +1,93 @@
+// The deal page (/kauf/…), its instalment plan and its billing address in Dutch (deal-texts.ts). Machine-written, not
+// yet read by a native speaker (decision 048).
+import type { DealPageWords } from './deal-words.ts'
+
+export const DEAL_NL: DealPageWords = {
+  deal: {
+    title: (domain) => `Uw aankoop van ${domain}`,
+    notFoundTitle: 'Pagina niet gevonden',
+    notFound: 'Deze aankooppagina bestaat niet. Controleer de link in uw e-mail.',
+    intro: (domain) => `Hier ziet u altijd hoe ver de aankoop van ${domain} is en wat de volgende stap is.`,
+    amount: 'Afgesproken bedrag',
+    reference: 'Aankoopnummer',
+    seller: 'Verkoper',
+    contact: 'Contact',
+    contactText: (address) => `Beantwoord gewoon onze e-mail of schrijf naar ${address}.`,
+    contactReply: 'Beantwoord gewoon onze e-mail.',
+    steps: { payment: 'Betaling', transfer: 'Verhuizing', done: 'Afgerond' },
+    stepState: { done: 'gereed', current: 'huidige stap', todo: 'volgt' },
+    deadline: (date) => `uiterlijk ${date}`,
+    overdue: (date) => `termijn verstreken op ${date}`,
+    now: 'Wat u nu moet doen',
+    todo: {
+      awaiting_payment:
+        'Betaal het afgesproken bedrag op een van de hieronder genoemde manieren en vermeld daarbij het aankoopnummer. Zodra de betaling binnen is, bevestigt de verkoper die hier en per e-mail.',
+      paid: 'Uw betaling is ontvangen. De verkoper bereidt nu de verhuizing van de domeinnaam voor; u ontvangt een e-mail zodra de verhuiscode klaarstaat.',
+      transferred:
+        'De domeinnaam wordt verhuisd. Haal hieronder de verhuiscode op en voer die in bij uw registrar. Is de domeinnaam bij u aangekomen, bevestig dat dan met ‘Domeinnaam ontvangen’.',
+      completed: 'De aankoop is afgerond. De domeinnaam is nu van u. Hartelijk dank!',
+      cancelled: 'Deze aankoop is geannuleerd.',
+    },
+    cancelledBy: { owner: 'De verkoper heeft de aankoop geannuleerd.', buyer: 'U hebt de aankoop geannuleerd.' },
+    reason: 'Reden',
+    payTitle: 'Zo betaalt u',
+    payBank: 'Overschrijving (SEPA)',
+    holder: 'Rekeninghouder',
+    iban: 'IBAN',
+    bic: 'BIC',
+    purpose: 'Betalingskenmerk',
+    qrLabel: 'EPC-QR-code voor uw bankieren-app',
+    qrHelp: 'Scan de code met uw bankieren-app: begunstigde, IBAN, bedrag en betalingskenmerk zijn dan al ingevuld.',
+    payLink: 'Online betalen',
+    payLinkButton: 'Naar de betaling',
+    escrow: 'Escrow',
+    escrowText: (name) => `U betaalt aan de escrowdienst ${name}. Die betaalt het bedrag pas aan de verkoper uit als de domeinnaam bij u is aangekomen.`,
+    escrowButton: (name) => `Verder naar ${name}`,
+    noPayment: 'De verkoper stuurt u de betaalgegevens per e-mail.',
+    cancelTitle: 'Aankoop annuleren',
+    cancelText: 'Zolang u nog niet hebt betaald, kunt u de aankoop hier annuleren.',
+    cancelButton: 'Aankoop annuleren',
+    codeTitle: 'Verhuiscode',
+    codeText: 'Voor uw veiligheid: vul het e-mailadres in waarnaar wij u schrijven. Daarna wordt de code getoond.',
+    codeEmail: 'Uw e-mailadres',
+    codeButton: 'Code tonen',
+    codeShown: 'Uw verhuiscode (AuthInfo)',
+    codeWrongEmail: 'Dit e-mailadres hoort niet bij deze aankoop.',
+    transferNote: 'Opmerking van de verkoper',
+    invoicesTitle: 'Factuur',
+    invoiceLink: (kind, number) => `${{ invoice: 'Factuur', advance: 'Voorschotfactuur', cancellation: 'Creditnota' }[kind]} ${number} (pdf)`,
+    receivedTitle: 'Domeinnaam ontvangen?',
+    receivedText: (date) =>
+      date
+        ? `Is de domeinnaam bij u aangekomen, bevestig dat dan. Zonder reactie geldt de aankoop op ${date} als afgerond.`
+        : 'Is de domeinnaam bij u aangekomen, bevestig dat dan.',
+    receivedButton: 'Domeinnaam ontvangen',
+    sold: 'verkocht',
+    rateLimited: 'Te veel pogingen. Wacht een uur en probeer het dan opnieuw.',
+    crossSite: 'Dit verzoek kwam niet van deze pagina.',
+  },
+  plan: {
+    title: 'Betalingsschema',
+    intro: (rates, transfer) =>
+      `U betaalt in ${rates} maandelijkse termijnen, elk met een eigen betalingskenmerk. ${transfer === 'at-once' ? 'De domeinnaam wordt al vóór de laatste termijn aan u overgedragen.' : 'De domeinnaam wordt na de laatste termijn aan u overgedragen.'}`,
+    rate: 'Betaling',
+    due: 'Vervaldatum',
+    amount: 'Bedrag',
+    reference: 'Betalingskenmerk',
+    state: 'Status',
+    states: { paid: (date) => `betaald op ${date}`, next: 'vervalt als volgende', open: 'open', overdue: 'achterstallig' },
+    paid: (amount) => `Betaald: ${amount}`,
+    open: (amount) => `Openstaand: ${amount}`,
+    payThis: 'Deze termijn betalen',
+    paying: (label, due) => `Voor ${label}, te betalen op ${due}:`,
+    allPaid: 'Alle termijnen zijn betaald. Hartelijk dank!',
+  },
+  invoiceAddress: {
+    title: 'Factuuradres',
+    intro:
+      'Voor uw factuur hebben we uw naam en adres nodig (verplicht volgens de Duitse btw-wetgeving). U ontvangt de factuur samen met de bevestiging van uw betaling; tot die tijd kunt u de gegevens hier wijzigen.',
+    saved: 'Uw factuuradres is opgeslagen. U kunt het hier wijzigen totdat de factuur is uitgereikt.',
+    invalid: 'Controleer de gemarkeerde velden.',
+    submit: 'Factuuradres opslaan',
+  },
+}

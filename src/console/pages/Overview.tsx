@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { CONSOLE_PATHS, OVERVIEW_DAYS, type OfferAmount, type Overview, type OverviewDomain } from '../../shared/console-api.ts'
 import { formatNumber } from '../format.ts'
 import { DailyChart } from './Chart.tsx'
+import { VisitorStatsSection } from './VisitorStats.tsx'
 
 type SortKey = 'domain' | 'views' | 'inquiries' | 'spam' | 'highestOffer' | 'medianOffer'
 
@@ -76,6 +77,8 @@ export function OverviewPage({ data }: { data: Overview }) {
           </a>
         ))}
       </nav>
+      <VisitorStatsSection stats={data.visits} />
+      <h2>Aufrufe und Anfragen je Domain</h2>
       {rows.length === 0 ? (
         <p className="empty">In diesem Zeitraum keine Aufrufe und keine Anfragen.</p>
       ) : (

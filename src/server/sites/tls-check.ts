@@ -2,7 +2,7 @@
 // CA's limits (Let's Encrypt: 50 per registered domain per week), so a wildcard entry must not let anybody who
 // invents subdomains use them up: names it covers are approved up to a number of new names per day.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { dayOf } from '../page/page-views.ts'
+import { dayOf } from '../lib/utc-day.ts'
 import type { SiteResolver } from './resolver.ts'
 import type { Store } from '../store/types.ts'
 

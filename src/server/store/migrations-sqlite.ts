@@ -366,4 +366,24 @@ export const SQLITE_MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN deal_rate INTEGER NOT NULL DEFAULT 0;
    DROP INDEX outbox_deal_webhook;
    CREATE UNIQUE INDEX outbox_deal_webhook ON outbox (deal_id, deal_event, deal_rate, webhook_url) WHERE deal_event IS NOT NULL;`,
+  // Visitor statistics (decision 049): counters per name, Berlin day, metric and key; the day's visitor hashes and
+  // salt, both erased when the day is over.
+  `CREATE TABLE visit_counts (
+     domain TEXT NOT NULL,
+     day TEXT NOT NULL,
+     metric TEXT NOT NULL CHECK (metric IN ('visit', 'visitor', 'filtered', 'source', 'language', 'form')),
+     key TEXT NOT NULL,
+     count INTEGER NOT NULL,
+     PRIMARY KEY (day, domain, metric, key)
+   ) WITHOUT ROWID;
+   CREATE TABLE visitor_hashes (
+     day TEXT NOT NULL,
+     domain TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     PRIMARY KEY (day, domain, hash)
+   ) WITHOUT ROWID;
+   CREATE TABLE visit_salts (
+     day TEXT PRIMARY KEY,
+     salt TEXT NOT NULL
+   );`,
 ]

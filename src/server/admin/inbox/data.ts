@@ -15,13 +15,14 @@ import type {
 import { exportText } from '../../export/inquiries.ts'
 import { HttpError } from '../../http/errors.ts'
 import { notifyHost } from '../../notify/targets.ts'
-import { dayOf } from '../../page/page-views.ts'
+import { dayOf } from '../../lib/utc-day.ts'
 import { displayHost } from '../../sites/host.ts'
 import { formatPrice } from '../../sites/settings.ts'
 import { counterExpired, currencyOf } from '../../deal/actions.ts'
 import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow, StoredDeal } from '../../store/types.ts'
 import { dealSummary } from '../../deal/summary.ts'
 import type { ConsoleDeps } from '../deps.ts'
+import { visitorStats } from '../../visits/report.ts'
 import {
   DAY_MS,
   EXPORT_BATCH,
@@ -215,8 +216,10 @@ function createInboxData(deps: ConsoleDeps) {
       domain.currency ??= settingsOf(offer.domain).currency ?? offer.currency
       if (offer.currency === domain.currency) domain.amounts.push(offer.amount)
     }
+    const visits = await visitorStats({ store, domains }, { days, now })
     return {
       days,
+      visits,
       domains: [...byDomain.values()].map(({ amounts, currency, ...domain }) => {
         if (amounts.length === 0) return domain
         amounts.sort((a, b) => a - b)

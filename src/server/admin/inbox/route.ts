@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ConsoleState } from '../../../shared/console-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { notifyUrlsFor } from '../../notify/routing.ts'
-import { dayOf } from '../../page/page-views.ts'
+import { dayOf } from '../../lib/utc-day.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from './data.ts'
 import {

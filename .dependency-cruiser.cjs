@@ -14,7 +14,7 @@ const LAYERS = [
   ['http', 'logger.ts', 'scheduler'],
   ['cluster', 'sites'],
   ['checkout', 'export', 'import', 'invoice', 'notify', 'portfolio'],
-  ['contact', 'domains-edit', 'mail'],
+  ['contact', 'domains-edit', 'mail', 'visits'],
   ['confirm', 'deal', 'dns', 'privacy'],
   ['domain-checks', 'page', 'payments'],
   ['admin', 'jobs'],

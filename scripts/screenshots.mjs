@@ -6,7 +6,7 @@
 // signs in and writes docs/console-*.png (with Domains and Protokoll); for a deal it accepts an offer with the CLI and
 // writes the buyer's deal page on a phone
 // (docs/deal-phone*.png) and the console's "Verkäufe" (docs/console-sales*.png). `npm run screenshots -- page` (or
-// `console`, `deals`) takes only those.
+// `console`, `deals`, `overview`: the Übersicht after a few visits by browsers, docs/console-overview*.png) takes only those.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -19,7 +19,7 @@ import { issueToken } from '../src/server/contact/token.ts'
 import { FIELD } from '../src/shared/contact.ts'
 
 const only = process.argv[2]
-if (only !== undefined && !['page', 'console', 'deals'].includes(only)) throw new Error(`usage: npm run screenshots [-- page | console | deals]`)
+if (only !== undefined && !['page', 'console', 'deals', 'overview'].includes(only)) throw new Error(`usage: npm run screenshots [-- page | console | deals | overview]`)
 const SECRET = 'screenshots-secret-0123456789'
 const PAGE_HOST = 'sonnenhof-ferien.de'
 const PAGE_SIZES = { phone: { width: 360, height: 640 }, desktop: { width: 1280, height: 800 } }
@@ -98,12 +98,13 @@ try {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     // The page is asked for by its name, which the browser must find on this machine.
-    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1, MAP beispiel.de 127.0.0.1, ${Object.values(LANGUAGE_HOSTS).map((host) => `MAP ${host} 127.0.0.1`).join(', ')}`],
+    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1, MAP beispiel.de 127.0.0.1, MAP kaffee-shop.de 127.0.0.1, MAP sonnenhof-urlaub.de 127.0.0.1, ${Object.values(LANGUAGE_HOSTS).map((host) => `MAP ${host} 127.0.0.1`).join(', ')}`],
   })
   if (only === undefined || only === 'page') await pageShots(browser, port)
   if (only !== 'page') await seedConsole(port)
   if (only === undefined || only === 'console') await consoleShots(browser, adminPort)
   if (only === undefined || only === 'deals') await dealShots(browser, port, adminPort)
+  if (only === undefined || only === 'overview') await overviewShots(browser, port, adminPort)
 } finally {
   await browser?.close()
   await server.stop()
@@ -197,6 +198,44 @@ async function consoleShots(browser, adminPort) {
     await local.close()
   }
   console.log('written: docs/console-inbox.png, docs/console-inquiry.png, docs/console-domains.png, docs/console-audit.png, docs/console-security.png, docs/console-sessions.png (and -dark)')
+}
+
+/**
+ * The Übersicht (decision 049) after visits by real browsers: each with a User-Agent of its own (headless Chromium's
+ * is a bot's), from a search engine, a marketplace or typed in, some turning to the form.
+ */
+async function overviewShots(browser, port, adminPort) {
+  const VISITS = [
+    ['beispiel.de', 'https://www.google.de/', 'de-DE', true],
+    ['beispiel.de', 'https://sedo.com/search/details/?domain=beispiel.de', 'en-US', true],
+    ['beispiel.de', undefined, 'de-DE', false],
+    ['beispiel.de', undefined, 'de-AT', false],
+    ['beispiel.de', 'https://www.namepros.com/', 'en-GB', false],
+    ['kaffee-shop.de', undefined, 'de-DE', true],
+    ['kaffee-shop.de', 'https://www.bing.com/', 'de-DE', false],
+    ['sonnenhof-urlaub.de', undefined, 'nl-NL', false],
+  ]
+  for (const [i, [host, referer, locale, form]] of VISITS.entries()) {
+    const context = await browser.newContext({ locale, userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.${i} Safari/537.36` })
+    const page = await context.newPage()
+    await page.goto(`http://${host}:${port}/`, referer ? { referer } : {})
+    if (form) {
+      await page.locator('form.contact textarea').first().focus()
+      await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+    }
+    await context.close()
+  }
+  // Counts reach the store every 10 seconds.
+  await new Promise((resolve) => setTimeout(resolve, 11_000))
+  for (const scheme of ['light', 'dark']) {
+    const page = await signIn(browser, adminPort, scheme)
+    await page.goto(`http://127.0.0.1:${adminPort}/uebersicht?days=30`)
+    await page.waitForSelector('.stats-chart-daily svg')
+    const suffix = scheme === 'light' ? '' : '-dark'
+    await page.locator('section.visitor-stats').screenshot({ path: path.join(root, `docs/console-overview${suffix}.png`) })
+    await page.close()
+  }
+  console.log('written: docs/console-overview.png (and -dark)')
 }
 
 /** The CLI of the server above, with its DATA_DIR and domains file. */

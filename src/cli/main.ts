@@ -35,7 +35,9 @@ Commands:
   resend   ID [--to ADDRESS]        queue the inquiry's mail again (the running server sends it)
   outbox   [--status pending|failed|sent]  mail and notifications (webhooks: host only)
   retry    queue every failed mail again
-  stats    [--domain D] [--days N]  page views and inquiries per domain and day (UTC), default 30 days
+  stats    [--domain D] [--days N]  visits and inquiries per domain and day, default 30 days
+  stats summary [--domain D] [--days N] [--json]   visitors, visits, bots filtered, sources, turns to the form,
+           inquiries, offers, deals and revenue per name, with the hints: the console's Übersicht (docs/analytics.md)
   set-password [--stdin]           the console's password (asked twice, or one line from stdin); ends every session
   set-password --reset-2fa         switches the console's second factor (TOTP) off, for a lost phone; ends every
                                    session; the password and passkeys stay
@@ -157,7 +159,7 @@ function filterFrom(values: Values): InquiryFilter {
 
 const kindOf = (i: InquiryListing) => (i.spamReason ? `spam (${i.spamReason})` : i.belowMinimum ? 'below minimum' : 'inquiry')
 
-async function run(command: string | undefined, args: string[], values: Values, store: Store, print: (text: string) => void) {
+async function run(command: string | undefined, args: string[], values: Values, store: Store, print: (text: string) => void, config: Config) {
   const json = (value: unknown) => print(jsonText(value))
   switch (command) {
     case 'list': {
@@ -242,6 +244,10 @@ async function run(command: string | undefined, args: string[], values: Values, 
     }
     case 'stats': {
       const days = positiveInt(values.days, 'days') ?? 30
+      if (args[0] === 'summary') {
+        const { runStatsSummary } = await import('./stats.ts')
+        return runStatsSummary({ days, domain: domainOption(values.domain), json: values.json }, { store, config, print })
+      }
       const sinceDay = dayOf(Date.now() - (days - 1) * 24 * 60 * 60 * 1000)
       const rows = await store.dailyStats({ domain: domainOption(values.domain), sinceDay })
       if (values.json) return json(rows.map((r) => ({ ...r, domain: displayHost(r.domain) })))
@@ -377,7 +383,7 @@ export async function main(argv: string[], print = printLine, printError = (text
     }
     else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print, config.invoiceRetentionYears)
     else if (command === 'audit') await runAuditList(values, { store, print, usage })
-    else await run(command, args, values, store, print)
+    else await run(command, args, values, store, print, config)
     return 0
   }
 }

@@ -2,10 +2,12 @@ import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { ConsoleState, InboxRow, InquiryDetail, Overview, OverviewDomain } from '../shared/console-api.ts'
 import type { ImportReport } from '../shared/import-api.ts'
+import type { NameStats, VisitorStats } from '../shared/stats-api.ts'
 import { renderConsole } from './entry-server.tsx'
 import { formatAge } from './format.ts'
 import { ImportReportView } from './pages/ImportReport.tsx'
 import { sortDomains } from './pages/Overview.tsx'
+import { sortNames } from './pages/VisitorStats.tsx'
 
 const NOW = Date.UTC(2025, 4, 20, 12, 0, 0)
 const HOUR = 3_600_000
@@ -49,6 +51,38 @@ const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
   ...fields,
 })
 
+function visitorStatsFixture(): VisitorStats {
+  const counts = { visitors: 0, visits: 0, botsFiltered: 0, repeats: 0, formTurns: 0, inquiries: 0, offers: 0, deals: 0, revenue: [] }
+  const name = (domain: string, fields: Partial<NameStats>): NameStats => ({
+    domain,
+    domainAscii: domain,
+    ...counts,
+    highestOffer: null,
+    medianOffer: null,
+    askingPrice: null,
+    highestShare: null,
+    sources: [],
+    languages: [],
+    ...fields,
+  })
+  return {
+    days: 30,
+    firstDay: '2025-04-20',
+    lastDay: '2025-05-19',
+    total: { ...counts, visitors: 180, visits: 240, botsFiltered: 900, formTurns: 12, inquiries: 5, offers: 3, deals: 1, revenue: [{ amount: 250_000, currency: 'EUR' }], sources: [{ key: 'direct', count: 200 }, { key: 'market:sedo', count: 40 }], languages: [{ key: 'de', count: 200 }, { key: 'en', count: 40 }] },
+    daily: [{ day: '2025-05-19', visitors: 180, visits: 240, formTurns: 12, inquiries: 5 }],
+    names: [
+      name('a.example', { visitors: 120, visits: 150, botsFiltered: 800, sources: [{ key: 'market:sedo', count: 40 }] }),
+      name('b.example', { visitors: 60, visits: 90, formTurns: 12, inquiries: 5, offers: 3, deals: 1, highestOffer: { amount: 2400, currency: 'EUR' }, medianOffer: { amount: 2000, currency: 'EUR' }, askingPrice: { amount: 2500, currency: 'EUR' }, highestShare: 96, revenue: [{ amount: 250_000, currency: 'EUR' }] }),
+    ],
+    hints: [
+      { kind: 'no-inquiries', domain: 'a.example', visitors: 120, visits: 150, formTurns: 0 },
+      { kind: 'offers-near-price', domain: 'b.example', offers: 3, highestOffer: { amount: 2400, currency: 'EUR' }, askingPrice: { amount: 2500, currency: 'EUR' }, highestShare: 96 },
+      { kind: 'no-visitors', domain: 'c.example', days: 90 },
+    ],
+  }
+}
+
 const overview: Overview = {
   days: 30,
   domains: [
@@ -56,6 +90,7 @@ const overview: Overview = {
     { domain: 'b.example', domainAscii: 'b.example', views: 10, inquiries: 4, spam: 2, highestOffer: '2.000 €', medianOffer: '1.000 €', highestAmount: { amount: 2000, currency: 'EUR' }, medianAmount: { amount: 1000, currency: 'EUR' }, daily: [{ day: '2025-05-19', views: 10, inquiries: 4 }] },
     { domain: 'c.example', domainAscii: 'c.example', views: 50, inquiries: 4, spam: 0, highestOffer: '900 €', medianOffer: '900 €', highestAmount: { amount: 900, currency: 'EUR' }, medianAmount: { amount: 900, currency: 'EUR' }, daily: [{ day: '2025-05-19', views: 50, inquiries: 4 }] },
   ],
+  visits: visitorStatsFixture(),
 }
 
 const STATES: Record<ConsoleState['page'], ConsoleState> = {
@@ -312,6 +347,32 @@ describe('console pages', () => {
     expect(html.match(/<svg[^>]*role="img"[^>]*aria-label="[^"]+"/g)).toHaveLength(3)
     for (const days of [7, 30, 90]) expect(html).toContain(`href="/uebersicht?days=${days}"`)
     expect(sortDomains(overview.domains, 'highestOffer', true).map((d) => d.domain)).toEqual(['b.example', 'c.example', 'a.example'])
+  })
+
+  it('the overview shows the portfolio\'s figures, each hint with its numbers, and the CSV downloads of the range', () => {
+    const html = render(STATES.overview)
+    const shown = text(html).replace(/\s+/g, ' ')
+    expect(shown).toContain('Besucher 180')
+    expect(shown).toContain('Bots gefiltert 900')
+    expect(shown).toContain('Umsatz 2.500,00 €')
+    expect(shown).toContain('a.example: 120 Besucher (150 Besuche, 0 zum Formular) und keine Anfrage.')
+    expect(shown).toContain('b.example: höchstes von 3 Angeboten 2.400 €, 96 % des Preises 2.500 €.')
+    expect(shown).toContain('c.example: kein Besucher in 90 Tagen.')
+    expect(shown).toContain('Marktplatz, Registrar: sedo')
+    expect(html).toContain('href="/api/overview.csv?days=30"')
+    expect(html).toContain('href="/api/overview.csv?days=30&amp;sep=%3B"')
+    // The charts' boxes, labelled with their figures, drawn only after hydration.
+    expect(html).toMatch(/<div class="stats-chart stats-chart-funnel" role="img" aria-label="Vom Besuch zum Abschluss: Besuche 240, Zum Formular 12, Anfragen 5, Angebote 3, Abschlüsse 1"><\/div>/)
+    expect(html).not.toContain('recharts')
+    expect(html).toContain('href="/uebersicht?days=365"')
+  })
+
+  it('the names sort by any column, those without a share of the price last', () => {
+    const { names } = visitorStatsFixture()
+    expect(sortNames(names, 'visitors', true).map((n) => n.domain)).toEqual(['a.example', 'b.example'])
+    expect(sortNames(names, 'inquiries', true).map((n) => n.domain)).toEqual(['b.example', 'a.example'])
+    expect(sortNames(names, 'highestShare', false).map((n) => n.domain)).toEqual(['b.example', 'a.example'])
+    expect(sortNames(names, 'domain', true).map((n) => n.domain)).toEqual(['b.example', 'a.example'])
   })
 
   it('the overview sorts offers by their amounts within each currency, never one currency against another, those without last', () => {

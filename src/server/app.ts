@@ -27,7 +27,8 @@ import { dealAutoCompleteJob } from './deal/auto-complete.ts'
 import { dealDeadlinesJob, transferCodeErasureJob } from './deal/deadlines.ts'
 import { unconfirmedExpiryJob } from './confirm/expiry.ts'
 import { openDomainRegistry, type DomainsLoad } from './sites/registry.ts'
-import { createPageViewCounter } from './page/page-views.ts'
+import { createVisitCounter } from './visits/counter.ts'
+import { isFormScript } from './visits/form-script.ts'
 import healthRoutes from './health/route.ts'
 import pageRoutes from './page/route.ts'
 import ogImageRoutes from './page/og-route.ts'
@@ -180,7 +181,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
           log: app.log.child({ component: 'domains' }),
           reload: () => domains.reload(),
         })
-  const pageViews = createPageViewCounter(store, app.log.child({ component: 'page-views' }), { domains })
+  const visits = createVisitCounter(store, app.log.child({ component: 'visits' }), { domains })
   const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })
   jobs.add(
     dealAutoCompleteJob({
@@ -251,11 +252,16 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     // Vite puts a content hash into every asset name, so an asset never changes and may be cached for good.
     setHeaders: (reply, filePath) => {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')
+      // The form's script is fetched when the visitor turns to the form: that request is the count (decision 049).
+      if (isFormScript(filePath)) {
+        const lookup = sites.lookup(reply.request)
+        if (lookup.kind === 'site' && !lookup.site.preview) visits.formTurn(reply.request, lookup.site.host.ascii)
+      }
     },
   })
   await app.register(healthRoutes, { store, readyzDetails: config.readyzDetails })
   const tls = createTlsApprovals({ sites, store, dailyLimit: config.tlsWildcardDailyLimit, log: app.log.child({ component: 'tls-check' }) })
-  const view = createPageView({ secret, renderer, sites, pageViews })
+  const view = createPageView({ secret, renderer, sites, visits })
   await app.register(tlsCheckRoutes, { tls })
   await app.register(pageRoutes, { view, sites })
   await app.register(ogImageRoutes, { view, config })
@@ -331,7 +337,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     // First: its requests in flight still need the store.
     await (await consoleBuilt?.catch(() => null))?.close()
     domains.close()
-    await pageViews.close()
+    await visits.close()
     // Before the outbox: a job may still send through the transport that the outbox closes.
     await jobs.stop()
     await outbox.stop()

@@ -4,6 +4,7 @@ import type { ImportPageData } from './import-api.ts'
 import type { AuditPage } from './audit-api.ts'
 import type { DomainsPageData } from './domains-api.ts'
 import { LANGUAGES, type Language } from './language.ts'
+import type { VisitorStats } from './stats-api.ts'
 import type { BankStatementPageData } from './payments-api.ts'
 import type { SecurityPageData, SessionsPageData } from './sign-in-api.ts'
 
@@ -264,7 +265,7 @@ export interface OutboxPage {
   next: string | null
 }
 
-export const OVERVIEW_DAYS = [7, 30, 90] as const
+export const OVERVIEW_DAYS = [7, 30, 90, 365] as const
 export type OverviewDays = (typeof OVERVIEW_DAYS)[number]
 
 export interface OfferAmount {
@@ -292,6 +293,8 @@ export interface OverviewDomain {
 export interface Overview {
   days: OverviewDays
   domains: OverviewDomain[]
+  /** Visitors, sources and the path to a deal (decision 049). */
+  visits: VisitorStats
 }
 
 /** POST /api/session */

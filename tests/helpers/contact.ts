@@ -48,6 +48,16 @@ export function requestAs(
 /** GET / for `host`. */
 export const getPage = (url: string, host: string) => requestAs(host, `${url}/`)
 
+/**
+ * The headers a browser sends with GET /: a request without them is no visit (decision 049). `n` makes another
+ * browser (another User-Agent), so two requests are two clients rather than a repeat.
+ */
+export const browserHeaders = (n = 0) => ({
+  'user-agent': `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.${n} Safari/537.36`,
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'accept-language': 'de-DE,de;q=0.9',
+})
+
 /** How often a page shows `text` to the reader: in its body (the <title> is the tab's, not the page's). */
 export const timesShown = (html: string, text: string) => html.slice(html.indexOf('<body')).split(text).length - 1
 

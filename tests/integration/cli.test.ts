@@ -8,7 +8,7 @@ import { filterOf } from '../../src/server/admin/inbox/query.ts'
 import { openStore } from '../../src/server/store/index.ts'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
 import { runCli } from '../helpers/cli.ts'
-import { VISITOR, fetchForm, requestAs } from '../helpers/contact.ts'
+import { VISITOR, browserHeaders, fetchForm, requestAs } from '../helpers/contact.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 import { newInquiry } from '../helpers/store.ts'
@@ -22,8 +22,10 @@ let cliStoreEnv: Record<string, string> = {}
 /** Runs `domain-lander ...args` as a user would, against the test's DATA_DIR. */
 const cli = (...args: string[]) => runCli(dataDir, cliStoreEnv, ...args)
 
+let browsers = 0
 async function inquire(host: string, fields: Record<string, string>) {
-  const { token, hash } = await fetchForm(app.url, host)
+  // Each from a browser of its own: each page is a visit.
+  const { token, hash } = await fetchForm(app.url, host, browserHeaders(browsers++))
   const response = await requestAs(host, `${app.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash, ...fields } })
   expect(response.status).toBe(200)
 }
@@ -149,13 +151,30 @@ describe('outbox, resend and retry', () => {
 })
 
 test('stats counts page views and inquiries per domain and day', () => {
-  const rows = JSON.parse(cli('stats', '--json').out)
-  const today = new Date().toISOString().slice(0, 10)
-  expect(rows).toEqual([
-    { domain: 'example.de', day: today, views: 2, inquiries: 1, spam: 1 },
-    { domain: 'münchen.de', day: today, views: 1, inquiries: 1, spam: 0 },
-  ])
-  expect(cli('stats', '--domain', 'example.de').out).toMatch(/example\.de\s+2\s+1\s+1/)
+  const rows: { domain: string; day: string; views: number; inquiries: number; spam: number }[] = JSON.parse(cli('stats', '--json').out)
+  // Visits are counted by Berlin day, inquiries by UTC day: between 23:00 and 24:00 UTC they fall on two days.
+  const days = [new Date().toISOString().slice(0, 10), new Date(Date.now() + 2 * 3_600_000).toISOString().slice(0, 10)]
+  expect(rows.every((row) => days.includes(row.day))).toBe(true)
+  const sums = new Map<string, { views: number; inquiries: number; spam: number }>()
+  for (const row of rows) {
+    const sum = sums.get(row.domain) ?? { views: 0, inquiries: 0, spam: 0 }
+    sums.set(row.domain, { views: sum.views + row.views, inquiries: sum.inquiries + row.inquiries, spam: sum.spam + row.spam })
+  }
+  expect(Object.fromEntries(sums)).toEqual({ 'example.de': { views: 2, inquiries: 1, spam: 1 }, 'münchen.de': { views: 1, inquiries: 1, spam: 0 } })
+  const one = cli('stats', '--domain', 'example.de').out
+  expect(one).toMatch(/^Day\s+Domain\s+Views\s+Inquiries\s+Spam/)
+  expect(one).toContain('example.de')
+  expect(one).not.toContain('münchen.de')
+})
+
+test('stats summary shows the Übersicht\'s numbers: visitors, visits, turns to the form, inquiries per name', () => {
+  const { code, out } = cli('stats', 'summary', '--days', '7')
+  expect(code).toBe(0)
+  // Domain, Visitors, Visits, Bots, Form, Inquiries.
+  expect(out).toMatch(/example\.de\s+2\s+2\s+0\s+0\s+1\s/)
+  expect(out).toMatch(/münchen\.de\s+1\s+1\s+0\s+0\s+1\s/)
+  const json = JSON.parse(cli('stats', 'summary', '--json').out)
+  expect(json.total).toMatchObject({ visitors: 3, visits: 3, inquiries: 2 })
 })
 
 test('npx domain-lander runs the same command', () => {
@@ -182,7 +201,7 @@ describe('what a visitor typed reaches the owner as text', () => {
     await smtp.waitFor(smtp.messages.length + 1)
   })
 
-  const COMMANDS = ['list', 'list --json', 'show 4', 'show 4 --json', 'export', 'export --sep ;', 'export --format json', 'outbox', 'outbox --json', 'stats', 'stats --json']
+  const COMMANDS = ['list', 'list --json', 'show 4', 'show 4 --json', 'export', 'export --sep ;', 'export --format json', 'outbox', 'outbox --json', 'stats', 'stats --json', 'stats summary', 'stats summary --json']
   test.each(COMMANDS)('%s prints no raw control or bidi character', (command) => {
     const { code, out } = cli(...command.split(' '))
     expect(code).toBe(0)

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { InboxPage, InquiryDetail, OutboxPage, Overview } from '../../src/shared/console-api.ts'
 import { consoleClient } from '../helpers/console.ts'
-import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
+import { fetchForm, requestAs, VISITOR, browserHeaders } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 import { databaseUrlFor } from '../helpers/postgres.ts'
@@ -214,10 +214,11 @@ describe('export, outbox and overview', () => {
   }, 120_000)
 
   test('the overview counts views, inquiries and offers per domain for the chosen days', async () => {
-    await requestAs('dollar.com', `${server.url}/`)
+    // A browser's visit (a bare request is no visit, decision 049).
+    await requestAs('dollar.com', `${server.url}/`, { headers: browserHeaders() })
     await writeFrom('dollar.com', { offer: '1500' })
     let overview: Overview | undefined
-    // Page views reach the store in batches: wait for them.
+    // Visits reach the store in batches: wait for them.
     await expect
       .poll(async () => (overview = await get<Overview>('/api/overview?days=7')).domains.find((d) => d.domainAscii === 'dollar.com')?.views ?? 0)
       .toBeGreaterThan(0)
@@ -227,6 +228,8 @@ describe('export, outbox and overview', () => {
     expect(dollar).toMatchObject({ highestOffer: '1.500\u00a0$', medianOffer: expect.stringContaining('$'), highestAmount: { amount: 1500, currency: 'USD' } })
     expect(dollar.medianAmount).toMatchObject({ currency: 'USD' })
     expect(dollar.inquiries).toBeGreaterThanOrEqual(2)
+    expect(overview!.visits.names.find((n) => n.domainAscii === 'dollar.com')).toMatchObject({ visits: 1, visitors: 1, highestOffer: { amount: 1500, currency: 'USD' } })
+    expect((await client.call('/api/overview?days=365', { cookie })).status).toBe(200)
     expect((await client.call('/api/overview?days=8', { cookie })).status).toBe(400)
   })
 })

@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
-import { VISITOR, fetchForm, getPage, rawRequest, requestAs, timesShown } from '../helpers/contact.ts'
+import { VISITOR, browserHeaders, fetchForm, getPage, rawRequest, requestAs, timesShown } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
@@ -180,8 +180,8 @@ domains:
     expect(post.status).toBe(200)
     const [mail] = await smtp.waitFor(1)
     expect(mail!.parsed.subject).toBe('Anfrage zu beispiel.de')
-    // The owner's look is no visit: of the page views (written when the server stops) only the real name's one counts.
-    expect((await getPage(server.url, 'beispiel.de')).status).toBe(200)
+    // The owner's look is no visit: of the visits (written when the server stops) only the real name's one counts.
+    expect((await requestAs('beispiel.de', `${server.url}/`, { headers: browserHeaders() })).status).toBe(200)
     expect(await server.stop()).toBe(0)
     const store = await openTestStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
     expect((await store.dailyStats({})).filter((row) => row.views > 0)).toMatchObject([{ domain: 'beispiel.de', views: 1 }])

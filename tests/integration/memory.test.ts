@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import net from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { MAX_NAMES_PER_DAY, OTHER_NAMES } from '../../src/server/page/page-views.ts'
+import { MAX_NAMES_PER_DAY, OTHER_NAMES } from '../../src/server/visits/counter.ts'
 import { queryStore } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
@@ -66,7 +66,7 @@ async function spray(port: number, count: number, request: (i: number) => string
   return statuses
 }
 
-test('200,000 distinct host names leave the heap bounded and make at most 10,001 page-view rows a day', async () => {
+test('200,000 distinct host names leave the heap bounded and make at most 10,001 rows of counts a day', async () => {
   // A small heap: anything that kept a little for each distinct value would run out of it before the end.
   server = await startServerProcess({ NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` })
   const { port, dataDir } = server
@@ -86,8 +86,9 @@ test('200,000 distinct host names leave the heap bounded and make at most 10,001
   }
   // Stopping writes what is still counted in memory; a heap that had run out would have ended the process.
   expect(await server.stop()).toBe(0)
-  const [count] = await queryStore<{ rows: number }>(dataDir, 'SELECT COUNT(*) AS rows FROM page_views')
+  // Requests without a browser's headers are no visits: each name has one row of what was filtered.
+  const [count] = await queryStore<{ rows: number }>(dataDir, "SELECT COUNT(*) AS rows FROM visit_counts WHERE metric = 'filtered'")
   expect(Number(count!.rows)).toBe(MAX_NAMES_PER_DAY + 1)
-  const [other] = await queryStore<{ views: number }>(dataDir, 'SELECT views FROM page_views WHERE domain = ?', [OTHER_NAMES])
-  expect(Number(other!.views)).toBe(PAGES - MAX_NAMES_PER_DAY)
+  const [other] = await queryStore<{ count: number }>(dataDir, "SELECT count FROM visit_counts WHERE domain = ? AND metric = 'filtered'", [OTHER_NAMES])
+  expect(Number(other!.count)).toBe(PAGES - MAX_NAMES_PER_DAY)
 }, 400_000)

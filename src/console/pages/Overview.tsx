@@ -5,6 +5,7 @@ import { CONSOLE_PATHS, OVERVIEW_DAYS, type OfferAmount, type Overview, type Ove
 import { formatNumber } from '../format.ts'
 import { DailyChart } from './Chart.tsx'
 import { DomainHealth } from './DomainHealth.tsx'
+import { VisitorStatsSection } from './VisitorStats.tsx'
 
 type SortKey = 'domain' | 'views' | 'inquiries' | 'spam' | 'highestOffer' | 'medianOffer'
 
@@ -78,6 +79,8 @@ export function OverviewPage({ data }: { data: Overview }) {
           </a>
         ))}
       </nav>
+      <VisitorStatsSection stats={data.visits} />
+      <h2>Aufrufe und Anfragen je Domain</h2>
       {rows.length === 0 ? (
         <p className="empty">In diesem Zeitraum keine Aufrufe und keine Anfragen.</p>
       ) : (

@@ -25,6 +25,7 @@ import importRoutes from './import/route.ts'
 import domainsRoutes from './domains/route.ts'
 import domainCheckRoutes from './domain-checks/route.ts'
 import inboxRoutes, { loadPage } from './inbox/route.ts'
+import statsRoutes from './stats/route.ts'
 import privacyRoutes from './privacy/route.ts'
 import securityRoutes from './security/route.ts'
 import { startupProblem } from './security/relying-party.ts'
@@ -127,6 +128,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   }
   await app.register(sessionRoutes, { ...deps, rateLimits, renderer })
   await app.register(inboxRoutes, deps)
+  await app.register(statsRoutes, deps)
   await app.register(dealRoutes(deps, renderer))
   await app.register(salesRoutes(deps, renderer))
   await app.register(paymentRoutes(deps, renderer))

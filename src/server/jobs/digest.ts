@@ -1,8 +1,12 @@
 // DIGEST=weekly: every Monday 08:00 Europe/Berlin one German mail to MAIL_TO about the week before, per domain.
 // Plain text only: every value in it (domain names come from visitors' Host headers) stays text.
+import type { VisitorStats } from '../../shared/stats-api.ts'
+import { hintText } from '../../shared/stats-texts.ts'
+import type { DomainRegistry } from '../sites/registry.ts'
+import { visitorStats } from '../visits/report.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SendMailOptions } from 'nodemailer'
-import { OTHER_NAMES } from '../page/page-views.ts'
+import { OTHER_NAMES } from '../visits/counter.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
 import type { MailTransport } from '../mail/transport.ts'
@@ -104,7 +108,23 @@ function checkLines(checks: DomainCheck[], now: number): string[] {
   return lines
 }
 
-export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = [], deals: StoredDeal[] = [], checks: DomainCheck[] = []): { subject: string; text: string } {
+
+/** The week's visitors as the console's Übersicht counts them (decision 049): the same function, the same numbers. */
+function visitorLines(stats: VisitorStats): string[] {
+  const { total } = stats
+  const lines = [
+    '',
+    `Besucher (ganze Tage ${stats.firstDay} bis ${stats.lastDay}, ohne Bots, wie in der Übersicht):`,
+    `  ${count(total.visitors, 'Besucher', 'Besucher')}, ${count(total.visits, 'Besuch', 'Besuche')}, ${number().format(total.botsFiltered)} Bot-Aufrufe gefiltert, ${number().format(total.formTurns)} zum Formular, ${count(total.inquiries, 'Anfrage', 'Anfragen')}, ${count(total.offers, 'Angebot', 'Angebote')}, ${count(total.deals, 'Abschluss', 'Abschlüsse')}.`,
+  ]
+  for (const name of stats.names.filter((n) => n.visits > 0 || n.inquiries > 0).slice(0, TOP_NAMES)) {
+    lines.push(`  ${name.domain}: ${number().format(name.visitors)} Besucher, ${number().format(name.visits)} Besuche, ${number().format(name.formTurns)} zum Formular, ${number().format(name.inquiries)} Anfragen`)
+  }
+  if (stats.hints.length > 0) lines.push('', 'Hinweise:', ...stats.hints.map((hint) => `  ${hintText(hint)}`))
+  return lines
+}
+
+export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = [], deals: StoredDeal[] = [], checks: DomainCheck[] = [], visits?: VisitorStats): { subject: string; text: string } {
   const first = date().format(new Date(week.since))
   const last = date().format(new Date(week.until - DAY_MS))
   const domains = facts.domains.filter((d) => d.domain !== OTHER_NAMES)
@@ -140,6 +160,7 @@ export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: stri
   const quiet = [...new Set([...facts.seen, ...listed])].filter((name) => !name.startsWith('*.') && name !== OTHER_NAMES && !asked.has(name)).sort()
   lines.push('', `Seit ${QUIET_DAYS} Tagen ohne Anfrage:`)
   lines.push(quiet.length ? quiet.map((name) => `  ${displayHost(name)}`).join('\n') : '  keine: jeder Name hatte in dieser Zeit mindestens eine Anfrage.')
+  if (visits) lines.push(...visitorLines(visits))
   lines.push(...dealLines(deals, week.until))
   lines.push(...checkLines(checks, week.until))
   if (totals.failed > 0) lines.push('', 'Fehlgeschlagene Mails stehen in der Konsole unter „Postausgang“ und lassen sich dort erneut senden.')
@@ -153,9 +174,11 @@ export function digestJob(options: {
   addresses: { from: string; to: string }
   /** The exact names of the domains file (quiet ones are listed even without a view). */
   listed: () => string[]
+  /** For the visitor statistics (prices, the names without a visitor). */
+  domains: Pick<DomainRegistry, 'current' | 'fromFile'>
   log: FastifyBaseLogger
 }): Job {
-  const { store, transport, addresses, listed, log } = options
+  const { store, transport, addresses, listed, domains, log } = options
   return {
     name: 'digest',
     schedule: { weekly: { weekday: 1, hour: 8 } },
@@ -165,7 +188,9 @@ export function digestJob(options: {
       const names = listed()
       const inFile = new Set(names)
       const checks = (await store.domainChecks()).filter((check) => inFile.has(check.domain))
-      const { subject, text } = composeDigest(facts, week, names, await store.listDeals(), checks)
+      // The week's whole Berlin days, Monday to Sunday.
+      const visits = await visitorStats({ store, domains }, { days: 7, now: week.until - DAY_MS })
+      const { subject, text } = composeDigest(facts, week, names, await store.listDeals(), checks, visits)
       const message: SendMailOptions = { from: addresses.from, to: addresses.to, subject, text }
       await transport.send(message, `digest-${period}.eml`)
       log.info({ period, domains: facts.domains.length }, 'weekly digest mailed')

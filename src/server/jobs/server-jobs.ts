@@ -44,6 +44,7 @@ export function createServerJobs(
         transport,
         addresses: { from: config.mailFrom, to: config.mailTo },
         listed: () => [...domains.current().names()],
+        domains,
         log,
       }),
     )

@@ -16,7 +16,7 @@ import { sellsAtFixedPrice } from '../checkout/rules.ts'
 import { acceptsGzip } from './gzip-splice.ts'
 import { pageHeadFor, type PageHead } from './head.ts'
 import { portfolioLinks } from '../portfolio/links.ts'
-import type { PageViewCounter } from './page-views.ts'
+import type { VisitCounter } from '../visits/counter.ts'
 import { pageCacheKey, type NoticeForm, type PageRenderer } from './render.ts'
 
 export interface PageView {
@@ -84,8 +84,8 @@ interface PageBase {
 /** Hosts whose page base a domains configuration keeps; the oldest goes first beyond it (a spray of hosts). */
 const PAGE_BASES_PER_LOAD = 2000
 
-export function createPageView(deps: { secret: string; renderer: PageRenderer; sites: SiteResolver; pageViews: PageViewCounter }): PageView {
-  const { secret, renderer, sites, pageViews } = deps
+export function createPageView(deps: { secret: string; renderer: PageRenderer; sites: SiteResolver; visits: VisitCounter }): PageView {
+  const { secret, renderer, sites, visits } = deps
   const bases = new WeakMap<Site['domainsConfig'], Map<string, PageBase>>()
 
   function baseOf(site: Site): PageBase {
@@ -128,8 +128,10 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
       const base = baseOf(site)
       const props: PageProps = { ...base.props, token, hash: signedIssueTime, ...extra }
-      // The owner's own look through `….localhost` is no visit.
-      if (statusCode === 200 && request.method === 'GET' && !site.preview) pageViews.count(site.host.ascii)
+      // The owner's own look through `….localhost` is no visit, nor is the answer to a form sent without script.
+      if (statusCode === 200 && extra.outcome === undefined && (request.method === 'GET' || request.method === 'HEAD') && !site.preview) {
+        visits.page(request, site.host.ascii)
+      }
       const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']), base.head, base.key)
       if (page.encoding) reply.header('content-encoding', page.encoding)
       // Every page carries a fresh single-use token, so no cache may keep it.

@@ -32,12 +32,19 @@ export function jobStore(db: Kysely<Database>, dialect: DialectSpecifics): JobSt
     async digestFacts({ since, until, quietSince }) {
       return guard(async () => {
         const [views, inquiries, offers, failed, recentViews, everAsked, activeLately] = await Promise.all([
+          // Visits as counted since decision 049, and the page views counted before it.
           db
-            .selectFrom('page_views')
-            .select((eb) => ['domain', eb.fn.sum<number>('views').as('views')])
-            .where('day', '>=', dayOf(since))
-            .where('day', '<', dayOf(until))
-            .groupBy('domain')
+            .selectFrom((db) =>
+              db
+                .selectFrom('page_views')
+                .select(['domain', 'day', 'views'])
+                .unionAll(db.selectFrom('visit_counts').select(['domain', 'day', 'count as views']).where('metric', '=', 'visit'))
+                .as('u'),
+            )
+            .select((eb) => ['u.domain', eb.fn.sum<number>('u.views').as('views')])
+            .where('u.day', '>=', dayOf(since))
+            .where('u.day', '<', dayOf(until))
+            .groupBy('u.domain')
             .execute(),
           db
             .selectFrom('inquiries')
@@ -68,7 +75,12 @@ export function jobStore(db: Kysely<Database>, dialect: DialectSpecifics): JobSt
             .where('o.failed_at', '<', until)
             .groupBy('i.domain')
             .execute(),
-          db.selectFrom('page_views').select('domain').distinct().where('day', '>=', dayOf(quietSince)).execute(),
+          db
+            .selectFrom('page_views')
+            .select('domain')
+            .where('day', '>=', dayOf(quietSince))
+            .union(db.selectFrom('visit_counts').select('domain').where('metric', '=', 'visit').where('day', '>=', dayOf(quietSince)))
+            .execute(),
           db.selectFrom('inquiries').select('domain').distinct().execute(),
           db.selectFrom('inquiries').select('domain').distinct().where('created_at', '>=', quietSince).where('spam_reason', 'is', null).execute(),
         ])

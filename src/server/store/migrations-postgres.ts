@@ -359,4 +359,24 @@ export const POSTGRES_MIGRATIONS: MigrationStep[] = [
   // French, Spanish, Italian, Dutch and Polish pages (decision 048): the language the buyer wrote in may be any of them.
   `ALTER TABLE inquiries DROP CONSTRAINT inquiries_language_check;
    ALTER TABLE inquiries ADD CONSTRAINT inquiries_language_check CHECK (language IN ('de', 'en', 'fr', 'es', 'it', 'nl', 'pl'));`,
+  // Visitor statistics (decision 049): counters per name, Berlin day, metric and key; the day's visitor hashes and
+  // salt, both erased when the day is over.
+  `CREATE TABLE visit_counts (
+     domain TEXT NOT NULL,
+     day TEXT NOT NULL,
+     metric TEXT NOT NULL CHECK (metric IN ('visit', 'visitor', 'filtered', 'source', 'language', 'form')),
+     key TEXT NOT NULL,
+     count BIGINT NOT NULL,
+     PRIMARY KEY (day, domain, metric, key)
+   );
+   CREATE TABLE visitor_hashes (
+     day TEXT NOT NULL,
+     domain TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     PRIMARY KEY (day, domain, hash)
+   );
+   CREATE TABLE visit_salts (
+     day TEXT PRIMARY KEY,
+     salt TEXT NOT NULL
+   );`,
 ]

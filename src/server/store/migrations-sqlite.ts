@@ -419,4 +419,24 @@ export const SQLITE_MIGRATIONS: MigrationStep[] = [
    UPDATE inquiries SET language_next = language;
    ALTER TABLE inquiries DROP COLUMN language;
    ALTER TABLE inquiries RENAME COLUMN language_next TO language;`,
+  // Visitor statistics (decision 049): counters per name, Berlin day, metric and key; the day's visitor hashes and
+  // salt, both erased when the day is over.
+  `CREATE TABLE visit_counts (
+     domain TEXT NOT NULL,
+     day TEXT NOT NULL,
+     metric TEXT NOT NULL CHECK (metric IN ('visit', 'visitor', 'filtered', 'source', 'language', 'form')),
+     key TEXT NOT NULL,
+     count INTEGER NOT NULL,
+     PRIMARY KEY (day, domain, metric, key)
+   ) WITHOUT ROWID;
+   CREATE TABLE visitor_hashes (
+     day TEXT NOT NULL,
+     domain TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     PRIMARY KEY (day, domain, hash)
+   ) WITHOUT ROWID;
+   CREATE TABLE visit_salts (
+     day TEXT PRIMARY KEY,
+     salt TEXT NOT NULL
+   );`,
 ]

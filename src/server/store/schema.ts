@@ -4,7 +4,7 @@ import type { Generated } from 'kysely'
 import type { AuditAction, AuditOutcome } from '../../shared/audit-api.ts'
 import type { Language } from '../../shared/language.ts'
 import type { ExpiryState, PointingState, RecordsState } from '../../shared/domain-checks.ts'
-import type { DealEvent, DealState, DomainNoticeEvent, InquiryStatus, OutboxStatus, ReplyKind } from './types.ts'
+import type { DealEvent, DealState, DomainNoticeEvent, InquiryStatus, OutboxStatus, ReplyKind, VisitMetric } from './types.ts'
 
 export interface Database {
   inquiries: {
@@ -218,6 +218,12 @@ export interface Database {
   domain_edits: { version: number; edits: string; created_at: number }
   meta: { key: string; value: string }
   page_views: { domain: string; day: string; views: number }
+  /** Visitor statistics per name and Berlin day (decision 049). */
+  visit_counts: { domain: string; day: string; metric: VisitMetric; key: string; count: number }
+  /** The day's visitor hashes, erased when the day is over. */
+  visitor_hashes: { domain: string; day: string; hash: string }
+  /** The random salt of a Berlin day, erased when the day is over. */
+  visit_salts: { day: string; salt: string }
   tls_names: { wildcard: string; name: string; day: string }
   /** RFC 2136 updates of a zone's _for-sale records (decision 045): an outbox of their own. */
   dns_updates: {

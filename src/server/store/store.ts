@@ -18,6 +18,7 @@ import { jobStore } from './jobs.ts'
 import { dnsUpdateStore } from './dns-updates.ts'
 import { domainCheckStore } from './domain-checks.ts'
 import { auditStore } from './audit.ts'
+import { visitStore } from './visits.ts'
 import { domainEditStore } from './domain-edits.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, OutboxHealth, OutboxItem, OutboxListing, Store } from './types.ts'
@@ -72,6 +73,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...dnsUpdateStore(db, dialect),
     ...domainCheckStore(db, dialect),
     ...auditStore(db, dialect),
+    ...visitStore(db, dialect),
     ...domainEditStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
@@ -350,11 +352,24 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
               ])
               .groupBy(['domain', 'day']),
           )
+          // Visits as counted since decision 049, and the page views counted before it (robots included).
+          .with('views_by_day', (db) =>
+            db
+              .selectFrom((db) =>
+                db
+                  .selectFrom('page_views')
+                  .select(['domain', 'day', 'views'])
+                  .unionAll(db.selectFrom('visit_counts').select(['domain', 'day', 'count as views']).where('metric', '=', 'visit'))
+                  .as('u'),
+              )
+              .select((eb) => ['u.domain', 'u.day', eb.fn.sum<number>('u.views').as('views')])
+              .groupBy(['u.domain', 'u.day']),
+          )
           .with('keys', (db) =>
-            db.selectFrom('page_views').select(['domain', 'day']).union(db.selectFrom('inquiries_by_day').select(['domain', 'day'])),
+            db.selectFrom('views_by_day').select(['domain', 'day']).union(db.selectFrom('inquiries_by_day').select(['domain', 'day'])),
           )
           .selectFrom('keys as k')
-          .leftJoin('page_views as v', (join) => join.onRef('v.domain', '=', 'k.domain').onRef('v.day', '=', 'k.day'))
+          .leftJoin('views_by_day as v', (join) => join.onRef('v.domain', '=', 'k.domain').onRef('v.day', '=', 'k.day'))
           .leftJoin('inquiries_by_day as i', (join) => join.onRef('i.domain', '=', 'k.domain').onRef('i.day', '=', 'k.day'))
           .select((eb) => [
             'k.domain',

@@ -11,6 +11,7 @@ import type { InvoiceStore } from './invoice-types.ts'
 import type { DomainEditStore } from './domain-edits-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
 import type { AuditStore } from './audit-types.ts'
+import type { VisitStore } from './visit-types.ts'
 
 // The parts of the store with a file of their own; their types are these files', re-exported here.
 export type * from './inquiry-types.ts'
@@ -25,6 +26,7 @@ export type * from './dns-types.ts'
 export type * from './domain-check-types.ts'
 export type * from './audit-types.ts'
 export type * from './domain-edits-types.ts'
+export type * from './visit-types.ts'
 
 export interface Store
   extends ConfirmationStore,
@@ -38,6 +40,7 @@ export interface Store
     DnsUpdateStore,
     DomainCheckStore,
     AuditStore,
+    VisitStore,
     DomainEditStore {
   /**
    * Stores the inquiry and, if the plans say so, its outbox entry and the visitor's confirmation, in one durable

@@ -22,6 +22,7 @@ import { counterExpired, currencyOf } from '../../deal/actions.ts'
 import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow, StoredDeal } from '../../store/types.ts'
 import { dealSummary } from '../../deal/summary.ts'
 import type { ConsoleDeps } from '../deps.ts'
+import { visitorStats } from '../../visits/report.ts'
 import {
   DAY_MS,
   EXPORT_BATCH,
@@ -232,8 +233,10 @@ function createInboxData(deps: ConsoleDeps) {
       domain.currency ??= settingsOf(offer.domain).currency ?? offer.currency
       if (offer.currency === domain.currency) domain.amounts.push(offer.amount)
     }
+    const visits = await visitorStats({ store, domains }, { days, now })
     return {
       days,
+      visits,
       domains: [...byDomain.values()].map(({ amounts, currency, ...domain }) => {
         if (amounts.length === 0) return domain
         amounts.sort((a, b) => a - b)

@@ -82,7 +82,7 @@ const SERVER_ENTRIES: Record<string, string> = {
   'invoice-worker': 'src/server/invoice/invoice-worker.ts',
 }
 
-/** The mode of the console's browser build; scripts/build-lib.mjs passes it by name. */
+/** The mode of the console's browser build; scripts/build-lib.ts passes it by name. */
 const CONSOLE_MODE = 'console'
 
 // Three builds from one config: the public page's browser bundle (root src/client, with index.html), the console's

@@ -13,8 +13,8 @@ const { requireNode24 } = await import('./node-version.mjs')
 requireNode24('npm start')
 const [{ pathToFileURL }, { build }, { SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS }] = await Promise.all([
   import('node:url'),
-  import('./build-lib.mjs'),
-  import('./server-lib.mjs'),
+  import('./build-lib.ts'),
+  import('./server-lib.ts'),
 ])
 
 await build()

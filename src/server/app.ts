@@ -246,7 +246,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     prefix: '/',
     index: false,
     wildcard: false,
-    // The build wrote .br and .gz beside each asset (scripts/build-lib.mjs).
+    // The build wrote .br and .gz beside each asset (scripts/build-lib.ts).
     preCompressed: true,
     allowedPath: (pathName) => pathName !== '/index.html',
     // Vite puts a content hash into every asset name, so an asset never changes and may be cached for good.

@@ -1,5 +1,5 @@
 // The production server's entry (dist/server/main.js): what must happen to the process before anything else is
-// loaded, then serve.ts. `npm run dev` (scripts/dev.mjs) calls serve.ts through Vite instead.
+// loaded, then serve.ts. `npm run dev` (scripts/dev.ts) calls serve.ts through Vite instead.
 import { fileURLToPath } from 'node:url'
 import module from 'node:module'
 

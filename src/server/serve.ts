@@ -1,5 +1,5 @@
 // Starts the server: parse the configuration, build the app, listen, and shut down cleanly on SIGTERM/SIGINT.
-// main.ts runs it for `npm start`; scripts/dev.mjs runs it with Vite's dev server for `npm run dev`.
+// main.ts runs it for `npm start`; scripts/dev.ts runs it with Vite's dev server for `npm run dev`.
 import cluster from 'node:cluster'
 import module from 'node:module'
 import type { ViteDev } from './vite-dev.ts'

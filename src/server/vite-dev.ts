@@ -1,4 +1,4 @@
-// `npm run dev` only (scripts/dev.mjs): Vite answers for the client's sources, its HMR client and public/, and the
+// `npm run dev` only (scripts/dev.ts): Vite answers for the client's sources, its HMR client and public/, and the
 // page is rendered from the sources for every request. `npm start` never loads this module.
 import type { FastifyInstance } from 'fastify'
 import type { ViteDevServer } from 'vite'

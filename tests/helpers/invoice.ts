@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 
-/** Debian's, or the paths scripts/system-tools.mjs found or installed for npm test. */
+/** Debian's, or the paths scripts/system-tools.ts found or installed for npm test. */
 const PDFTOTEXT = process.env.PDFTOTEXT_PATH ?? '/usr/bin/pdftotext'
 const PDFDETACH = path.join(path.dirname(PDFTOTEXT), 'pdfdetach')
 const PDFINFO = path.join(path.dirname(PDFTOTEXT), 'pdfinfo')

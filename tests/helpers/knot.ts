@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { freePort } from '../../scripts/server-lib.mjs'
+import { freePort } from '../../scripts/server-lib.ts'
 
 const KNOTD = process.env.KNOTD_PATH ?? '/usr/sbin/knotd'
 const KDIG = process.env.KDIG_PATH ?? '/usr/bin/kdig'

@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { freePort } from '../../scripts/server-lib.mjs'
+import { freePort } from '../../scripts/server-lib.ts'
 import { pgTypes } from '../../src/server/store/postgres-common.ts'
 
 declare module 'vitest' {

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { Resvg } from '@resvg/resvg-js'
 
-/** Debian's, or ZBARIMG_PATH (scripts/system-tools.mjs finds or installs it for npm test). */
+/** Debian's, or ZBARIMG_PATH (scripts/system-tools.ts finds or installs it for npm test). */
 const ZBARIMG = process.env.ZBARIMG_PATH ?? '/usr/bin/zbarimg'
 
 /** The text of the one QR code in `png` (a PNG image). */

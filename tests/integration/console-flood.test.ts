@@ -3,7 +3,7 @@
 // read from /proc. Run once (SQLite): what is tested is the listener, which refuses all of this before the store.
 import net from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { consoleAnswers, floodSignIn, residentMiB } from '../../scripts/console-flood-lib.mjs'
+import { consoleAnswers, floodSignIn, residentMiB } from '../../scripts/bench/console-flood-lib.ts'
 import { MAX_CONNECTIONS } from '../../src/server/admin/app.ts'
 import { SIGN_IN_BODY_LIMIT } from '../../src/server/admin/session/route.ts'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-lib.mjs'
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-lib.ts'
 import { readDomainsFile } from '../../src/server/sites/domains-file.ts'
 import { tempDataDir } from '../helpers/app.ts'
 
@@ -91,7 +91,7 @@ test('the Dockerfile builds in stages and runs as a non-root user on Node 24', (
   expect(stages.length).toBeGreaterThanOrEqual(2)
   for (const from of stages) expect(from).toMatch(/^FROM node:24/)
   expect(dockerfile).toMatch(/^USER node$/m)
-  // Started as `npm start`, the bench and Lighthouse start it (scripts/server-lib.mjs).
+  // Started as `npm start`, the bench and Lighthouse start it (scripts/server-lib.ts).
   expect(JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!)).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server/main.js'])
   const env = /^ENV (.+)$/m.exec(dockerfile)![1]!.split(/\s+/)
   for (const [name, value] of Object.entries(SERVER_ENV)) expect(env).toContain(`${name}=${value}`)

@@ -6,7 +6,7 @@ import readline from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tempDataDir } from '../helpers/app.ts'
 import { startServerProcess } from '../helpers/server.ts'
-import { freePort } from '../../scripts/server-lib.mjs'
+import { freePort } from '../../scripts/server-lib.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 

@@ -1,7 +1,7 @@
 // The image we ship, built from deploy/Dockerfile by podman and run as an owner would run it: the page, an inquiry
 // stored and mailed, the data volume, the health check and the stop.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { freePort } from '../../scripts/server-lib.mjs'
+import { freePort } from '../../scripts/server-lib.ts'
 import { fetchForm, requestAs, submitInquiry, VISITOR } from '../helpers/contact.ts'
 import {
   APP_IMAGE,

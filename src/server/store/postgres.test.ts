@@ -1,6 +1,6 @@
 // What only the PostgreSQL store does (project "postgres", against the real test server).
 import { expect, test } from 'vitest'
-import { freePort } from '../../../scripts/server-lib.mjs'
+import { freePort } from '../../../scripts/server-lib.ts'
 import { createPostgresStore } from './postgres.ts'
 import { StoreUnavailableError } from './types.ts'
 

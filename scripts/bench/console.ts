@@ -3,82 +3,73 @@
 // one at a time from the admin port of the built server, against the issue's p99 <= 50 ms; and the console's JS
 // size. SQLite by default; PostgreSQL with --postgres (a throw-away server, seeded each run) or when DATABASE_URL is
 // set (seeded once, then reused). The SQLite seed is kept in the temporary directory and reused for the same size.
-// --runs N requests per query (default 200), --only sqlite|postgres for one store, --json for JSON. scripts/bench-console-sql.mjs measures the same
+// --runs N requests per query (default 200), --only sqlite|postgres for one store, --json for JSON. scripts/bench/console-sql.ts measures the same
 // queries as raw SQL. The page "Domains" is measured too, on a domains file of 100,000 names (--domains-names N) and
 // an empty store; --only domains measures it alone (decision 044).
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import zlib from 'node:zlib'
 import pg from 'pg'
-import { SMTPServer } from 'smtp-server'
-import { CONSOLE_HEADER } from '../src/shared/console-api.ts'
-import { startPostgresServer } from '../tests/helpers/postgres.ts'
-import { build, root } from './build-lib.mjs'
-import { domainsFileText } from './domains-file.mjs'
-import { seedInfoOf, seedStore, writeDomainsFile } from './seed.mjs'
-import { freePort, startServer } from './server-lib.mjs'
+import { startPostgresServer } from '../../tests/helpers/postgres.ts'
+import { build, root } from '../build-lib.ts'
+import { domainsFileText } from '../domains-file.ts'
+import { seedInfoOf, seedStore, writeDomainsFile } from '../seed.ts'
+import { freePort, type StartedServer, startServer } from '../server-lib.ts'
+import { argsOf, percentile, reporter, setOwnerPassword, signIn, startMailSink } from './harness.ts'
 
 const TARGET_MS = 50
 const PASSWORD = 'bench-console-password-0123'
 const day = 86_400_000
 
-/**
- * Signs in as the owner and returns the Cookie header for the console's API. The password is set before the server
- * starts, with the CLI as an owner would (`set-password --stdin`).
- */
-function setPassword(storeEnv) {
-  const result = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'set-password', '--stdin'], {
-    input: `${PASSWORD}\n`,
-    env: { ...process.env, ...storeEnv },
-    encoding: 'utf8',
-  })
-  if (result.status !== 0) throw new Error(`set-password failed: ${(result.stderr || result.stdout).trim().split('\n')[0]}`)
+/** Where the server keeps its data: DATA_DIR, and DATABASE_URL (empty: SQLite in DATA_DIR). */
+interface StoreEnv {
+  DATA_DIR: string
+  DATABASE_URL: string
 }
-async function signIn(adminUrl) {
-  const response = await fetch(`${adminUrl}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CONSOLE_HEADER]: '1', origin: adminUrl },
-    body: JSON.stringify({ password: PASSWORD }),
-  })
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  if (!response.ok || !cookie) throw new Error(`POST /api/session answered ${response.status} ${cookie ? '' : 'without a cookie'}`)
-  return cookie
+interface Figures {
+  p50Ms: number
+  p99Ms: number
+  runs: number
 }
+type Log = (line: string) => void
+
+/** The password is set before the server starts, with the CLI as an owner would. */
+const setPassword = (storeEnv: StoreEnv) => setOwnerPassword(root, { ...storeEnv }, PASSWORD)
 
 /** Picks filters of realistic selectivity from the seeded rows: the biggest and the smallest domain, the newest day. */
-async function dataOf(storeEnv) {
+async function dataOf(storeEnv: StoreEnv) {
   const sql = {
     domains: 'SELECT domain, count(*) AS n FROM inquiries GROUP BY domain ORDER BY n DESC',
     newest: 'SELECT max(created_at) AS t FROM inquiries',
     answered: `SELECT id FROM inquiries WHERE status = 'answered' ORDER BY created_at DESC LIMIT 1 OFFSET 1000`,
   }
-  let rows
+  type Rows = { domains: { domain: string; n: number }[]; newest: { t: number }[]; answered: { id: number }[] }
+  let rows: Rows
   if (storeEnv.DATABASE_URL) {
     const client = new pg.Client({ connectionString: storeEnv.DATABASE_URL })
     await client.connect()
-    rows = Object.fromEntries(await Promise.all(Object.entries(sql).map(async ([k, q]) => [k, (await client.query(q)).rows])))
+    rows = Object.fromEntries(await Promise.all(Object.entries(sql).map(async ([k, q]) => [k, (await client.query(q)).rows]))) as Rows
     await client.end()
   } else {
     const db = new DatabaseSync(path.join(storeEnv.DATA_DIR, 'domain-lander.sqlite'), { readOnly: true })
-    rows = Object.fromEntries(Object.entries(sql).map(([k, q]) => [k, db.prepare(q).all()]))
+    rows = Object.fromEntries(Object.entries(sql).map(([k, q]) => [k, db.prepare(q).all()])) as unknown as Rows
     db.close()
   }
-  const berlinDay = (t) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(t)
-  const newest = Number(rows.newest[0].t)
+  const berlinDay = (t: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(t)
+  const newest = Number(rows.newest[0]!.t)
   return {
-    bigDomain: rows.domains[0].domain,
-    smallDomain: rows.domains.at(-1).domain,
+    bigDomain: rows.domains[0]!.domain,
+    smallDomain: rows.domains.at(-1)!.domain,
     lastWeek: { since: berlinDay(newest - 6 * day), until: berlinDay(newest) },
     monthAgo: { since: berlinDay(newest - 200 * day), until: berlinDay(newest - 170 * day) },
-    inquiryId: Number(rows.answered[0].id),
+    inquiryId: Number(rows.answered[0]!.id),
   }
 }
 
 /** `runs` requests one after another (after 3 unmeasured ones): p50 and p99 of the time to the whole body. */
-async function measure(url, cookie, runs) {
+async function measure(url: string, cookie: string, runs: number): Promise<Figures> {
   const once = async () => {
     const started = performance.now()
     const response = await fetch(url, { headers: { cookie } })
@@ -87,16 +78,16 @@ async function measure(url, cookie, runs) {
     return { ms: performance.now() - started, body }
   }
   for (let i = 0; i < 3; i++) await once()
-  const samples = []
+  const samples: number[] = []
   for (let i = 0; i < runs; i++) samples.push((await once()).ms)
   samples.sort((a, b) => a - b)
-  const at = (q) => +samples[Math.ceil(q * samples.length) - 1].toFixed(1)
+  const at = (q: number) => +percentile(samples, q).toFixed(1)
   return { p50Ms: at(0.5), p99Ms: at(0.99), runs }
 }
 
-async function measureQueries(adminUrl, cookie, data, runs, log) {
-  const inbox = (query) => `${adminUrl}/api/inbox?${new URLSearchParams(query)}`
-  const first = JSON.parse(await (await fetch(inbox({}), { headers: { cookie } })).text())
+async function measureQueries(adminUrl: string, cookie: string, data: Awaited<ReturnType<typeof dataOf>>, runs: number, log: Log) {
+  const inbox = (query: Record<string, string>) => `${adminUrl}/api/inbox?${new URLSearchParams(query)}`
+  const first = JSON.parse(await (await fetch(inbox({}), { headers: { cookie } })).text()) as { next: string }
   const queries = {
     'first inbox page': inbox({}),
     'next page (cursor)': inbox({ cursor: first.next }),
@@ -113,7 +104,7 @@ async function measureQueries(adminUrl, cookie, data, runs, log) {
     'search: common word + small domain': inbox({ q: 'Interesse', domain: data.smallDomain }),
     "an inquiry's page": `${adminUrl}/api/inquiries/${data.inquiryId}`,
   }
-  const results = {}
+  const results: Record<string, Figures> = {}
   for (const [name, url] of Object.entries(queries)) {
     log(`  ${name} ...`)
     results[name] = await measure(url, cookie, runs)
@@ -126,13 +117,13 @@ function consoleScriptSize() {
   const assets = path.join(root, 'dist/console/assets')
   if (!fs.existsSync(assets)) return 'dist/console/assets is absent (the console is not built yet): no size'
   const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => fs.readFileSync(path.join(assets, name)))
-  const kb = (bytes) => +(bytes / 1024).toFixed(1)
+  const kb = (bytes: number) => +(bytes / 1024).toFixed(1)
   return { files: scripts.length, rawKB: kb(scripts.reduce((s, b) => s + b.length, 0)), gzipKB: kb(scripts.reduce((s, b) => s + zlib.gzipSync(b, { level: 9 }).length, 0)) }
 }
 
 /** Seeds the store unless it already holds a seed of this size. */
-async function ensureSeeded(storeEnv, inquiries, log) {
-  const info = await seedInfoOf({ dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL })
+async function ensureSeeded(storeEnv: StoreEnv, inquiries: number, log: Log) {
+  const info = await seedInfoOf({ dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL || undefined })
   if (info?.inquiries === inquiries) {
     // A database given by DATABASE_URL was seeded with another DATA_DIR: its domains file is written anew.
     if (!fs.existsSync(path.join(storeEnv.DATA_DIR, 'domains.yaml'))) writeDomainsFile(storeEnv.DATA_DIR, info.domains)
@@ -140,39 +131,38 @@ async function ensureSeeded(storeEnv, inquiries, log) {
   }
   if (info && storeEnv.DATABASE_URL) throw new Error(`DATABASE_URL holds a seed of ${info.inquiries} inquiries, not ${inquiries}: use an empty database`)
   if (!storeEnv.DATABASE_URL) fs.rmSync(storeEnv.DATA_DIR, { recursive: true, force: true })
-  await seedStore({ inquiries, dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL, log })
+  await seedStore({ inquiries, dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL || undefined, log })
 }
 
-async function benchStore(label, storeEnv, { inquiries, runs, log }) {
+async function benchStore(label: string, storeEnv: StoreEnv, { inquiries, runs, log }: { inquiries: number; runs: number; log: Log }): Promise<Record<string, Figures> | string> {
   await ensureSeeded(storeEnv, inquiries, log)
   const data = await dataOf(storeEnv)
   try {
     setPassword(storeEnv)
   } catch (error) {
-    return `${label}: ${error.message}: no HTTP figures (scripts/bench-console-sql.mjs measures the queries as SQL)`
+    return `${label}: ${(error as Error).message}: no HTTP figures (scripts/bench/console-sql.ts measures the queries as SQL)`
   }
-  const sink = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], logger: false, onData: (stream, _s, done) => stream.resume().on('end', () => done()) })
-  await new Promise((resolve, reject) => sink.once('error', reject).listen(0, '127.0.0.1', resolve))
+  const sink = await startMailSink()
   const adminPort = await freePort()
-  let server
+  let server: StartedServer | undefined
   try {
     server = await startServer(await freePort(), {
       ...storeEnv,
       ADMIN_PORT: String(adminPort),
       ADMIN_HOST: '127.0.0.1',
       DOMAINS_FILE: path.join(storeEnv.DATA_DIR, 'domains.yaml'),
-      SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
+      SMTP_URL: sink.url,
       MAIL_TO: 'owner@example.org',
       MAIL_FROM: 'lander@example.org',
     })
     const adminUrl = `http://127.0.0.1:${adminPort}`
     log(`${label}: signing in and measuring ${runs} requests per query ...`)
-    return await measureQueries(adminUrl, await signIn(adminUrl), data, runs, log)
+    return await measureQueries(adminUrl, await signIn(adminUrl, PASSWORD), data, runs, log)
   } catch (error) {
-    return `${label}: ${error.message}: no HTTP figures`
+    return `${label}: ${(error as Error).message}: no HTTP figures`
   } finally {
     await server?.stop()
-    await new Promise((resolve) => sink.close(resolve))
+    await sink.close()
   }
 }
 
@@ -180,19 +170,19 @@ async function benchStore(label, storeEnv, { inquiries, runs, log }) {
  * The page "Domains" at `names` names (decision 044): its list's first page, a page deep in it, searches that match
  * many names, few and none, and the whole HTML page, from the built server with an empty store.
  */
-async function benchDomainsPage({ names, runs, log }) {
+async function benchDomainsPage({ names, runs, log }: { names: number; runs: number; log: Log }): Promise<Record<string, Figures> | string> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-domains-page-'))
   const domainsFile = path.join(dataDir, 'domains.json')
   fs.writeFileSync(domainsFile, domainsFileText('json', { domains: names }))
-  const storeEnv = { DATA_DIR: dataDir, DATABASE_URL: '' }
+  const storeEnv: StoreEnv = { DATA_DIR: dataDir, DATABASE_URL: '' }
   const adminPort = await freePort()
-  let server
+  let server: StartedServer | undefined
   try {
     setPassword(storeEnv)
     server = await startServer(await freePort(), { ...storeEnv, ADMIN_PORT: String(adminPort), ADMIN_HOST: '127.0.0.1', DOMAINS_FILE: domainsFile, MAIL_TO: 'owner@example.org', MAIL_FROM: 'lander@example.org' })
     const adminUrl = `http://127.0.0.1:${adminPort}`
-    const cookie = await signIn(adminUrl)
-    const list = (query) => `${adminUrl}/api/domains?${new URLSearchParams(query)}`
+    const cookie = await signIn(adminUrl, PASSWORD)
+    const list = (query: Record<string, string>) => `${adminUrl}/api/domains?${new URLSearchParams(query)}`
     const queries = {
       'Domains: first page': list({}),
       'Domains: page at the middle': list({ offset: String(Math.floor(names / 2)) }),
@@ -203,27 +193,34 @@ async function benchDomainsPage({ names, runs, log }) {
       'Domains: the HTML page': `${adminUrl}/domains`,
     }
     log(`Domains page: ${names.toLocaleString('en')} names, ${runs} requests per query ...`)
-    const results = {}
+    const results: Record<string, Figures> = {}
     for (const [name, url] of Object.entries(queries)) results[name] = await measure(url, cookie, runs)
     return results
   } catch (error) {
-    return `Domains page: ${error.message}: no figures`
+    return `Domains page: ${(error as Error).message}: no figures`
   } finally {
     await server?.stop()
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-export async function benchConsole(args) {
-  const asJson = args.includes('--json')
-  const value = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
+export async function benchConsole(argv: string[]): Promise<void> {
+  const args = argsOf(argv)
+  const asJson = args.asJson
+  const value = args.number
   const inquiries = value('--inquiries', 1_000_000)
   const runs = value('--runs', 200)
-  const log = (line) => asJson || console.error(line)
+  const { log } = reporter(asJson, 'stderr')
   await build()
-  const results = { inquiries, consoleScripts: consoleScriptSize() }
+  const results: {
+    inquiries: number
+    consoleScripts: ReturnType<typeof consoleScriptSize>
+    domainsPage?: Record<string, Figures> | string
+    sqlite?: Record<string, Figures> | string
+    postgres?: Record<string, Figures> | string
+  } = { inquiries, consoleScripts: consoleScriptSize() }
   const dataDir = path.join(os.tmpdir(), `domain-lander-bench-console-${inquiries}`)
-  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
+  const only = args.value('--only')
   results.domainsPage = await benchDomainsPage({ names: value('--domains-names', 100_000), runs, log })
   // DATABASE_URL of the environment (the PostgreSQL run's) must not reach the SQLite server: empty means unset.
   if (only !== 'postgres' && only !== 'domains') results.sqlite = await benchStore('SQLite', { DATA_DIR: dataDir, DATABASE_URL: '' }, { inquiries, runs, log })
@@ -231,7 +228,7 @@ export async function benchConsole(args) {
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
     results.postgres = await benchStore('PostgreSQL', { DATA_DIR: pgDir, DATABASE_URL: process.env.DATABASE_URL }, { inquiries, runs, log })
     fs.rmSync(pgDir, { recursive: true, force: true })
-  } else if (only !== 'sqlite' && only !== 'domains' && args.includes('--postgres')) {
+  } else if (only !== 'sqlite' && only !== 'domains' && args.has('--postgres')) {
     log('PostgreSQL: starting a throw-away server (it is seeded afresh) ...')
     const server = await startPostgresServer()
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-pg-'))
@@ -243,7 +240,7 @@ export async function benchConsole(args) {
     }
   }
   if (asJson) return console.log(JSON.stringify(results, null, 2))
-  for (const store of ['sqlite', 'postgres', 'domainsPage']) {
+  for (const store of ['sqlite', 'postgres', 'domainsPage'] as const) {
     const r = results[store]
     if (r === undefined) continue
     if (typeof r === 'string') {

@@ -6,26 +6,25 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import autocannon from 'autocannon'
-import { build } from './build-lib.mjs'
-import { load, PAGE_LOAD, rssMiB, startWith } from './bench-domains.mjs'
+import autocannon, { type Request } from 'autocannon'
+import { build } from '../build-lib.ts'
+import { argsOf, loadPort as load, memoryMiB, ownRssMiB as rssMiB, PAGE_LOAD, reporter, sleep, startWithDomainsFile as startWith } from './harness.ts'
 
 const SPRAY_CONNECTIONS = 16
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const peakRssMiB = (pid) => +(Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024).toFixed(1)
+const peakRssMiB = (pid: number) => +(memoryMiB(pid, 'VmHWM') ?? Number.NaN).toFixed(1)
+type LoadResult = Awaited<ReturnType<typeof load>>
 
-export async function benchOgSpray(args) {
-  const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
-  const asJson = args.includes('--json')
-  const log = (...line) => asJson || console.log(...line)
-  const duration = option('--duration', 10)
+export async function benchOgSpray(argv: string[]): Promise<void> {
+  const args = argsOf(argv)
+  const { log, report } = reporter(args.asJson)
+  const duration = args.number('--duration', 10)
   await build()
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-og-'))
-  const results = {}
+  const results: Record<string, { idle: LoadResult; during: LoadResult; ratioP99: number; spray: { requestsPerSecond: number; statusCodes: Record<string, number>; errors: number }; rssIdleMiB: number; rssPeakMiB: number; rssAfterMiB: number }> = {}
   try {
     const file = path.join(tmp, 'domains.yaml')
     fs.writeFileSync(file, 'unknownHosts: page\ndomains:\n  example.de:\n    price: 4900\n')
-    for (const [name, env] of [['limited', {}], ['unlimited', { IMAGE_RATE_LIMIT: '0' }]]) {
+    for (const [name, env] of [['limited', {}], ['unlimited', { IMAGE_RATE_LIMIT: '0' }]] as const) {
       log(`og.png spray (${name}): GET / at ${PAGE_LOAD.overallRate}/s alone, then with /og.png for a new host on every request over ${SPRAY_CONNECTIONS} connections, ${duration} s each ...`)
       const server = await startWith(file, fs.mkdtempSync(path.join(tmp, `${name}-`)), env)
       try {
@@ -38,7 +37,7 @@ export async function benchOgSpray(args) {
           url: `http://127.0.0.1:${server.port}/og.png`,
           connections: SPRAY_CONNECTIONS,
           duration: duration + 1,
-          requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, host: `spray-${host++}.de` } }) }],
+          requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, host: `spray-${host++}.de` } }) }],
         })
         await sleep(500)
         const during = await pageLoad()
@@ -60,16 +59,17 @@ export async function benchOgSpray(args) {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }
-  if (asJson) return console.log(JSON.stringify(results, null, 2))
-  const rows = {}
-  for (const [name, r] of Object.entries(results)) {
-    rows[`GET / ${name === 'limited' ? 'IMAGE_RATE_LIMIT default' : 'IMAGE_RATE_LIMIT=0'}`] = {
-      idle: `p50 ${r.idle.p50Ms} / p99 ${r.idle.p99Ms} ms`,
-      spray: `p50 ${r.during.p50Ms} / p99 ${r.during.p99Ms} ms (${r.during.notOk} not 200)`,
-      'p99 ratio': `x${r.ratioP99}`,
-      'og.png answers': `${r.spray.requestsPerSecond}/s: ${Object.entries(r.spray.statusCodes).map(([code, count]) => `${count} x ${code}`).join(', ')}`,
-      RSS: `${r.rssIdleMiB} idle, ${r.rssPeakMiB} peak, ${r.rssAfterMiB} after MiB`,
+  report(results, () => {
+    const rows: Record<string, Record<string, string>> = {}
+    for (const [name, r] of Object.entries(results)) {
+      rows[`GET / ${name === 'limited' ? 'IMAGE_RATE_LIMIT default' : 'IMAGE_RATE_LIMIT=0'}`] = {
+        idle: `p50 ${r.idle.p50Ms} / p99 ${r.idle.p99Ms} ms`,
+        spray: `p50 ${r.during.p50Ms} / p99 ${r.during.p99Ms} ms (${r.during.notOk} not 200)`,
+        'p99 ratio': `x${r.ratioP99}`,
+        'og.png answers': `${r.spray.requestsPerSecond}/s: ${Object.entries(r.spray.statusCodes).map(([code, count]) => `${count} x ${code}`).join(', ')}`,
+        RSS: `${r.rssIdleMiB} idle, ${r.rssPeakMiB} peak, ${r.rssAfterMiB} after MiB`,
+      }
     }
-  }
-  console.table(rows)
+    console.table(rows)
+  })
 }

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { requireNode24 } from './node-version.mjs'
 
 requireNode24('npm run dev')
-const [{ createServer }, { root }, { freePort }] = await Promise.all([import('vite'), import('./build-lib.mjs'), import('./server-lib.mjs')])
+const [{ createServer }, { root }, { freePort }] = await Promise.all([import('vite'), import('./build-lib.ts'), import('./server-lib.ts')])
 // Vite serves the project's files to whoever can reach it: by default only to this machine.
 process.env.HOST ||= '127.0.0.1'
 // Development, whatever the shell says: with NODE_ENV=production React's plugin leaves out fast refresh.
@@ -25,5 +25,5 @@ const vite = await createServer({
   // The HMR WebSocket gets a port of its own, free at each start, so that several dev servers (and tests) can run.
   server: { middlewareMode: true, hmr: { port: await freePort() } },
 })
-const { exitOnStartupError, serve } = await vite.ssrLoadModule(path.join(root, 'src/server/serve.ts'))
+const { exitOnStartupError, serve } = (await vite.ssrLoadModule(path.join(root, 'src/server/serve.ts'))) as typeof import('../src/server/serve.ts')
 await serve({ clientDir: path.join(root, 'src/client'), dev: { vite } }).catch(exitOnStartupError)

@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { build, root } from './build-lib.mjs'
-import { ensureTool } from './system-tools.mjs'
+import { build, root } from './build-lib.ts'
+import { ensureTool, type ToolName } from './system-tools.ts'
 
 await build()
 const filters = process.argv.slice(2)
@@ -18,12 +18,11 @@ for (const script of filters.length ? [] : ['typecheck', 'lint']) {
 }
 const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy'), POSTGRES_PATH: ensureTool('postgres'), OPENSSL_PATH: ensureTool('openssl'), ZBARIMG_PATH: ensureTool('zbarimg'), PDFTOTEXT_PATH: ensureTool('pdftotext'), XMLLINT_PATH: ensureTool('xmllint'), KNOTD_PATH: ensureTool('knotd'), KDIG_PATH: ensureTool('kdig') }
 // The image's test (tests/integration/image.test.ts) skips with a line where podman cannot be had, but never in CI.
-const imageTools = Object.fromEntries(
-  [['PODMAN_PATH', 'podman'], ['RUNC_PATH', 'runc'], ['DEBOOTSTRAP_PATH', 'debootstrap'], ['PODMAN_COMPOSE_PATH', 'podman-compose']]
-    .map(([env, name]) => [env, ensureTool(name, { optional: !process.env.CI })])
-    .filter(([, found]) => found),
-)
-Object.assign(tools, imageTools)
+const imageTools: [string, ToolName][] = [['PODMAN_PATH', 'podman'], ['RUNC_PATH', 'runc'], ['DEBOOTSTRAP_PATH', 'debootstrap'], ['PODMAN_COMPOSE_PATH', 'podman-compose']]
+for (const [env, name] of imageTools) {
+  const found = ensureTool(name, { optional: !process.env.CI })
+  if (found) Object.assign(tools, { [env]: found })
+}
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
@@ -33,7 +32,7 @@ const run = spawnSync(
   { stdio: 'inherit', cwd: root, env: { ...process.env, ...tools } },
 )
 if (fs.existsSync(results)) {
-  const summary = JSON.parse(fs.readFileSync(results, 'utf8'))
+  const summary = JSON.parse(fs.readFileSync(results, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
   const skipped = summary.numPendingTests + summary.numTodoTests
   console.log(`\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`)
 }

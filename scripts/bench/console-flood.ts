@@ -1,14 +1,15 @@
-// `node scripts/console-flood.mjs [--connections 3000] [--body-kib 255] [--hold-seconds 10] [--parallel 200]`: the built production
-// server (its Node flags, a fresh DATA_DIR, loopback only) under the unauthenticated sign-in flood of issue 12/19
-// (break 6); prints the server's resident memory before, at its peak and after, the answers the connections got, and
-// whether the console answered an ordinary request during and after the flood. The figure in docs/reliability.md.
+// `npm exec -- node scripts/bench/console-flood.ts [--connections 3000] [--body-kib 255] [--hold-seconds 10]
+// [--parallel 200]`: the built production server (its Node flags, a fresh DATA_DIR, loopback only) under the
+// unauthenticated sign-in flood of issue 12/19 (break 6); prints the server's resident memory before, at its peak
+// and after, the answers the connections got, and whether the console answered an ordinary request during and after
+// the flood. The figure in docs/reliability.md.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { build } from './build-lib.mjs'
-import { consoleAnswers, floodSignIn, residentMiB } from './console-flood-lib.mjs'
-import { freePort, startServer } from './server-lib.mjs'
+import { build } from '../build-lib.ts'
+import { freePort, startServer } from '../server-lib.ts'
+import { consoleAnswers, floodSignIn, residentMiB } from './console-flood-lib.ts'
 
 const { values } = parseArgs({
   options: {
@@ -30,11 +31,11 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-flood-'))
 const [port, adminPort] = [await freePort(), await freePort()]
 const server = await startServer(port, { DATA_DIR: dataDir, ADMIN_PORT: String(adminPort) })
 try {
-  const pid = server.child.pid
+  const pid = server.child.pid!
   // Warm: the sign-in page once, as after any start.
   await consoleAnswers(adminPort)
   const before = residentMiB(pid).rss
-  let during
+  let during: number | string | undefined
   const flood = await floodSignIn({
     port: adminPort,
     connections,

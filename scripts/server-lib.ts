@@ -1,10 +1,9 @@
 // Shared by start, bench and lighthouse: how the production server is started (its Node flags), a free loopback
 // port, and the production server started as a child process.
-import { spawn } from 'node:child_process'
-import fs from 'node:fs'
+import { type ChildProcess, spawn } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
-import { root } from './build-lib.mjs'
+import { root } from './build-lib.ts'
 
 /**
  * Node flags and environment of the production server, wherever it runs: `npm start`, the bench and Lighthouse use
@@ -12,19 +11,24 @@ import { root } from './build-lib.mjs'
  * that they agree). They keep its memory small at a small cost in throughput: see docs/decisions/011.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=128']
-export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' }
+export const SERVER_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' }
 export const SERVER_MAIN = path.join(root, 'dist/server/main.js')
 
-export const freePort = () =>
+export const freePort = (): Promise<number> =>
   new Promise((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
+      const { port } = server.address() as net.AddressInfo
       server.close(() => resolve(port))
     })
   })
 
+export interface StartedServer {
+  child: ChildProcess
+  stop(): Promise<void>
+}
+
 /** Starts dist/server/main.js on 127.0.0.1:port with `env`; resolves once /healthz answers. */
-export async function startServer(port, env) {
+export async function startServer(port: number, env: Record<string, string>): Promise<StartedServer> {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
     env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -42,27 +46,4 @@ export async function startServer(port, env) {
       await exited
     },
   }
-}
-
-/** A child process with an `exited` promise made at spawn, so waiting for it cannot miss an exit that came early. */
-export function startChild(command, argv, options) {
-  const child = spawn(command, argv, options)
-  child.exited = new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
-  return child
-}
-
-/** SIGTERM, and SIGKILL if the child has not exited 10 s later: a bench must end even when a child hangs. */
-export async function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-  await child.exited
-  clearTimeout(timer)
-}
-
-/** RSS of a process and all its children (the workers of a cluster), in MiB. */
-export function rssMiB(pid) {
-  const own = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
-  return own + children.reduce((sum, child) => sum + rssMiB(Number(child)), 0)
 }

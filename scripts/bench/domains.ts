@@ -1,5 +1,5 @@
 // `npm run bench -- --domains 100000`: the built server with a domains file of N exact names and N/100 wildcards
-// (scripts/domains-file.mjs), as JSON and as YAML, against the same server with 10 names and one wildcard, in the
+// (scripts/domains-file.ts), as JSON and as YAML, against the same server with 10 names and one wildcard, in the
 // same run: cold start to the first 200 and RSS idle (alternating, --runs N each, default 3, medians); how soon a
 // change is in force after the write; GET / p99 while the file reloads over and over under load, against the same
 // load without reloads; GET / for an exact and a wildcard name and /tls-check for names drawn from all N; and, in
@@ -8,98 +8,77 @@
 // search limit and without it (--only search: that phase alone). --duration N seconds per load (default 10),
 // --json for JSON. Traffic goes to 127.0.0.1 only.
 import fs from 'node:fs'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
-import autocannon from 'autocannon'
-import { readDomainsFile } from '../src/server/sites/domains-file.ts'
-import { build } from './build-lib.mjs'
-import { domainsDocument, domainsFileText } from './domains-file.mjs'
-import { freePort, SERVER_ENV, SERVER_MAIN, SERVER_NODE_FLAGS } from './server-lib.mjs'
+import autocannon, { type Request } from 'autocannon'
+import { readDomainsFile } from '../../src/server/sites/domains-file.ts'
+import { build } from '../build-lib.ts'
+import { domainsDocument, domainsFileText } from '../domains-file.ts'
+import { argsOf, get, loadPort as load, median, ownRssMiB as rssMiB, PAGE_LOAD, ratio, reporter, sleep, startWithDomainsFile as startWith } from './harness.ts'
 
-const CONNECTIONS = 50
 const SMALL = 10
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const ratio = (a, b) => +(a / b).toFixed(2)
+type LoadResult = Awaited<ReturnType<typeof load>>
 
-/** GET with a Host header of our choosing (fetch() does not allow one): status and body. */
-function get(port, host, target = '/') {
-  return new Promise((resolve) => {
-    http
-      .get({ host: '127.0.0.1', port, path: target, headers: { host } }, (response) => {
-        let body = ''
-        response.setEncoding('utf8').on('data', (chunk) => (body += chunk))
-        response.on('end', () => resolve({ status: response.statusCode, body }))
-      })
-      .on('error', () => resolve({ status: 0, body: '' }))
-  })
+interface SearchFlood {
+  idle: LoadResult
+  during: LoadResult
+  ratioP99: number
+  flood: { requestsPerSecond: number; p50Ms: number; p99Ms: number; statusCodes: Record<string, number>; errors: number }
+  rssIdleMiB: number
+  rssAfterMiB: number
 }
-
-export const rssMiB = (pid) => +(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024).toFixed(1)
-
-/** The production server with DOMAINS_FILE=file, as `npm start` runs it; resolves once example.de answers 200. */
-export async function startWith(file, dataDir, env = {}) {
-  const port = await freePort()
-  const started = performance.now()
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
-    env: { ...process.env, ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: 'off', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DOMAINS_FILE: file, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  while ((await get(port, 'example.de')).status !== 200) {
-    if (child.exitCode !== null || performance.now() - started > 60_000) throw new Error(`the server with ${file} did not start`)
-    await sleep(5)
-  }
-  const startMs = Math.round(performance.now() - started)
-  return {
-    port,
-    startMs,
-    pid: child.pid,
-    async stop() {
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
+interface LoadFigures {
+  getExact: LoadResult
+  getWildcard: LoadResult
+  tlsCheck: LoadResult
+  inForceMs?: { median: number; max: number; runs: number[] }
+  getDuringReloads?: LoadResult & { reloads: number }
+  rssAfterReloadsMiB?: number
 }
-
-export async function load(port, duration, options) {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration, ...options })
-  const ok = result.statusCodeStats['200']?.count ?? 0
-  return { requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, notOk: result.requests.total - ok + result.errors + result.timeouts }
+interface SizeFigures {
+  startMs: number
+  rssIdleMiB: number
+  runs: { startMs: number[]; rssMiB: number[] }
+  load?: LoadFigures
+}
+interface Results {
+  domains: number
+  wildcards: number
+  small: number
+  json?: { small: SizeFigures; large: SizeFigures; startLaterMs: number; rssMoreMiB: number }
+  yaml?: { small: SizeFigures; large: SizeFigures; startLaterMs: number; rssMoreMiB: number }
+  searchFlood?: Record<string, SearchFlood>
+  lookup?: Record<'small' | 'large', ReturnType<typeof lookupCost>>
 }
 
 /** Replaces the file (a new file renamed over it, as editors do) with example.de at `price`. */
-function writeVersion(file, text, price) {
+function writeVersion(file: string, text: string, price: number) {
   const changed = text.replace(/("?price"?: )4900\b/, `$1${price}`)
   fs.writeFileSync(`${file}.tmp`, changed)
   fs.renameSync(`${file}.tmp`, file)
 }
-const priceOnPage = (body) => /<p class="price">Preis: ([\d.]+)/.exec(body)?.[1]?.replaceAll('.', '')
+const priceOnPage = (body: string) => /<p class="price">Preis: ([\d.]+)/.exec(body)?.[1]?.replaceAll('.', '')
 
 /** From the write to the first answer with the new price, polling every 5 ms. */
-async function untilInForce(port, price) {
+async function untilInForce(port: number, price: number) {
   while (priceOnPage((await get(port, 'example.de')).body) !== String(price)) await sleep(5)
 }
 
-/** GET / at a fixed rate that leaves the server room (its p99 is what a flood must not spoil). */
-export const PAGE_LOAD = { connections: 10, overallRate: 1000 }
 /** The flood: one client, its searches at a fixed rate above the 86 a second that took GET / to p99 675 ms. */
 const FLOOD = { connections: 8, overallRate: 400 }
 const FLOOD_WORDS = ['auto', 'haus', 'shop', 'reise', 'web', 'zeit', 'bio', 'rad', 'markt', 'garten', 'ü', 'de', 'com', '-', '1', '2']
 
 /** Varied searches: a word, a part of one or one to three letters, by price either way, on one of the first pages. */
 function floodRequests() {
-  const letters = 'abcdefghijklmnopqrstuvwxyz'
-  const pick = (list) => list[Math.floor(Math.random() * list.length)]
+  const letters = [...'abcdefghijklmnopqrstuvwxyz']
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!
   const query = () => {
     const roll = Math.random()
     if (roll < 0.3) return pick(FLOOD_WORDS)
     if (roll < 0.5) return pick(FLOOD_WORDS).slice(0, 2)
     return Array.from({ length: 1 + Math.floor(Math.random() * 3) }, () => pick(letters)).join('')
   }
-  return [{ setupRequest: (request) => ({ ...request, path: `/domains?q=${encodeURIComponent(query())}&sort=price&order=${pick(['asc', 'desc'])}&page=${1 + Math.floor(Math.random() * 3)}` }) }]
+  return [{ setupRequest: (request: Request) => ({ ...request, path: `/domains?q=${encodeURIComponent(query())}&sort=price&order=${pick(['asc', 'desc'])}&page=${1 + Math.floor(Math.random() * 3)}` }) }]
 }
 
 /**
@@ -107,9 +86,9 @@ function floodRequests() {
  * file has `portfolio: true`: with the search limit as configured by default, and with SEARCH_RATE_LIMIT=0 (what
  * the index alone does).
  */
-async function searchFlood(file, dataDir, duration, log) {
-  const result = {}
-  for (const [name, env] of [['limited', {}], ['unlimited', { SEARCH_RATE_LIMIT: '0' }]]) {
+async function searchFlood(file: string, dataDir: (name: string) => string, duration: number, log: (line: string) => void) {
+  const result: Record<string, SearchFlood> = {}
+  for (const [name, env] of [['limited', {}], ['unlimited', { SEARCH_RATE_LIMIT: '0' }]] as const) {
     log(`search flood (${name}): GET / at ${PAGE_LOAD.overallRate}/s alone, then with ${FLOOD.overallRate} searches/s from one client, ${duration} s each ...`)
     const server = await startWith(file, dataDir(`search-${name}`), env)
     try {
@@ -144,10 +123,10 @@ let found = 0
  * ns per resolve() in this process: ten exact names again and again (their settings stay decoded), exact names seen
  * rarely (`rare`: decoded each time; the large file only), names under a wildcard, and names not in the file.
  */
-function lookupCost(file, names, wildcardHosts, rare) {
+function lookupCost(file: string, names: string[], wildcardHosts: string[], rare?: string[]) {
   const table = readDomainsFile(file)
   const unknown = names.map((name) => `x${name}`)
-  const time = (hosts) => {
+  const time = (hosts: string[]) => {
     const rounds = Math.ceil(1_000_000 / hosts.length)
     for (let warm = 0; warm < 2; warm++) for (const host of hosts) found += table.resolve(host) ? 1 : 0
     const started = process.hrtime.bigint()
@@ -157,25 +136,26 @@ function lookupCost(file, names, wildcardHosts, rare) {
   return { exactNs: time(names), ...(rare && { rareNs: time(rare) }), wildcardNs: time(wildcardHosts), unknownNs: time(unknown) }
 }
 
-export async function benchDomains(args) {
-  const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
-  const asJson = args.includes('--json')
-  const log = (...line) => asJson || console.log(...line)
+export async function benchDomains(argv: string[]): Promise<void> {
+  const args = argsOf(argv)
+  const option = args.number
+  const asJson = args.asJson
+  const { log, report } = reporter(asJson)
   const count = option('--domains', 100_000)
   const duration = option('--duration', 10)
   const runs = option('--runs', 3)
-  const onlySearch = args.includes('--only') && args[args.indexOf('--only') + 1] === 'search'
+  const onlySearch = args.value('--only') === 'search'
   const wildcards = Math.max(1, Math.round(count / 100))
   await build()
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-domains-'))
-  const results = { domains: count, wildcards, small: SMALL }
+  const results: Results = { domains: count, wildcards, small: SMALL }
   try {
     const document = domainsDocument({ domains: count, wildcards })
-    const exactNames = Object.keys(document.domains).filter((name) => !name.startsWith('*') && document.domains[name].listed !== false)
+    const exactNames = Object.keys(document.domains).filter((name) => !name.startsWith('*') && document.domains[name]!.listed !== false)
     const asciiNames = exactNames.map((name) => new URL(`http://${name}/`).hostname)
     const wildcardKeys = Object.keys(document.domains).filter((name) => name.startsWith('*'))
-    const files = {}
-    for (const format of ['json', 'yaml']) {
+    const files: Record<string, { text: string; file: string }> = {}
+    for (const format of ['json', 'yaml'] as const) {
       files[format] = { text: domainsFileText(format, { domains: count, wildcards }), file: path.join(tmp, `large-${format}`, `domains.${format}`) }
       files[`small-${format}`] = { text: domainsFileText(format, { domains: SMALL, wildcards: 1 }), file: path.join(tmp, `small-${format}`, `domains.${format}`) }
     }
@@ -183,53 +163,53 @@ export async function benchDomains(args) {
       fs.mkdirSync(path.dirname(file), { recursive: true })
       fs.writeFileSync(file, text)
     }
-    const dataDir = (name) => fs.mkdtempSync(path.join(tmp, `${name}-`))
+    const dataDir = (name: string) => fs.mkdtempSync(path.join(tmp, `${name}-`))
     const portfolioFile = path.join(tmp, 'portfolio', 'domains.json')
     fs.mkdirSync(path.dirname(portfolioFile), { recursive: true })
     fs.writeFileSync(portfolioFile, `${JSON.stringify({ ...document, portfolio: true }, null, 2)}\n`)
     if (onlySearch) {
       results.searchFlood = await searchFlood(portfolioFile, dataDir, duration, log)
-      return asJson ? console.log(JSON.stringify(results, null, 2)) : printSearchFlood(results)
+      return report(results as Results & { searchFlood: Record<string, SearchFlood> }, printSearchFlood)
     }
-    log(`domains file: ${count} names and ${wildcards} wildcards, JSON ${(files.json.text.length / 2 ** 20).toFixed(1)} MiB, YAML ${(Buffer.byteLength(files.yaml.text) / 2 ** 20).toFixed(1)} MiB; against ${SMALL} names`)
+    log(`domains file: ${count} names and ${wildcards} wildcards, JSON ${(files.json!.text.length / 2 ** 20).toFixed(1)} MiB, YAML ${(Buffer.byteLength(files.yaml!.text) / 2 ** 20).toFixed(1)} MiB; against ${SMALL} names`)
 
-    for (const format of ['json', 'yaml']) {
+    for (const format of ['json', 'yaml'] as const) {
       log(`${format}: cold start and RSS idle, ${runs} runs each, alternating with the ${SMALL}-name file ...`)
-      const figures = { small: { startMs: [], rssMiB: [] }, large: { startMs: [], rssMiB: [] } }
+      const figures: Record<'small' | 'large', { startMs: number[]; rssMiB: number[] }> = { small: { startMs: [], rssMiB: [] }, large: { startMs: [], rssMiB: [] } }
       for (let run = 0; run < runs; run++) {
-        for (const size of ['small', 'large']) {
-          const server = await startWith(files[size === 'small' ? `small-${format}` : format].file, dataDir(`${size}-${format}`))
+        for (const size of ['small', 'large'] as const) {
+          const server = await startWith(files[size === 'small' ? `small-${format}` : format]!.file, dataDir(`${size}-${format}`))
           await sleep(1000)
           figures[size].startMs.push(server.startMs)
           figures[size].rssMiB.push(rssMiB(server.pid))
           await server.stop()
         }
       }
-      const medians = (size) => ({ startMs: median(figures[size].startMs), rssIdleMiB: median(figures[size].rssMiB), runs: figures[size] })
-      results[format] = { small: medians('small'), large: medians('large') }
-      results[format].startLaterMs = results[format].large.startMs - results[format].small.startMs
-      results[format].rssMoreMiB = +(results[format].large.rssIdleMiB - results[format].small.rssIdleMiB).toFixed(1)
+      const medians = (size: 'small' | 'large'): SizeFigures => ({ startMs: median(figures[size].startMs), rssIdleMiB: median(figures[size].rssMiB), runs: figures[size] })
+      const small = medians('small')
+      const large = medians('large')
+      results[format] = { small, large, startLaterMs: large.startMs - small.startMs, rssMoreMiB: +(large.rssIdleMiB - small.rssIdleMiB).toFixed(1) }
     }
 
-    const wildcardHost = (key) => `shop.${new URL(`http://${key.slice(2)}/`).hostname}`
-    const tlsRequests = (names) => [{ setupRequest: (request) => ({ ...request, path: `/tls-check?domain=${names[Math.floor(Math.random() * names.length)]}` }) }]
-    for (const format of ['json', 'yaml']) {
+    const wildcardHost = (key: string) => `shop.${new URL(`http://${key.slice(2)}/`).hostname}`
+    const tlsRequests = (names: string[]) => [{ setupRequest: (request: Request) => ({ ...request, path: `/tls-check?domain=${names[Math.floor(Math.random() * names.length)]}` }) }]
+    for (const format of ['json', 'yaml'] as const) {
       log(`${format}: GET / (exact, wildcard) and /tls-check, ${duration} s each, on the ${SMALL}-name and the ${count}-name server ...`)
-      for (const size of ['small', 'large']) {
-        const { file, text } = files[size === 'small' ? `small-${format}` : format]
+      for (const size of ['small', 'large'] as const) {
+        const { file, text } = files[size === 'small' ? `small-${format}` : format]!
         const server = await startWith(file, dataDir(`load-${size}-${format}`))
         try {
           const names = size === 'small' ? Object.keys(domainsDocument({ domains: SMALL }).domains).map((name) => new URL(`http://${name}/`).hostname) : asciiNames
-          const wildcard = wildcardHost(size === 'small' ? Object.keys(domainsDocument({ domains: SMALL, wildcards: 1 }).domains).at(-1) : wildcardKeys[0])
+          const wildcard = wildcardHost(size === 'small' ? Object.keys(domainsDocument({ domains: SMALL, wildcards: 1 }).domains).at(-1)! : wildcardKeys[0]!)
           await load(server.port, 2, { headers: { host: 'example.de' } })
-          const figures = {
+          const figures: LoadFigures = {
             getExact: await load(server.port, duration, { headers: { host: 'example.de' } }),
             getWildcard: await load(server.port, duration, { headers: { host: wildcard } }),
             tlsCheck: await load(server.port, duration, { requests: tlsRequests(names) }),
           }
           if (size === 'large') {
             log(`${format}: a change in force after the write (5 times), then GET / while the file reloads over and over ...`)
-            const inForceMs = []
+            const inForceMs: number[] = []
             for (let version = 1; version <= 5; version++) {
               const written = performance.now()
               writeVersion(file, text, 4900 + version)
@@ -253,7 +233,7 @@ export async function benchDomains(args) {
             figures.getDuringReloads = { ...during, reloads }
             figures.rssAfterReloadsMiB = rssMiB(server.pid)
           }
-          results[format][size].load = figures
+          results[format]![size].load = figures
         } finally {
           await server.stop()
         }
@@ -267,50 +247,49 @@ export async function benchDomains(args) {
     const smallDocument = domainsDocument({ domains: SMALL, wildcards: 1 })
     const smallNames = Object.keys(smallDocument.domains).filter((name) => !name.startsWith('*')).map((name) => new URL(`http://${name}/`).hostname)
     results.lookup = {
-      small: lookupCost(files['small-json'].file, smallNames, [wildcardHost(Object.keys(smallDocument.domains).at(-1))]),
-      large: lookupCost(files.json.file, asciiNames.slice(0, smallNames.length), wildcardKeys.slice(0, 10).map(wildcardHost), rare),
+      small: lookupCost(files['small-json']!.file, smallNames, [wildcardHost(Object.keys(smallDocument.domains).at(-1)!)]),
+      large: lookupCost(files.json!.file, asciiNames.slice(0, smallNames.length), wildcardKeys.slice(0, 10).map(wildcardHost), rare),
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }
-  if (asJson) return console.log(JSON.stringify(results, null, 2))
-  print(results)
+  report(results, print)
 }
 
-function print(results) {
+function print(results: Results) {
   const { domains, small } = results
-  const rows = {}
-  for (const format of ['json', 'yaml']) {
-    const r = results[format]
-    const { load: big } = r.large
-    const { load: few } = r.small
+  const rows: Record<string, Record<string, string | number>> = {}
+  for (const format of ['json', 'yaml'] as const) {
+    const r = results[format]!
+    const big = r.large.load!
+    const few = r.small.load!
     rows[`${format}: start to first 200`] = { [`${small} names`]: `${r.small.startMs} ms`, [`${domains} names`]: `${r.large.startMs} ms`, difference: `+${r.startLaterMs} ms`, target: '<= +1000 ms' }
     rows[`${format}: RSS idle`] = { [`${small} names`]: `${r.small.rssIdleMiB} MiB`, [`${domains} names`]: `${r.large.rssIdleMiB} MiB`, difference: `+${r.rssMoreMiB} MiB`, target: '<= +40 MiB' }
     rows[`${format}: GET / exact, req/s`] = { [`${small} names`]: few.getExact.requestsPerSecond, [`${domains} names`]: big.getExact.requestsPerSecond, difference: `x${ratio(big.getExact.requestsPerSecond, few.getExact.requestsPerSecond)}`, target: 'x1 (same cost)' }
     rows[`${format}: GET / wildcard, req/s`] = { [`${small} names`]: few.getWildcard.requestsPerSecond, [`${domains} names`]: big.getWildcard.requestsPerSecond, difference: `x${ratio(big.getWildcard.requestsPerSecond, few.getWildcard.requestsPerSecond)}`, target: 'x1 (same cost)' }
     rows[`${format}: /tls-check, req/s`] = { [`${small} names`]: few.tlsCheck.requestsPerSecond, [`${domains} names`]: big.tlsCheck.requestsPerSecond, difference: `x${ratio(big.tlsCheck.requestsPerSecond, big.getExact.requestsPerSecond)} of GET /`, target: 'like GET /' }
-    rows[`${format}: change in force after the write`] = { [`${domains} names`]: `${big.inForceMs.median} ms (max ${big.inForceMs.max})`, target: '<= 1000 ms' }
+    rows[`${format}: change in force after the write`] = { [`${domains} names`]: `${big.inForceMs!.median} ms (max ${big.inForceMs!.max})`, target: '<= 1000 ms' }
     rows[`${format}: GET / p99, reloading`] = {
-      [`${domains} names`]: `${big.getDuringReloads.p99Ms} ms (${big.getDuringReloads.reloads} reloads; ${big.getDuringReloads.notOk} not 200)`,
-      difference: `x${ratio(big.getDuringReloads.p99Ms, big.getExact.p99Ms)} of ${big.getExact.p99Ms} ms without`,
+      [`${domains} names`]: `${big.getDuringReloads!.p99Ms} ms (${big.getDuringReloads!.reloads} reloads; ${big.getDuringReloads!.notOk} not 200)`,
+      difference: `x${ratio(big.getDuringReloads!.p99Ms, big.getExact.p99Ms)} of ${big.getExact.p99Ms} ms without`,
       target: '<= x2',
     }
   }
   console.table(rows)
-  const { lookup } = results
+  const lookup = results.lookup!
   if (found === 0) console.log('(no lookup found anything: the lookup figures are void)')
   console.log(
     `resolve() in ns, ${small} / ${domains} names: exact ${lookup.small.exactNs} / ${lookup.large.exactNs} (a name not asked for lately: ${lookup.large.rareNs}), wildcard ${lookup.small.wildcardNs} / ${lookup.large.wildcardNs}, unknown ${lookup.small.unknownNs} / ${lookup.large.unknownNs}`,
   )
-  printSearchFlood(results)
-  for (const format of ['json', 'yaml']) {
-    const r = results[format]
-    console.log(`${format} runs: start ${r.small.runs.startMs.join(', ')} / ${r.large.runs.startMs.join(', ')} ms; RSS ${r.small.runs.rssMiB.join(', ')} / ${r.large.runs.rssMiB.join(', ')} MiB; RSS after the reloads ${r.large.load.rssAfterReloadsMiB} MiB`)
+  printSearchFlood({ domains, searchFlood: results.searchFlood! })
+  for (const format of ['json', 'yaml'] as const) {
+    const r = results[format]!
+    console.log(`${format} runs: start ${r.small.runs.startMs.join(', ')} / ${r.large.runs.startMs.join(', ')} ms; RSS ${r.small.runs.rssMiB.join(', ')} / ${r.large.runs.rssMiB.join(', ')} MiB; RSS after the reloads ${r.large.load!.rssAfterReloadsMiB} MiB`)
   }
 }
 
-function printSearchFlood({ domains, searchFlood }) {
-  const rows = {}
+function printSearchFlood({ domains, searchFlood }: { domains: number; searchFlood: Record<string, SearchFlood> }) {
+  const rows: Record<string, Record<string, string>> = {}
   for (const [name, r] of Object.entries(searchFlood)) {
     rows[`GET / ${name === 'limited' ? 'with the search limit' : 'SEARCH_RATE_LIMIT=0'}`] = {
       idle: `p50 ${r.idle.p50Ms} / p99 ${r.idle.p99Ms} ms`,

@@ -3,7 +3,9 @@
 import { domainToASCII } from 'node:url'
 
 /** mulberry32: small, fast and good enough to make test data; Math.random cannot be seeded. */
-export function randomFrom(seed) {
+export type Random = () => number
+
+export function randomFrom(seed: number): Random {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -15,7 +17,7 @@ export function randomFrom(seed) {
 }
 
 /** Picks index i of n with weight 1/(i+1)^s: a few items are very common, most are rare (Zipf's law). */
-function zipf(n, s, random) {
+function zipf(n: number, s: number, random: Random): () => number {
   const cdf = new Float64Array(n)
   let sum = 0
   for (let i = 0; i < n; i++) cdf[i] = sum += 1 / (i + 1) ** s
@@ -25,14 +27,14 @@ function zipf(n, s, random) {
     let hi = n - 1
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (cdf[mid] < x) lo = mid + 1
+      if (cdf[mid]! < x) lo = mid + 1
       else hi = mid
     }
     return lo
   }
 }
 
-const words = (text) => text.trim().split(/\s+/)
+const words = (text: string): string[] => text.trim().split(/\s+/)
 const FIRST = words(`Anna Lukas Marie Leon Sophie Paul Emma Felix Mia Jonas Hannah Maximilian Lena Elias Laura Noah Julia Ben
   Lea Finn Sarah Luca Katharina Jan Johanna Tim Clara Niklas Charlotte Tobias Jürgen Sabine Thomas Ute Michael Petra Stefan
   Birgit Andreas Monika Matthias Claudia Wolfgang Susanne Frank Heike Jörg Karin Uwe Gabriele Björn Özlem Mehmet Ayşe
@@ -68,20 +70,29 @@ const SPAM = words(`SEO backlinks ranking Google traffic guaranteed cheap crypto
   pills offer click here visit website marketing leads growth hack viral followers`)
 const SPAM_REASONS = ['decoy-filled', 'too-fast', 'decoy-missing', 'owner']
 const LAST_ERRORS = ['550 5.1.1 <owner@example.org>: Recipient address rejected', 'connect ETIMEDOUT 192.0.2.1:587', '421 4.7.0 Try again later']
-const TLDS = [['de', 'EUR', 60], ['com', 'USD', 15], ['eu', 'EUR', 8], ['ch', 'CHF', 5], ['at', 'EUR', 7], ['io', 'USD', 5]]
+const TLDS: [string, string, number][] = [['de', 'EUR', 60], ['com', 'USD', 15], ['eu', 'EUR', 8], ['ch', 'CHF', 5], ['at', 'EUR', 7], ['io', 'USD', 5]]
 const STEMS = words(`berlin münchen hamburg köln rhein alpen nord süd grün blau sonne wald see berg stadt land haus hof
   markt werk studio atelier kontor manufaktur bistro kaffee wein reise sport gesund energie solar mode garten rad tier
   musik foto bildung pflege bau software beratung finanz logistik hotel bäcker handwerk immobilien digital cloud smart
   green blue city home shop hub lab works studio craft travel coffee wine fit care build code data pay`)
 
+/** A seeded domain: its name as shown and in ASCII, and what the domains file says about it. */
+export interface SeedDomain {
+  display: string
+  ascii: string
+  currency: string
+  price: number
+  minOffer: number
+}
+
 /** The domains, most popular first, with what the domains file says about them. */
-export function makeDomains(count, random = randomFrom(7)) {
-  const seen = new Set()
-  const domains = []
+export function makeDomains(count: number, random = randomFrom(7)): SeedDomain[] {
+  const seen = new Set<string>()
+  const domains: SeedDomain[] = []
   while (domains.length < count) {
-    const [suffix, currency] = TLDS[weighted(TLDS, random)]
-    const a = STEMS[Math.floor(random() * STEMS.length)]
-    const b = STEMS[Math.floor(random() * STEMS.length)]
+    const [suffix, currency] = TLDS[weighted(TLDS, random)]!
+    const a = pickFrom(STEMS, random)
+    const b = pickFrom(STEMS, random)
     const name = `${a}${random() < 0.5 ? '-' : ''}${b}${random() < 0.1 ? Math.floor(random() * 99) : ''}.${suffix}`
     const ascii = domainToASCII(name)
     if (a === b || seen.has(ascii)) continue
@@ -91,20 +102,40 @@ export function makeDomains(count, random = randomFrom(7)) {
   }
   return domains
 }
-function weighted(table, random) {
+function weighted(table: [string, string, number][], random: Random): number {
   const total = table.reduce((sum, row) => sum + row[2], 0)
   let x = random() * total
   return table.findIndex((row) => (x -= row[2]) < 0)
 }
 
-const capitalise = (text) => text[0].toUpperCase() + text.slice(1)
-const ascii = (text) => text.toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss').normalize('NFD').replace(/[^a-z]/g, '')
+/** An element of a list that is never empty. */
+const pickFrom = <T>(list: readonly T[], random: Random): T => list[Math.floor(random() * list.length)]!
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+const ascii = (text: string) => text.toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss').normalize('NFD').replace(/[^a-z]/g, '')
 
 /**
  * Yields the inquiries, oldest first, with ids from `firstId`: created over the 365 days before `now`, spread over
  * the domains by popularity, ~15 % spam, ~30 % with an offer; answered ones carry a reply.
  */
-export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }) {
+export interface SeedInquiry {
+  id: number
+  token: string
+  contentHash: string
+  domain: string
+  currency: string
+  name: string
+  email: string
+  message: string
+  spamReason: string | null
+  offer: number | null
+  belowMinimum: boolean
+  createdAt: number
+  status: 'new' | 'answered' | 'archived' | 'spam'
+  mail: { status: 'pending' | 'sent' | 'failed'; messageId: string; error: string | null } | null
+  reply: { body: string; createdAt: number } | null
+}
+
+export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }: { count: number; domains: SeedDomain[]; now: number; firstId?: number; seed?: number }): Generator<SeedInquiry> {
   const random = randomFrom(seed)
   const year = 365 * 86_400_000
   const times = new Float64Array(count)
@@ -114,12 +145,12 @@ export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }) 
   const german = zipf(GERMAN.length, 1.05, random)
   const english = zipf(ENGLISH.length, 1.05, random)
   const spamWord = zipf(SPAM.length, 0.8, random)
-  const pick = (list) => list[Math.floor(random() * list.length)]
-  const sentence = (vocabulary, index, length) => capitalise(Array.from({ length }, () => vocabulary[index()]).join(' ')) + pick(['.', '.', '.', '?', '!'])
+  const pick = <T>(list: readonly T[]): T => pickFrom(list, random)
+  const sentence = (vocabulary: string[], index: () => number, length: number) => capitalise(Array.from({ length }, () => vocabulary[index()]!).join(' ')) + pick(['.', '.', '.', '?', '!'])
   for (let i = 0; i < count; i++) {
     const id = firstId + i
-    const createdAt = Math.floor(times[i])
-    const domain = domains[domainOf()]
+    const createdAt = Math.floor(times[i]!)
+    const domain = domains[domainOf()]!
     const first = pick(FIRST)
     const last = pick(LAST)
     const spam = random() < 0.15
@@ -136,7 +167,7 @@ export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }) 
     const offer = !spam && random() < 0.3 ? Math.max(50, Math.round((domain.price * (0.05 + random() * 1.1)) / 50) * 50) : null
     const belowMinimum = offer !== null && offer < domain.minOffer
     const age = now - createdAt
-    let status = 'spam'
+    let status: SeedInquiry['status'] = 'spam'
     if (!spam) {
       const x = random()
       // Recent ones are mostly still new; older ones have mostly been answered or put away.
@@ -144,10 +175,10 @@ export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }) 
     }
     // The owner's mail: none for spam or an offer below the minimum (as the server does); mostly delivered, some
     // still pending (only recent ones), a few failed for good.
-    let mail = null
+    let mail: SeedInquiry['mail'] = null
     if (!spam && !belowMinimum) {
       const x = random()
-      const mailStatus = age < 86_400_000 && x < 0.2 ? 'pending' : x < 0.02 ? 'failed' : 'sent'
+      const mailStatus: 'pending' | 'sent' | 'failed' = age < 86_400_000 && x < 0.2 ? 'pending' : x < 0.02 ? 'failed' : 'sent'
       mail = { status: mailStatus, messageId: `<inquiry-${id}-seed${id}@${domain.ascii}>`, error: mailStatus === 'sent' ? null : pick(LAST_ERRORS) }
     }
     const reply =
@@ -175,7 +206,7 @@ export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }) 
 }
 
 /** Page views per domain and UTC day over the 365 days before `now`, more for the popular domains. */
-export function* makePageViews({ domains, now, seed = 13 }) {
+export function* makePageViews({ domains, now, seed = 13 }: { domains: SeedDomain[]; now: number; seed?: number }): Generator<{ domain: string; day: string; views: number }> {
   const random = randomFrom(seed)
   for (let d = 364; d >= 0; d--) {
     const day = new Date(now - d * 86_400_000).toISOString().slice(0, 10)
@@ -187,7 +218,7 @@ export function* makePageViews({ domains, now, seed = 13 }) {
 }
 
 /** The domains file for a seeded store: every domain with its price, minimum offer and currency. */
-export function domainsFile(domains) {
+export function domainsFile(domains: SeedDomain[]): string {
   const lines = ['unknownHosts: not-found', 'domains:']
   for (const d of domains) lines.push(`  ${JSON.stringify(d.display)}: { price: ${d.price}, minOffer: ${d.minOffer}, currency: ${d.currency} }`)
   return `${lines.join('\n')}\n`

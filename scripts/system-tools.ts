@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-function fromPlaywrightCache() {
+function fromPlaywrightCache(): string[] {
   const cache = process.env.PLAYWRIGHT_BROWSERS_PATH || path.join(os.homedir(), '.cache', 'ms-playwright')
   if (!fs.existsSync(cache)) return []
   return fs
@@ -19,6 +19,13 @@ function fromPlaywrightCache() {
     .sort()
     .reverse()
     .flatMap((dir) => ['chrome-linux64/chrome', 'chrome-linux/chrome'].map((sub) => path.join(cache, dir, sub)))
+}
+
+interface Tool {
+  /** The variable that names the binary (the tests read it). */
+  env: string
+  candidates: () => (string | undefined)[]
+  aptPackage: string
 }
 
 const TOOLS = {
@@ -102,9 +109,11 @@ const TOOLS = {
     candidates: () => [process.env.PODMAN_COMPOSE_PATH, '/usr/bin/podman-compose', '/usr/local/bin/podman-compose'],
     aptPackage: 'podman-compose',
   },
-}
+} satisfies Record<string, Tool>
 
-const find = (tool) => tool.candidates().find((candidate) => candidate && fs.existsSync(candidate))
+export type ToolName = keyof typeof TOOLS
+
+const find = (tool: Tool) => tool.candidates().find((candidate) => candidate && fs.existsSync(candidate))
 
 let aptUpdated = false
 
@@ -112,8 +121,10 @@ let aptUpdated = false
  * The path of the tool's binary; installs it with apt if it can, else exits with an instruction (or, when optional,
  * returns undefined: the tests that need it say why they skip).
  */
-export function ensureTool(name, { optional = false } = {}) {
-  const tool = TOOLS[name]
+export function ensureTool(name: ToolName, options?: { optional?: false }): string
+export function ensureTool(name: ToolName, options: { optional: boolean }): string | undefined
+export function ensureTool(name: ToolName, { optional = false }: { optional?: boolean } = {}): string | undefined {
+  const tool: Tool = TOOLS[name]
   const found = find(tool)
   if (found) return found
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0

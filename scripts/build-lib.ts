@@ -9,7 +9,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const stamp = path.join(root, 'dist', '.build-stamp')
 const inputs = ['src', 'vite.config.ts', 'package.json', 'package-lock.json']
 
-function newestMtime(entry) {
+function newestMtime(entry: string): number {
   const full = path.join(root, entry)
   if (!fs.existsSync(full)) return 0
   const stat = fs.statSync(full)
@@ -19,7 +19,7 @@ function newestMtime(entry) {
   return newest
 }
 
-export function buildIsFresh() {
+export function buildIsFresh(): boolean {
   if (!fs.existsSync(stamp)) return false
   const built = fs.statSync(stamp).mtimeMs
   return inputs.every((entry) => newestMtime(entry) <= built)
@@ -29,7 +29,7 @@ export function buildIsFresh() {
  * Writes .br and .gz beside every script, style sheet and SVG of the client build, once, at build time: the server
  * sends them to browsers that accept them without compressing anything per request.
  */
-function precompress(dir) {
+function precompress(dir: string): void {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name)
     if (entry.isDirectory()) precompress(file)
@@ -41,11 +41,11 @@ function precompress(dir) {
   }
 }
 
-export async function build({ force = false } = {}) {
+export async function build({ force = false }: { force?: boolean } = {}): Promise<boolean> {
   if (!force && buildIsFresh()) return false
   const { build: viteBuild } = await import('vite')
   const configFile = path.join(root, 'vite.config.ts')
-  const logLevel = process.env.CI ? 'warn' : 'info'
+  const logLevel = process.env.CI ? ('warn' as const) : ('info' as const)
   console.log('Building domain-lander (public page, console and server) ...')
   // Vite takes React's development or production build from NODE_ENV when it is set, whatever the mode: a shell
   // with NODE_ENV=development (or vitest's "test") would ship React's development build to every visitor.

@@ -13,9 +13,9 @@ import os from 'node:os'
 import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { build } from './build-lib.mjs'
-import { freePort, startServer } from './server-lib.mjs'
-import { ensureTool } from './system-tools.mjs'
+import { build } from './build-lib.ts'
+import { freePort, startServer } from './server-lib.ts'
+import { ensureTool } from './system-tools.ts'
 
 const HOST = 'example.de'
 const FRENCH_HOST = 'exemple.fr'
@@ -76,11 +76,11 @@ https://${HOST}:${httpsPort}, https://${FRENCH_HOST}:${httpsPort} {
   )
   const env = { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, 'xdg-data'), XDG_CONFIG_HOME: path.join(dir, 'xdg-config') }
   const child = spawn(caddyPath, ['run', '--adapter', 'caddyfile', '--config', caddyfile], { env, stdio: ['ignore', 'ignore', 'pipe'] })
-  const log = []
-  child.stderr.on('data', (chunk) => log.push(chunk))
+  const log: Buffer[] = []
+  child.stderr.on('data', (chunk: Buffer) => log.push(chunk))
   const exited = new Promise((resolve) => child.once('exit', resolve))
   const answers = () =>
-    new Promise((resolve) => {
+    new Promise<boolean>((resolve) => {
       const request = https.get(
         { host: '127.0.0.1', port: httpsPort, path: '/healthz', servername: HOST, headers: { host: `${HOST}:${httpsPort}` }, rejectUnauthorized: false },
         (response) => resolve(response.resume().statusCode === 200),
@@ -103,8 +103,8 @@ https://${HOST}:${httpsPort}, https://${FRENCH_HOST}:${httpsPort} {
   }
 }
 
-let caddy
-let chrome
+let caddy: Awaited<ReturnType<typeof startCaddy>> | undefined
+let chrome: chromeLauncher.LaunchedChrome | undefined
 try {
   caddy = await startCaddy()
   chrome = await chromeLauncher.launch({
@@ -114,15 +114,17 @@ try {
       // The certificate is from Caddy's local CA, which this throwaway browser profile does not know.
       '--ignore-certificate-errors'],
   })
-  const results = []
-  for (const [host, report] of [[HOST, reportFile], [FRENCH_HOST, reportFile?.replace(/(\.json)?$/, '-fr.json')]]) {
+  const results: { url: string; scores: Record<string, number>; failed: { audit: string; score: number | null; value: string }[] }[] = []
+  for (const [host, report] of [[HOST, reportFile], [FRENCH_HOST, reportFile?.replace(/(\.json)?$/, '-fr.json')]] as const) {
     const url = `https://${host}:${httpsPort}/`
-    const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, {
       extends: 'lighthouse:default',
       settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], formFactor: 'mobile' },
     })
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`)
+    const { lhr } = result
     if (report) fs.writeFileSync(report, JSON.stringify(lhr, null, 2))
-    const scores = Object.fromEntries(Object.values(lhr.categories).map((category) => [category.title, Math.round(category.score * 100)]))
+    const scores = Object.fromEntries(Object.values(lhr.categories).map((category) => [category.title, Math.round((category.score ?? 0) * 100)]))
     const failed = Object.values(lhr.audits)
       .filter((audit) => audit.score !== null && audit.score < 1 && ['binary', 'numeric', 'metricSavings'].includes(audit.scoreDisplayMode))
       .map((audit) => ({ audit: audit.id, score: audit.score, value: audit.displayValue ?? '' }))

@@ -12,9 +12,9 @@ import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { chromium } from 'playwright-core'
-import { build, root } from './build-lib.mjs'
-import { freePort, startServer } from './server-lib.mjs'
+import { chromium, type Browser } from 'playwright-core'
+import { build, root } from './build-lib.ts'
+import { freePort, startServer } from './server-lib.ts'
 import { issueToken } from '../src/server/contact/token.ts'
 import { FIELD } from '../src/shared/contact.ts'
 
@@ -26,7 +26,9 @@ const PAGE_SIZES = { phone: { width: 360, height: 640 }, desktop: { width: 1280,
 /** Pages in two of the languages decision 048 added, on a phone. */
 const LANGUAGE_HOSTS = { fr: 'gite-en-provence.fr', pl: 'pensjonat-mazury.pl' }
 const PASSWORD = 'screenshots only, never used elsewhere'
-const INQUIRIES = [
+const SCHEMES = ['light', 'dark'] as const
+type Scheme = (typeof SCHEMES)[number]
+const INQUIRIES: [domain: string, name: string, email: string, message: string, offer: string][] = [
   ['beispiel.de', 'Erika Mustermann', 'erika@example.org', 'Guten Tag,\nich interessiere mich für die Domain. Wäre ein Preis um 3.000 € denkbar?', '3000'],
   ['kaffee-shop.de', 'Jonas Weber', 'jonas.weber@example.net', 'Hallo, wir eröffnen im Frühjahr ein Café und suchen genau diesen Namen.', ''],
   ['münchen-immobilien.de', 'Ana García', 'ana@example.com', 'Hello, is the domain still available? We are a real estate agency.', '12000'],
@@ -34,7 +36,7 @@ const INQUIRIES = [
 ]
 
 /** POST /api/contact for a host (fetch does not let a caller choose the Host header). */
-function post(port, host, body) {
+function post(port: number, host: string, body: Record<string, string>): Promise<{ status: number | undefined; body: string }> {
   const text = JSON.stringify(body)
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -93,7 +95,7 @@ domains:
 const env = { DATA_DIR: dataDir, DOMAINS_FILE: domainsFile, CONTACT_SECRET: SECRET, MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' }
 const [port, adminPort] = [await freePort(), await freePort()]
 const server = await startServer(port, { ...env, ADMIN_PORT: String(adminPort) })
-let browser
+let browser: Browser | undefined
 try {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -112,10 +114,10 @@ try {
 }
 
 /** The whole page of PAGE_HOST, as a phone and a desktop show it, light and dark. */
-async function pageShots(browser, port) {
-  const written = []
+async function pageShots(browser: Browser, port: number) {
+  const written: string[] = []
   for (const [device, viewport] of Object.entries(PAGE_SIZES)) {
-    for (const scheme of ['light', 'dark']) {
+    for (const scheme of SCHEMES) {
       const page = await browser.newPage({ viewport, colorScheme: scheme })
       await page.goto(`http://${PAGE_HOST}:${port}/`)
       const file = `docs/page-${device}${scheme === 'light' ? '' : '-dark'}.png`
@@ -136,7 +138,7 @@ async function pageShots(browser, port) {
 }
 
 /** The inquiries the console shows, sent through the public contact API, and the console's password. */
-async function seedConsole(port) {
+async function seedConsole(port: number) {
   for (const [domain, name, email, message, offer] of INQUIRIES) {
     const host = new URL(`http://${domain}`).host
     const { token, signedIssueTime } = issueToken(SECRET, host)
@@ -159,7 +161,7 @@ async function seedConsole(port) {
 }
 
 /** Signed in at `host` (localhost for the page "Anmeldung": passkeys take no IP address). */
-async function signIn(browser, adminPort, scheme, host = '127.0.0.1') {
+async function signIn(browser: Browser, adminPort: number, scheme: Scheme, host = '127.0.0.1') {
   // German, as the owner's browser: the date fields then read TT.MM.JJJJ.
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme, locale: 'de-DE' })
   await page.goto(`http://${host}:${adminPort}/anmelden`)
@@ -170,8 +172,8 @@ async function signIn(browser, adminPort, scheme, host = '127.0.0.1') {
 }
 
 /** The inbox and one inquiry, light and dark. */
-async function consoleShots(browser, adminPort) {
-  for (const scheme of ['light', 'dark']) {
+async function consoleShots(browser: Browser, adminPort: number) {
+  for (const scheme of SCHEMES) {
     const page = await signIn(browser, adminPort, scheme)
     const suffix = scheme === 'light' ? '' : '-dark'
     await page.screenshot({ path: path.join(root, `docs/console-inbox${suffix}.png`) })
@@ -204,8 +206,8 @@ async function consoleShots(browser, adminPort) {
  * The Übersicht (decision 049) after visits by real browsers: each with a User-Agent of its own (headless Chromium's
  * is a bot's), from a search engine, a marketplace or typed in, some turning to the form.
  */
-async function overviewShots(browser, port, adminPort) {
-  const VISITS = [
+async function overviewShots(browser: Browser, port: number, adminPort: number) {
+  const VISITS: [host: string, referer: string | undefined, locale: string, form: boolean][] = [
     ['beispiel.de', 'https://www.google.de/', 'de-DE', true],
     ['beispiel.de', 'https://sedo.com/search/details/?domain=beispiel.de', 'en-US', true],
     ['beispiel.de', undefined, 'de-DE', false],
@@ -227,7 +229,7 @@ async function overviewShots(browser, port, adminPort) {
   }
   // Counts reach the store every 10 seconds.
   await new Promise((resolve) => setTimeout(resolve, 11_000))
-  for (const scheme of ['light', 'dark']) {
+  for (const scheme of SCHEMES) {
     const page = await signIn(browser, adminPort, scheme)
     await page.goto(`http://127.0.0.1:${adminPort}/uebersicht?days=30`)
     await page.waitForSelector('.stats-chart-daily svg')
@@ -239,18 +241,18 @@ async function overviewShots(browser, port, adminPort) {
 }
 
 /** The CLI of the server above, with its DATA_DIR and domains file. */
-function cliJson(...args) {
+function cliJson(...args: string[]): unknown {
   const run = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), ...args, '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' })
   if (run.status !== 0) throw new Error(`${args.join(' ')}: ${run.stderr}`)
   return JSON.parse(run.stdout)
 }
 
 /** Peter Schmidt's offer accepted with the CLI: his deal page on a phone, and "Verkäufe", light and dark. */
-async function dealShots(browser, port, adminPort) {
-  const inquiry = cliJson('list').find((row) => row.email === 'p.schmidt@example.de')
-  const { dealPage } = cliJson('accept', String(inquiry.id))
+async function dealShots(browser: Browser, port: number, adminPort: number) {
+  const inquiry = (cliJson('list') as { id: number; email: string }[]).find((row) => row.email === 'p.schmidt@example.de')!
+  const { dealPage } = cliJson('accept', String(inquiry.id)) as { dealPage: string }
   const local = new URL(dealPage)
-  for (const scheme of ['light', 'dark']) {
+  for (const scheme of SCHEMES) {
     const suffix = scheme === 'light' ? '' : '-dark'
     const page = await browser.newPage({ viewport: PAGE_SIZES.phone, colorScheme: scheme })
     await page.goto(`http://${local.host}:${port}${local.pathname}`)

@@ -1,3 +1,0 @@
-import { build } from './build-lib.mjs'
-
-await build({ force: true })

@@ -101,9 +101,9 @@ export default defineConfig(({ isSsrBuild, mode }) =>
           rolldownOptions: {
             input: 'src/console/index.html',
             // Named apart from the public page's assets: a console file is recognisable wherever it turns up.
-            output: { entryFileNames: 'assets/console-[hash].js', assetFileNames: 'assets/console-[hash][extname]' },
+            output: { entryFileNames: 'assets/console-[hash].js', chunkFileNames: 'assets/console-[hash].js', assetFileNames: 'assets/console-[hash][extname]' },
           },
-          // The console is one entry without further chunks: nothing to preload.
+          // One entry; the one further chunk (the Übersicht's charts) is fetched when they are drawn, never before.
           modulePreload: false,
         },
       }

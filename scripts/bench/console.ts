@@ -112,13 +112,25 @@ async function measureQueries(adminUrl: string, cookie: string, data: Awaited<Re
   return results
 }
 
-/** The console's scripts as shipped (dist/console/assets), gzip level 9. */
+/**
+ * The console's scripts as shipped (dist/console/assets), gzip level 9: the entry every page loads (named by
+ * index.html) against the target, and the chunks fetched later (the Übersicht's charts) beside it.
+ */
 function consoleScriptSize() {
   const assets = path.join(root, 'dist/console/assets')
   if (!fs.existsSync(assets)) return 'dist/console/assets is absent (the console is not built yet): no size'
-  const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => fs.readFileSync(path.join(assets, name)))
+  const entry = /assets\/(console-[\w-]+\.js)/.exec(fs.readFileSync(path.join(root, 'dist/console/index.html'), 'utf8'))?.[1]
+  const names = fs.readdirSync(assets).filter((name) => name.endsWith('.js'))
+  const scripts = names.map((name) => fs.readFileSync(path.join(assets, name)))
   const kb = (bytes: number) => +(bytes / 1024).toFixed(1)
-  return { files: scripts.length, rawKB: kb(scripts.reduce((s, b) => s + b.length, 0)), gzipKB: kb(scripts.reduce((s, b) => s + zlib.gzipSync(b, { level: 9 }).length, 0)) }
+  const gzip = (bytes: Buffer) => zlib.gzipSync(bytes, { level: 9 }).length
+  const entryScript = scripts[names.indexOf(entry ?? '')]
+  return {
+    files: scripts.length,
+    entryGzipKB: entryScript ? kb(gzip(entryScript)) : null,
+    rawKB: kb(scripts.reduce((s, b) => s + b.length, 0)),
+    gzipKB: kb(scripts.reduce((s, b) => s + gzip(b), 0)),
+  }
 }
 
 /** Seeds the store unless it already holds a seed of this size. */
@@ -251,5 +263,5 @@ export async function benchConsole(argv: string[]): Promise<void> {
     console.table(Object.fromEntries(Object.entries(r).map(([name, m]) => [name, { 'p50 ms': m.p50Ms, 'p99 ms': m.p99Ms, [`p99 <= ${TARGET_MS} ms`]: m.p99Ms <= TARGET_MS ? 'yes' : 'NO' }])))
   }
   const js = results.consoleScripts
-  console.log(typeof js === 'string' ? js : `console JS: ${js.files} files, ${js.rawKB} KB raw / ${js.gzipKB} KB gzip (target <= 120 KB gzip)`)
+  console.log(typeof js === 'string' ? js : `console JS: the entry every page loads ${js.entryGzipKB} KB gzip (target <= 120 KB gzip); ${js.files} files in all, ${js.rawKB} KB raw / ${js.gzipKB} KB gzip`)
 }

@@ -80,11 +80,15 @@ test('the Übersicht shows the visit, its source and the turn to the form, draws
   watched = await openPage(browser, { viewport: { width: 1280, height: 900 } })
   const { page } = watched
   await signInToConsole(page, server.adminUrl!, PASSWORD)
+  // recharts is a chunk of its own: the Posteingang loads the console's one entry script, the Übersicht one more.
+  const consoleScripts = () => new Set(watched!.requests.filter((url) => /\/assets\/console-[\w-]+\.js$/.test(url))).size
+  expect(consoleScripts()).toBe(1)
   await page.goto(`${server.adminUrl}/uebersicht?days=7`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
   // Drawn after hydration, inside the boxes the server rendered.
   await page.waitForSelector('.stats-chart-funnel svg')
   await page.waitForSelector('.stats-chart-daily svg')
+  expect(consoleScripts()).toBe(2)
   const row = (await page.locator('table.stats-names tr', { hasText: 'zweite.example' }).innerText()).split('\t').map((cell) => cell.trim())
   // Domain, Besucher, Besuche, Bots gefiltert, Zum Formular, Anfragen.
   expect(row.slice(0, 6)).toEqual(['zweite.example', '1', '1', '0', '1', '0'])

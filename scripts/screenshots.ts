@@ -14,6 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { build, root } from './build-lib.ts'
+import { recordPictures } from './console-code.ts'
 import { freePort, startServer } from './server-lib.ts'
 import { issueToken } from '../src/server/contact/token.ts'
 import { FIELD } from '../src/shared/contact.ts'
@@ -199,6 +200,8 @@ async function consoleShots(browser: Browser, adminPort: number) {
     await local.screenshot({ path: path.join(root, `docs/console-sessions${suffix}.png`) })
     await local.close()
   }
+  const names = ['inbox', 'inquiry', 'domains', 'audit', 'security', 'sessions']
+  recordPictures(root, names.flatMap((name) => [`console-${name}.png`, `console-${name}-dark.png`]))
   console.log('written: docs/console-inbox.png, docs/console-inquiry.png, docs/console-domains.png, docs/console-audit.png, docs/console-security.png, docs/console-sessions.png (and -dark)')
 }
 
@@ -237,6 +240,7 @@ async function overviewShots(browser: Browser, port: number, adminPort: number) 
     await page.locator('section.visitor-stats').screenshot({ path: path.join(root, `docs/console-overview${suffix}.png`) })
     await page.close()
   }
+  recordPictures(root, ['console-overview.png', 'console-overview-dark.png'])
   console.log('written: docs/console-overview.png (and -dark)')
 }
 
@@ -264,5 +268,6 @@ async function dealShots(browser: Browser, port: number, adminPort: number) {
     await sales.screenshot({ path: path.join(root, `docs/console-sales${suffix}.png`) })
     await sales.close()
   }
+  recordPictures(root, ['console-sales.png', 'console-sales-dark.png'])
   console.log('written: docs/deal-phone.png, docs/console-sales.png (and -dark)')
 }

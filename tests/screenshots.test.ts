@@ -1,39 +1,41 @@
-// The console's pictures in docs/ show the console as it is: each was committed with the console's code as it stands
-// in HEAD (`npm run screenshots -- console` and `-- deals` take them anew; commit them with the code). Git's history is what knows
-// which code a picture was taken from, so this needs a checkout with its history; without one it says why it cannot
-// check. The code's tests do not show in a picture and do not count.
-import { spawnSync } from 'node:child_process'
+// The console's pictures in docs/ show the console as it is: `npm run screenshots` records, for each picture, a hash of
+// the console's code it was taken from (docs/console-pictures.json, scripts/console-code.ts), and the code must still
+// hash the same. By content, not by git history: a picture taken anew that came out byte for byte the same is still
+// current, and a shallow clone checks as well as a full one. The console's tests do not show in a picture and do not
+// count.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from 'vitest'
+import { PICTURES_FILE, consoleCodeHash, readPictures, recordPictures } from '../scripts/console-code.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
-const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' })
 
-const CONSOLE_CODE = ['src/console', ':(exclude)src/console/**/*.test.*']
+test('every picture of the console in docs/ was taken from the console’s code as it is now', () => {
+  const pictures = fs.readdirSync(path.join(root, 'docs')).filter((name) => /^console-.*\.png$/.test(name))
+  expect(pictures.length).toBeGreaterThan(0)
+  const recorded = readPictures(root)
+  const code = consoleCodeHash(root)
+  const stale = pictures.filter((name) => recorded[name] !== code)
+  expect(stale, `take them anew (\`npm run screenshots -- console\`; console-sales: \`-- deals\`; console-overview: \`-- overview\`) and commit them with ${PICTURES_FILE}`).toEqual([])
+  // No record of a picture that is not there.
+  expect(Object.keys(recorded).filter((name) => !pictures.includes(name))).toEqual([])
+})
 
-function whyNoHistory(): string | undefined {
-  const inside = git('rev-parse', '--is-inside-work-tree')
-  if (inside.error || inside.stdout.trim() !== 'true') return 'not a git checkout'
-  if (git('rev-parse', '--is-shallow-repository').stdout.trim() === 'true') return 'a shallow clone, without the commits of the pictures'
-  return undefined
-}
-const noHistory = whyNoHistory()
-
-test.skipIf(noHistory !== undefined)(
-  `no picture of the console in docs/ is older than the console's code${noHistory ? ` (not checked: ${noHistory})` : ''}`,
-  () => {
-    const pictures = fs.readdirSync(path.join(root, 'docs')).filter((name) => /^console-.*\.png$/.test(name))
-    expect(pictures.length).toBeGreaterThan(0)
-    const stale = pictures.flatMap((name) => {
-      // A picture not committed yet (new, or taken anew) is taken from the code as it is now.
-      if (git('status', '--porcelain', '--', `docs/${name}`).stdout.trim() !== '') return []
-      const taken = git('log', '-1', '--format=%H', '--', `docs/${name}`).stdout.trim()
-      // The console's code then and now: equal trees mean the picture shows what the console shows.
-      if (git('diff', '--quiet', taken, 'HEAD', '--', ...CONSOLE_CODE).status === 0) return []
-      const since = git('log', '--format=%h %s', `${taken}..HEAD`, '--', ...CONSOLE_CODE).stdout.trim().split('\n')
-      return [`docs/${name} (taken at ${taken.slice(0, 7)}; the console changed since in ${since.length} commit(s): ${since[0]?.slice(0, 80)} …)`]
-    })
-    expect(stale, 'take them anew (`npm run screenshots -- console`; console-sales: `-- deals`) and commit them with the code').toEqual([])
-  },
-)
+test('the record follows the console’s code: a change to a page makes its pictures stale, a change to a test does not', () => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'console-code-'))
+  try {
+    fs.cpSync(path.join(root, 'src/console'), path.join(copy, 'src/console'), { recursive: true })
+    fs.mkdirSync(path.join(copy, 'docs'))
+    recordPictures(copy, ['console-inbox.png'])
+    const taken = readPictures(copy)['console-inbox.png']
+    expect(taken).toBe(consoleCodeHash(copy))
+    const test = fs.readdirSync(path.join(copy, 'src/console/pages')).find((name) => name.endsWith('.test.tsx'))!
+    fs.appendFileSync(path.join(copy, 'src/console/pages', test), '\n// a test changes nothing in a picture\n')
+    expect(consoleCodeHash(copy)).toBe(taken)
+    fs.appendFileSync(path.join(copy, 'src/console/pages/Inbox.tsx'), '\n// the page changed\n')
+    expect(consoleCodeHash(copy)).not.toBe(taken)
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true })
+  }
+})

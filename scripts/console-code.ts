@@ -16,7 +16,10 @@ export function consoleCodeHash(root: string): string {
   for (const file of walk('src/console')
     .filter((file) => !/\.test\.[^/]+$/.test(file))
     .sort()) {
-    hash.update(`${file}\0`).update(fs.readFileSync(path.join(root, file))).update('\0')
+    hash
+      .update(`${file}\0`)
+      .update(fs.readFileSync(path.join(root, file)))
+      .update('\0')
   }
   return hash.digest('hex').slice(0, 16)
 }

@@ -109,18 +109,33 @@ try {
   caddy = await startCaddy()
   chrome = await chromeLauncher.launch({
     chromePath: chromium,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP ${FRENCH_HOST} 127.0.0.1`,
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP ${FRENCH_HOST} 127.0.0.1`,
       // The certificate is from Caddy's local CA, which this throwaway browser profile does not know.
-      '--ignore-certificate-errors'],
+      '--ignore-certificate-errors',
+    ],
   })
   const results: { url: string; scores: Record<string, number>; failed: { audit: string; score: number | null; value: string }[] }[] = []
-  for (const [host, report] of [[HOST, reportFile], [FRENCH_HOST, reportFile?.replace(/(\.json)?$/, '-fr.json')]] as const) {
+  for (const [host, report] of [
+    [HOST, reportFile],
+    [FRENCH_HOST, reportFile?.replace(/(\.json)?$/, '-fr.json')],
+  ] as const) {
     const url = `https://${host}:${httpsPort}/`
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, {
-      extends: 'lighthouse:default',
-      settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], formFactor: 'mobile' },
-    })
+    const result = await lighthouse(
+      url,
+      { port: chrome.port, output: 'json', logLevel: 'error' },
+      {
+        extends: 'lighthouse:default',
+        settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], formFactor: 'mobile' },
+      },
+    )
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`)
     const { lhr } = result
     if (report) fs.writeFileSync(report, JSON.stringify(lhr, null, 2))

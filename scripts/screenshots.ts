@@ -20,7 +20,8 @@ import { issueToken } from '../src/server/contact/token.ts'
 import { FIELD } from '../src/shared/contact.ts'
 
 const only = process.argv[2]
-if (only !== undefined && !['page', 'console', 'deals', 'overview'].includes(only)) throw new Error(`usage: npm run screenshots [-- page | console | deals | overview]`)
+if (only !== undefined && !['page', 'console', 'deals', 'overview'].includes(only))
+  throw new Error(`usage: npm run screenshots [-- page | console | deals | overview]`)
 const SECRET = 'screenshots-secret-0123456789'
 const PAGE_HOST = 'sonnenhof-ferien.de'
 const PAGE_SIZES = { phone: { width: 360, height: 640 }, desktop: { width: 1280, height: 800 } }
@@ -41,7 +42,13 @@ function post(port: number, host: string, body: Record<string, string>): Promise
   const text = JSON.stringify(body)
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, path: '/api/contact', method: 'POST', headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/contact',
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
       (response) => {
         let answer = ''
         response.setEncoding('utf8')
@@ -101,7 +108,13 @@ try {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     // The page is asked for by its name, which the browser must find on this machine.
-    args: [`--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1, MAP beispiel.de 127.0.0.1, MAP kaffee-shop.de 127.0.0.1, MAP sonnenhof-urlaub.de 127.0.0.1, ${Object.values(LANGUAGE_HOSTS).map((host) => `MAP ${host} 127.0.0.1`).join(', ')}`],
+    args: [
+      `--host-resolver-rules=MAP ${PAGE_HOST} 127.0.0.1, MAP beispiel.de 127.0.0.1, MAP kaffee-shop.de 127.0.0.1, MAP sonnenhof-urlaub.de 127.0.0.1, ${Object.values(
+        LANGUAGE_HOSTS,
+      )
+        .map((host) => `MAP ${host} 127.0.0.1`)
+        .join(', ')}`,
+    ],
   })
   if (only === undefined || only === 'page') await pageShots(browser, port)
   if (only !== 'page') await seedConsole(port)
@@ -155,9 +168,16 @@ async function seedConsole(port: number) {
     })
     if (response.status !== 200) throw new Error(`inquiry for ${domain}: ${response.status} ${response.body}`)
   }
-  const cli = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'set-password', '--stdin'], { input: `${PASSWORD}\n`, env: { ...process.env, ...env }, encoding: 'utf8' })
+  const cli = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'set-password', '--stdin'], {
+    input: `${PASSWORD}\n`,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  })
   if (cli.status !== 0) throw new Error(`set-password: ${cli.stderr}`)
-  const edit = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'domains', 'set', 'ferienhof-allgaeu.de', 'price=4200'], { env: { ...process.env, ...env }, encoding: 'utf8' })
+  const edit = spawnSync(process.execPath, [path.join(root, 'bin/domain-lander.mjs'), 'domains', 'set', 'ferienhof-allgaeu.de', 'price=4200'], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  })
   if (edit.status !== 0) throw new Error(`domains set: ${edit.stderr}`)
 }
 
@@ -178,7 +198,10 @@ async function consoleShots(browser: Browser, adminPort: number) {
     const page = await signIn(browser, adminPort, scheme)
     const suffix = scheme === 'light' ? '' : '-dark'
     await page.screenshot({ path: path.join(root, `docs/console-inbox${suffix}.png`) })
-    await page.getByRole('link', { name: /Erika Mustermann/ }).first().click()
+    await page
+      .getByRole('link', { name: /Erika Mustermann/ })
+      .first()
+      .click()
     await page.waitForURL(/\/anfragen\//)
     await page.screenshot({ path: path.join(root, `docs/console-inquiry${suffix}.png`) })
     // Domains (decision 044) with one name's form open, and the Protokoll (decision 043).
@@ -201,8 +224,13 @@ async function consoleShots(browser: Browser, adminPort: number) {
     await local.close()
   }
   const names = ['inbox', 'inquiry', 'domains', 'audit', 'security', 'sessions']
-  recordPictures(root, names.flatMap((name) => [`console-${name}.png`, `console-${name}-dark.png`]))
-  console.log('written: docs/console-inbox.png, docs/console-inquiry.png, docs/console-domains.png, docs/console-audit.png, docs/console-security.png, docs/console-sessions.png (and -dark)')
+  recordPictures(
+    root,
+    names.flatMap((name) => [`console-${name}.png`, `console-${name}-dark.png`]),
+  )
+  console.log(
+    'written: docs/console-inbox.png, docs/console-inquiry.png, docs/console-domains.png, docs/console-audit.png, docs/console-security.png, docs/console-sessions.png (and -dark)',
+  )
 }
 
 /**
@@ -221,7 +249,10 @@ async function overviewShots(browser: Browser, port: number, adminPort: number) 
     ['sonnenhof-urlaub.de', undefined, 'nl-NL', false],
   ]
   for (const [i, [host, referer, locale, form]] of VISITS.entries()) {
-    const context = await browser.newContext({ locale, userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.${i} Safari/537.36` })
+    const context = await browser.newContext({
+      locale,
+      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.${i} Safari/537.36`,
+    })
     const page = await context.newPage()
     await page.goto(`http://${host}:${port}/`, referer ? { referer } : {})
     if (form) {

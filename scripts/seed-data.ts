@@ -70,7 +70,14 @@ const SPAM = words(`SEO backlinks ranking Google traffic guaranteed cheap crypto
   pills offer click here visit website marketing leads growth hack viral followers`)
 const SPAM_REASONS = ['decoy-filled', 'too-fast', 'decoy-missing', 'owner']
 const LAST_ERRORS = ['550 5.1.1 <owner@example.org>: Recipient address rejected', 'connect ETIMEDOUT 192.0.2.1:587', '421 4.7.0 Try again later']
-const TLDS: [string, string, number][] = [['de', 'EUR', 60], ['com', 'USD', 15], ['eu', 'EUR', 8], ['ch', 'CHF', 5], ['at', 'EUR', 7], ['io', 'USD', 5]]
+const TLDS: [string, string, number][] = [
+  ['de', 'EUR', 60],
+  ['com', 'USD', 15],
+  ['eu', 'EUR', 8],
+  ['ch', 'CHF', 5],
+  ['at', 'EUR', 7],
+  ['io', 'USD', 5],
+]
 const STEMS = words(`berlin münchen hamburg köln rhein alpen nord süd grün blau sonne wald see berg stadt land haus hof
   markt werk studio atelier kontor manufaktur bistro kaffee wein reise sport gesund energie solar mode garten rad tier
   musik foto bildung pflege bau software beratung finanz logistik hotel bäcker handwerk immobilien digital cloud smart
@@ -111,7 +118,15 @@ function weighted(table: [string, string, number][], random: Random): number {
 /** An element of a list that is never empty. */
 const pickFrom = <T>(list: readonly T[], random: Random): T => list[Math.floor(random() * list.length)]!
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
-const ascii = (text: string) => text.toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss').normalize('NFD').replace(/[^a-z]/g, '')
+const ascii = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/[^a-z]/g, '')
 
 /**
  * Yields the inquiries, oldest first, with ids from `firstId`: created over the 365 days before `now`, spread over
@@ -135,7 +150,19 @@ export interface SeedInquiry {
   reply: { body: string; createdAt: number } | null
 }
 
-export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }: { count: number; domains: SeedDomain[]; now: number; firstId?: number; seed?: number }): Generator<SeedInquiry> {
+export function* makeInquiries({
+  count,
+  domains,
+  now,
+  firstId = 1,
+  seed = 12,
+}: {
+  count: number
+  domains: SeedDomain[]
+  now: number
+  firstId?: number
+  seed?: number
+}): Generator<SeedInquiry> {
   const random = randomFrom(seed)
   const year = 365 * 86_400_000
   const times = new Float64Array(count)
@@ -146,7 +173,8 @@ export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }: 
   const english = zipf(ENGLISH.length, 1.05, random)
   const spamWord = zipf(SPAM.length, 0.8, random)
   const pick = <T>(list: readonly T[]): T => pickFrom(list, random)
-  const sentence = (vocabulary: string[], index: () => number, length: number) => capitalise(Array.from({ length }, () => vocabulary[index()]!).join(' ')) + pick(['.', '.', '.', '?', '!'])
+  const sentence = (vocabulary: string[], index: () => number, length: number) =>
+    capitalise(Array.from({ length }, () => vocabulary[index()]!).join(' ')) + pick(['.', '.', '.', '?', '!'])
   for (let i = 0; i < count; i++) {
     const id = firstId + i
     const createdAt = Math.floor(times[i]!)
@@ -183,12 +211,15 @@ export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }: 
     }
     const reply =
       status === 'answered'
-        ? { body: `Guten Tag ${first} ${last},\n\nvielen Dank für Ihre Anfrage zu ${domain.display}. ${sentence(GERMAN, german, 10)}`, createdAt: Math.min(now - 1, createdAt + Math.floor(random() * 2 * 86_400_000)) }
+        ? {
+            body: `Guten Tag ${first} ${last},\n\nvielen Dank für Ihre Anfrage zu ${domain.display}. ${sentence(GERMAN, german, 10)}`,
+            createdAt: Math.min(now - 1, createdAt + Math.floor(random() * 2 * 86_400_000)),
+          }
         : null
     yield {
       id,
       token: `seed${id}-${Math.floor(random() * 2 ** 32).toString(36)}`,
-      contentHash: (id * 2654435761 >>> 0).toString(16).padStart(8, '0').repeat(8),
+      contentHash: ((id * 2654435761) >>> 0).toString(16).padStart(8, '0').repeat(8),
       domain: domain.ascii,
       currency: domain.currency,
       name: `${first} ${last}`,
@@ -206,12 +237,20 @@ export function* makeInquiries({ count, domains, now, firstId = 1, seed = 12 }: 
 }
 
 /** Page views per domain and UTC day over the 365 days before `now`, more for the popular domains. */
-export function* makePageViews({ domains, now, seed = 13 }: { domains: SeedDomain[]; now: number; seed?: number }): Generator<{ domain: string; day: string; views: number }> {
+export function* makePageViews({
+  domains,
+  now,
+  seed = 13,
+}: {
+  domains: SeedDomain[]
+  now: number
+  seed?: number
+}): Generator<{ domain: string; day: string; views: number }> {
   const random = randomFrom(seed)
   for (let d = 364; d >= 0; d--) {
     const day = new Date(now - d * 86_400_000).toISOString().slice(0, 10)
     for (const [rank, domain] of domains.entries()) {
-      const views = Math.round(((2000 / (rank + 1)) * (0.5 + random())) + random() * 5)
+      const views = Math.round((2000 / (rank + 1)) * (0.5 + random()) + random() * 5)
       if (views > 0) yield { domain: domain.ascii, day, views }
     }
   }

@@ -11,8 +11,34 @@ import pg from 'pg'
 import { openStore, sqliteFileOf } from '../src/server/store/index.ts'
 import { domainsFile, makeDomains, makeInquiries, makePageViews, type SeedDomain, type SeedInquiry } from './seed-data.ts'
 
-const INQUIRY_COLUMNS = ['id', 'token', 'content_hash', 'domain', 'name', 'email', 'message', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status']
-const OUTBOX_COLUMNS = ['inquiry_id', 'reply_id', 'message_id', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'sent_at', 'failed_at', 'mail_to']
+const INQUIRY_COLUMNS = [
+  'id',
+  'token',
+  'content_hash',
+  'domain',
+  'name',
+  'email',
+  'message',
+  'spam_reason',
+  'offer_amount',
+  'offer_currency',
+  'below_minimum',
+  'created_at',
+  'status',
+]
+const OUTBOX_COLUMNS = [
+  'inquiry_id',
+  'reply_id',
+  'message_id',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'last_error',
+  'created_at',
+  'sent_at',
+  'failed_at',
+  'mail_to',
+]
 const REPLY_COLUMNS = ['id', 'inquiry_id', 'body', 'reply_to', 'created_at']
 const VIEW_COLUMNS = ['domain', 'day', 'views']
 // PostgreSQL's types for its unnest() insert, one per column.
@@ -32,7 +58,23 @@ const BATCHES_PER_COMMIT = 100
 function rowsOf(inquiry: SeedInquiry): Record<'inquiries' | 'outbox' | 'replies', Row[]> {
   const i = inquiry
   const rows: Record<'inquiries' | 'outbox' | 'replies', Row[]> = {
-    inquiries: [[i.id, i.token, i.contentHash, i.domain, i.name, i.email, i.message, i.spamReason, i.offer, i.offer === null ? null : i.currency, i.belowMinimum ? 1 : 0, i.createdAt, i.status]],
+    inquiries: [
+      [
+        i.id,
+        i.token,
+        i.contentHash,
+        i.domain,
+        i.name,
+        i.email,
+        i.message,
+        i.spamReason,
+        i.offer,
+        i.offer === null ? null : i.currency,
+        i.belowMinimum ? 1 : 0,
+        i.createdAt,
+        i.status,
+      ],
+    ],
     outbox: [],
     replies: [],
   }
@@ -172,7 +214,9 @@ export async function seedStore({
   if (existing > 0) throw new Error(`the store already holds ${existing} inquiries: seed an empty one (a new --data-dir or database)`)
   const now = Date.now()
   const domains = writeDomainsFile(dataDir, domainCount)
-  log(`seeding ${inquiries.toLocaleString('en')} inquiries over ${domains.length} domains into ${databaseUrl ? 'PostgreSQL' : `SQLite ${sqliteFileOf({ dataDir })}`} ...`)
+  log(
+    `seeding ${inquiries.toLocaleString('en')} inquiries over ${domains.length} domains into ${databaseUrl ? 'PostgreSQL' : `SQLite ${sqliteFileOf({ dataDir })}`} ...`,
+  )
 
   const pending: Record<'inquiries' | 'outbox' | 'replies', Row[]> = { inquiries: [], outbox: [], replies: [] }
   let batches = 0

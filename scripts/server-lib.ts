@@ -35,7 +35,12 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   const deadline = Date.now() + 20_000
-  while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not start')
     await new Promise((resolve) => setTimeout(resolve, 5))
   }

@@ -45,7 +45,10 @@ const TOOLS = {
     candidates: () => [
       process.env.POSTGRES_PATH,
       ...(fs.existsSync('/usr/lib/postgresql')
-        ? fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin/postgres`)
+        ? fs
+            .readdirSync('/usr/lib/postgresql')
+            .sort((a, b) => Number(b) - Number(a))
+            .map((v) => `/usr/lib/postgresql/${v}/bin/postgres`)
         : []),
     ],
     aptPackage: 'postgresql',

@@ -16,9 +16,24 @@ for (const script of filters.length ? [] : ['typecheck', 'lint']) {
     process.exit(result.status ?? 1)
   }
 }
-const tools = { CHROMIUM_PATH: ensureTool('chromium'), CADDY_PATH: ensureTool('caddy'), POSTGRES_PATH: ensureTool('postgres'), OPENSSL_PATH: ensureTool('openssl'), ZBARIMG_PATH: ensureTool('zbarimg'), PDFTOTEXT_PATH: ensureTool('pdftotext'), XMLLINT_PATH: ensureTool('xmllint'), KNOTD_PATH: ensureTool('knotd'), KDIG_PATH: ensureTool('kdig') }
+const tools = {
+  CHROMIUM_PATH: ensureTool('chromium'),
+  CADDY_PATH: ensureTool('caddy'),
+  POSTGRES_PATH: ensureTool('postgres'),
+  OPENSSL_PATH: ensureTool('openssl'),
+  ZBARIMG_PATH: ensureTool('zbarimg'),
+  PDFTOTEXT_PATH: ensureTool('pdftotext'),
+  XMLLINT_PATH: ensureTool('xmllint'),
+  KNOTD_PATH: ensureTool('knotd'),
+  KDIG_PATH: ensureTool('kdig'),
+}
 // The image's test (tests/integration/image.test.ts) skips with a line where podman cannot be had, but never in CI.
-const imageTools: [string, ToolName][] = [['PODMAN_PATH', 'podman'], ['RUNC_PATH', 'runc'], ['DEBOOTSTRAP_PATH', 'debootstrap'], ['PODMAN_COMPOSE_PATH', 'podman-compose']]
+const imageTools: [string, ToolName][] = [
+  ['PODMAN_PATH', 'podman'],
+  ['RUNC_PATH', 'runc'],
+  ['DEBOOTSTRAP_PATH', 'debootstrap'],
+  ['PODMAN_COMPOSE_PATH', 'podman-compose'],
+]
 for (const [env, name] of imageTools) {
   const found = ensureTool(name, { optional: !process.env.CI })
   if (found) Object.assign(tools, { [env]: found })
@@ -26,13 +41,18 @@ for (const [env, name] of imageTools) {
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
-const run = spawnSync(
-  process.execPath,
-  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...filters],
-  { stdio: 'inherit', cwd: root, env: { ...process.env, ...tools } },
-)
+const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...filters], {
+  stdio: 'inherit',
+  cwd: root,
+  env: { ...process.env, ...tools },
+})
 if (fs.existsSync(results)) {
-  const summary = JSON.parse(fs.readFileSync(results, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
+  const summary = JSON.parse(fs.readFileSync(results, 'utf8')) as {
+    numPassedTests: number
+    numFailedTests: number
+    numPendingTests: number
+    numTodoTests: number
+  }
   const skipped = summary.numPendingTests + summary.numTodoTests
   console.log(`\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`)
 }

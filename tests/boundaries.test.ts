@@ -22,7 +22,10 @@ test('HTML is escaped by one function, shared by the page, the notices and the m
 
 const root = path.resolve(import.meta.dirname, '..')
 const built = (dir: string, pattern: RegExp) =>
-  fs.readdirSync(path.join(root, dir)).filter((name) => pattern.test(name)).map((name) => fs.readFileSync(path.join(root, dir, name), 'utf8'))
+  fs
+    .readdirSync(path.join(root, dir))
+    .filter((name) => pattern.test(name))
+    .map((name) => fs.readFileSync(path.join(root, dir, name), 'utf8'))
 
 test('React renders the page on both sides: no other renderer is installed, bundled or aliased', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))

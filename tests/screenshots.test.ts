@@ -17,7 +17,10 @@ test('every picture of the console in docs/ was taken from the console’s code 
   const recorded = readPictures(root)
   const code = consoleCodeHash(root)
   const stale = pictures.filter((name) => recorded[name] !== code)
-  expect(stale, `take them anew (\`npm run screenshots -- console\`; console-sales: \`-- deals\`; console-overview: \`-- overview\`) and commit them with ${PICTURES_FILE}`).toEqual([])
+  expect(
+    stale,
+    `take them anew (\`npm run screenshots -- console\`; console-sales: \`-- deals\`; console-overview: \`-- overview\`) and commit them with ${PICTURES_FILE}`,
+  ).toEqual([])
   // No record of a picture that is not there.
   expect(Object.keys(recorded).filter((name) => !pictures.includes(name))).toEqual([])
 })

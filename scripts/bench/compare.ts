@@ -16,7 +16,21 @@ import { DatabaseSync } from 'node:sqlite'
 import { issueToken } from '../../src/server/contact/token.ts'
 import { build, root } from '../build-lib.ts'
 import { freePort } from '../server-lib.ts'
-import { argsOf, type BuiltServer, hasCommand, load, median, reporter, rssMiB, sleep, startBuiltServer, startMailSink, withNginx, withTempDir, wrkMedians } from './harness.ts'
+import {
+  argsOf,
+  type BuiltServer,
+  hasCommand,
+  load,
+  median,
+  reporter,
+  rssMiB,
+  sleep,
+  startBuiltServer,
+  startMailSink,
+  withNginx,
+  withTempDir,
+  wrkMedians,
+} from './harness.ts'
 
 const HOST = 'example.de'
 const SECRET = 'bench-secret-0123456789abcdefghij'
@@ -136,7 +150,12 @@ function buildRef(ref: string) {
   return { main: path.join(dir, 'dist/server/main.js'), cleanup: () => git('worktree', 'remove', '--force', dir) }
 }
 
-const row = (figures: Pick<BuildFigures, 'coldStartMs' | 'restartMs' | 'rssIdleMiB' | 'rssAfterLoadMiB'> & { get: { requestsPerSecond: number; p99Ms: number }; post: { okPerSecond: number } }) => ({
+const row = (
+  figures: Pick<BuildFigures, 'coldStartMs' | 'restartMs' | 'rssIdleMiB' | 'rssAfterLoadMiB'> & {
+    get: { requestsPerSecond: number; p99Ms: number }
+    post: { okPerSecond: number }
+  },
+) => ({
   'GET / req/s': figures.get.requestsPerSecond,
   'GET / p99 ms': figures.get.p99Ms,
   'POST stored/s': figures.post.okPerSecond,
@@ -198,19 +217,29 @@ export async function benchSpeed(argv: string[]): Promise<void> {
       ]
     }),
   )
-  const nginxOf = (runs: GetFigures[]) => ({ requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)), p99Ms: median(runs.map((r) => r.p99Ms)), rounds: runs })
+  const nginxOf = (runs: GetFigures[]) => ({
+    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    rounds: runs,
+  })
   const nginxSummary = { gzip: nginxOf(nginx.gzip), static: nginxOf(nginx.static) }
   if (asJson) return console.log(JSON.stringify({ builds: summary, nginx: nginxSummary }, null, 2))
-  const ratio = (figures: { get: { requestsPerSecond: number } }, mode: 'gzip' | 'static') => +(figures.get.requestsPerSecond / nginxSummary[mode].requestsPerSecond).toFixed(3)
+  const ratio = (figures: { get: { requestsPerSecond: number } }, mode: 'gzip' | 'static') =>
+    +(figures.get.requestsPerSecond / nginxSummary[mode].requestsPerSecond).toFixed(3)
   const table: Record<string, Record<string, number>> = Object.fromEntries(
-    Object.entries(summary).map(([name, figures]) => [name, { ...row(figures), 'vs nginx gzip on': ratio(figures, 'gzip'), 'vs nginx gzip_static': ratio(figures, 'static') }]),
+    Object.entries(summary).map(([name, figures]) => [
+      name,
+      { ...row(figures), 'vs nginx gzip on': ratio(figures, 'gzip'), 'vs nginx gzip_static': ratio(figures, 'static') },
+    ]),
   )
   table['nginx, gzip on (Debian default), 1 worker'] = { 'GET / req/s': nginxSummary.gzip.requestsPerSecond, 'GET / p99 ms': nginxSummary.gzip.p99Ms }
   table['nginx, gzip_static, 1 worker'] = { 'GET / req/s': nginxSummary.static.requestsPerSecond, 'GET / p99 ms': nginxSummary.static.p99Ms }
   console.table(table)
   console.log(`medians of ${rounds} round(s); GET / by wrk: 2 threads, 50 connections, gzip, ${options.warmup} s warm-up, 3 runs of ${options.seconds} s each`)
   for (const [name, runs] of Object.entries(results)) {
-    console.log(`${name}: GET / req/s by round ${runs.map((r) => r.get.requestsPerSecond).join(', ')}; POST stored/s ${runs.map((r) => r.post.okPerSecond).join(', ')} (stored ${runs.map((r) => r.post.stored).join(', ')})`)
+    console.log(
+      `${name}: GET / req/s by round ${runs.map((r) => r.get.requestsPerSecond).join(', ')}; POST stored/s ${runs.map((r) => r.post.okPerSecond).join(', ')} (stored ${runs.map((r) => r.post.stored).join(', ')})`,
+    )
   }
 }
 

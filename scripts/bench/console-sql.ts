@@ -48,7 +48,8 @@ async function connect(): Promise<Connection> {
     return {
       dialect: 'postgres',
       all: async (sql, params = []) => (await client.query<Row>(numbered(sql), params)).rows,
-      plan: async (sql, params) => (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${numbered(sql)}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+      plan: async (sql, params) =>
+        (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${numbered(sql)}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n'),
       close: () => client.end(),
     }
   }
@@ -58,7 +59,10 @@ async function connect(): Promise<Connection> {
   return {
     dialect: 'sqlite',
     all: async (sql, params = []) => prepared(sql).all(...params) as Row[],
-    plan: async (sql, params) => (prepared(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { parent: number; detail: string }[]).map((r) => `${'  '.repeat(r.parent ? 1 : 0)}${r.detail}`).join('\n'),
+    plan: async (sql, params) =>
+      (prepared(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { parent: number; detail: string }[])
+        .map((r) => `${'  '.repeat(r.parent ? 1 : 0)}${r.detail}`)
+        .join('\n'),
     close: async () => db.close(),
   }
 }
@@ -79,7 +83,21 @@ function text(words: string[]): { join: string; where: string; params: Params } 
 }
 
 /** The inbox query for these filters, newest first. */
-function inbox({ domain, status, since, until, words, before }: { domain?: unknown; status?: string; since?: number; until?: number; words?: string[]; before?: { createdAt: number; id: number } }): Query {
+function inbox({
+  domain,
+  status,
+  since,
+  until,
+  words,
+  before,
+}: {
+  domain?: unknown
+  status?: string
+  since?: number
+  until?: number
+  words?: string[]
+  before?: { createdAt: number; id: number }
+}): Query {
   const where: string[] = []
   const params: Params = []
   let join = ''
@@ -111,7 +129,8 @@ const pageTwo = { createdAt: Number(firstPage.at(-2)!.created_at), id: Number(fi
 const middle = await one(`SELECT created_at, id FROM inquiries ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ${Math.floor(total / 2)}`)
 const deep = { createdAt: Number(middle.created_at), id: Number(middle.id) }
 const answered = await one(`SELECT id FROM inquiries WHERE status = 'answered' ORDER BY created_at DESC LIMIT 1 OFFSET 1000`)
-const count = async (words: string[]) => Number((await one(`SELECT count(*) AS n FROM inquiries i ${text(words).join} WHERE ${text(words).where}`, text(words).params)).n)
+const count = async (words: string[]) =>
+  Number((await one(`SELECT count(*) AS n FROM inquiries i ${text(words).join} WHERE ${text(words).where}`, text(words).params)).n)
 
 const thread = [
   `SELECT i.*, o.id AS mail_id, o.status AS mail, o.attempts, o.last_error, o.message_id FROM inquiries i ${MAIL_JOIN} WHERE i.id = ?`,

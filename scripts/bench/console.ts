@@ -146,7 +146,11 @@ async function ensureSeeded(storeEnv: StoreEnv, inquiries: number, log: Log) {
   await seedStore({ inquiries, dataDir: storeEnv.DATA_DIR, databaseUrl: storeEnv.DATABASE_URL || undefined, log })
 }
 
-async function benchStore(label: string, storeEnv: StoreEnv, { inquiries, runs, log }: { inquiries: number; runs: number; log: Log }): Promise<Record<string, Figures> | string> {
+async function benchStore(
+  label: string,
+  storeEnv: StoreEnv,
+  { inquiries, runs, log }: { inquiries: number; runs: number; log: Log },
+): Promise<Record<string, Figures> | string> {
   await ensureSeeded(storeEnv, inquiries, log)
   const data = await dataOf(storeEnv)
   try {
@@ -191,7 +195,14 @@ async function benchDomainsPage({ names, runs, log }: { names: number; runs: num
   let server: StartedServer | undefined
   try {
     setPassword(storeEnv)
-    server = await startServer(await freePort(), { ...storeEnv, ADMIN_PORT: String(adminPort), ADMIN_HOST: '127.0.0.1', DOMAINS_FILE: domainsFile, MAIL_TO: 'owner@example.org', MAIL_FROM: 'lander@example.org' })
+    server = await startServer(await freePort(), {
+      ...storeEnv,
+      ADMIN_PORT: String(adminPort),
+      ADMIN_HOST: '127.0.0.1',
+      DOMAINS_FILE: domainsFile,
+      MAIL_TO: 'owner@example.org',
+      MAIL_FROM: 'lander@example.org',
+    })
     const adminUrl = `http://127.0.0.1:${adminPort}`
     const cookie = await signIn(adminUrl, PASSWORD)
     const list = (query: Record<string, string>) => `${adminUrl}/api/domains?${new URLSearchParams(query)}`
@@ -259,9 +270,21 @@ export async function benchConsole(argv: string[]): Promise<void> {
       console.log(r)
       continue
     }
-    console.log(store === 'domainsPage' ? `Domains page, ${value('--domains-names', 100_000).toLocaleString('en')} names:` : `${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${inquiries.toLocaleString('en')} inquiries:`)
-    console.table(Object.fromEntries(Object.entries(r).map(([name, m]) => [name, { 'p50 ms': m.p50Ms, 'p99 ms': m.p99Ms, [`p99 <= ${TARGET_MS} ms`]: m.p99Ms <= TARGET_MS ? 'yes' : 'NO' }])))
+    console.log(
+      store === 'domainsPage'
+        ? `Domains page, ${value('--domains-names', 100_000).toLocaleString('en')} names:`
+        : `${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${inquiries.toLocaleString('en')} inquiries:`,
+    )
+    console.table(
+      Object.fromEntries(
+        Object.entries(r).map(([name, m]) => [name, { 'p50 ms': m.p50Ms, 'p99 ms': m.p99Ms, [`p99 <= ${TARGET_MS} ms`]: m.p99Ms <= TARGET_MS ? 'yes' : 'NO' }]),
+      ),
+    )
   }
   const js = results.consoleScripts
-  console.log(typeof js === 'string' ? js : `console JS: the entry every page loads ${js.entryGzipKB} KB gzip (target <= 120 KB gzip); ${js.files} files in all, ${js.rawKB} KB raw / ${js.gzipKB} KB gzip`)
+  console.log(
+    typeof js === 'string'
+      ? js
+      : `console JS: the entry every page loads ${js.entryGzipKB} KB gzip (target <= 120 KB gzip); ${js.files} files in all, ${js.rawKB} KB raw / ${js.gzipKB} KB gzip`,
+  )
 }

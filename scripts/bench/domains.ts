@@ -78,7 +78,14 @@ function floodRequests() {
     if (roll < 0.5) return pick(FLOOD_WORDS).slice(0, 2)
     return Array.from({ length: 1 + Math.floor(Math.random() * 3) }, () => pick(letters)).join('')
   }
-  return [{ setupRequest: (request: Request) => ({ ...request, path: `/domains?q=${encodeURIComponent(query())}&sort=price&order=${pick(['asc', 'desc'])}&page=${1 + Math.floor(Math.random() * 3)}` }) }]
+  return [
+    {
+      setupRequest: (request: Request) => ({
+        ...request,
+        path: `/domains?q=${encodeURIComponent(query())}&sort=price&order=${pick(['asc', 'desc'])}&page=${1 + Math.floor(Math.random() * 3)}`,
+      }),
+    },
+  ]
 }
 
 /**
@@ -88,7 +95,10 @@ function floodRequests() {
  */
 async function searchFlood(file: string, dataDir: (name: string) => string, duration: number, log: (line: string) => void) {
   const result: Record<string, SearchFlood> = {}
-  for (const [name, env] of [['limited', {}], ['unlimited', { SEARCH_RATE_LIMIT: '0' }]] as const) {
+  for (const [name, env] of [
+    ['limited', {}],
+    ['unlimited', { SEARCH_RATE_LIMIT: '0' }],
+  ] as const) {
     log(`search flood (${name}): GET / at ${PAGE_LOAD.overallRate}/s alone, then with ${FLOOD.overallRate} searches/s from one client, ${duration} s each ...`)
     const server = await startWith(file, dataDir(`search-${name}`), env)
     try {
@@ -96,7 +106,13 @@ async function searchFlood(file: string, dataDir: (name: string) => string, dura
       await load(server.port, 2, { ...PAGE_LOAD, headers: { host: 'example.de' } })
       const idle = await pageLoad()
       const rssIdleMiB = rssMiB(server.pid)
-      const flood = autocannon({ url: `http://127.0.0.1:${server.port}/`, ...FLOOD, duration: duration + 1, headers: { host: 'example.de' }, requests: floodRequests() })
+      const flood = autocannon({
+        url: `http://127.0.0.1:${server.port}/`,
+        ...FLOOD,
+        duration: duration + 1,
+        headers: { host: 'example.de' },
+        requests: floodRequests(),
+      })
       await sleep(500)
       const during = await pageLoad()
       const searches = await flood
@@ -105,7 +121,13 @@ async function searchFlood(file: string, dataDir: (name: string) => string, dura
         idle,
         during,
         ratioP99: ratio(during.p99Ms, idle.p99Ms),
-        flood: { requestsPerSecond: Math.round(searches.requests.average), p50Ms: searches.latency.p50, p99Ms: searches.latency.p99, statusCodes: codes, errors: searches.errors + searches.timeouts },
+        flood: {
+          requestsPerSecond: Math.round(searches.requests.average),
+          p50Ms: searches.latency.p50,
+          p99Ms: searches.latency.p99,
+          statusCodes: codes,
+          errors: searches.errors + searches.timeouts,
+        },
         rssIdleMiB,
         rssAfterMiB: rssMiB(server.pid),
       }
@@ -157,7 +179,10 @@ export async function benchDomains(argv: string[]): Promise<void> {
     const files: Record<string, { text: string; file: string }> = {}
     for (const format of ['json', 'yaml'] as const) {
       files[format] = { text: domainsFileText(format, { domains: count, wildcards }), file: path.join(tmp, `large-${format}`, `domains.${format}`) }
-      files[`small-${format}`] = { text: domainsFileText(format, { domains: SMALL, wildcards: 1 }), file: path.join(tmp, `small-${format}`, `domains.${format}`) }
+      files[`small-${format}`] = {
+        text: domainsFileText(format, { domains: SMALL, wildcards: 1 }),
+        file: path.join(tmp, `small-${format}`, `domains.${format}`),
+      }
     }
     for (const { text, file } of Object.values(files)) {
       fs.mkdirSync(path.dirname(file), { recursive: true })
@@ -171,11 +196,16 @@ export async function benchDomains(argv: string[]): Promise<void> {
       results.searchFlood = await searchFlood(portfolioFile, dataDir, duration, log)
       return report(results as Results & { searchFlood: Record<string, SearchFlood> }, printSearchFlood)
     }
-    log(`domains file: ${count} names and ${wildcards} wildcards, JSON ${(files.json!.text.length / 2 ** 20).toFixed(1)} MiB, YAML ${(Buffer.byteLength(files.yaml!.text) / 2 ** 20).toFixed(1)} MiB; against ${SMALL} names`)
+    log(
+      `domains file: ${count} names and ${wildcards} wildcards, JSON ${(files.json!.text.length / 2 ** 20).toFixed(1)} MiB, YAML ${(Buffer.byteLength(files.yaml!.text) / 2 ** 20).toFixed(1)} MiB; against ${SMALL} names`,
+    )
 
     for (const format of ['json', 'yaml'] as const) {
       log(`${format}: cold start and RSS idle, ${runs} runs each, alternating with the ${SMALL}-name file ...`)
-      const figures: Record<'small' | 'large', { startMs: number[]; rssMiB: number[] }> = { small: { startMs: [], rssMiB: [] }, large: { startMs: [], rssMiB: [] } }
+      const figures: Record<'small' | 'large', { startMs: number[]; rssMiB: number[] }> = {
+        small: { startMs: [], rssMiB: [] },
+        large: { startMs: [], rssMiB: [] },
+      }
       for (let run = 0; run < runs; run++) {
         for (const size of ['small', 'large'] as const) {
           const server = await startWith(files[size === 'small' ? `small-${format}` : format]!.file, dataDir(`${size}-${format}`))
@@ -185,21 +215,28 @@ export async function benchDomains(argv: string[]): Promise<void> {
           await server.stop()
         }
       }
-      const medians = (size: 'small' | 'large'): SizeFigures => ({ startMs: median(figures[size].startMs), rssIdleMiB: median(figures[size].rssMiB), runs: figures[size] })
+      const medians = (size: 'small' | 'large'): SizeFigures => ({
+        startMs: median(figures[size].startMs),
+        rssIdleMiB: median(figures[size].rssMiB),
+        runs: figures[size],
+      })
       const small = medians('small')
       const large = medians('large')
       results[format] = { small, large, startLaterMs: large.startMs - small.startMs, rssMoreMiB: +(large.rssIdleMiB - small.rssIdleMiB).toFixed(1) }
     }
 
     const wildcardHost = (key: string) => `shop.${new URL(`http://${key.slice(2)}/`).hostname}`
-    const tlsRequests = (names: string[]) => [{ setupRequest: (request: Request) => ({ ...request, path: `/tls-check?domain=${names[Math.floor(Math.random() * names.length)]}` }) }]
+    const tlsRequests = (names: string[]) => [
+      { setupRequest: (request: Request) => ({ ...request, path: `/tls-check?domain=${names[Math.floor(Math.random() * names.length)]}` }) },
+    ]
     for (const format of ['json', 'yaml'] as const) {
       log(`${format}: GET / (exact, wildcard) and /tls-check, ${duration} s each, on the ${SMALL}-name and the ${count}-name server ...`)
       for (const size of ['small', 'large'] as const) {
         const { file, text } = files[size === 'small' ? `small-${format}` : format]!
         const server = await startWith(file, dataDir(`load-${size}-${format}`))
         try {
-          const names = size === 'small' ? Object.keys(domainsDocument({ domains: SMALL }).domains).map((name) => new URL(`http://${name}/`).hostname) : asciiNames
+          const names =
+            size === 'small' ? Object.keys(domainsDocument({ domains: SMALL }).domains).map((name) => new URL(`http://${name}/`).hostname) : asciiNames
           const wildcard = wildcardHost(size === 'small' ? Object.keys(domainsDocument({ domains: SMALL, wildcards: 1 }).domains).at(-1)! : wildcardKeys[0]!)
           await load(server.port, 2, { headers: { host: 'example.de' } })
           const figures: LoadFigures = {
@@ -245,7 +282,9 @@ export async function benchDomains(argv: string[]): Promise<void> {
     log('lookups in this process (resolve(), exact, wildcard and unknown names) ...')
     const rare = asciiNames.filter((_, i) => i % Math.max(1, Math.floor(asciiNames.length / 10_000)) === 0)
     const smallDocument = domainsDocument({ domains: SMALL, wildcards: 1 })
-    const smallNames = Object.keys(smallDocument.domains).filter((name) => !name.startsWith('*')).map((name) => new URL(`http://${name}/`).hostname)
+    const smallNames = Object.keys(smallDocument.domains)
+      .filter((name) => !name.startsWith('*'))
+      .map((name) => new URL(`http://${name}/`).hostname)
     results.lookup = {
       small: lookupCost(files['small-json']!.file, smallNames, [wildcardHost(Object.keys(smallDocument.domains).at(-1)!)]),
       large: lookupCost(files.json!.file, asciiNames.slice(0, smallNames.length), wildcardKeys.slice(0, 10).map(wildcardHost), rare),
@@ -263,12 +302,40 @@ function print(results: Results) {
     const r = results[format]!
     const big = r.large.load!
     const few = r.small.load!
-    rows[`${format}: start to first 200`] = { [`${small} names`]: `${r.small.startMs} ms`, [`${domains} names`]: `${r.large.startMs} ms`, difference: `+${r.startLaterMs} ms`, target: '<= +1000 ms' }
-    rows[`${format}: RSS idle`] = { [`${small} names`]: `${r.small.rssIdleMiB} MiB`, [`${domains} names`]: `${r.large.rssIdleMiB} MiB`, difference: `+${r.rssMoreMiB} MiB`, target: '<= +40 MiB' }
-    rows[`${format}: GET / exact, req/s`] = { [`${small} names`]: few.getExact.requestsPerSecond, [`${domains} names`]: big.getExact.requestsPerSecond, difference: `x${ratio(big.getExact.requestsPerSecond, few.getExact.requestsPerSecond)}`, target: 'x1 (same cost)' }
-    rows[`${format}: GET / wildcard, req/s`] = { [`${small} names`]: few.getWildcard.requestsPerSecond, [`${domains} names`]: big.getWildcard.requestsPerSecond, difference: `x${ratio(big.getWildcard.requestsPerSecond, few.getWildcard.requestsPerSecond)}`, target: 'x1 (same cost)' }
-    rows[`${format}: /tls-check, req/s`] = { [`${small} names`]: few.tlsCheck.requestsPerSecond, [`${domains} names`]: big.tlsCheck.requestsPerSecond, difference: `x${ratio(big.tlsCheck.requestsPerSecond, big.getExact.requestsPerSecond)} of GET /`, target: 'like GET /' }
-    rows[`${format}: change in force after the write`] = { [`${domains} names`]: `${big.inForceMs!.median} ms (max ${big.inForceMs!.max})`, target: '<= 1000 ms' }
+    rows[`${format}: start to first 200`] = {
+      [`${small} names`]: `${r.small.startMs} ms`,
+      [`${domains} names`]: `${r.large.startMs} ms`,
+      difference: `+${r.startLaterMs} ms`,
+      target: '<= +1000 ms',
+    }
+    rows[`${format}: RSS idle`] = {
+      [`${small} names`]: `${r.small.rssIdleMiB} MiB`,
+      [`${domains} names`]: `${r.large.rssIdleMiB} MiB`,
+      difference: `+${r.rssMoreMiB} MiB`,
+      target: '<= +40 MiB',
+    }
+    rows[`${format}: GET / exact, req/s`] = {
+      [`${small} names`]: few.getExact.requestsPerSecond,
+      [`${domains} names`]: big.getExact.requestsPerSecond,
+      difference: `x${ratio(big.getExact.requestsPerSecond, few.getExact.requestsPerSecond)}`,
+      target: 'x1 (same cost)',
+    }
+    rows[`${format}: GET / wildcard, req/s`] = {
+      [`${small} names`]: few.getWildcard.requestsPerSecond,
+      [`${domains} names`]: big.getWildcard.requestsPerSecond,
+      difference: `x${ratio(big.getWildcard.requestsPerSecond, few.getWildcard.requestsPerSecond)}`,
+      target: 'x1 (same cost)',
+    }
+    rows[`${format}: /tls-check, req/s`] = {
+      [`${small} names`]: few.tlsCheck.requestsPerSecond,
+      [`${domains} names`]: big.tlsCheck.requestsPerSecond,
+      difference: `x${ratio(big.tlsCheck.requestsPerSecond, big.getExact.requestsPerSecond)} of GET /`,
+      target: 'like GET /',
+    }
+    rows[`${format}: change in force after the write`] = {
+      [`${domains} names`]: `${big.inForceMs!.median} ms (max ${big.inForceMs!.max})`,
+      target: '<= 1000 ms',
+    }
     rows[`${format}: GET / p99, reloading`] = {
       [`${domains} names`]: `${big.getDuringReloads!.p99Ms} ms (${big.getDuringReloads!.reloads} reloads; ${big.getDuringReloads!.notOk} not 200)`,
       difference: `x${ratio(big.getDuringReloads!.p99Ms, big.getExact.p99Ms)} of ${big.getExact.p99Ms} ms without`,
@@ -284,7 +351,9 @@ function print(results: Results) {
   printSearchFlood({ domains, searchFlood: results.searchFlood! })
   for (const format of ['json', 'yaml'] as const) {
     const r = results[format]!
-    console.log(`${format} runs: start ${r.small.runs.startMs.join(', ')} / ${r.large.runs.startMs.join(', ')} ms; RSS ${r.small.runs.rssMiB.join(', ')} / ${r.large.runs.rssMiB.join(', ')} MiB; RSS after the reloads ${r.large.load!.rssAfterReloadsMiB} MiB`)
+    console.log(
+      `${format} runs: start ${r.small.runs.startMs.join(', ')} / ${r.large.runs.startMs.join(', ')} ms; RSS ${r.small.runs.rssMiB.join(', ')} / ${r.large.runs.rssMiB.join(', ')} MiB; RSS after the reloads ${r.large.load!.rssAfterReloadsMiB} MiB`,
+    )
   }
 }
 
@@ -296,10 +365,14 @@ function printSearchFlood({ domains, searchFlood }: { domains: number; searchFlo
       'search flood': `p50 ${r.during.p50Ms} / p99 ${r.during.p99Ms} ms (${r.during.notOk} not 200)`,
       'p99 ratio': `x${r.ratioP99}`,
       target: '<= x3',
-      searches: `${r.flood.requestsPerSecond}/s, p99 ${r.flood.p99Ms} ms, ${Object.entries(r.flood.statusCodes).map(([code, count]) => `${count} x ${code}`).join(', ')}`,
+      searches: `${r.flood.requestsPerSecond}/s, p99 ${r.flood.p99Ms} ms, ${Object.entries(r.flood.statusCodes)
+        .map(([code, count]) => `${count} x ${code}`)
+        .join(', ')}`,
       RSS: `${r.rssIdleMiB} -> ${r.rssAfterMiB} MiB`,
     }
   }
-  console.log(`search flood, ${domains} names with portfolio: true (GET / at ${PAGE_LOAD.overallRate}/s over ${PAGE_LOAD.connections} connections; searches at ${FLOOD.overallRate}/s over ${FLOOD.connections}):`)
+  console.log(
+    `search flood, ${domains} names with portfolio: true (GET / at ${PAGE_LOAD.overallRate}/s over ${PAGE_LOAD.connections} connections; searches at ${FLOOD.overallRate}/s over ${FLOOD.connections}):`,
+  )
   console.table(rows)
 }

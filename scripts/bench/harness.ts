@@ -91,7 +91,10 @@ export function get(port: number, host: string, target = '/'): Promise<{ status:
 }
 
 /** Polls every `pollMs` until `port` answers GET `target` for `host` with 200; gives up at the deadline or once `child` has exited. */
-async function untilOk(port: number, { host, target = '/', deadline, child, pollMs }: { host: string; target?: string; deadline: number; child: ChildProcess; pollMs: number }): Promise<void> {
+async function untilOk(
+  port: number,
+  { host, target = '/', deadline, child, pollMs }: { host: string; target?: string; deadline: number; child: ChildProcess; pollMs: number },
+): Promise<void> {
   while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
     if ((await get(port, host, target)).status === 200) return
     await sleep(pollMs)
@@ -309,7 +312,10 @@ export async function signIn(adminUrl: string, password: string): Promise<string
     headers: { 'content-type': 'application/json', [CONSOLE_HEADER]: '1', origin: adminUrl },
     body: JSON.stringify({ password }),
   })
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
   if (!response.ok || !cookie) throw new Error(`POST /api/session answered ${response.status} ${cookie ? '' : 'without a cookie'}`)
   return cookie
 }

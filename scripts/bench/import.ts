@@ -57,7 +57,15 @@ async function childImport(dir: string, domainsFile: string, names: number) {
     for (const child of childrenOf(process.pid)) peak = Math.max(peak, memoryMiB(child, 'VmHWM') ?? 0)
   }, 20)
   const started = performance.now()
-  const report = await run({ text: fs.readFileSync(path.join(dir, 'liste.csv'), 'utf8'), format: 'csv', domainsFile, prune: false, write: false, listMax: 500, memoryMiB: loadConfig({ DATA_DIR: dir }).domainsFileMemoryMiB })
+  const report = await run({
+    text: fs.readFileSync(path.join(dir, 'liste.csv'), 'utf8'),
+    format: 'csv',
+    domainsFile,
+    prune: false,
+    write: false,
+    listMax: 500,
+    memoryMiB: loadConfig({ DATA_DIR: dir }).domainsFileMemoryMiB,
+  })
   clearInterval(timer)
   if (report.counts.added !== names / 2) throw new Error('the import process did not see the list')
   return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), peakRssMiB: Math.round(peak) }
@@ -133,9 +141,15 @@ export async function benchImport(argv: string[]): Promise<void> {
     const results = {
       names,
       listKB: Math.round(fs.statSync(path.join(dir, 'liste.csv')).size / 1024),
-      domainsFileKB: { yaml: Math.round(fs.statSync(path.join(dir, 'domains.yaml')).size / 1024), json: Math.round(fs.statSync(path.join(dir, 'domains.json')).size / 1024) },
+      domainsFileKB: {
+        yaml: Math.round(fs.statSync(path.join(dir, 'domains.yaml')).size / 1024),
+        json: Math.round(fs.statSync(path.join(dir, 'domains.json')).size / 1024),
+      },
       cli: { yaml: await cliImport(dir, copy('domains.yaml')), json: await cliImport(dir, copy('domains.json')) },
-      importProcess: { yaml: await childImport(dir, path.join(dir, 'domains.yaml'), names), json: await childImport(dir, path.join(dir, 'domains.json'), names) },
+      importProcess: {
+        yaml: await childImport(dir, path.join(dir, 'domains.yaml'), names),
+        json: await childImport(dir, path.join(dir, 'domains.json'), names),
+      },
       console: await consolePreview(dir, names),
     }
     report(results, print)
@@ -158,7 +172,9 @@ function print(results: Results) {
   console.log(`${names} names: list ${results.listKB} KB, domains file ${results.domainsFileKB.yaml} KB YAML / ${results.domainsFileKB.json} KB JSON`)
   for (const format of ['yaml', 'json'] as const) {
     const { cli, importProcess } = results
-    console.log(`into ${format.toUpperCase()}: CLI ${cli[format].seconds} s, peak RSS ${cli[format].peakRssMiB} MiB; the console's import process (dry run) ${importProcess[format].seconds} s, peak RSS ${importProcess[format].peakRssMiB} MiB`)
+    console.log(
+      `into ${format.toUpperCase()}: CLI ${cli[format].seconds} s, peak RSS ${cli[format].peakRssMiB} MiB; the console's import process (dry run) ${importProcess[format].seconds} s, peak RSS ${importProcess[format].peakRssMiB} MiB`,
+    )
   }
   const c = results.console
   console.log(`console preview (JSON domains file): ${c.previewSeconds} s; import process peak RSS ${c.importProcessPeakRssMiB} MiB`)

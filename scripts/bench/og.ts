@@ -20,12 +20,28 @@ export async function benchOgSpray(argv: string[]): Promise<void> {
   const duration = args.number('--duration', 10)
   await build()
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-og-'))
-  const results: Record<string, { idle: LoadResult; during: LoadResult; ratioP99: number; spray: { requestsPerSecond: number; statusCodes: Record<string, number>; errors: number }; rssIdleMiB: number; rssPeakMiB: number; rssAfterMiB: number }> = {}
+  const results: Record<
+    string,
+    {
+      idle: LoadResult
+      during: LoadResult
+      ratioP99: number
+      spray: { requestsPerSecond: number; statusCodes: Record<string, number>; errors: number }
+      rssIdleMiB: number
+      rssPeakMiB: number
+      rssAfterMiB: number
+    }
+  > = {}
   try {
     const file = path.join(tmp, 'domains.yaml')
     fs.writeFileSync(file, 'unknownHosts: page\ndomains:\n  example.de:\n    price: 4900\n')
-    for (const [name, env] of [['limited', {}], ['unlimited', { IMAGE_RATE_LIMIT: '0' }]] as const) {
-      log(`og.png spray (${name}): GET / at ${PAGE_LOAD.overallRate}/s alone, then with /og.png for a new host on every request over ${SPRAY_CONNECTIONS} connections, ${duration} s each ...`)
+    for (const [name, env] of [
+      ['limited', {}],
+      ['unlimited', { IMAGE_RATE_LIMIT: '0' }],
+    ] as const) {
+      log(
+        `og.png spray (${name}): GET / at ${PAGE_LOAD.overallRate}/s alone, then with /og.png for a new host on every request over ${SPRAY_CONNECTIONS} connections, ${duration} s each ...`,
+      )
       const server = await startWith(file, fs.mkdtempSync(path.join(tmp, `${name}-`)), env)
       try {
         const pageLoad = () => load(server.port, duration, { ...PAGE_LOAD, headers: { host: 'example.de' } })
@@ -66,7 +82,9 @@ export async function benchOgSpray(argv: string[]): Promise<void> {
         idle: `p50 ${r.idle.p50Ms} / p99 ${r.idle.p99Ms} ms`,
         spray: `p50 ${r.during.p50Ms} / p99 ${r.during.p99Ms} ms (${r.during.notOk} not 200)`,
         'p99 ratio': `x${r.ratioP99}`,
-        'og.png answers': `${r.spray.requestsPerSecond}/s: ${Object.entries(r.spray.statusCodes).map(([code, count]) => `${count} x ${code}`).join(', ')}`,
+        'og.png answers': `${r.spray.requestsPerSecond}/s: ${Object.entries(r.spray.statusCodes)
+          .map(([code, count]) => `${count} x ${code}`)
+          .join(', ')}`,
         RSS: `${r.rssIdleMiB} idle, ${r.rssPeakMiB} peak, ${r.rssAfterMiB} after MiB`,
       }
     }

@@ -13,7 +13,20 @@ import type { Options as AutocannonOptions } from 'autocannon'
 import { chromium } from 'playwright-core'
 import { issueToken } from '../../src/server/contact/token.ts'
 import { build, root } from '../build-lib.ts'
-import { argsOf, type BuiltServer, hasCommand, load, type LoadFigures, reporter, rssMiB, sleep, startBuiltServer, startMailSink, withNginx, withTempDir } from './harness.ts'
+import {
+  argsOf,
+  type BuiltServer,
+  hasCommand,
+  load,
+  type LoadFigures,
+  reporter,
+  rssMiB,
+  sleep,
+  startBuiltServer,
+  startMailSink,
+  withNginx,
+  withTempDir,
+} from './harness.ts'
 
 const CONNECTIONS = 50
 const HOST = 'example.de'
@@ -34,7 +47,11 @@ const gzip = (buffer: Buffer) => zlib.gzipSync(buffer, { level: 9 }).length
 
 function pageWeight(html: string) {
   const assets = path.join(root, 'dist/client/assets')
-  const kind = (ext: string) => fs.readdirSync(assets).filter((name) => name.endsWith(ext)).map((name) => fs.readFileSync(path.join(assets, name)))
+  const kind = (ext: string) =>
+    fs
+      .readdirSync(assets)
+      .filter((name) => name.endsWith(ext))
+      .map((name) => fs.readFileSync(path.join(assets, name)))
   const sum = (buffers: Buffer[], f: (buffer: Buffer) => number) => buffers.reduce((total, buffer) => total + f(buffer), 0)
   const row = (buffers: Buffer[]) => ({ rawKB: +(sum(buffers, (b) => b.length) / 1024).toFixed(1), gzipKB: +(sum(buffers, gzip) / 1024).toFixed(1) })
   const htmlBuffer = Buffer.from(html)
@@ -47,7 +64,9 @@ function sentBytes(url: string, host: string): Promise<{ bytes: number; encoding
     http
       .get(url, { headers: { host, 'accept-encoding': 'br, gzip' } }, (response) => {
         let bytes = 0
-        response.on('data', (chunk: Buffer) => (bytes += chunk.length)).on('end', () => resolve({ bytes, encoding: response.headers['content-encoding'] ?? 'identity' }))
+        response
+          .on('data', (chunk: Buffer) => (bytes += chunk.length))
+          .on('end', () => resolve({ bytes, encoding: response.headers['content-encoding'] ?? 'identity' }))
       })
       .on('error', reject)
   })
@@ -91,7 +110,9 @@ async function browserFigures(port: number) {
       await context.close()
     }
     const weigh = async (urls: string[]) => {
-      const files = await Promise.all(urls.map(async (url) => ({ path: new URL(url).pathname, ...(await sentBytes(url.replace(`${HOST}:`, '127.0.0.1:'), HOST)) })))
+      const files = await Promise.all(
+        urls.map(async (url) => ({ path: new URL(url).pathname, ...(await sentBytes(url.replace(`${HOST}:`, '127.0.0.1:'), HOST)) })),
+      )
       return { files, totalKB: +(files.reduce((sum, file) => sum + file.bytes, 0) / 1024).toFixed(1) }
     }
     const firstLoad = await weigh(fetched!.beforeInteraction)
@@ -101,7 +122,11 @@ async function browserFigures(port: number) {
       firstLoad,
       afterFirstInteraction: later,
       totalKB: +(firstLoad.totalKB + later.totalKB).toFixed(1),
-      focusToHydratedMs: { cpuSlowdown: 4, runs: hydrationMs.map((ms) => Math.round(ms)), median: Math.round(hydrationMs[Math.floor(hydrationMs.length / 2)]!) },
+      focusToHydratedMs: {
+        cpuSlowdown: 4,
+        runs: hydrationMs.map((ms) => Math.round(ms)),
+        median: Math.round(hydrationMs[Math.floor(hydrationMs.length / 2)]!),
+      },
     }
   } finally {
     await browser.close()
@@ -231,7 +256,10 @@ export async function benchPublicPage(argv: string[]): Promise<void> {
       'POST /api/contact (200s/s)': row(post, post.okPerSecond),
       ...(typeof results.nginx === 'object' ? { 'nginx static GET / (reference)': row(results.nginx, results.nginx.requestsPerSecond) } : {}),
     })
-    const codes = (r: LoadFigures) => Object.entries(r.statusCodes).map(([code, n]) => `${n}×${code}`).join(', ') || 'none'
+    const codes = (r: LoadFigures) =>
+      Object.entries(r.statusCodes)
+        .map(([code, n]) => `${n}×${code}`)
+        .join(', ') || 'none'
     console.log(`POST answers: ${codes(post)}; errors ${post.errors}, timeouts ${post.timeouts}; stored ${post.stored}; mails delivered ${mails}`)
     if (get.notOk) console.log(`GET answers: ${codes(get)}; errors ${get.errors}, timeouts ${get.timeouts}`)
     console.log(typeof results.nginx === 'object' ? `GET / vs nginx: ${results.getVsNginx}` : results.nginx)
@@ -239,10 +267,13 @@ export async function benchPublicPage(argv: string[]): Promise<void> {
     console.log(`cold start to first 200: ${results.coldStartMs} ms; RSS idle ${results.rssIdleMiB} MiB, after load ${results.rssAfterLoadMiB} MiB`)
     const kb = (k: keyof typeof w) => `${w[k].rawKB} KB raw / ${w[k].gzipKB} KB gzip`
     console.log(`page weight (computed): HTML ${kb('html')}; CSS ${kb('css')}; JS ${kb('js')}; total ${kb('total')}`)
-    console.log(`GET / gzip: body ${getGzip.bodyBytes} bytes as sent; ${FULL_HOST} (price terms, buy button, steps, offer field): ${results.fullPageBodyBytes} bytes`)
+    console.log(
+      `GET / gzip: body ${getGzip.bodyBytes} bytes as sent; ${FULL_HOST} (price terms, buy button, steps, offer field): ${results.fullPageBodyBytes} bytes`,
+    )
     const b = results.browser
     if (typeof b === 'object') {
-      const files = (part: { files: { path: string; bytes: number; encoding: string }[] }) => part.files.map((f) => `${f.path} ${(f.bytes / 1024).toFixed(1)} KB ${f.encoding}`).join(', ')
+      const files = (part: { files: { path: string; bytes: number; encoding: string }[] }) =>
+        part.files.map((f) => `${f.path} ${(f.bytes / 1024).toFixed(1)} KB ${f.encoding}`).join(', ')
       console.log(`first load (before any interaction): ${b.firstLoad.totalKB} KB sent: ${files(b.firstLoad)}`)
       console.log(`after the first focus on the form: ${b.afterFirstInteraction.totalKB} KB: ${files(b.afterFirstInteraction)}; total ${b.totalKB} KB`)
       console.log(`focus to hydrated form, CPU 4x slower: median ${b.focusToHydratedMs.median} ms (runs ${b.focusToHydratedMs.runs.join(', ')} ms)`)

@@ -42,7 +42,11 @@ const DEAL_STEPS: Record<string, AuditAction> = {
 }
 
 /** The row a command line asks for, before it runs: also a refused or failed attempt writes one. */
-export function cliAuditPlan(command: string | undefined, args: string[], values: { 'reset-2fa'?: boolean | undefined; 'dry-run'?: boolean | undefined }): CliAuditPlan | null {
+export function cliAuditPlan(
+  command: string | undefined,
+  args: string[],
+  values: { 'reset-2fa'?: boolean | undefined; 'dry-run'?: boolean | undefined },
+): CliAuditPlan | null {
   const withInquiry = (action: AuditAction, id: string | undefined): CliAuditPlan => {
     const inquiryId = idOf(id)
     return inquiryId === undefined ? { action } : { action, inquiryId }
@@ -71,7 +75,9 @@ export function cliAuditPlan(command: string | undefined, args: string[], values
       return values['dry-run'] ? null : { action: 'import' }
     case 'domains':
       // set, add and remove name the domain; a dry run changes nothing.
-      return values['dry-run'] || !['set', 'add', 'remove'].includes(args[0] ?? '') ? null : { action: 'domain-edit', ...(args[1] !== undefined && { domain: args[1] }) }
+      return values['dry-run'] || !['set', 'add', 'remove'].includes(args[0] ?? '')
+        ? null
+        : { action: 'domain-edit', ...(args[1] !== undefined && { domain: args[1] }) }
     case 'forget':
       return { action: 'forget' }
     default:
@@ -122,7 +128,13 @@ function berlinDay(value: string | undefined, option: string, usage: (message: s
 const actorText = (actor: string) => (actor.startsWith('session:') ? `session ${actor.slice(8)}` : actor === 'none' ? '-' : actor)
 
 const subjectText = (entry: AuditEntry) =>
-  [entry.inquiryId !== null ? `A${entry.inquiryId}` : '', entry.dealId !== null ? `V${entry.dealId}` : '', entry.domain !== null ? displayHost(entry.domain) : ''].filter(Boolean).join(' ')
+  [
+    entry.inquiryId !== null ? `A${entry.inquiryId}` : '',
+    entry.dealId !== null ? `V${entry.dealId}` : '',
+    entry.domain !== null ? displayHost(entry.domain) : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
 
 /** `audit`: newest first, at most --limit rows (200). */
 export async function runAuditList(values: AuditValues, context: { store: Store; print: (text: string) => void; usage: (message: string) => Error }) {
@@ -141,7 +153,12 @@ export async function runAuditList(values: AuditValues, context: { store: Store;
   if (values.json) {
     return print(
       jsonText(
-        entries.map((entry) => ({ ...entry, at: new Date(entry.at).toISOString(), domain: entry.domain === null ? null : displayHost(entry.domain), domainAscii: entry.domain })),
+        entries.map((entry) => ({
+          ...entry,
+          at: new Date(entry.at).toISOString(),
+          domain: entry.domain === null ? null : displayHost(entry.domain),
+          domainAscii: entry.domain,
+        })),
       ),
     )
   }

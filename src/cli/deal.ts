@@ -30,14 +30,16 @@ export interface DealValues {
 /** The plan options of counter and accept; undefined when none was given, null for accept's --no-instalments. */
 function planOf(command: DealCommand, values: DealValues, usage: (message: string) => Error): PlanRequest | null | undefined {
   const given = values.instalments !== undefined || values['down-payment'] !== undefined || values['transfer-at-once'] === true
-  if (command === 'decline' && (given || values['no-instalments'])) throw usage('--instalments, --down-payment, --transfer-at-once and --no-instalments belong to counter and accept')
+  if (command === 'decline' && (given || values['no-instalments']))
+    throw usage('--instalments, --down-payment, --transfer-at-once and --no-instalments belong to counter and accept')
   if (values['no-instalments']) {
     if (command !== 'accept') throw usage('--no-instalments belongs to accept')
     if (given) throw usage('give --no-instalments or a plan, not both')
     return null
   }
   if (!given) return undefined
-  if (values.instalments === undefined || !/^\d{1,2}$/.test(values.instalments)) throw usage(`--instalments takes the number of monthly rates, 2 to 60${values.instalments ? `, not "${visible(values.instalments)}"` : ''}`)
+  if (values.instalments === undefined || !/^\d{1,2}$/.test(values.instalments))
+    throw usage(`--instalments takes the number of monthly rates, 2 to 60${values.instalments ? `, not "${visible(values.instalments)}"` : ''}`)
   return {
     rates: Number(values.instalments),
     ...(values['down-payment'] !== undefined && { downPayment: values['down-payment'] }),
@@ -56,7 +58,8 @@ export async function runDeal(
 ) {
   const { store, config, print, usage } = context
   const idText = args[0]
-  if (idText === undefined || !/^\d{1,15}$/.test(idText) || Number(idText) < 1) throw usage(`${command} needs the ID of an inquiry (see list)${idText ? `, not "${idText}"` : ''}`)
+  if (idText === undefined || !/^\d{1,15}$/.test(idText) || Number(idText) < 1)
+    throw usage(`${command} needs the ID of an inquiry (see list)${idText ? `, not "${idText}"` : ''}`)
   const id = Number(idText)
   if (command !== 'counter' && (values.amount !== undefined || values.days !== undefined)) throw usage(`--amount and --days belong to counter, not ${command}`)
   if (command !== 'accept' && values['confirm-expired']) throw usage('--confirm-expired belongs to accept')
@@ -69,9 +72,20 @@ export async function runDeal(
       if (!/^\d{1,3}$/.test(values.days)) throw usage(`--days takes a whole number of days from 1 to 365, not "${values.days}"`)
       days = Number(values.days)
     }
-    request = { kind: 'counter', amount: values.amount, ...(days !== undefined && { days }), ...(values.note !== undefined && { note: values.note }), ...(plan && { plan }) }
+    request = {
+      kind: 'counter',
+      amount: values.amount,
+      ...(days !== undefined && { days }),
+      ...(values.note !== undefined && { note: values.note }),
+      ...(plan && { plan }),
+    }
   } else if (command === 'accept') {
-    request = { kind: 'accept', ...(values.note !== undefined && { note: values.note }), confirmExpired: values['confirm-expired'] === true, ...(plan !== undefined && { plan }) }
+    request = {
+      kind: 'accept',
+      ...(values.note !== undefined && { note: values.note }),
+      confirmExpired: values['confirm-expired'] === true,
+      ...(plan !== undefined && { plan }),
+    }
   } else {
     request = { kind: 'decline', ...(values.note !== undefined && { note: values.note }) }
   }
@@ -98,7 +112,9 @@ export async function runDeal(
     case 'deal-in-progress':
       throw usage(`inquiry ${id} has deal ${outcome.dealId} under way: cancel it first (deal cancel ${outcome.dealId})`)
     case 'domain-deal-open':
-      throw usage(`this name is being sold already (deal ${outcome.dealId}): one sale of a name at a time; cancel that deal first (deal cancel ${outcome.dealId})`)
+      throw usage(
+        `this name is being sold already (deal ${outcome.dealId}): one sale of a name at a time; cancel that deal first (deal cancel ${outcome.dealId})`,
+      )
     case 'sold':
       throw usage(`this name is sold (deal ${outcome.dealId}): nothing more is accepted for it`)
     case 'checkout-counter':
@@ -148,7 +164,8 @@ export async function runCheckout(
   context: { store: Store; config: Config; print: (text: string) => void; usage: (message: string) => Error },
 ) {
   const [step, idText, ...rest] = args
-  if (step !== 'confirm' && step !== 'decline') throw context.usage(`checkout takes confirm or decline${step ? `, not "${visible(step)}"` : ''} (see the command list)`)
+  if (step !== 'confirm' && step !== 'decline')
+    throw context.usage(`checkout takes confirm or decline${step ? `, not "${visible(step)}"` : ''} (see the command list)`)
   if (rest.length > 0) throw context.usage(`checkout ${step} takes one ID`)
   if (step === 'confirm' && values.reason !== undefined) throw context.usage('--reason belongs to checkout decline')
   if (values.reason !== undefined && values.note !== undefined) throw context.usage('give --reason or --note, not both')

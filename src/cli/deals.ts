@@ -6,7 +6,17 @@ import { DEAL_STATE_LABEL, DEAL_STATES, type DealState } from '../shared/console
 import type { Config } from '../server/config.ts'
 import { dealSummary } from '../server/deal/summary.ts'
 import { endOfBerlinDay } from '../server/deal/due-date.ts'
-import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../server/deal/steps.ts'
+import {
+  cancelDeal,
+  changeDeadlines,
+  completeDeal,
+  markPaid,
+  MAX_DEADLINE_DAYS,
+  recordTransfer,
+  type DealStepContext,
+  type DeadlineInput,
+  type StepOutcome,
+} from '../server/deal/steps.ts'
 import { markRatePaid, waitForRate, type RateOutcome } from '../server/deal/rates.ts'
 import { jsonText, visible } from '../server/lib/escape.ts'
 import { domainsConfigOf } from '../server/sites/domains-document.ts'
@@ -108,12 +118,14 @@ function deadlineInput(values: DealsValues, usage: Context['usage']): DeadlineIn
   const given = (['payment', 'transfer', 'days'] as const).filter((name) => values[name] !== undefined)
   if (given.length !== 1) throw usage('deal deadline takes exactly one of --payment YYYY-MM-DD, --transfer YYYY-MM-DD or --days N')
   if (values.days !== undefined) {
-    if (!/^\d{1,3}$/.test(values.days) || Number(values.days) < 1) throw usage(`--days takes a whole number of days from 1 to ${MAX_DEADLINE_DAYS}, not "${visible(values.days)}"`)
+    if (!/^\d{1,3}$/.test(values.days) || Number(values.days) < 1)
+      throw usage(`--days takes a whole number of days from 1 to ${MAX_DEADLINE_DAYS}, not "${visible(values.days)}"`)
     return { days: Number(values.days) }
   }
   const [field, text] = values.payment !== undefined ? (['paymentDueAt', values.payment] as const) : (['transferDueAt', values.transfer!] as const)
   const at = endOfBerlinDay(text)
-  if (at === null) throw usage(`--${field === 'paymentDueAt' ? 'payment' : 'transfer'} takes a day as YYYY-MM-DD (its end, Berlin time), not "${visible(text)}"`)
+  if (at === null)
+    throw usage(`--${field === 'paymentDueAt' ? 'payment' : 'transfer'} takes a day as YYYY-MM-DD (its end, Berlin time), not "${visible(text)}"`)
   return { [field]: at }
 }
 
@@ -121,16 +133,19 @@ function deadlineInput(values: DealsValues, usage: Context['usage']): DeadlineIn
 export async function runDealStep(step: DealCommand, args: string[], values: DealsValues, context: Context) {
   const { store, config, print, usage } = context
   const idText = args[0]
-  if (idText === undefined || !/^\d{1,15}$/.test(idText) || Number(idText) < 1) throw usage(`deal ${step} needs the ID of a deal (see deals)${idText ? `, not "${idText}"` : ''}`)
+  if (idText === undefined || !/^\d{1,15}$/.test(idText) || Number(idText) < 1)
+    throw usage(`deal ${step} needs the ID of a deal (see deals)${idText ? `, not "${idText}"` : ''}`)
   const id = Number(idText)
   if (values['code-stdin'] && step !== 'transfer') throw usage('--code-stdin belongs to deal transfer')
   if (values.reason !== undefined && step !== 'cancel') throw usage('--reason belongs to deal cancel')
   if (values.note !== undefined && step !== 'transfer') throw usage('--note belongs to deal transfer')
   if (values['notify-others'] && step !== 'transfer' && step !== 'complete') throw usage('--notify-others belongs to deal complete and deal transfer')
-  if ((values.payment !== undefined || values.transfer !== undefined || values.days !== undefined) && step !== 'deadline') throw usage('--payment, --transfer and --days belong to deal deadline')
+  if ((values.payment !== undefined || values.transfer !== undefined || values.days !== undefined) && step !== 'deadline')
+    throw usage('--payment, --transfer and --days belong to deal deadline')
   const isRateStep = step === 'rate-paid' || step === 'wait'
   if (values.rate !== undefined && !isRateStep) throw usage('--rate belongs to deal rate-paid and deal wait')
-  if (isRateStep && (values.rate === undefined || !/^\d{1,2}$/.test(values.rate))) throw usage(`deal ${step} needs --rate N (the rate's number, 0 for the down payment; see deal show)`)
+  if (isRateStep && (values.rate === undefined || !/^\d{1,2}$/.test(values.rate)))
+    throw usage(`deal ${step} needs --rate N (the rate's number, 0 for the down payment; see deal show)`)
   const now = Date.now()
   let outcome: StepOutcome
   switch (step) {
@@ -146,13 +161,19 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
         ['State', `${summary.status} (${summary.statusLabel})`],
         ['Amount', summary.amount],
         ['Buyer', `${summary.buyer.name} <${summary.buyer.email}>`],
-        ...(summary.nextDeadline !== null ? [[summary.nextDeadlineLabel ?? 'Deadline', `${time(summary.nextDeadline)}${summary.overdue ? ' (OVERDUE)' : ''}`] as [string, string]] : []),
+        ...(summary.nextDeadline !== null
+          ? [[summary.nextDeadlineLabel ?? 'Deadline', `${time(summary.nextDeadline)}${summary.overdue ? ' (OVERDUE)' : ''}`] as [string, string]]
+          : []),
         ['Code', summary.hasTransferCode ? 'stored (encrypted)' : '-'],
-        ...(summary.notifyOthers !== null ? [['Others', summary.notifyOthers ? 'told "bereits verkauft" when it completes' : 'not told'] as [string, string]] : []),
+        ...(summary.notifyOthers !== null
+          ? [['Others', summary.notifyOthers ? 'told "bereits verkauft" when it completes' : 'not told'] as [string, string]]
+          : []),
         ...(summary.transferNote ? [['Note', summary.transferNote] as [string, string]] : []),
         ...(summary.cancelReason ? [['Reason', summary.cancelReason] as [string, string]] : []),
         ...(summary.pageUrl ? [['Page', summary.pageUrl] as [string, string]] : []),
-        ...(summary.plan ? [['Plan', `instalments, the name moves ${summary.plan.transfer === 'at-once' ? 'at once' : 'after the last rate'}`] as [string, string]] : []),
+        ...(summary.plan
+          ? [['Plan', `instalments, the name moves ${summary.plan.transfer === 'at-once' ? 'at once' : 'after the last rate'}`] as [string, string]]
+          : []),
       ]
       const rates = summary.plan
         ? `\n\n${table(
@@ -162,7 +183,13 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
               time(rate.dueAt),
               rate.amount,
               rate.reference,
-              rate.paidAt !== null ? `received ${time(rate.paidAt)}${rate.paidBy === 'bank' ? ' (statement)' : ''}` : rate.overdue ? (rate.waitedAt === null ? 'OVERDUE' : 'overdue, waiting') : 'open',
+              rate.paidAt !== null
+                ? `received ${time(rate.paidAt)}${rate.paidBy === 'bank' ? ' (statement)' : ''}`
+                : rate.overdue
+                  ? rate.waitedAt === null
+                    ? 'OVERDUE'
+                    : 'overdue, waiting'
+                  : 'open',
             ]),
           )}`
         : ''
@@ -173,7 +200,12 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
       break
     case 'transfer': {
       const code = values['code-stdin'] ? await firstLine(context.input ?? process.stdin) : ''
-      outcome = await recordTransfer(stepContext(context), id, { code, ...(values.note !== undefined && { note: values.note }), notifyOthers: values['notify-others'] === true }, now)
+      outcome = await recordTransfer(
+        stepContext(context),
+        id,
+        { code, ...(values.note !== undefined && { note: values.note }), notifyOthers: values['notify-others'] === true },
+        now,
+      )
       break
     }
     case 'complete':
@@ -183,7 +215,15 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
       const result = await changeDeadlines(stepContext(context), id, deadlineInput(values, usage), now)
       if (result.status !== 'done') throw refusal(result, id, usage)
       const summary = dealSummary(result.deal, config, now)
-      if (values.json) return print(jsonText({ deal: summary.id, step, status: summary.status, nextDeadline: summary.nextDeadline === null ? null : new Date(summary.nextDeadline).toISOString() }))
+      if (values.json)
+        return print(
+          jsonText({
+            deal: summary.id,
+            step,
+            status: summary.status,
+            nextDeadline: summary.nextDeadline === null ? null : new Date(summary.nextDeadline).toISOString(),
+          }),
+        )
       return print(
         `Deal ${summary.id} (${summary.reference}): ${summary.nextDeadlineLabel ?? 'deadline'} ${summary.nextDeadline === null ? '-' : time(summary.nextDeadline)}. The buyer's page shows the new date; no mail is sent, and the reminders follow the new deadline.`,
       )
@@ -194,7 +234,8 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
     case 'rate-paid':
     case 'wait': {
       const number = Number(values.rate)
-      const result = step === 'wait' ? await waitForRate(stepContext(context), id, number, now) : await markRatePaid(stepContext(context), id, number, 'owner', now)
+      const result =
+        step === 'wait' ? await waitForRate(stepContext(context), id, number, now) : await markRatePaid(stepContext(context), id, number, 'owner', now)
       if (result.status !== 'done') throw refusal(result, id, usage)
       const { deal } = result
       if (values.json) return print(jsonText({ deal: deal.id, step, rate: number, status: deal.status }))
@@ -202,7 +243,9 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
       const open = deal.plan?.rates.filter((rate) => rate.paidAt === null).length ?? 0
       // The payment's Anzahlungsrechnung, when the plan pays in advance and invoices are on (decision 046).
       const advance = (await store.dealInvoices(deal.id)).find((invoice) => invoice.kind === 'advance' && invoice.advanceRate === number)
-      const invoiced = advance ? ` Advance payment invoice ${advance.number} issued and attached to the mail (npx domain-lander invoice ${advance.number}).` : ''
+      const invoiced = advance
+        ? ` Advance payment invoice ${advance.number} issued and attached to the mail (npx domain-lander invoice ${advance.number}).`
+        : ''
       return print(
         `Deal ${deal.id} (${deal.reference}): rate ${number} received; ${open === 0 ? `every rate is paid, the deal is now ${deal.status}` : `${open} rate${open === 1 ? '' : 's'} still open`}. The mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${invoiced}`,
       )
@@ -211,12 +254,20 @@ export async function runDealStep(step: DealCommand, args: string[], values: Dea
   if (outcome.status !== 'done') throw refusal(outcome, id, usage)
   const { deal } = outcome
   const notices = outcome.soldNotices
-  if (values.json) return print(jsonText({ deal: deal.id, step, status: deal.status, mailTo: deal.buyer.email, ...(notices !== undefined && { soldNotices: notices }) }))
+  if (values.json)
+    return print(jsonText({ deal: deal.id, step, status: deal.status, mailTo: deal.buyer.email, ...(notices !== undefined && { soldNotices: notices }) }))
   const told = notices === undefined ? '' : ` ${notices} other inquir${notices === 1 ? 'y is' : 'ies are'} told it is sold.`
   const sold = deal.status === 'completed' ? ` The name counts as sold on every instance within seconds.${told}` : ''
   const invoice = outcome.invoiceId ? await store.getInvoice(outcome.invoiceId) : null
-  const invoiced = invoice ? ` ${{ invoice: 'Invoice', advance: 'Advance payment invoice', cancellation: 'Cancellation invoice' }[invoice.kind]} ${invoice.number} issued and attached to the mail (npx domain-lander invoice ${invoice.number}).` : ''
+  const invoiced = invoice
+    ? ` ${{ invoice: 'Invoice', advance: 'Advance payment invoice', cancellation: 'Cancellation invoice' }[invoice.kind]} ${invoice.number} issued and attached to the mail (npx domain-lander invoice ${invoice.number}).`
+    : ''
   // With invoices on, a paid deal without one lacks the buyer's address (a negotiated deal): say how it comes.
-  const missing = step === 'paid' && !invoice && config.invoice ? ' No invoice: the buyer has not given a billing address yet; they can on the deal page, then "Rechnung ausstellen" on Verkäufe issues it.' : ''
-  print(`Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}${invoiced}${missing}`)
+  const missing =
+    step === 'paid' && !invoice && config.invoice
+      ? ' No invoice: the buyer has not given a billing address yet; they can on the deal page, then "Rechnung ausstellen" on Verkäufe issues it.'
+      : ''
+  print(
+    `Deal ${deal.id} (${deal.reference}) is now ${deal.status}; the mail to ${visible(deal.buyer.email)} is queued and the running server sends it within seconds.${sold}${invoiced}${missing}`,
+  )
 }

@@ -60,7 +60,9 @@ export function resolverFrom(option: string | undefined): Resolver {
 function printRecords(listing: ForSaleListing, format: string, print: (text: string) => void) {
   const published = listing.domains.filter((domain) => domain.status !== 'sold')
   const skipped = [
-    ...listing.domains.filter((domain) => domain.status === 'sold').map(({ domain }) => ({ domain, reason: 'sold: no records (remove any that are published)' })),
+    ...listing.domains
+      .filter((domain) => domain.status === 'sold')
+      .map(({ domain }) => ({ domain, reason: 'sold: no records (remove any that are published)' })),
     ...listing.skipped,
   ]
   if (format === 'json') {
@@ -86,7 +88,9 @@ function printReport(reports: DomainReport[], skipped: ForSaleListing['skipped']
   }
   // The details hold TXT data from the network: every control character is shown escaped.
   const rows = reports.flatMap(({ domain, status, findings }) =>
-    findings.length === 0 ? [[domain, 'ok', status === 'sold' ? 'sold, no records' : '']] : findings.map((finding) => [domain, finding.state, visible(finding.detail)]),
+    findings.length === 0
+      ? [[domain, 'ok', status === 'sold' ? 'sold, no records' : '']]
+      : findings.map((finding) => [domain, finding.state, visible(finding.detail)]),
   )
   const off = reports.filter((report) => report.findings.length > 0).length
   const lines = [table(['Domain', 'State', 'Detail'], rows, 200)]
@@ -153,7 +157,8 @@ export async function runDns(
   store?: Store,
 ): Promise<number> {
   const [sub, ...rest] = args
-  if (rest.length || (sub !== undefined && sub !== 'check' && sub !== 'publish')) throw new UsageError(`unknown dns command "${visible(args.join(' '))}" (dns, dns check or dns publish)`)
+  if (rest.length || (sub !== undefined && sub !== 'check' && sub !== 'publish'))
+    throw new UsageError(`unknown dns command "${visible(args.join(' '))}" (dns, dns check or dns publish)`)
   if (sub === 'publish') return publish(options, config, print, sold, store)
   if (options['dry-run']) throw new UsageError('--dry-run applies to dns publish only')
   if (sub === undefined) {

@@ -30,7 +30,12 @@ function printChecks(checks: DomainCheck[], now: number, print: (text: string) =
   print(attention ? `${attention} of ${checks.length} domains need attention.` : `All ${checks.length} domains are in order.`)
 }
 
-export async function runDomainsCheck(options: { json?: boolean | undefined; resolver?: string | undefined }, config: Config, store: Store | undefined, print: (text: string) => void): Promise<number> {
+export async function runDomainsCheck(
+  options: { json?: boolean | undefined; resolver?: string | undefined },
+  config: Config,
+  store: Store | undefined,
+  print: (text: string) => void,
+): Promise<number> {
   if (!config.domainsFile) throw new UsageError('domains check needs DOMAINS_FILE: it checks the names listed there')
   let domains
   try {
@@ -44,8 +49,12 @@ export async function runDomainsCheck(options: { json?: boolean | undefined; res
   const now = Date.now
   const results = store
     ? (await runDomainChecks({ store, listed, checks, bootstrap: shippedBootstrap, now, notify: noticeUrlsFor(domains, config), all: true })).checks
-    : await createChecker({ ...checks, bootstrap: shippedBootstrap, now, forceRdap: true }).check(listed.filter((domain) => domain.status !== 'sold'), new Map())
-  if (options.json) print(jsonText({ checks: results.map((check) => ({ ...check, domainUnicode: displayHost(check.domain), needsAttention: needsAttention(check, now()) })) }))
+    : await createChecker({ ...checks, bootstrap: shippedBootstrap, now, forceRdap: true }).check(
+        listed.filter((domain) => domain.status !== 'sold'),
+        new Map(),
+      )
+  if (options.json)
+    print(jsonText({ checks: results.map((check) => ({ ...check, domainUnicode: displayHost(check.domain), needsAttention: needsAttention(check, now()) })) }))
   else printChecks(results, now(), print)
   return results.some((check) => needsAttention(check, now())) ? 1 : 0
 }

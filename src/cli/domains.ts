@@ -6,7 +6,16 @@ import { fieldChangesSchema } from '../server/domains-edit/edits.ts'
 import { planDomainEdits } from '../server/domains-edit/plan.ts'
 import { saveDomainEdits, type EditJournal } from '../server/domains-edit/save.ts'
 import { jsonText, visible } from '../server/lib/escape.ts'
-import { EDITABLE_FIELDS, isEditWarning, type DomainEdit, type DomainEditProblem, type DomainsEditReport, type EditableField, type EntryFields, type FieldChanges } from '../shared/domains-api.ts'
+import {
+  EDITABLE_FIELDS,
+  isEditWarning,
+  type DomainEdit,
+  type DomainEditProblem,
+  type DomainsEditReport,
+  type EditableField,
+  type EntryFields,
+  type FieldChanges,
+} from '../shared/domains-api.ts'
 import { cell } from './format.ts'
 import { UsageError } from './usage-error.ts'
 
@@ -80,19 +89,30 @@ function printReport(report: DomainsEditReport, dryRun: boolean, print: (text: s
   for (const problem of report.problems) lines.push(describeProblem(problem))
   for (const change of report.changes) {
     const fields = EDITABLE_FIELDS.filter((field) => (change.before?.[field] ?? null) !== (change.after?.[field] ?? null))
-    const what = fields.map((field) => (change.kind === 'changed' ? `${field} ${valueText(change.before![field])} -> ${valueText(change.after![field])}` : `${field} ${valueText((change.after ?? change.before)![field])}`))
+    const what = fields.map((field) =>
+      change.kind === 'changed'
+        ? `${field} ${valueText(change.before![field])} -> ${valueText(change.after![field])}`
+        : `${field} ${valueText((change.after ?? change.before)![field])}`,
+    )
     lines.push(`${change.kind} ${change.name}${what.length ? `: ${what.join(', ')}` : ''}`)
   }
   const errors = report.problems.some((problem) => !isEditWarning(problem))
   if (errors) lines.push('Nothing written.')
   else if (report.changes.length === 0) lines.push('Nothing to change.')
   else if (dryRun) lines.push('Dry run: nothing written.')
-  else if (report.written) lines.push(`Written to ${visible(report.domainsFile)}; a running server reloads it by itself, other instances take it in within seconds.`)
+  else if (report.written)
+    lines.push(`Written to ${visible(report.domainsFile)}; a running server reloads it by itself, other instances take it in within seconds.`)
   print(lines.join('\n'))
 }
 
 /** Runs `domains …`; the exit code (1 when the edit has errors: then nothing is written). */
-export async function runDomainsCommand(args: string[], options: DomainsOptions, config: Config, journal: EditJournal | null, print: (text: string) => void): Promise<number> {
+export async function runDomainsCommand(
+  args: string[],
+  options: DomainsOptions,
+  config: Config,
+  journal: EditJournal | null,
+  print: (text: string) => void,
+): Promise<number> {
   const [step, name, ...pairs] = args
   if (!config.domainsFile) throw new UsageError('domains needs DOMAINS_FILE: the domains file it edits')
   if (name === undefined) throw new UsageError(`domains takes a step and a name: ${USAGE}`)

@@ -15,7 +15,13 @@ describe('table cells', () => {
   })
 
   test('columns are aligned by the places the escaped cells take', () => {
-    const lines = table(['A', 'B'], [['\u001b', 'x'], ['👋', 'y']]).split('\n')
+    const lines = table(
+      ['A', 'B'],
+      [
+        ['\u001b', 'x'],
+        ['👋', 'y'],
+      ],
+    ).split('\n')
     expect(lines).toEqual(['A     B', '----  -', '\\x1b  x', '👋     y'])
   })
 

@@ -38,7 +38,16 @@ export function cell(value: string, maxWidth: number): Cell {
 export function table(headers: string[], rows: (string | number | null | undefined)[][], maxWidth = 40): string {
   const head = headers.map((header) => ({ text: header, width: header.length }))
   const cells = rows.map((row) => row.map((value) => cell(String(value ?? ''), maxWidth)))
-  const widths = head.map((header, i) => maxOf(header.width, cells.map((row) => row[i]!.width)))
-  const line = (row: Cell[]) => row.map((c, i) => c.text + ' '.repeat(widths[i]! - c.width)).join('  ').trimEnd()
+  const widths = head.map((header, i) =>
+    maxOf(
+      header.width,
+      cells.map((row) => row[i]!.width),
+    ),
+  )
+  const line = (row: Cell[]) =>
+    row
+      .map((c, i) => c.text + ' '.repeat(widths[i]! - c.width))
+      .join('  ')
+      .trimEnd()
   return [line(head), line(widths.map((w) => ({ text: '-'.repeat(w), width: w }))), ...cells.map(line)].join('\n')
 }

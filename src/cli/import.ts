@@ -70,7 +70,13 @@ const change = (before: number | string | null, after: number | string | null) =
   before === after ? amountText(after as number | null) : `${before ?? '-'} -> ${after ?? '-'}`
 
 function termsRow(kind: string, name: string, terms: Terms, before: Terms = terms) {
-  return [kind, name, change(before.price, terms.price), change(before.minOffer, terms.minOffer), before.currency === terms.currency ? terms.currency : `${before.currency} -> ${terms.currency}`]
+  return [
+    kind,
+    name,
+    change(before.price, terms.price),
+    change(before.minOffer, terms.minOffer),
+    before.currency === terms.currency ? terms.currency : `${before.currency} -> ${terms.currency}`,
+  ]
 }
 
 function printReport(report: ImportReport, file: string, dryRun: boolean, print: (text: string) => void) {
@@ -78,11 +84,16 @@ function printReport(report: ImportReport, file: string, dryRun: boolean, print:
   const columns = report.columns.map(({ field, header }) => `${quoted(header)} -> ${FIELD[field]}`).join(', ')
   const ignored = report.ignored.length ? `; ignored: ${report.ignored.map(quoted).join(', ')}` : ''
   const separator = report.separator ? `, separator "${report.separator}"` : ''
-  lines.push(`Read ${report.rows} ${report.format === 'json' ? 'entries' : 'rows'} of ${visible(file)} (${report.format.toUpperCase()}${separator}): ${columns || 'no columns'}${ignored}`)
+  lines.push(
+    `Read ${report.rows} ${report.format === 'json' ? 'entries' : 'rows'} of ${visible(file)} (${report.format.toUpperCase()}${separator}): ${columns || 'no columns'}${ignored}`,
+  )
   const { counts } = report
   if (report.problems.length) {
     lines.push(`Problems (${count(counts.errors, 'error')}, ${count(counts.warnings, 'warning')}):`)
-    appendAll(lines, report.problems.map((problem) => `  ${describeProblem(problem, report.format)}`))
+    appendAll(
+      lines,
+      report.problems.map((problem) => `  ${describeProblem(problem, report.format)}`),
+    )
   }
   const rows = [
     ...report.added.map(({ name, terms }) => termsRow('added', name, terms)),
@@ -134,7 +145,14 @@ export async function runImportCommand(args: string[], options: ImportOptions, c
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
   const dryRun = options['dry-run'] === true
-  const job = { text, format: format as ImportFormat, domainsFile: config.domainsFile, prune: options.prune === true, write: !dryRun, memoryMiB: config.domainsFileMemoryMiB }
+  const job = {
+    text,
+    format: format as ImportFormat,
+    domainsFile: config.domainsFile,
+    prune: options.prune === true,
+    write: !dryRun,
+    memoryMiB: config.domainsFileMemoryMiB,
+  }
   const report = await runImport(job, options.json ? undefined : progress())
   if (options.json) print(jsonText(report))
   else printReport(report, file, dryRun, print)

@@ -21,7 +21,14 @@ export async function runInvoiceList(values: { json?: boolean | undefined }, { s
   print(
     table(
       ['Number', 'Kind', 'Deal', 'Issued', 'E-Rechnung', 'SHA-256'],
-      invoices.map((invoice) => [String(invoice.number), invoice.kind, invoice.dealId === null ? '-' : String(invoice.dealId), time(invoice.issuedAt), invoice.eInvoice ? 'Factur-X' : '-', invoice.sha256 ?? '(not drawn yet)']),
+      invoices.map((invoice) => [
+        String(invoice.number),
+        invoice.kind,
+        invoice.dealId === null ? '-' : String(invoice.dealId),
+        time(invoice.issuedAt),
+        invoice.eInvoice ? 'Factur-X' : '-',
+        invoice.sha256 ?? '(not drawn yet)',
+      ]),
     ),
   )
 }

@@ -187,7 +187,9 @@ async function run(command: string | undefined, args: string[], values: Values, 
         ['Name', inquiry.name],
         ['E-Mail', inquiry.email],
         ['Language', inquiry.language],
-        ...(inquiry.offer !== null ? [['Offer', `${inquiry.offer.amount} ${inquiry.offer.currency}${inquiry.belowMinimum ? ' (below minimum)' : ''}`] as [string, string]] : []),
+        ...(inquiry.offer !== null
+          ? [['Offer', `${inquiry.offer.amount} ${inquiry.offer.currency}${inquiry.belowMinimum ? ' (below minimum)' : ''}`] as [string, string]]
+          : []),
         ['Kind', kindOf(inquiry)],
         ['Mail', inquiry.mailStatus ?? '-'],
       ]
@@ -252,7 +254,12 @@ async function run(command: string | undefined, args: string[], values: Values, 
       const rows = await store.dailyStats({ domain: domainOption(values.domain), sinceDay })
       if (values.json) return json(rows.map((r) => ({ ...r, domain: displayHost(r.domain) })))
       if (rows.length === 0) return print('No page views or inquiries in that time.')
-      return print(table(['Day', 'Domain', 'Views', 'Inquiries', 'Spam'], rows.map((r) => [r.day, displayHost(r.domain), r.views, r.inquiries, r.spam])))
+      return print(
+        table(
+          ['Day', 'Domain', 'Views', 'Inquiries', 'Spam'],
+          rows.map((r) => [r.day, displayHost(r.domain), r.views, r.inquiries, r.spam]),
+        ),
+      )
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given')
@@ -298,7 +305,9 @@ export async function main(argv: string[], print = printLine, printError = (text
     if (error instanceof UsageError || error instanceof ConfigError) {
       outcome = 'refused'
       refusedEarly = true
-      printError(`domain-lander: ${visible(error.message, { keepLineBreaks: true })}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`)
+      printError(
+        `domain-lander: ${visible(error.message, { keepLineBreaks: true })}${error instanceof UsageError && /command/.test(error.message) ? `\n\n${USAGE}` : ''}`,
+      )
       return 2
     }
     throw error
@@ -369,19 +378,17 @@ export async function main(argv: string[], print = printLine, printError = (text
       const { isDealStep, runDealsList, runDealStep } = await import('./deals.ts')
       const [step, ...rest] = args
       if (command === 'deals') await runDealsList(values, { store, config, print, usage })
-      else if (!isDealStep(step)) throw usage(`deal takes show, paid, rate-paid, wait, transfer, complete, cancel or deadline${step ? `, not "${step}"` : ''} (see the command list)`)
+      else if (!isDealStep(step))
+        throw usage(`deal takes show, paid, rate-paid, wait, transfer, complete, cancel or deadline${step ? `, not "${step}"` : ''} (see the command list)`)
       else await runDealStep(step, rest, values, { store, config, print, usage })
-    }
-    else if (command === 'payments') {
+    } else if (command === 'payments') {
       const { runPayments } = await import('./payments.ts')
       return await runPayments(args, values, { store, config, print, printError, usage })
-    }
-    else if (command === 'invoices' || command === 'invoice') {
+    } else if (command === 'invoices' || command === 'invoice') {
       const { runInvoice, runInvoiceList } = await import('./invoice.ts')
       if (command === 'invoices') await runInvoiceList(values, { store, print, usage })
       else await runInvoice(args, values, { store, print, usage })
-    }
-    else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print, config.invoiceRetentionYears)
+    } else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print, config.invoiceRetentionYears)
     else if (command === 'audit') await runAuditList(values, { store, print, usage })
     else await run(command, args, values, store, print, config)
     return 0

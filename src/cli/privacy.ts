@@ -33,7 +33,9 @@ export async function runPrivacy(
       `  ${report.outboxRows} outbox rows (mail and webhooks)`,
       `  ${report.mailFiles} .eml files in DATA_DIR/mail`,
       ...(report.keptInvoices.length
-        ? [`Kept ${report.keptInvoices.length} invoice${report.keptInvoices.length === 1 ? '' : 's'} (${report.keptInvoices.join(', ')}) with the buyer's name and address on them: invoices are kept ${invoiceYears === undefined ? 'without an end (INVOICE_RETENTION_YEARS=off)' : `${invoiceYears} years after the end of the year they were issued in`} (§147 Abs. 3 AO, §14b Abs. 1 UStG), which GDPR Art. 17(3)(b) allows.`]
+        ? [
+            `Kept ${report.keptInvoices.length} invoice${report.keptInvoices.length === 1 ? '' : 's'} (${report.keptInvoices.join(', ')}) with the buyer's name and address on them: invoices are kept ${invoiceYears === undefined ? 'without an end (INVOICE_RETENTION_YEARS=off)' : `${invoiceYears} years after the end of the year they were issued in`} (§147 Abs. 3 AO, §14b Abs. 1 UStG), which GDPR Art. 17(3)(b) allows.`,
+          ]
         : []),
     ].join('\n'),
   )

@@ -30,7 +30,10 @@ export async function runStatsSummary(
 ): Promise<void> {
   const { store, config, print } = context
   const current = config.domainsFile ? readDomainsFile(config.domainsFile) : domainsConfigOf({})
-  const stats = await visitorStats({ store, domains: { current: () => current, fromFile: config.domainsFile !== undefined } }, { days: values.days ?? 30, ...(values.domain !== undefined && { domain: values.domain }) })
+  const stats = await visitorStats(
+    { store, domains: { current: () => current, fromFile: config.domainsFile !== undefined } },
+    { days: values.days ?? 30, ...(values.domain !== undefined && { domain: values.domain }) },
+  )
   if (values.json) return print(jsonText(stats))
   const { total } = stats
   const lines = [

@@ -109,7 +109,16 @@ export interface DealPageProps {
   plan?: {
     rates: number
     transfer: 'after-last' | 'at-once'
-    schedule: { number: number; label: string; amount: string; due: string; reference: string; state: 'paid' | 'next' | 'open' | 'overdue'; paidOn?: string; href: string }[]
+    schedule: {
+      number: number
+      label: string
+      amount: string
+      due: string
+      reference: string
+      state: 'paid' | 'next' | 'open' | 'overdue'
+      paidOn?: string
+      href: string
+    }[]
     paid: string
     open: string
     /** The payment the payment block is for (the next open one, or the one chosen with ?rate=N). */

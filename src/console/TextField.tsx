@@ -3,7 +3,13 @@ import type { InputHTMLAttributes } from 'react'
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>
 
-export function TextField({ id, label, value, onChange, ...input }: { id: string; label: string; value: string; onChange: (value: string) => void } & InputProps) {
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  ...input
+}: { id: string; label: string; value: string; onChange: (value: string) => void } & InputProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

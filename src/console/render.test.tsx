@@ -42,7 +42,16 @@ const detail = (fields: Partial<InquiryDetail> = {}): InquiryDetail => ({
   price: '5.000 €',
   minimum: '1.000 €',
   ownerMail: { status: 'failed', attempts: 3, lastError: '550 mailbox unavailable', messageId: '<abc@lander>' },
-  replies: [{ id: 1, kind: 'reply', amount: null, body: 'Danke für die Anfrage.', createdAt: NOW - HOUR, mail: { status: 'pending', attempts: 0, lastError: null, messageId: '<r1@lander>' } }],
+  replies: [
+    {
+      id: 1,
+      kind: 'reply',
+      amount: null,
+      body: 'Danke für die Anfrage.',
+      createdAt: NOW - HOUR,
+      mail: { status: 'pending', attempts: 0, lastError: null, messageId: '<r1@lander>' },
+    },
+  ],
   currency: 'EUR',
   counter: null,
   counterDays: 7,
@@ -69,15 +78,52 @@ function visitorStatsFixture(): VisitorStats {
     days: 30,
     firstDay: '2025-04-20',
     lastDay: '2025-05-19',
-    total: { ...counts, visitors: 180, visits: 240, botsFiltered: 900, formTurns: 12, inquiries: 5, offers: 3, deals: 1, revenue: [{ amount: 250_000, currency: 'EUR' }], sources: [{ key: 'direct', count: 200 }, { key: 'market:sedo', count: 40 }], languages: [{ key: 'de', count: 200 }, { key: 'en', count: 40 }] },
+    total: {
+      ...counts,
+      visitors: 180,
+      visits: 240,
+      botsFiltered: 900,
+      formTurns: 12,
+      inquiries: 5,
+      offers: 3,
+      deals: 1,
+      revenue: [{ amount: 250_000, currency: 'EUR' }],
+      sources: [
+        { key: 'direct', count: 200 },
+        { key: 'market:sedo', count: 40 },
+      ],
+      languages: [
+        { key: 'de', count: 200 },
+        { key: 'en', count: 40 },
+      ],
+    },
     daily: [{ day: '2025-05-19', visitors: 180, visits: 240, formTurns: 12, inquiries: 5 }],
     names: [
       name('a.example', { visitors: 120, visits: 150, botsFiltered: 800, sources: [{ key: 'market:sedo', count: 40 }] }),
-      name('b.example', { visitors: 60, visits: 90, formTurns: 12, inquiries: 5, offers: 3, deals: 1, highestOffer: { amount: 2400, currency: 'EUR' }, medianOffer: { amount: 2000, currency: 'EUR' }, askingPrice: { amount: 2500, currency: 'EUR' }, highestShare: 96, revenue: [{ amount: 250_000, currency: 'EUR' }] }),
+      name('b.example', {
+        visitors: 60,
+        visits: 90,
+        formTurns: 12,
+        inquiries: 5,
+        offers: 3,
+        deals: 1,
+        highestOffer: { amount: 2400, currency: 'EUR' },
+        medianOffer: { amount: 2000, currency: 'EUR' },
+        askingPrice: { amount: 2500, currency: 'EUR' },
+        highestShare: 96,
+        revenue: [{ amount: 250_000, currency: 'EUR' }],
+      }),
     ],
     hints: [
       { kind: 'no-inquiries', domain: 'a.example', visitors: 120, visits: 150, formTurns: 0 },
-      { kind: 'offers-near-price', domain: 'b.example', offers: 3, highestOffer: { amount: 2400, currency: 'EUR' }, askingPrice: { amount: 2500, currency: 'EUR' }, highestShare: 96 },
+      {
+        kind: 'offers-near-price',
+        domain: 'b.example',
+        offers: 3,
+        highestOffer: { amount: 2400, currency: 'EUR' },
+        askingPrice: { amount: 2500, currency: 'EUR' },
+        highestShare: 96,
+      },
       { kind: 'no-visitors', domain: 'c.example', days: 90 },
     ],
   }
@@ -86,9 +132,42 @@ function visitorStatsFixture(): VisitorStats {
 const overview: Overview = {
   days: 30,
   domains: [
-    { domain: 'a.example', domainAscii: 'a.example', views: 900, inquiries: 1, spam: 0, highestOffer: null, medianOffer: null, highestAmount: null, medianAmount: null, daily: [{ day: '2025-05-19', views: 900, inquiries: 1 }] },
-    { domain: 'b.example', domainAscii: 'b.example', views: 10, inquiries: 4, spam: 2, highestOffer: '2.000 €', medianOffer: '1.000 €', highestAmount: { amount: 2000, currency: 'EUR' }, medianAmount: { amount: 1000, currency: 'EUR' }, daily: [{ day: '2025-05-19', views: 10, inquiries: 4 }] },
-    { domain: 'c.example', domainAscii: 'c.example', views: 50, inquiries: 4, spam: 0, highestOffer: '900 €', medianOffer: '900 €', highestAmount: { amount: 900, currency: 'EUR' }, medianAmount: { amount: 900, currency: 'EUR' }, daily: [{ day: '2025-05-19', views: 50, inquiries: 4 }] },
+    {
+      domain: 'a.example',
+      domainAscii: 'a.example',
+      views: 900,
+      inquiries: 1,
+      spam: 0,
+      highestOffer: null,
+      medianOffer: null,
+      highestAmount: null,
+      medianAmount: null,
+      daily: [{ day: '2025-05-19', views: 900, inquiries: 1 }],
+    },
+    {
+      domain: 'b.example',
+      domainAscii: 'b.example',
+      views: 10,
+      inquiries: 4,
+      spam: 2,
+      highestOffer: '2.000 €',
+      medianOffer: '1.000 €',
+      highestAmount: { amount: 2000, currency: 'EUR' },
+      medianAmount: { amount: 1000, currency: 'EUR' },
+      daily: [{ day: '2025-05-19', views: 10, inquiries: 4 }],
+    },
+    {
+      domain: 'c.example',
+      domainAscii: 'c.example',
+      views: 50,
+      inquiries: 4,
+      spam: 0,
+      highestOffer: '900 €',
+      medianOffer: '900 €',
+      highestAmount: { amount: 900, currency: 'EUR' },
+      medianAmount: { amount: 900, currency: 'EUR' },
+      daily: [{ day: '2025-05-19', views: 50, inquiries: 4 }],
+    },
   ],
   visits: visitorStatsFixture(),
 }
@@ -102,9 +181,42 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
     page: 'outbox',
     data: {
       items: [
-        { id: 3, inquiryId: 7, domain: 'bücher.example', kind: 'reply', target: null, status: 'failed', attempts: 5, lastError: 'timeout', createdAt: NOW - HOUR, nextAttemptAt: NOW },
-        { id: 4, inquiryId: 7, domain: 'bücher.example', kind: 'webhook', target: 'ntfy.example.org', status: 'pending', attempts: 2, lastError: 'HTTP 503', createdAt: NOW - HOUR, nextAttemptAt: NOW },
-        { id: 4, inquiryId: null, domain: 'bücher.example', kind: 'dns', target: '192.0.2.53:53', status: 'pending', attempts: 1, lastError: 'the DNS server cannot be reached (ECONNREFUSED)', createdAt: NOW - HOUR, nextAttemptAt: NOW },
+        {
+          id: 3,
+          inquiryId: 7,
+          domain: 'bücher.example',
+          kind: 'reply',
+          target: null,
+          status: 'failed',
+          attempts: 5,
+          lastError: 'timeout',
+          createdAt: NOW - HOUR,
+          nextAttemptAt: NOW,
+        },
+        {
+          id: 4,
+          inquiryId: 7,
+          domain: 'bücher.example',
+          kind: 'webhook',
+          target: 'ntfy.example.org',
+          status: 'pending',
+          attempts: 2,
+          lastError: 'HTTP 503',
+          createdAt: NOW - HOUR,
+          nextAttemptAt: NOW,
+        },
+        {
+          id: 4,
+          inquiryId: null,
+          domain: 'bücher.example',
+          kind: 'dns',
+          target: '192.0.2.53:53',
+          status: 'pending',
+          attempts: 1,
+          lastError: 'the DNS server cannot be reached (ECONNREFUSED)',
+          createdAt: NOW - HOUR,
+          nextAttemptAt: NOW,
+        },
       ],
       next: null,
     },
@@ -112,7 +224,19 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   overview: { page: 'overview', data: overview },
   templates: {
     page: 'templates',
-    data: { templates: [{ kind: 'decline', label: 'Ablehnung', language: 'de', text: 'Guten Tag, {domain}', isDefault: false, defaultText: 'Standard', placeholders: ['domain', 'notiz'] }] },
+    data: {
+      templates: [
+        {
+          kind: 'decline',
+          label: 'Ablehnung',
+          language: 'de',
+          text: 'Guten Tag, {domain}',
+          isDefault: false,
+          defaultText: 'Standard',
+          placeholders: ['domain', 'notiz'],
+        },
+      ],
+    },
   },
   sales: {
     page: 'sales',
@@ -153,7 +277,18 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
         offset: 0,
         total: 1,
         items: [
-          { name: 'bücher.example', ascii: 'xn--bcher-kva.example', price: 4900, currency: 'EUR', priceType: 'fixed', minOffer: null, status: 'available', language: null, listed: true, description: '<b>fett</b>' },
+          {
+            name: 'bücher.example',
+            ascii: 'xn--bcher-kva.example',
+            price: 4900,
+            currency: 'EUR',
+            priceType: 'fixed',
+            minOffer: null,
+            status: 'available',
+            language: null,
+            listed: true,
+            description: '<b>fett</b>',
+          },
         ],
       },
     },
@@ -161,19 +296,47 @@ const STATES: Record<ConsoleState['page'], ConsoleState> = {
   'bank-statement': { page: 'bank-statement', data: { maxBytes: 5 * 1024 * 1024 } },
   security: {
     page: 'security',
-    data: { passkeys: [{ id: 1, name: '<img src=x onerror=alert(1)>', createdAt: NOW - HOUR, lastUsedAt: null }], passkeyProblem: null, secondFactor: { on: false, recoveryCodesLeft: 0 } },
+    data: {
+      passkeys: [{ id: 1, name: '<img src=x onerror=alert(1)>', createdAt: NOW - HOUR, lastUsedAt: null }],
+      passkeyProblem: null,
+      secondFactor: { on: false, recoveryCodesLeft: 0 },
+    },
   },
   sessions: {
     page: 'sessions',
-    data: { sessions: [{ ref: 'r'.repeat(22), current: true, createdAt: NOW - HOUR, lastSeenAt: NOW, browser: 'Chrome auf Linux', address: '203.0.x.x', method: 'passkey' }] },
+    data: {
+      sessions: [
+        { ref: 'r'.repeat(22), current: true, createdAt: NOW - HOUR, lastSeenAt: NOW, browser: 'Chrome auf Linux', address: '203.0.x.x', method: 'passkey' },
+      ],
+    },
   },
   audit: {
     page: 'audit',
     data: {
       query: { action: 'reply' },
       entries: [
-        { id: 2, at: NOW - HOUR, actor: 'Sitzung 1a2b3c4d', action: 'reply', outcome: 'ok', inquiryId: 7, dealId: null, domain: '<script>alert(1)</script>.example', detail: null },
-        { id: 1, at: NOW - 2 * HOUR, actor: 'unbekannt', action: 'sign-in', outcome: 'refused', inquiryId: null, dealId: null, domain: null, detail: 'password · 203.0.x.x' },
+        {
+          id: 2,
+          at: NOW - HOUR,
+          actor: 'Sitzung 1a2b3c4d',
+          action: 'reply',
+          outcome: 'ok',
+          inquiryId: 7,
+          dealId: null,
+          domain: '<script>alert(1)</script>.example',
+          detail: null,
+        },
+        {
+          id: 1,
+          at: NOW - 2 * HOUR,
+          actor: 'unbekannt',
+          action: 'sign-in',
+          outcome: 'refused',
+          inquiryId: null,
+          dealId: null,
+          domain: null,
+          detail: 'password · 203.0.x.x',
+        },
       ],
       next: `${NOW - 2 * HOUR}.1`,
     },
@@ -275,7 +438,11 @@ describe('console pages', () => {
   })
 
   it('the inbox keeps its filters in the form and the export links', () => {
-    const html = render({ page: 'inbox', query: { status: 'spam', q: 'a&b', domain: 'x.example' }, data: { items: [], next: null, domains: [{ ascii: 'x.example', display: 'x.example' }] } })
+    const html = render({
+      page: 'inbox',
+      query: { status: 'spam', q: 'a&b', domain: 'x.example' },
+      data: { items: [], next: null, domains: [{ ascii: 'x.example', display: 'x.example' }] },
+    })
     expect(html).toContain('href="/api/export?format=json&amp;domain=x.example&amp;status=spam&amp;q=a%26b"')
     expect(html).toMatch(/<option value="spam" selected="">Spam<\/option>/)
     expect(html).not.toContain('Weitere laden')
@@ -319,7 +486,9 @@ describe('console pages', () => {
     const shown = text(render({ page: 'inquiry', data: detail({ status: 'archived' }) }))
     expect(shown).toContain('Wiederherstellen')
     expect(shown).not.toContain('Archivieren')
-    expect(text(render({ page: 'inquiry', data: detail({ status: 'spam', spamReason: 'too-fast' }) }))).toMatch(/Kein Spam[\s\S]*too-fast|too-fast[\s\S]*Kein Spam/)
+    expect(text(render({ page: 'inquiry', data: detail({ status: 'spam', spamReason: 'too-fast' }) }))).toMatch(
+      /Kein Spam[\s\S]*too-fast|too-fast[\s\S]*Kein Spam/,
+    )
   })
 
   it('the outbox lists mail and notifications (by host) with the last error and a resend button', () => {
@@ -349,7 +518,7 @@ describe('console pages', () => {
     expect(sortDomains(overview.domains, 'highestOffer', true).map((d) => d.domain)).toEqual(['b.example', 'c.example', 'a.example'])
   })
 
-  it('the overview shows the portfolio\'s figures, each hint with its numbers, and the CSV downloads of the range', () => {
+  it("the overview shows the portfolio's figures, each hint with its numbers, and the CSV downloads of the range", () => {
     const html = render(STATES.overview)
     const shown = text(html).replace(/\s+/g, ' ')
     expect(shown).toContain('Besucher 180')
@@ -362,7 +531,9 @@ describe('console pages', () => {
     expect(html).toContain('href="/api/overview.csv?days=30"')
     expect(html).toContain('href="/api/overview.csv?days=30&amp;sep=%3B"')
     // The charts' boxes, labelled with their figures, drawn only after hydration.
-    expect(html).toMatch(/<div class="stats-chart stats-chart-funnel" role="img" aria-label="Vom Besuch zum Abschluss: Besuche 240, Zum Formular 12, Anfragen 5, Angebote 3, Abschlüsse 1"><\/div>/)
+    expect(html).toMatch(
+      /<div class="stats-chart stats-chart-funnel" role="img" aria-label="Vom Besuch zum Abschluss: Besuche 240, Zum Formular 12, Anfragen 5, Angebote 3, Abschlüsse 1"><\/div>/,
+    )
     expect(html).not.toContain('recharts')
     expect(html).toContain('href="/uebersicht?days=365"')
   })
@@ -394,8 +565,22 @@ describe('console pages', () => {
       offer('franken.example', 2000, 'CHF', '2.000 CHF'),
     ]
     for (const key of ['highestOffer', 'medianOffer'] as const) {
-      expect(sortDomains(domains, key, true).map((d) => d.domain)).toEqual(['franken.example', 'euro-gross.example', 'euro-klein.example', 'yen.example', 'dollar.example', 'a.example'])
-      expect(sortDomains(domains, key, false).map((d) => d.domain)).toEqual(['franken.example', 'euro-klein.example', 'euro-gross.example', 'yen.example', 'dollar.example', 'a.example'])
+      expect(sortDomains(domains, key, true).map((d) => d.domain)).toEqual([
+        'franken.example',
+        'euro-gross.example',
+        'euro-klein.example',
+        'yen.example',
+        'dollar.example',
+        'a.example',
+      ])
+      expect(sortDomains(domains, key, false).map((d) => d.domain)).toEqual([
+        'franken.example',
+        'euro-klein.example',
+        'euro-gross.example',
+        'yen.example',
+        'dollar.example',
+        'a.example',
+      ])
     }
   })
 
@@ -407,7 +592,9 @@ describe('console pages', () => {
 
   it('the import page has a labelled file field, the choice to remove unlisted names and Vorschau; without DOMAINS_FILE it says why', () => {
     const html = render(STATES.import)
-    expect(html.replace(/<!-- -->/g, '')).toContain('<label for="import-file">Datei (CSV oder JSON, höchstens 10 MB)</label><input id="import-file" type="file"')
+    expect(html.replace(/<!-- -->/g, '')).toContain(
+      '<label for="import-file">Datei (CSV oder JSON, höchstens 10 MB)</label><input id="import-file" type="file"',
+    )
     expect(html).toContain('<input id="import-prune" type="checkbox" name="prune"/><label for="import-prune">')
     expect(html).toMatch(/<button type="submit"[^>]*>Vorschau<\/button>/)
     expect(text(html)).toContain('/etc/domain-lander/domains.yaml')
@@ -423,15 +610,7 @@ describe('console pages', () => {
 
 describe('what visitors typed', () => {
   const LONG_WORD = 'x'.repeat(5000)
-  const PAYLOADS = [
-    '<script>alert(1)</script>',
-    '<img src=x onerror=alert(1)>',
-    'javascript:alert(1)',
-    '&amp;',
-    '\u202Eevil.exe',
-    '\u001b[31mrot',
-    LONG_WORD,
-  ]
+  const PAYLOADS = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', 'javascript:alert(1)', '&amp;', '\u202Eevil.exe', '\u001b[31mrot', LONG_WORD]
   const hostile = PAYLOADS.join(' ')
   const pages: ConsoleState[] = [
     { page: 'inbox', query: { q: hostile }, data: { items: [row(1, { name: hostile, email: hostile, firstLine: hostile })], next: null, domains: [] } },
@@ -527,7 +706,9 @@ describe('Verkäufe (decision 037)', () => {
     const transferred = { ...waiting!, status: 'transferred' as const, statusLabel: 'Übertragen', notifyOthers: true }
     const shown = text(render({ page: 'sales', data: { deals: [transferred] } }))
     expect(shown).toMatch(/Andere Interessenten\s*werden beim Abschluss informiert/)
-    expect(text(render({ page: 'sales', data: { deals: [{ ...transferred, notifyOthers: false }] } }))).toMatch(/Andere Interessenten\s*werden nicht informiert/)
+    expect(text(render({ page: 'sales', data: { deals: [{ ...transferred, notifyOthers: false }] } }))).toMatch(
+      /Andere Interessenten\s*werden nicht informiert/,
+    )
     expect(render({ page: 'sales', data: { deals: [transferred] } })).not.toMatch(/>Frist ändern</)
   })
 })

@@ -241,24 +241,25 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(rateLimit, { global: false, store: rateLimits.Store as never })
 
   if (options.dev && devRenderer) (await import('./vite-dev.ts')).serveFromVite(app, options.dev, devRenderer)
-  else await app.register(fastifyStatic, {
-    root: options.clientDir,
-    prefix: '/',
-    index: false,
-    wildcard: false,
-    // The build wrote .br and .gz beside each asset (scripts/build-lib.ts).
-    preCompressed: true,
-    allowedPath: (pathName) => pathName !== '/index.html',
-    // Vite puts a content hash into every asset name, so an asset never changes and may be cached for good.
-    setHeaders: (reply, filePath) => {
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')
-      // The form's script is fetched when the visitor turns to the form: that request is the count (decision 049).
-      if (isFormScript(filePath)) {
-        const lookup = sites.lookup(reply.request)
-        if (lookup.kind === 'site' && !lookup.site.preview) visits.formTurn(reply.request, lookup.site.host.ascii)
-      }
-    },
-  })
+  else
+    await app.register(fastifyStatic, {
+      root: options.clientDir,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      // The build wrote .br and .gz beside each asset (scripts/build-lib.ts).
+      preCompressed: true,
+      allowedPath: (pathName) => pathName !== '/index.html',
+      // Vite puts a content hash into every asset name, so an asset never changes and may be cached for good.
+      setHeaders: (reply, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')
+        // The form's script is fetched when the visitor turns to the form: that request is the count (decision 049).
+        if (isFormScript(filePath)) {
+          const lookup = sites.lookup(reply.request)
+          if (lookup.kind === 'site' && !lookup.site.preview) visits.formTurn(reply.request, lookup.site.host.ascii)
+        }
+      },
+    })
   await app.register(healthRoutes, { store, readyzDetails: config.readyzDetails })
   const tls = createTlsApprovals({ sites, store, dailyLimit: config.tlsWildcardDailyLimit, log: app.log.child({ component: 'tls-check' }) })
   const view = createPageView({ secret, renderer, sites, visits })

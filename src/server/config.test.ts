@@ -82,7 +82,14 @@ describe('configuration', () => {
 
   test('notification addresses are a list; NOTIFY_SECRET signs them and is required with them', () => {
     const secret = 's'.repeat(32)
-    expect(loadConfig({ NOTIFY_URLS: 'https://a.example.org/x, ntfy+https://ntfy.sh/t\nhttp://127.0.0.1:9/y', NOTIFY_SECRET: secret, NOTIFY_PERSONAL: 'true', ADMIN_URL: 'https://konsole.example.org/' })).toMatchObject({
+    expect(
+      loadConfig({
+        NOTIFY_URLS: 'https://a.example.org/x, ntfy+https://ntfy.sh/t\nhttp://127.0.0.1:9/y',
+        NOTIFY_SECRET: secret,
+        NOTIFY_PERSONAL: 'true',
+        ADMIN_URL: 'https://konsole.example.org/',
+      }),
+    ).toMatchObject({
       notify: { urls: ['https://a.example.org/x', 'ntfy+https://ntfy.sh/t', 'http://127.0.0.1:9/y'], secret, personal: true },
       adminUrl: 'https://konsole.example.org',
     })
@@ -102,18 +109,31 @@ describe('configuration', () => {
       zones: null,
       key: { name: 'lander-key.', secret: Buffer.alloc(32, 3) },
     })
-    expect(loadConfig({ DNS_UPDATE_SERVER: '[::1]:5353', DNS_UPDATE_ZONES: 'Example.com, example.de.', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret }).dnsUpdate).toMatchObject({
+    expect(
+      loadConfig({ DNS_UPDATE_SERVER: '[::1]:5353', DNS_UPDATE_ZONES: 'Example.com, example.de.', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret })
+        .dnsUpdate,
+    ).toMatchObject({
       host: '::1',
       port: 5353,
       zones: ['example.com', 'example.de'],
     })
-    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53' })).toThrow(/DNS_UPDATE_KEY_NAME: is required for DNS updates[\s\S]*DNS_UPDATE_KEY_SECRET: is required/)
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53' })).toThrow(
+      /DNS_UPDATE_KEY_NAME: is required for DNS updates[\s\S]*DNS_UPDATE_KEY_SECRET: is required/,
+    )
     expect(() => loadConfig({ DNS_UPDATE_ZONES: 'example.de' })).toThrow(/DNS_UPDATE_SERVER: is required for DNS updates/)
-    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53:99999', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret })).toThrow(/DNS_UPDATE_SERVER: must be the DNS server/)
-    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: 'c2hvcnQ=' })).toThrow(/DNS_UPDATE_KEY_SECRET: must be the key's secret in base64, at least 16 bytes/)
-    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret, DNS_UPDATE_ZONES: 'example.de,*.x' })).toThrow(/DNS_UPDATE_ZONES: must be a comma-separated list of zones/)
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53:99999', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret })).toThrow(
+      /DNS_UPDATE_SERVER: must be the DNS server/,
+    )
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: 'c2hvcnQ=' })).toThrow(
+      /DNS_UPDATE_KEY_SECRET: must be the key's secret in base64, at least 16 bytes/,
+    )
+    expect(() =>
+      loadConfig({ DNS_UPDATE_SERVER: '192.0.2.53', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret, DNS_UPDATE_ZONES: 'example.de,*.x' }),
+    ).toThrow(/DNS_UPDATE_ZONES: must be a comma-separated list of zones/)
     // The secret is never part of an error message.
-    expect(() => loadConfig({ DNS_UPDATE_SERVER: 'bad host', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret })).toThrow(expect.objectContaining({ message: expect.not.stringContaining(secret) }))
+    expect(() => loadConfig({ DNS_UPDATE_SERVER: 'bad host', DNS_UPDATE_KEY_NAME: 'k', DNS_UPDATE_KEY_SECRET: secret })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(secret) }),
+    )
   })
 
   test('values are read and converted, and MAIL_FROM defaults to MAIL_TO', () => {
@@ -244,7 +264,13 @@ test('INVOICE_RETENTION_YEARS is 8 (the law since 2025), may be longer or off, n
 
 test('the seller on invoices: off without SELLER_*, read with them, and refused in one line naming what is missing', () => {
   expect(loadConfig({}).invoice).toBeNull()
-  const seller = { SELLER_NAME: 'Jürgen Müller', SELLER_STREET: 'Hauptstraße 5', SELLER_POSTCODE: '10115', SELLER_CITY: 'Berlin', SELLER_VAT_ID: 'de 123 456 789' }
+  const seller = {
+    SELLER_NAME: 'Jürgen Müller',
+    SELLER_STREET: 'Hauptstraße 5',
+    SELLER_POSTCODE: '10115',
+    SELLER_CITY: 'Berlin',
+    SELLER_VAT_ID: 'de 123 456 789',
+  }
   expect(loadConfig({ ...seller, SELLER_VAT_RATE: '7,5', SELLER_IBAN: 'de89 3704 0044 0532 0130 00' }).invoice).toEqual({
     name: 'Jürgen Müller',
     street: 'Hauptstraße 5',
@@ -269,13 +295,18 @@ test('the seller on invoices: off without SELLER_*, read with them, and refused 
   expect(lines).toEqual([
     "  SELLER_NAME: invoices are on (a SELLER_* variable is set), but SELLER_STREET, SELLER_POSTCODE, SELLER_TAX_NUMBER or SELLER_VAT_ID are missing: an invoice needs the seller's name, address and tax number or VAT ID (§14 Abs. 4 UStG)",
   ])
-  expect(() => loadConfig({ SELLER_SMALL_BUSINESS: 'true' })).toThrow(/SELLER_NAME, SELLER_STREET, SELLER_POSTCODE, SELLER_CITY, SELLER_TAX_NUMBER or SELLER_VAT_ID are missing/)
+  expect(() => loadConfig({ SELLER_SMALL_BUSINESS: 'true' })).toThrow(
+    /SELLER_NAME, SELLER_STREET, SELLER_POSTCODE, SELLER_CITY, SELLER_TAX_NUMBER or SELLER_VAT_ID are missing/,
+  )
   expect(() => loadConfig({ ...seller, SELLER_NAME: 'Müller\nBcc: x@example.org' })).toThrow(/SELLER_NAME: must be one line without control characters/)
   expect(() => loadConfig({ ...seller, SELLER_VAT_RATE: '19 %' })).toThrow(/SELLER_VAT_RATE: must be a VAT rate in percent/)
 })
 
 test('the daily checks are on unless DOMAIN_CHECKS=off; SERVER_ADDRESSES lists addresses and host names; the resolver is IP[:PORT]', () => {
-  expect(loadConfig({ DOMAIN_CHECKS: 'off', SERVER_ADDRESSES: '203.0.113.7, 2001:DB8::7 lander.example.net.', DOMAIN_CHECK_RESOLVER: '127.0.0.1:5353' }).domainChecks).toEqual({
+  expect(
+    loadConfig({ DOMAIN_CHECKS: 'off', SERVER_ADDRESSES: '203.0.113.7, 2001:DB8::7 lander.example.net.', DOMAIN_CHECK_RESOLVER: '127.0.0.1:5353' })
+      .domainChecks,
+  ).toEqual({
     daily: false,
     serverAddresses: ['203.0.113.7', '2001:db8::7', 'lander.example.net'],
     resolver: '127.0.0.1:5353',

@@ -6,9 +6,7 @@ import { z } from 'zod'
 import { isValidEmail } from '../shared/contact.ts'
 import { parseTargetList } from './lib/notify-targets.ts'
 
-const flag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
-  .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
+const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((value) => ['true', '1', 'yes', 'on'].includes(value))
 
 // One mailbox: an address, or "Name <address>" with a name of plain words. nodemailer would read a comma, a
 // semicolon, a group or a line separator (U+2028 too) as more recipients or a header of its own.
@@ -40,24 +38,22 @@ function isProxyAddress(entry: string): boolean {
  * rightmost entry is the client), or the proxies' addresses and CIDR ranges (every entry from the right that is
  * one of them is skipped).
  */
-const trustProxy = z
-  .string()
-  .transform((value, ctx): false | number | string[] => {
-    const text = value.trim().toLowerCase()
-    if (['false', 'no', 'off', '0'].includes(text)) return false
-    if (['true', 'yes', 'on'].includes(text)) return 1
-    if (/^\d+$/.test(text) && Number(text) <= 32) return Number(text) || false
-    const entries = text.split(',').map((entry) => entry.trim())
-    const wrong = entries.find((entry) => !isProxyAddress(entry))
-    if (wrong === undefined) return entries
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        `must be false, true (one proxy), a number of proxies from 1 to 32, or a comma-separated list of proxy addresses ` +
-        `or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8); ${JSON.stringify(wrong)} is none of these`,
-    })
-    return z.NEVER
+const trustProxy = z.string().transform((value, ctx): false | number | string[] => {
+  const text = value.trim().toLowerCase()
+  if (['false', 'no', 'off', '0'].includes(text)) return false
+  if (['true', 'yes', 'on'].includes(text)) return 1
+  if (/^\d+$/.test(text) && Number(text) <= 32) return Number(text) || false
+  const entries = text.split(',').map((entry) => entry.trim())
+  const wrong = entries.find((entry) => !isProxyAddress(entry))
+  if (wrong === undefined) return entries
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      `must be false, true (one proxy), a number of proxies from 1 to 32, or a comma-separated list of proxy addresses ` +
+      `or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8); ${JSON.stringify(wrong)} is none of these`,
   })
+  return z.NEVER
+})
 
 const IPV6_PREFIX_ERROR = 'must be a whole number from 32 to 128 (how many leading bits of an IPv6 address make one client)'
 
@@ -102,7 +98,9 @@ const SELLER_REQUIRED = ['SELLER_NAME', 'SELLER_STREET', 'SELLER_POSTCODE', 'SEL
 const SELLER_OPTIONAL = ['SELLER_TAX_NUMBER', 'SELLER_VAT_ID', 'SELLER_IBAN', 'SELLER_BIC', 'SELLER_BANK'] as const
 
 /** Invoices are on when any seller variable is set; then what an invoice needs must all be there. */
-function invoiceSeller(env: Partial<Record<(typeof SELLER_REQUIRED)[number] | (typeof SELLER_OPTIONAL)[number], string>> & { SELLER_SMALL_BUSINESS?: boolean }) {
+function invoiceSeller(
+  env: Partial<Record<(typeof SELLER_REQUIRED)[number] | (typeof SELLER_OPTIONAL)[number], string>> & { SELLER_SMALL_BUSINESS?: boolean },
+) {
   const on = [...SELLER_REQUIRED, ...SELLER_OPTIONAL].some((key) => env[key] !== undefined) || env.SELLER_SMALL_BUSINESS === true
   const missing: string[] = SELLER_REQUIRED.filter((key) => env[key] === undefined)
   if (env.SELLER_TAX_NUMBER === undefined && env.SELLER_VAT_ID === undefined) missing.push('SELLER_TAX_NUMBER or SELLER_VAT_ID')
@@ -123,20 +121,27 @@ const dnsName = (example: string) =>
   z
     .string()
     .transform((value) => value.trim().toLowerCase().replace(/\.$/, ''))
-    .refine((value) => value.length > 0 && value.length <= 253 && value.split('.').every((label) => DNS_LABEL.test(label)), `must be a DNS name in ASCII, ${example}`)
+    .refine(
+      (value) => value.length > 0 && value.length <= 253 && value.split('.').every((label) => DNS_LABEL.test(label)),
+      `must be a DNS name in ASCII, ${example}`,
+    )
 
-const dnsZones = z
-  .string()
-  .transform((value, ctx) => {
-    const zones = value.split(',').map((zone) => zone.trim()).filter(Boolean)
-    const parsed = zones.map((zone) => dnsName('').safeParse(zone))
-    const wrong = parsed.findIndex((result) => !result.success)
-    if (zones.length === 0 || wrong !== -1) {
-      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of zones in ASCII (punycode), e.g. example.com,example.de${wrong === -1 ? '' : `; ${JSON.stringify(zones[wrong])} is not one`}` })
-      return z.NEVER
-    }
-    return [...new Set(parsed.map((result) => result.data!))]
-  })
+const dnsZones = z.string().transform((value, ctx) => {
+  const zones = value
+    .split(',')
+    .map((zone) => zone.trim())
+    .filter(Boolean)
+  const parsed = zones.map((zone) => dnsName('').safeParse(zone))
+  const wrong = parsed.findIndex((result) => !result.success)
+  if (zones.length === 0 || wrong !== -1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a comma-separated list of zones in ASCII (punycode), e.g. example.com,example.de${wrong === -1 ? '' : `; ${JSON.stringify(zones[wrong])} is not one`}`,
+    })
+    return z.NEVER
+  }
+  return [...new Set(parsed.map((result) => result.data!))]
+})
 
 /** HOST, HOST:PORT or [IPv6]:PORT of the DNS server; port 53 unless given. */
 const dnsServer = z.string().transform((value, ctx) => {
@@ -153,10 +158,18 @@ const dnsServer = z.string().transform((value, ctx) => {
 
 /** SERVER_ADDRESSES: this server's public IP addresses and the host names a listed name may be a CNAME of. */
 const serverAddresses = z.string().transform((value, ctx) => {
-  const entries = value.split(/[\s,]+/).map((entry) => entry.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean)
-  const wrong = entries.find((entry) => net.isIP(entry) === 0 && !(entry.length <= 253 && entry.split('.').length > 1 && entry.split('.').every((label) => DNS_LABEL.test(label))))
+  const entries = value
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim().toLowerCase().replace(/\.$/, ''))
+    .filter(Boolean)
+  const wrong = entries.find(
+    (entry) => net.isIP(entry) === 0 && !(entry.length <= 253 && entry.split('.').length > 1 && entry.split('.').every((label) => DNS_LABEL.test(label))),
+  )
   if (wrong !== undefined) {
-    ctx.addIssue({ code: 'custom', message: `must list IP addresses and host names, separated by commas, e.g. 203.0.113.7,2001:db8::7,lander.example.net; ${JSON.stringify(wrong)} is neither` })
+    ctx.addIssue({
+      code: 'custom',
+      message: `must list IP addresses and host names, separated by commas, e.g. 203.0.113.7,2001:db8::7,lander.example.net; ${JSON.stringify(wrong)} is neither`,
+    })
     return z.NEVER
   }
   return [...new Set(entries)]
@@ -180,9 +193,7 @@ const configSchema = z
       .default(3001),
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('./data'),
-    SMTP_URL: z
-      .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@mail.example.de:465' })
-      .optional(),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@mail.example.de:465' }).optional(),
     MAIL_TO: mailbox.optional(),
     MAIL_FROM: mailbox.optional(),
     CONTACT_SECRET: z.string().min(16, 'must be at least 16 characters long').optional(),
@@ -200,9 +211,7 @@ const configSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Unset: readable lines on a terminal, JSON lines otherwise (src/server/logger.ts).
     LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json (one JSON object a line) or pretty (readable lines)' }).optional(),
-    WORKERS: z
-      .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'must be a whole number from 1 to 64, or auto' })
-      .default(1),
+    WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'must be a whole number from 1 to 64, or auto' }).default(1),
     DOMAINS_FILE: z.string().min(1).optional(),
     // The heap a load of the domains file may use, in its own process (docs/domains.md, "Large portfolios").
     DOMAINS_FILE_MEMORY_MIB: z.coerce
@@ -211,9 +220,7 @@ const configSchema = z
       .min(16, 'must be a whole number of MiB from 16 to 4096')
       .max(4096, 'must be a whole number of MiB from 16 to 4096')
       .default(384),
-    DATABASE_URL: z
-      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL, e.g. postgres://lander:secret@db.internal:5432/lander' })
-      .optional(),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL, e.g. postgres://lander:secret@db.internal:5432/lander' }).optional(),
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     ALLOW_ANY_TLS: flag.default(false),
     READYZ_DETAILS: flag.default(false),
@@ -286,7 +293,10 @@ const configSchema = z
     SELLER_STREET: sellerText(200).optional(),
     SELLER_POSTCODE: sellerText(20).optional(),
     SELLER_CITY: sellerText(100).optional(),
-    SELLER_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 country code such as DE').default('DE'),
+    SELLER_COUNTRY: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 country code such as DE')
+      .default('DE'),
     SELLER_TAX_NUMBER: sellerText(40).optional(),
     SELLER_VAT_ID: z
       .string()
@@ -316,7 +326,10 @@ const configSchema = z
     DNS_UPDATE_KEY_NAME: dnsName('a key name such as lander-key').optional(),
     DNS_UPDATE_KEY_SECRET: z
       .string()
-      .refine((value) => tsigSecret(value) !== null, 'must be the key\'s secret in base64, at least 16 bytes (e.g. from: tsig-keygen -a hmac-sha256 lander-key, or keymgr -t lander-key hmac-sha256)')
+      .refine(
+        (value) => tsigSecret(value) !== null,
+        "must be the key's secret in base64, at least 16 bytes (e.g. from: tsig-keygen -a hmac-sha256 lander-key, or keymgr -t lander-key hmac-sha256)",
+      )
       .optional(),
     // The daily checks of the listed names (docs/domains.md, decision 047).
     DOMAIN_CHECKS: z.enum(['daily', 'off'], { error: 'must be daily or off' }).default('daily'),
@@ -340,11 +353,19 @@ const configSchema = z
     const dnsSet = (['DNS_UPDATE_SERVER', 'DNS_UPDATE_KEY_NAME', 'DNS_UPDATE_KEY_SECRET'] as const).filter((key) => env[key] !== undefined)
     if ((dnsSet.length > 0 || env.DNS_UPDATE_ZONES) && dnsSet.length < 3) {
       for (const key of (['DNS_UPDATE_SERVER', 'DNS_UPDATE_KEY_NAME', 'DNS_UPDATE_KEY_SECRET'] as const).filter((key) => env[key] === undefined)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: 'is required for DNS updates: DNS_UPDATE_SERVER, DNS_UPDATE_KEY_NAME and DNS_UPDATE_KEY_SECRET go together' })
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'is required for DNS updates: DNS_UPDATE_SERVER, DNS_UPDATE_KEY_NAME and DNS_UPDATE_KEY_SECRET go together',
+        })
       }
     }
     if (env.NOTIFY_URLS?.length && !env.NOTIFY_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['NOTIFY_SECRET'], message: 'is required when NOTIFY_URLS is set: it signs every notification (e.g. the output of: openssl rand -hex 32)' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['NOTIFY_SECRET'],
+        message: 'is required when NOTIFY_URLS is set: it signs every notification (e.g. the output of: openssl rand -hex 32)',
+      })
     }
   })
   .transform((env) => {
@@ -436,9 +457,7 @@ export class ConfigError extends Error {
 
 /** Parses the environment; an empty variable counts as unset. Throws one error naming every wrong variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const input = Object.fromEntries(
-    Object.keys(configSchema.in.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
-  )
+  const input = Object.fromEntries(Object.keys(configSchema.in.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]))
   const result = configSchema.safeParse(input)
   if (result.success) return result.data
   const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || 'config'}: ${issue.message}`)

@@ -49,13 +49,17 @@ export function prepareDataDir(dir: string): { warning: string | null } {
   try {
     fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK)
   } catch (error) {
-    throw new DataDirError(describeFsError(`DATA_DIR ${dir} is not usable`, error as NodeJS.ErrnoException, `read, write and execute permission on it (chown it to that user, chmod 700)`))
+    throw new DataDirError(
+      describeFsError(
+        `DATA_DIR ${dir} is not usable`,
+        error as NodeJS.ErrnoException,
+        `read, write and execute permission on it (chown it to that user, chmod 700)`,
+      ),
+    )
   }
   const mode = stat.mode & 0o777
   const warning =
-    mode & 0o077
-      ? `DATA_DIR ${dir} has mode ${mode.toString(8).padStart(4, '0')}: other users may read or change the inquiries in it; chmod 700 ${dir}`
-      : null
+    mode & 0o077 ? `DATA_DIR ${dir} has mode ${mode.toString(8).padStart(4, '0')}: other users may read or change the inquiries in it; chmod 700 ${dir}` : null
   return { warning }
 }
 

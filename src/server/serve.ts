@@ -102,7 +102,9 @@ function explainListenError(error: unknown, { port, host, example, anyHost }: Li
     case 'EADDRINUSE':
       return new ListenError(`${port} ${e.port} is already in use on ${e.address}: stop the program that listens there, or set ${port} to a free port`)
     case 'EACCES':
-      return new ListenError(`${port} ${e.port}: permission denied: only root may listen on ports below 1024; set ${port} to 1024 or above (e.g. ${example}) and forward the low port to it`)
+      return new ListenError(
+        `${port} ${e.port}: permission denied: only root may listen on ports below 1024; set ${port} to 1024 or above (e.g. ${example}) and forward the low port to it`,
+      )
     case 'EADDRNOTAVAIL':
       return new ListenError(`${host} ${e.address} is not an address of this machine: set ${host} to one of its addresses${anyHost}`)
     case 'ENOTFOUND':

@@ -25,8 +25,14 @@ describe('the checkout schema', () => {
   })
 
   test('a purchase is binding only when the box was ticked', () => {
-    expect(checkCheckout({ ...valid, binding: undefined })).toEqual({ status: 'invalid', fieldErrors: { binding: 'Bitte bestätigen Sie, dass Sie verbindlich zum angezeigten Preis kaufen.' } })
-    expect(checkCheckout({ ...valid, binding: 'yes' }, 'en')).toEqual({ status: 'invalid', fieldErrors: { binding: 'Please confirm that you are buying at the price shown.' } })
+    expect(checkCheckout({ ...valid, binding: undefined })).toEqual({
+      status: 'invalid',
+      fieldErrors: { binding: 'Bitte bestätigen Sie, dass Sie verbindlich zum angezeigten Preis kaufen.' },
+    })
+    expect(checkCheckout({ ...valid, binding: 'yes' }, 'en')).toEqual({
+      status: 'invalid',
+      fieldErrors: { binding: 'Please confirm that you are buying at the price shown.' },
+    })
   })
 
   test.each([
@@ -56,8 +62,16 @@ describe('the checkout schema', () => {
   })
 })
 
-describe('the invoice address of a negotiated deal (the checkout\'s own fields and rules)', () => {
-  const address = { name58fnlsd: 'Erika Mustermann', company: '', street: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', country: 'DE', vat_id: 'de 123456789' }
+describe("the invoice address of a negotiated deal (the checkout's own fields and rules)", () => {
+  const address = {
+    name58fnlsd: 'Erika Mustermann',
+    company: '',
+    street: 'Hauptstraße 1',
+    postcode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    vat_id: 'de 123456789',
+  }
 
   test('takes name and address alone: no e-mail, binding tick or form token, the VAT ID in upper case', () => {
     const check = checkAddress({ ...address, action: 'address' })

@@ -28,13 +28,21 @@ export const CHECKOUT_FIELD = {
 export const CHECKOUT_LIMIT = { line: 200, postcode: 20, vatId: 20 } as const
 
 /** ISO 3166-1 alpha-2, the codes in use today; the select shows their names in the page's language. */
-export const COUNTRIES = 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'.split(' ')
+export const COUNTRIES =
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'.split(
+    ' ',
+  )
 
 // A one-line value: no control characters and no line separators (they could end a mail header or a CSV line).
 const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u
 const INVISIBLE = /^[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*$/u
 
-const line = (max: number) => z.string().check(z.trim(), z.maxLength(max), z.refine((v) => !LINE_BREAKING.test(v)))
+const line = (max: number) =>
+  z.string().check(
+    z.trim(),
+    z.maxLength(max),
+    z.refine((v) => !LINE_BREAKING.test(v)),
+  )
 const requiredLine = (max: number) => line(max).check(z.refine((v) => !INVISIBLE.test(v)))
 const optionalLine = (max: number) => z.optional(line(max))
 
@@ -84,7 +92,15 @@ export type CheckoutFieldErrors = Partial<Record<CheckoutVisibleField, string>>
 
 type AddressPayload = z.infer<typeof addressSchema>
 /** The address's fields, as the deal page asks them. */
-export const ADDRESS_VISIBLE = [CHECKOUT_FIELD.name, CHECKOUT_FIELD.company, CHECKOUT_FIELD.street, CHECKOUT_FIELD.postcode, CHECKOUT_FIELD.city, CHECKOUT_FIELD.country, CHECKOUT_FIELD.vatId] as const
+export const ADDRESS_VISIBLE = [
+  CHECKOUT_FIELD.name,
+  CHECKOUT_FIELD.company,
+  CHECKOUT_FIELD.street,
+  CHECKOUT_FIELD.postcode,
+  CHECKOUT_FIELD.city,
+  CHECKOUT_FIELD.country,
+  CHECKOUT_FIELD.vatId,
+] as const
 type AddressField = (typeof ADDRESS_VISIBLE)[number]
 export type AddressCheck = { status: 'valid'; data: AddressPayload } | { status: 'invalid'; fieldErrors: Partial<Record<AddressField, string>> }
 

@@ -363,7 +363,17 @@ export interface DealSummary {
   /** An instalment plan (decision 042): when the name moves, and each payment as the owner reads it. */
   plan?: {
     transfer: 'after-last' | 'at-once'
-    rates: { number: number; label: string; amount: string; dueAt: number; reference: string; paidAt: number | null; paidBy: 'owner' | 'bank' | null; overdue: boolean; waitedAt: number | null }[]
+    rates: {
+      number: number
+      label: string
+      amount: string
+      dueAt: number
+      reference: string
+      paidAt: number | null
+      paidBy: 'owner' | 'bank' | null
+      overdue: boolean
+      waitedAt: number | null
+    }[]
   }
 }
 

@@ -88,9 +88,8 @@ describe('the contact schema', () => {
 })
 
 describe('the e-mail rule', () => {
-  test.each(['erika@example.de', 'e.m+tag@sub.example.co.uk', "o'brien@example.ie", 'x@münchen.de', 'x@xn--mnchen-3ya.de'])(
-    '%s is an address',
-    (address) => expect(isValidEmail(address)).toBe(true),
+  test.each(['erika@example.de', 'e.m+tag@sub.example.co.uk', "o'brien@example.ie", 'x@münchen.de', 'x@xn--mnchen-3ya.de'])('%s is an address', (address) =>
+    expect(isValidEmail(address)).toBe(true),
   )
 
   test.each([
@@ -134,8 +133,12 @@ describe('the e-mail rule', () => {
   })
 
   test('an invalid domain is a field error in the page’s language', () => {
-    expect(checkContact({ ...valid, themail3h6: 'erika@exa_mple.de' }, 'de')).toMatchObject({ fieldErrors: { themail3h6: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.' } })
-    expect(checkContact({ ...valid, themail3h6: 'erika@-example.de' }, 'en')).toMatchObject({ fieldErrors: { themail3h6: 'Please enter a valid email address.' } })
+    expect(checkContact({ ...valid, themail3h6: 'erika@exa_mple.de' }, 'de')).toMatchObject({
+      fieldErrors: { themail3h6: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.' },
+    })
+    expect(checkContact({ ...valid, themail3h6: 'erika@-example.de' }, 'en')).toMatchObject({
+      fieldErrors: { themail3h6: 'Please enter a valid email address.' },
+    })
   })
 
   test('a 300 KB address is refused by its length alone', () => {
@@ -174,7 +177,11 @@ describe('offers', () => {
     expect(parseOffer(typed, 'USD')).toBe('invalid')
   })
 
-  test.each([['4.900 €', 4900], ['4900 EUR', 4900], ['4900', 4900]])('%j is read as %s euros on a EUR domain', (typed, amount) => {
+  test.each([
+    ['4.900 €', 4900],
+    ['4900 EUR', 4900],
+    ['4900', 4900],
+  ])('%j is read as %s euros on a EUR domain', (typed, amount) => {
     expect(parseOffer(typed, 'EUR')).toBe(amount)
   })
 
@@ -192,7 +199,7 @@ describe('offers', () => {
     ['', null],
   ])('readAmount reads %j as %j, saying why when it is no whole amount', (typed, read) => expect(readAmount(typed)).toEqual(read))
 
-  test('markFits takes no mark, or the currency\'s code or symbol, or any currency mark when none is given', () => {
+  test("markFits takes no mark, or the currency's code or symbol, or any currency mark when none is given", () => {
     expect([markFits('', 'EUR'), markFits('€', 'EUR'), markFits('EUR', 'EUR'), markFits('$', 'USD')]).toEqual([true, true, true, true])
     expect([markFits('$', 'EUR'), markFits('EUR', 'USD'), markFits('ABCD')]).toEqual([false, false, false])
     expect([markFits('CHF'), markFits('€')]).toEqual([true, true])
@@ -210,13 +217,49 @@ describe('the hints in the language of the page', () => {
   const WRONG = [
     ['an empty name', { name58fnlsd: ' ' }, 'name58fnlsd', 'Bitte geben Sie Ihren Namen ein.', 'Please enter your name.'],
     ['a name that is not text', { name58fnlsd: 42 }, 'name58fnlsd', 'Bitte geben Sie Ihren Namen ein.', 'Please enter your name.'],
-    ['a name with a line break', { name58fnlsd: 'Erika\nBcc: x' }, 'name58fnlsd', 'Der Name darf keine Zeilenumbrüche oder Steuerzeichen enthalten.', 'The name must not contain line breaks or control characters.'],
-    ['a name too long', { name58fnlsd: 'n'.repeat(201) }, 'name58fnlsd', 'Der Name darf höchstens 200 Zeichen lang sein.', 'The name can be at most 200 characters long.'],
-    ['an address that is none', { themail3h6: 'erika@' }, 'themail3h6', 'Bitte geben Sie eine gültige E-Mail-Adresse ein.', 'Please enter a valid email address.'],
+    [
+      'a name with a line break',
+      { name58fnlsd: 'Erika\nBcc: x' },
+      'name58fnlsd',
+      'Der Name darf keine Zeilenumbrüche oder Steuerzeichen enthalten.',
+      'The name must not contain line breaks or control characters.',
+    ],
+    [
+      'a name too long',
+      { name58fnlsd: 'n'.repeat(201) },
+      'name58fnlsd',
+      'Der Name darf höchstens 200 Zeichen lang sein.',
+      'The name can be at most 200 characters long.',
+    ],
+    [
+      'an address that is none',
+      { themail3h6: 'erika@' },
+      'themail3h6',
+      'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+      'Please enter a valid email address.',
+    ],
     ['no message', { message: undefined }, 'message', 'Bitte geben Sie eine Nachricht ein.', 'Please enter a message.'],
-    ['a message too long', { message: 'm'.repeat(5001) }, 'message', 'Die Nachricht darf höchstens 5.000 Zeichen lang sein.', 'The message can be at most 5,000 characters long.'],
-    ['an offer that is not an amount', { offer: 'viel' }, 'offer', 'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.', 'Please enter your offer as a whole amount in the currency shown, for example 4,900.'],
-    ['an offer that is not text', { offer: 4900 }, 'offer', 'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.', 'Please enter your offer as a whole amount in the currency shown, for example 4,900.'],
+    [
+      'a message too long',
+      { message: 'm'.repeat(5001) },
+      'message',
+      'Die Nachricht darf höchstens 5.000 Zeichen lang sein.',
+      'The message can be at most 5,000 characters long.',
+    ],
+    [
+      'an offer that is not an amount',
+      { offer: 'viel' },
+      'offer',
+      'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.',
+      'Please enter your offer as a whole amount in the currency shown, for example 4,900.',
+    ],
+    [
+      'an offer that is not text',
+      { offer: 4900 },
+      'offer',
+      'Bitte geben Sie Ihr Angebot als ganzen Betrag in der genannten Währung ein, zum Beispiel 4.900.',
+      'Please enter your offer as a whole amount in the currency shown, for example 4,900.',
+    ],
   ] as const
 
   test.each(WRONG)('%s: German by default and on German pages, English on English ones', (_what, fields, field, german, english) => {

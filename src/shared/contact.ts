@@ -86,11 +86,23 @@ const isBlank = (value: string) => INVISIBLE.test(value)
 
 /** The texts that explain a wrong field. The schema's messages are their names, put into words by checkContact. */
 type Hint = Extract<keyof Texts, `hint${string}`>
-const HINTS: Record<Hint, true> = { hintName: true, hintNameLine: true, hintNameLong: true, hintEmail: true, hintMessage: true, hintMessageLong: true, hintOffer: true }
+const HINTS: Record<Hint, true> = {
+  hintName: true,
+  hintNameLine: true,
+  hintNameLong: true,
+  hintEmail: true,
+  hintMessage: true,
+  hintMessageLong: true,
+  hintOffer: true,
+}
 const isHint = (message: string): message is Hint => Object.hasOwn(HINTS, message)
 const hint = (name: Hint) => name
 
-const required = (name: Hint) => z.string(name).check(z.trim(), z.refine((v) => !isBlank(v), name))
+const required = (name: Hint) =>
+  z.string(name).check(
+    z.trim(),
+    z.refine((v) => !isBlank(v), name),
+  )
 
 const contactSchema = z.object({
   [FIELD.name]: required('hintName').check(
@@ -100,7 +112,11 @@ const contactSchema = z.object({
   [FIELD.email]: required('hintEmail').check(z.refine(isValidEmail, hint('hintEmail'))),
   [FIELD.message]: required('hintMessage').check(z.maxLength(LIMIT.message, hint('hintMessageLong'))),
   [FIELD.offer]: z.optional(
-    z.string(hint('hintOffer')).check(z.trim(), z.maxLength(30, hint('hintOffer')), z.refine((v) => parseOffer(v) !== 'invalid', hint('hintOffer'))),
+    z.string(hint('hintOffer')).check(
+      z.trim(),
+      z.maxLength(30, hint('hintOffer')),
+      z.refine((v) => parseOffer(v) !== 'invalid', hint('hintOffer')),
+    ),
   ),
   // Decoys: any string is accepted here; whether one was filled in is the server's business, never an error.
   [FIELD.nameDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
@@ -180,9 +196,7 @@ export const VISIBLE_FIELDS = [FIELD.name, FIELD.email, FIELD.message, FIELD.off
 export type VisibleField = (typeof VISIBLE_FIELDS)[number]
 export type FieldErrors = Partial<Record<VisibleField, string>>
 
-export type ContactCheck =
-  | { status: 'valid'; data: ContactPayload }
-  | { status: 'invalid'; fieldErrors: FieldErrors; otherErrors: string[] }
+export type ContactCheck = { status: 'valid'; data: ContactPayload } | { status: 'invalid'; fieldErrors: FieldErrors; otherErrors: string[] }
 
 /** Checks a submission; the hints of wrong fields are in `language`, the page's. */
 export function checkContact(input: unknown, language: Language = 'de'): ContactCheck {

@@ -41,7 +41,8 @@ export const DEAL_ES: DealPageWords = {
     payLink: 'Pagar en línea',
     payLinkButton: 'Ir al pago',
     escrow: 'Depósito en garantía',
-    escrowText: (name) => `Usted paga al servicio de depósito en garantía ${name}, que solo entrega el importe al vendedor cuando usted ha recibido el dominio.`,
+    escrowText: (name) =>
+      `Usted paga al servicio de depósito en garantía ${name}, que solo entrega el importe al vendedor cuando usted ha recibido el dominio.`,
     escrowButton: (name) => `Continuar a ${name}`,
     noPayment: 'El vendedor le enviará los datos de pago por correo electrónico.',
     cancelTitle: 'Cancelar la compra',

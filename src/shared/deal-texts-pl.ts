@@ -41,7 +41,8 @@ export const DEAL_PL: DealPageWords = {
     payLink: 'Płatność online',
     payLinkButton: 'Przejdź do płatności',
     escrow: 'Depozyt (escrow)',
-    escrowText: (name) => `Płacą Państwo serwisowi depozytowemu ${name}. Przekaże on kwotę sprzedającemu dopiero wtedy, gdy domena zostanie do Państwa przeniesiona.`,
+    escrowText: (name) =>
+      `Płacą Państwo serwisowi depozytowemu ${name}. Przekaże on kwotę sprzedającemu dopiero wtedy, gdy domena zostanie do Państwa przeniesiona.`,
     escrowButton: (name) => `Przejdź do ${name}`,
     noPayment: 'Sprzedający prześle dane do płatności e-mailem.',
     cancelTitle: 'Anulowanie zakupu',

@@ -10,7 +10,10 @@ import type { DealPageWords, DealWords, PlanWords } from './deal-words.ts'
 import type { Language } from './language.ts'
 
 /** The tables of the languages decision 048 added. */
-export const DEAL_PAGES = { fr: DEAL_FR, es: DEAL_ES, it: DEAL_IT, nl: DEAL_NL, pl: DEAL_PL } as const satisfies Record<Exclude<Language, 'de' | 'en'>, DealPageWords>
+export const DEAL_PAGES = { fr: DEAL_FR, es: DEAL_ES, it: DEAL_IT, nl: DEAL_NL, pl: DEAL_PL } as const satisfies Record<
+  Exclude<Language, 'de' | 'en'>,
+  DealPageWords
+>
 
 export const DEAL_TEXTS: Record<Language, DealWords> = {
   fr: DEAL_PAGES.fr.deal,
@@ -35,9 +38,11 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     overdue: (date) => `Frist abgelaufen am ${date}`,
     now: 'Was jetzt zu tun ist',
     todo: {
-      awaiting_payment: 'Bitte zahlen Sie den vereinbarten Betrag auf einem der unten genannten Wege. Geben Sie dabei die Kaufnummer an. Sobald die Zahlung eingegangen ist, bestätigt der Verkäufer sie hier und per E-Mail.',
+      awaiting_payment:
+        'Bitte zahlen Sie den vereinbarten Betrag auf einem der unten genannten Wege. Geben Sie dabei die Kaufnummer an. Sobald die Zahlung eingegangen ist, bestätigt der Verkäufer sie hier und per E-Mail.',
       paid: 'Ihre Zahlung ist eingegangen. Der Verkäufer bereitet jetzt die Übertragung der Domain vor; Sie erhalten eine E-Mail, sobald der Transfer-Code bereitsteht.',
-      transferred: 'Die Domain wird übertragen. Holen Sie sich den Transfer-Code unten ab und geben Sie ihn bei Ihrem Registrar (Domain-Anbieter) ein. Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte mit „Domain erhalten“.',
+      transferred:
+        'Die Domain wird übertragen. Holen Sie sich den Transfer-Code unten ab und geben Sie ihn bei Ihrem Registrar (Domain-Anbieter) ein. Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte mit „Domain erhalten“.',
       completed: 'Der Kauf ist abgeschlossen. Die Domain gehört jetzt Ihnen. Vielen Dank!',
       cancelled: 'Dieser Kauf wurde abgebrochen.',
     },
@@ -54,8 +59,7 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     payLink: 'Online bezahlen',
     payLinkButton: 'Zur Zahlung',
     escrow: 'Treuhand',
-    escrowText: (name) =>
-      `Sie zahlen an den Treuhanddienst ${name}. Er zahlt den Betrag erst an den Verkäufer aus, wenn die Domain bei Ihnen angekommen ist.`,
+    escrowText: (name) => `Sie zahlen an den Treuhanddienst ${name}. Er zahlt den Betrag erst an den Verkäufer aus, wenn die Domain bei Ihnen angekommen ist.`,
     escrowButton: (name) => `Weiter zu ${name}`,
     noPayment: 'Der Verkäufer teilt Ihnen die Zahlungsdaten per E-Mail mit.',
     cancelTitle: 'Kauf abbrechen',
@@ -72,7 +76,9 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     invoiceLink: (kind, number) => `${{ invoice: 'Rechnung', advance: 'Anzahlungsrechnung', cancellation: 'Stornorechnung' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Domain erhalten?',
     receivedText: (date) =>
-      date ? `Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte. Ohne Rückmeldung gilt der Kauf am ${date} als abgeschlossen.` : 'Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte.',
+      date
+        ? `Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte. Ohne Rückmeldung gilt der Kauf am ${date} als abgeschlossen.`
+        : 'Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte.',
     receivedButton: 'Domain erhalten',
     sold: 'verkauft',
     rateLimited: 'Zu viele Versuche. Bitte warten Sie eine Stunde und versuchen Sie es dann noch einmal.',
@@ -95,9 +101,11 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     overdue: (date) => `deadline passed on ${date}`,
     now: 'What to do now',
     todo: {
-      awaiting_payment: 'Please pay the agreed amount in one of the ways below, quoting the purchase number. Once the payment has arrived, the seller confirms it here and by email.',
+      awaiting_payment:
+        'Please pay the agreed amount in one of the ways below, quoting the purchase number. Once the payment has arrived, the seller confirms it here and by email.',
       paid: 'Your payment has arrived. The seller is now preparing the transfer of the domain; you will get an email as soon as the transfer code is ready.',
-      transferred: 'The domain is being transferred. Get the transfer code below and enter it at your registrar. Once the domain has arrived, please confirm with “Domain received”.',
+      transferred:
+        'The domain is being transferred. Get the transfer code below and enter it at your registrar. Once the domain has arrived, please confirm with “Domain received”.',
       completed: 'The purchase is complete. The domain is yours now. Thank you!',
       cancelled: 'This purchase was cancelled.',
     },
@@ -131,7 +139,9 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     invoiceLink: (kind, number) => `${{ invoice: 'Invoice', advance: 'Advance payment invoice', cancellation: 'Cancellation invoice' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Domain received?',
     receivedText: (date) =>
-      date ? `Once the domain has arrived, please confirm it. Without an answer the purchase counts as completed on ${date}.` : 'Once the domain has arrived, please confirm it.',
+      date
+        ? `Once the domain has arrived, please confirm it. Without an answer the purchase counts as completed on ${date}.`
+        : 'Once the domain has arrived, please confirm it.',
     receivedButton: 'Domain received',
     sold: 'sold',
     rateLimited: 'Too many attempts. Please wait an hour and try again.',

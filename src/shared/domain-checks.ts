@@ -27,8 +27,7 @@ export interface DomainCheck {
 export const EXPIRING_DAYS = 30
 const DAY_MS = 86_400_000
 
-export const isExpiringSoon = (check: Pick<DomainCheck, 'expiresAt'>, now: number) =>
-  check.expiresAt !== null && check.expiresAt - now < EXPIRING_DAYS * DAY_MS
+export const isExpiringSoon = (check: Pick<DomainCheck, 'expiresAt'>, now: number) => check.expiresAt !== null && check.expiresAt - now < EXPIRING_DAYS * DAY_MS
 
 export const POINTING_LABEL: Record<PointingState, string> = {
   here: 'zeigt hierher',

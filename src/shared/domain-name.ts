@@ -19,8 +19,25 @@ const MARGIN = 1.05
 // and wider than Segoe UI, Roboto or San Francisco): the widest likely font, so that a title comes out too small
 // rather than too large.
 const WIDTH: Record<string, number> = {
-  i: 0.33, j: 0.33, l: 0.33, '.': 0.36, '-': 0.4, f: 0.48, r: 0.48, t: 0.48, c: 0.58, s: 0.58, z: 0.58,
-  a: 0.66, e: 0.66, k: 0.66, v: 0.66, x: 0.66, y: 0.66, w: 0.91, m: 1.03,
+  i: 0.33,
+  j: 0.33,
+  l: 0.33,
+  '.': 0.36,
+  '-': 0.4,
+  f: 0.48,
+  r: 0.48,
+  t: 0.48,
+  c: 0.58,
+  s: 0.58,
+  z: 0.58,
+  a: 0.66,
+  e: 0.66,
+  k: 0.66,
+  v: 0.66,
+  x: 0.66,
+  y: 0.66,
+  w: 0.91,
+  m: 1.03,
 }
 const LATIN = 0.7
 const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u

@@ -3,7 +3,14 @@ import { groupedIban, isValidIban, normalIban } from './iban.ts'
 
 describe('the IBAN check', () => {
   test('accepts real IBANs of several countries, written with spaces and in small letters', () => {
-    for (const iban of ['DE89 3704 0044 0532 0130 00', 'de89370400440532013000', 'AT61 1904 3002 3457 3201', 'GB29 NWBK 6016 1331 9268 19', 'NL91ABNA0417164300', 'CH9300762011623852957']) {
+    for (const iban of [
+      'DE89 3704 0044 0532 0130 00',
+      'de89370400440532013000',
+      'AT61 1904 3002 3457 3201',
+      'GB29 NWBK 6016 1331 9268 19',
+      'NL91ABNA0417164300',
+      'CH9300762011623852957',
+    ]) {
       expect(isValidIban(normalIban(iban)), iban).toBe(true)
     }
   })

@@ -31,7 +31,10 @@ export const BANK_REASON_TEXT: Record<BankEntryReason, { de: string; en: string 
   'twice-in-file': { de: 'steht zweimal in der Datei', en: 'twice in the file' },
   'deal-cancelled': { de: 'Kauf ist abgebrochen: Geld zurücküberweisen', en: 'the deal is cancelled: pay the money back' },
   'deal-already-paid': { de: 'Kauf ist schon als bezahlt markiert', en: 'the deal is marked paid already' },
-  'returned-after-payment': { de: 'Zahlung zurückgebucht: der Kauf galt schon als (teilweise) bezahlt, bitte prüfen', en: 'payment returned: the deal counted as (partly) paid already, check it' },
+  'returned-after-payment': {
+    de: 'Zahlung zurückgebucht: der Kauf galt schon als (teilweise) bezahlt, bitte prüfen',
+    en: 'payment returned: the deal counted as (partly) paid already, check it',
+  },
 }
 
 export const BANK_CLASS_LABEL: Record<BankEntryClass, { de: string; en: string }> = {

@@ -10,7 +10,8 @@ const formatCount = (value: number) => integer.format(value)
 /** Offers and prices, whole units ("2.400 €"). */
 export function formatWhole(value: WholeAmount): string {
   let format = wholeFormats.get(value.currency)
-  if (!format) wholeFormats.set(value.currency, (format = new Intl.NumberFormat('de-DE', { style: 'currency', currency: value.currency, maximumFractionDigits: 0 })))
+  if (!format)
+    wholeFormats.set(value.currency, (format = new Intl.NumberFormat('de-DE', { style: 'currency', currency: value.currency, maximumFractionDigits: 0 })))
   return format.format(value.amount)
 }
 

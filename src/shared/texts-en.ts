@@ -73,8 +73,7 @@ export const EN = {
   domainListNext: 'Next',
   imprint: 'Legal notice',
   privacy: 'Privacy',
-  privacyNote:
-    'Your details (name, email address, message) are used only to answer your inquiry and are never passed on to third parties. Read more in our',
+  privacyNote: 'Your details (name, email address, message) are used only to answer your inquiry and are never passed on to third parties. Read more in our',
   privacyNoteLink: 'privacy policy',
   checkoutTitle: (host: string) => `Buy ${host}`,
   checkoutIntro: (host: string, price: string) => `You are buying the domain ${host} at the fixed price: ${price}`,

@@ -15,7 +15,8 @@ export const FR = {
   success: 'Votre demande a bien été envoyée.',
   successVerify: 'Presque terminé\u00a0: veuillez confirmer votre demande en cliquant sur le lien de l’e-mail que nous venons de vous envoyer.',
   confirmTitle: 'Confirmer votre demande',
-  confirmText: (domain: string) => `Veuillez confirmer que vous avez bien envoyé la demande concernant ${domain}. Elle ne sera transmise au propriétaire qu’après votre confirmation.`,
+  confirmText: (domain: string) =>
+    `Veuillez confirmer que vous avez bien envoyé la demande concernant ${domain}. Elle ne sera transmise au propriétaire qu’après votre confirmation.`,
   confirmButton: 'Confirmer',
   confirmedTitle: 'Demande confirmée',
   confirmedText: 'Merci\u00a0! Votre demande est confirmée et a été transmise au propriétaire.',

@@ -94,8 +94,7 @@ export const IT = {
   checkoutSent: 'Grazie! Il Suo acquisto è stato ricevuto. Il titolare lo confermerà via e-mail, con il link alla Sua pagina di acquisto.',
   checkoutUnavailable: 'Questo dominio non può essere acquistato direttamente qui.',
   checkoutInProgressTitle: 'Acquisto già in corso',
-  checkoutInProgress:
-    'Per questo dominio è in corso un acquisto, quindi al momento non è possibile acquistarlo. Torni pure più tardi o scriva al titolare.',
+  checkoutInProgress: 'Per questo dominio è in corso un acquisto, quindi al momento non è possibile acquistarlo. Torni pure più tardi o scriva al titolare.',
   checkoutHintStreet: 'Inserisca via e numero civico.',
   checkoutHintPostcode: 'Inserisca il Suo CAP.',
   checkoutHintCity: 'Inserisca la Sua città.',

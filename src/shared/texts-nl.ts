@@ -86,7 +86,8 @@ export const NL = {
   checkoutVatId: 'Btw-identificatienummer (optioneel)',
   checkoutPayment: 'Betaling',
   checkoutPayOnce: (price: string) => `In één keer (${price})`,
-  checkoutPayInstalments: (rates: string, rate: string) => `In ${rates} maandelijkse termijnen van ${rate} (de domeinnaam wordt na de laatste termijn overgedragen)`,
+  checkoutPayInstalments: (rates: string, rate: string) =>
+    `In ${rates} maandelijkse termijnen van ${rate} (de domeinnaam wordt na de laatste termijn overgedragen)`,
   checkoutBinding: (price: string) => `Ik koop de domeinnaam bindend voor de getoonde prijs (${price}).`,
   checkoutSubmit: 'Bindend kopen',
   checkoutNext: 'De eigenaar bevestigt de aankoop per e-mail. Daarin vindt u de link naar uw aankooppagina met de betaalgegevens.',

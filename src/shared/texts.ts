@@ -11,8 +11,7 @@ export const TEXT = {
   writeUs: 'Schreiben Sie uns eine Nachricht',
   title: (host: string) => `${host} steht zum Verkauf`,
   titleSold: (host: string) => `${host} wurde verkauft`,
-  description: (host: string) =>
-    `Die Domain ${host} ist zu verkaufen. Schreiben Sie dem Inhaber direkt eine Nachricht.`,
+  description: (host: string) => `Die Domain ${host} ist zu verkaufen. Schreiben Sie dem Inhaber direkt eine Nachricht.`,
   labelName: 'Name',
   labelEmail: 'E-Mail',
   labelMessage: 'Nachricht',
@@ -108,7 +107,8 @@ export const TEXT = {
   checkoutSent: 'Vielen Dank! Ihr Kauf ist eingegangen. Der Inhaber bestätigt ihn per E-Mail, mit dem Link zu Ihrer Kaufseite.',
   checkoutUnavailable: 'Diese Domain kann hier nicht direkt gekauft werden.',
   checkoutInProgressTitle: 'Kauf bereits im Gange',
-  checkoutInProgress: 'Für diese Domain läuft gerade ein Kauf. Sie kann deshalb im Moment nicht gekauft werden. Schauen Sie gern später wieder vorbei oder schreiben Sie dem Inhaber.',
+  checkoutInProgress:
+    'Für diese Domain läuft gerade ein Kauf. Sie kann deshalb im Moment nicht gekauft werden. Schauen Sie gern später wieder vorbei oder schreiben Sie dem Inhaber.',
   checkoutHintStreet: 'Bitte geben Sie Straße und Hausnummer ein.',
   checkoutHintPostcode: 'Bitte geben Sie Ihre Postleitzahl ein.',
   checkoutHintCity: 'Bitte geben Sie Ihren Ort ein.',

@@ -31,7 +31,10 @@ beforeAll(async () => {
   expect((await client.setPassword()).code).toBe(0)
   const { cookie } = await client.signIn()
   // Deals 1 and 2, as the statement names them.
-  for (const [host, offer] of [['beispiel.de', '4.900'], ['zweite.de', '2.500']] as const) {
+  for (const [host, offer] of [
+    ['beispiel.de', '4.900'],
+    ['zweite.de', '2.500'],
+  ] as const) {
     const { token, hash } = await fetchForm(server.url, host)
     const sent = await requestAs(host, `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: `kaeufer@${host}`, offer, token, hash } })
     expect(sent.status, sent.html).toBe(200)
@@ -71,7 +74,9 @@ test('a statement: the preview names the deals it pays and shows the file’s te
   const entries = page.getByRole('table', { name: 'Buchungen' })
   expect(await entries.getByText('<script>alert(1)</script> Studio', { exact: true }).isVisible()).toBe(true)
   expect(await page.locator('main script').count()).toBe(0)
-  expect(await entries.getByRole('row').nth(2).innerText()).toMatch(/^Teilzahlung\s+2026-11-03\s+1\.000,00\s€\s+DL-\d{4}-0002 \(zweite\.de\)\s+Max Beispiel GmbH\s+Kauf der Domain zweite\.de, Ref\. DL-\d{4}-0002, erste Teilzahlung/)
+  expect(await entries.getByRole('row').nth(2).innerText()).toMatch(
+    /^Teilzahlung\s+2026-11-03\s+1\.000,00\s€\s+DL-\d{4}-0002 \(zweite\.de\)\s+Max Beispiel GmbH\s+Kauf der Domain zweite\.de, Ref\. DL-\d{4}-0002, erste Teilzahlung/,
+  )
   expect(await entries.getByText(/andere Währung als der Kauf/).count()).toBe(1)
   expect(await entries.getByText(/Referenz keines Kaufs/).count()).toBe(2)
   expect(await axeViolations(page)).toEqual([])

@@ -68,9 +68,9 @@ test('the visitor is told to look in the mail, confirms on the linked page with 
   await page.getByRole('button', { name: TEXT.confirmButton }).click()
   await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(TEXT.confirmedTitle)
   expect(await page.getByText(TEXT.confirmedText).isVisible()).toBe(true)
-  await expect.poll(() => smtp.messages.find((mail) => mail.parsed.text?.includes('Bestätigte Anfrage aus dem Browser.'))?.envelope.to).toEqual([
-    'owner@example.org',
-  ])
+  await expect
+    .poll(() => smtp.messages.find((mail) => mail.parsed.text?.includes('Bestätigte Anfrage aus dem Browser.'))?.envelope.to)
+    .toEqual(['owner@example.org'])
 
   // The link opened again tells the visitor it is done.
   await page.goto(link)

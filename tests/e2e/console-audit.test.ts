@@ -104,7 +104,8 @@ describe('the page Protokoll', () => {
     expect(await page.getByLabel('von').inputValue()).toBe(today)
 
     // More than a page: "Ältere Einträge" shows the rest, and nothing twice.
-    for (let i = 0; i < 55; i++) await store.addAuditEntry({ at: Date.now() - 60_000 - i, actor: 'CLI', action: 'resend', outcome: 'refused', inquiryId: 1000 + i })
+    for (let i = 0; i < 55; i++)
+      await store.addAuditEntry({ at: Date.now() - 60_000 - i, actor: 'CLI', action: 'resend', outcome: 'refused', inquiryId: 1000 + i })
     await page.goto(`${admin}/protokoll?action=resend`)
     await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
     expect(await rows.count()).toBe(50)

@@ -32,7 +32,9 @@ beforeAll(async () => {
   stack = await startE2eStack({ ADMIN_TRUST_PROXY: 'true' })
   admin = stack.server.adminUrl!.replace('127.0.0.1', 'localhost')
   expect((await consoleClient(stack.server, PASSWORD).setPassword()).code).toBe(0)
-  otherSite = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Andere Seite</title>'))
+  otherSite = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Andere Seite</title>'),
+  )
   await new Promise<void>((resolve) => otherSite.listen(0, '127.0.0.1', resolve))
   otherOrigin = `http://localhost:${(otherSite.address() as AddressInfo).port}`
 })
@@ -45,7 +47,14 @@ async function withAuthenticator(page: Page): Promise<{ cdp: CDPSession; authent
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('WebAuthn.enable')
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   })
   return { cdp, authenticatorId }
 }
@@ -79,12 +88,18 @@ async function signInOptions(): Promise<{ challenge: string; rpId: string }> {
 /** Asks the page's authenticator to sign `options` (as the page's origin) and returns the answer as JSON, unsent. */
 function assertionIn(page: Page, options: { challenge: string; rpId: string }) {
   return page.evaluate(async ({ challenge, rpId }) => {
-    const toB64u = (buffer: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+    const toB64u = (buffer: ArrayBuffer) =>
+      btoa(String.fromCharCode(...new Uint8Array(buffer)))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '')
     const fromB64u = (text: string) => {
       const base64 = text.replace(/-/g, '+').replace(/_/g, '/')
       return Uint8Array.from(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)), (char) => char.charCodeAt(0))
     }
-    const credential = (await navigator.credentials.get({ publicKey: { challenge: fromB64u(challenge), rpId, userVerification: 'required' } })) as PublicKeyCredential
+    const credential = (await navigator.credentials.get({
+      publicKey: { challenge: fromB64u(challenge), rpId, userVerification: 'required' },
+    })) as PublicKeyCredential
     const response = credential.response as AuthenticatorAssertionResponse
     return {
       id: credential.id,

@@ -34,7 +34,11 @@ beforeAll(async () => {
   ;({ browser, server, smtp } = stack)
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
   for (const [i, payload] of HOSTILE.entries()) {
-    const response = await submitInquiry(server.url, { name58fnlsd: nameOf(payload), themail3h6: `visitor${i}@example.org`, message: payload.length >= 5000 ? payload : `${payload}\nzweite Zeile` })
+    const response = await submitInquiry(server.url, {
+      name58fnlsd: nameOf(payload),
+      themail3h6: `visitor${i}@example.org`,
+      message: payload.length >= 5000 ? payload : `${payload}\nzweite Zeile`,
+    })
     expect(response.status).toBe(200)
   }
 })
@@ -90,7 +94,9 @@ test('an inquiry opened with the keyboard shows the whole message as text; a rep
   await page.getByRole('textbox', { name: 'Antwort', exact: true }).fill('Guten Tag,\nder Preis ist verhandelbar.')
   await page.getByRole('button', { name: 'Senden' }).click()
   await expect.poll(() => page.getByText('Antwort gespeichert; sie wird gesendet.').count()).toBe(1)
-  await expect.poll(() => smtp.messages.map((mail) => [mail.parsed.subject, mail.envelope.to])).toContainEqual(['Re: Anfrage zu 127.0.0.1', ['visitor6@example.org']])
+  await expect
+    .poll(() => smtp.messages.map((mail) => [mail.parsed.subject, mail.envelope.to]))
+    .toContainEqual(['Re: Anfrage zu 127.0.0.1', ['visitor6@example.org']])
   expect(noOtherOrigin()).toEqual([])
 })
 

@@ -46,7 +46,10 @@ beforeAll(async () => {
   const client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   const { token, hash } = await fetchForm(server.url, 'kaufbar.de')
-  const sent = await requestAs('kaufbar.de', `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: BUYER, offer: '1.234', token, hash } })
+  const sent = await requestAs('kaufbar.de', `${server.url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, themail3h6: BUYER, offer: '1.234', token, hash },
+  })
   expect(sent.status).toBe(200)
   const { cookie } = await client.signIn()
   inquiryId = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id

@@ -31,7 +31,19 @@ beforeAll(async () => {
   ;({ browser, server } = stack)
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
   const now = Date.now()
-  const check = (domain: string, overrides: Partial<DomainCheck>): DomainCheck => ({ domain, checkedAt: now, pointing: 'here', pointingDetail: '192.0.2.10', records: 'ok', recordsDetail: '', expiry: 'known', expiresAt: now + 300 * DAY, expiryDetail: 'RDAP rdap.example', rdapCheckedAt: now, ...overrides })
+  const check = (domain: string, overrides: Partial<DomainCheck>): DomainCheck => ({
+    domain,
+    checkedAt: now,
+    pointing: 'here',
+    pointingDetail: '192.0.2.10',
+    records: 'ok',
+    recordsDetail: '',
+    expiry: 'known',
+    expiresAt: now + 300 * DAY,
+    expiryDetail: 'RDAP rdap.example',
+    rdapCheckedAt: now,
+    ...overrides,
+  })
   const store = await openStore({ dataDir: server.dataDir, databaseUrl: (await storeEnv(server.dataDir)).DATABASE_URL })
   try {
     await store.saveDomainChecks(
@@ -79,7 +91,11 @@ test('"Domains" shows each name\'s state; an expiry under 30 days and a name poi
   expect(await red(page, 'bald.de', /^läuft ab am \d{2}\.\d{2}\.\d{4}$/).count()).toBe(1)
   expect(await row(page, 'hier.de').getByText('zeigt hierher').isVisible()).toBe(true)
   expect(await row(page, 'hier.de').locator('.check-bad').count()).toBe(0)
-  expect(await row(page, 'hier.de').getByText(/^läuft ab am /).isVisible()).toBe(true)
+  expect(
+    await row(page, 'hier.de')
+      .getByText(/^läuft ab am /)
+      .isVisible(),
+  ).toBe(true)
   expect(await row(page, 'neu.de').getByText('noch nicht geprüft').isVisible()).toBe(true)
   // The details are titles, as text: the markup from DNS made no element.
   expect(await row(page, 'anderswo.de').getByText('zeigt nicht hierher').getAttribute('title')).toBe(`198.51.100.7 ${HOSTILE}`)
@@ -106,7 +122,9 @@ test('GET /api/domain-checks needs a session, takes at most a page of names, and
   const { cookie } = await client.signIn()
   const names = await client.call('/api/domain-checks?names=hier.de,neu.de', { cookie })
   expect(names.status).toBe(200)
-  expect(((await names.json()) as { checks: { domain: string; name: string }[] }).checks.map(({ domain, name }) => [domain, name])).toEqual([['hier.de', 'hier.de']])
+  expect(((await names.json()) as { checks: { domain: string; name: string }[] }).checks.map(({ domain, name }) => [domain, name])).toEqual([
+    ['hier.de', 'hier.de'],
+  ])
   const tooMany = Array.from({ length: 101 }, (_, i) => `n${i}.de`).join(',')
   for (const query of ['', 'attention=2', 'names=a.de&attention=1', `names=${tooMany}`]) {
     const refused = await client.call(`/api/domain-checks?${query}`, { cookie })
@@ -118,14 +136,15 @@ test('GET /api/domain-checks needs a session, takes at most a page of names, and
 test('the Postausgang lists a failed domain notification by host and event, and "Erneut senden" queues it again', async () => {
   const page = await openConsole('Postausgang')
   const row = page.getByRole('row').filter({ hasText: 'Webhook an 127.0.0.1:9 (domain.unreachable)' })
-  await expect.poll(async () => {
-    await page.reload()
-    return row.count()
-  }).toBe(1)
+  await expect
+    .poll(async () => {
+      await page.reload()
+      return row.count()
+    })
+    .toBe(1)
   expect(await row.getByText('NOTIFY_SECRET is not set', { exact: false }).isVisible()).toBe(true)
   expect(await page.getByText('geheim').count()).toBe(0)
   const resent = page.waitForResponse((response) => /\/api\/outbox\/domain-notices\/\d+\/resend$/.test(response.url()))
   await row.getByRole('button', { name: 'Erneut senden' }).click()
   expect((await resent).status()).toBe(200)
 })
-

@@ -86,7 +86,9 @@ test('the list shows a hostile description as text; one name is edited with its 
 
   await preview.getByRole('button', { name: 'Speichern' }).click()
   await page.getByText('Gespeichert: die Domains-Datei ist geschrieben und in Kraft.').waitFor()
-  expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS.replace('    price: 4000 # alt\n', '    price: 5900 # alt\n').replace('Angebot\'\n', 'Angebot\'\n    status: reserved\n'))
+  expect(fs.readFileSync(domainsFile, 'utf8')).toBe(
+    DOMAINS.replace('    price: 4000 # alt\n', '    price: 5900 # alt\n').replace("Angebot'\n", "Angebot'\n    status: reserved\n"),
+  )
   expect(await row(page, 'beispiel.de').innerText()).toMatch(/5\.900 EUR[\s\S]*reserviert/)
   expect(watched!.requests.filter((url) => !url.startsWith(server.adminUrl!))).toEqual([])
 })

@@ -81,9 +81,9 @@ test('an offer at the minimum is mailed with the offer', async () => {
   const page = await open()
   await fillAndSend(page, '1.500', 'Mein Angebot steht.')
   await expect.poll(() => page.getByRole('status').textContent()).toBe('Anfrage erfolgreich versendet.')
-  await expect.poll(() => smtp.messages.find((mail) => mail.parsed.text?.includes('Mein Angebot steht.'))?.parsed.text, { timeout: 15_000 }).toContain(
-    'Angebot: 1.500\u00a0€',
-  )
+  await expect
+    .poll(() => smtp.messages.find((mail) => mail.parsed.text?.includes('Mein Angebot steht.'))?.parsed.text, { timeout: 15_000 })
+    .toContain('Angebot: 1.500\u00a0€')
 })
 
 test('an offer below the minimum is accepted politely but not mailed', async () => {

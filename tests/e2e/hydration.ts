@@ -16,27 +16,30 @@ export async function hydrate(page: Page): Promise<void> {
  */
 export async function attributeMismatches(page: Page, response: Response | null): Promise<string[]> {
   if (!response) return ['hydration check: the page had no response']
-  return page.evaluate((html) => {
-    const served = new DOMParser().parseFromString(html, 'text/html').getElementById('app')
-    const hydrated = document.getElementById('app')
-    if (!served || !hydrated) return ['hydration check: no #app element']
-    const differences: string[] = []
-    const name = (element: Element) => `${element.localName}${element.id ? `#${element.id}` : element.className ? `.${element.className.split(' ')[0]}` : ''}`
-    const attributes = (element: Element) => Object.fromEntries([...element.attributes].map((a) => [a.name, a.value]))
-    function compare(a: Element, b: Element, where: string) {
-      if (a.localName !== b.localName) return
-      const [before, after] = [attributes(a), attributes(b)]
-      if (a.localName === 'form') {
-        delete before.novalidate
-        delete after.novalidate
+  return page.evaluate(
+    (html) => {
+      const served = new DOMParser().parseFromString(html, 'text/html').getElementById('app')
+      const hydrated = document.getElementById('app')
+      if (!served || !hydrated) return ['hydration check: no #app element']
+      const differences: string[] = []
+      const name = (element: Element) => `${element.localName}${element.id ? `#${element.id}` : element.className ? `.${element.className.split(' ')[0]}` : ''}`
+      const attributes = (element: Element) => Object.fromEntries([...element.attributes].map((a) => [a.name, a.value]))
+      function compare(a: Element, b: Element, where: string) {
+        if (a.localName !== b.localName) return
+        const [before, after] = [attributes(a), attributes(b)]
+        if (a.localName === 'form') {
+          delete before.novalidate
+          delete after.novalidate
+        }
+        for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+          if (before[key] !== after[key]) differences.push(`${where}: attribute ${key} ${JSON.stringify(before[key])} became ${JSON.stringify(after[key])}`)
+        }
+        const [from, to] = [[...a.children], [...b.children]]
+        from.forEach((child, i) => to[i] && compare(child, to[i], `${where} > ${name(child)}`))
       }
-      for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-        if (before[key] !== after[key]) differences.push(`${where}: attribute ${key} ${JSON.stringify(before[key])} became ${JSON.stringify(after[key])}`)
-      }
-      const [from, to] = [[...a.children], [...b.children]]
-      from.forEach((child, i) => to[i] && compare(child, to[i], `${where} > ${name(child)}`))
-    }
-    compare(served, hydrated, '#app')
-    return differences.map((difference) => `hydration mismatch: ${difference}`)
-  }, await response.text())
+      compare(served, hydrated, '#app')
+      return differences.map((difference) => `hydration mismatch: ${difference}`)
+    },
+    await response.text(),
+  )
 }

@@ -46,7 +46,10 @@ beforeAll(async () => {
   const client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   const { token, hash } = await fetchForm(server.url, 'ratenkauf.de')
-  const sent = await requestAs('ratenkauf.de', `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: BUYER, offer: '1.000', token, hash } })
+  const sent = await requestAs('ratenkauf.de', `${server.url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, themail3h6: BUYER, offer: '1.000', token, hash },
+  })
   expect(sent.status).toBe(200)
   const { cookie } = await client.signIn()
   inquiryId = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id
@@ -99,7 +102,9 @@ test('a plan of 3: accepted in the console, paid by a statement, a rate overdue 
   const reference = /DL-20\d\d-\d{4}/.exec(rows[1]!)![0]
   expect(rows[1]).toMatch(new RegExp(`^Rate 1 von 3\\s+.+\\s+333,34\\s€\\s+${reference}-R01\\s+als Nächstes fällig Diese Rate bezahlen$`))
   expect(rows[3]).toMatch(new RegExp(`^Rate 3 von 3\\s+.+\\s+333,33\\s€\\s+${reference}-R03\\s+offen Diese Rate bezahlen$`))
-  expect(decodeQrPng(await buyer.locator('.deal-qr svg').screenshot())).toBe(`BCD\n002\n1\nSCT\nCOBADEFFXXX\nJürgen Müller\nDE89370400440532013000\nEUR333.34\n\n\n${reference}-R01`)
+  expect(decodeQrPng(await buyer.locator('.deal-qr svg').screenshot())).toBe(
+    `BCD\n002\n1\nSCT\nCOBADEFFXXX\nJürgen Müller\nDE89370400440532013000\nEUR333.34\n\n\n${reference}-R01`,
+  )
   expect(await axeViolations(buyer)).toEqual([])
   expect(buyerWatch.requests.every((url) => url.startsWith(`http://ratenkauf.de:${server.port}/`))).toBe(true)
 
@@ -132,7 +137,9 @@ test('a plan of 3: accepted in the console, paid by a statement, a rate overdue 
     DOMAINS_FILE: domainsFile,
     JOBS_CLOCK_START: new Date(secondDue + 8 * DAY).toISOString(),
   })
-  await expect.poll(() => mailsTo('owner@example.org').filter((m) => m.parsed.subject === 'Re: Anfrage zu ratenkauf.de: Zahlungsfrist verstrichen').length).toBe(1)
+  await expect
+    .poll(() => mailsTo('owner@example.org').filter((m) => m.parsed.subject === 'Re: Anfrage zu ratenkauf.de: Zahlungsfrist verstrichen').length)
+    .toBe(1)
   const notice = mailsTo('owner@example.org').find((m) => m.parsed.subject === 'Re: Anfrage zu ratenkauf.de: Zahlungsfrist verstrichen')!
   expect(notice.parsed.text).toContain(`Rate 2 von 3 für ratenkauf.de (Kaufnummer ${reference}, 333,33\u00a0€, Verwendungszweck ${reference}-R02)`)
   await expect.poll(() => mailsTo(BUYER).length).toBe(3)

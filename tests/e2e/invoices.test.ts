@@ -70,7 +70,9 @@ test('paid without an address → the buyer gives it on the deal page → "Rechn
 
   // The buyer, from the acceptance mail's link, on the deal page without any script.
   await expect.poll(() => smtp.messages.filter((mail) => mail.envelope.to.includes(deal.email)).length).toBeGreaterThanOrEqual(1)
-  const link = /https:\/\/rechnung\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(smtp.messages.find((mail) => mail.envelope.to.includes(deal.email))!.parsed.text ?? '')![1]!
+  const link = /https:\/\/rechnung\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(
+    smtp.messages.find((mail) => mail.envelope.to.includes(deal.email))!.parsed.text ?? '',
+  )![1]!
   const { page: buyer, requests } = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false })
   await buyer.goto(`http://rechnung.de:${server.port}${link}`)
   const form = buyer.getByRole('region', { name: 'Rechnungsanschrift' })

@@ -65,12 +65,7 @@ test('the page shows the texts for the requested host, punycode in Unicode', asy
   expect(await page.title()).toBe('münchen.de steht zum Verkauf')
   expect(await page.locator('meta[name="description"]').getAttribute('content')).toContain('münchen.de')
   const texts = await page.locator('h2, h1, p.for-sale').allTextContents()
-  expect(texts).toEqual([
-    'Haben Sie Interesse an dieser Domain?',
-    'münchen.de',
-    'Die Domain münchen.de ist zu verkaufen.',
-    'Schreiben Sie uns eine Nachricht',
-  ])
+  expect(texts).toEqual(['Haben Sie Interesse an dieser Domain?', 'münchen.de', 'Die Domain münchen.de ist zu verkaufen.', 'Schreiben Sie uns eine Nachricht'])
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('münchen.de')
   expect(await page.locator('footer').innerHTML()).toBe('')
   expect(await page.getByRole('button', { name: 'Senden' }).getAttribute('value')).toBe('Senden')
@@ -372,7 +367,11 @@ test('when React cannot be loaded, Senden sends the form as it does without scri
   expect(await status(page).textContent()).toBe(SUCCESS)
   await mailWith('React kam nicht an.')
   // The failed script request is what this test is about.
-  watched.problems.splice(0, watched.problems.length, ...watched.problems.filter((p) => !p.includes('ERR_FAILED') && !p.includes('dynamically imported module')))
+  watched.problems.splice(
+    0,
+    watched.problems.length,
+    ...watched.problems.filter((p) => !p.includes('ERR_FAILED') && !p.includes('dynamically imported module')),
+  )
 })
 
 test('loading the page and sending a message request nothing from any other host', async () => {

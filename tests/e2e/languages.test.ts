@@ -55,37 +55,40 @@ async function open(host: string, options: BrowserContextOptions = {}): Promise<
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true })
 const status = (page: Page) => page.getByRole('status')
 
-test.each(SITES.map((site) => [site.language, site.host, site.price] as const))('the %s page of %s speaks its language, answers a wrong send in it, and the confirmation mail is in it', async (language, host, price) => {
-  const text = TEXTS[language]
-  // A browser set to German: the domain's fixed language wins.
-  const page = await open(host, { locale: 'de-DE' })
-  expect(await page.getAttribute('html', 'lang')).toBe(language)
-  expect(await page.title()).toBe(text.title(host))
-  expect(await page.getByRole('heading', { level: 2, name: text.interested }).isVisible()).toBe(true)
-  expect(await page.locator('.price').textContent()).toBe(price)
+test.each(SITES.map((site) => [site.language, site.host, site.price] as const))(
+  'the %s page of %s speaks its language, answers a wrong send in it, and the confirmation mail is in it',
+  async (language, host, price) => {
+    const text = TEXTS[language]
+    // A browser set to German: the domain's fixed language wins.
+    const page = await open(host, { locale: 'de-DE' })
+    expect(await page.getAttribute('html', 'lang')).toBe(language)
+    expect(await page.title()).toBe(text.title(host))
+    expect(await page.getByRole('heading', { level: 2, name: text.interested }).isVisible()).toBe(true)
+    expect(await page.locator('.price').textContent()).toBe(price)
 
-  await field(page, text.labelEmail).fill('kupiec@')
-  await page.getByRole('button', { name: text.submit }).click()
-  await expect.poll(() => status(page).textContent()).toBe(text.invalid)
-  for (const hint of [text.hintName, text.hintEmail, text.hintMessage]) expect(await page.getByText(hint).isVisible(), hint).toBe(true)
+    await field(page, text.labelEmail).fill('kupiec@')
+    await page.getByRole('button', { name: text.submit }).click()
+    await expect.poll(() => status(page).textContent()).toBe(text.invalid)
+    for (const hint of [text.hintName, text.hintEmail, text.hintMessage]) expect(await page.getByText(hint).isVisible(), hint).toBe(true)
 
-  const email = `buyer-${language}@example.org`
-  await field(page, text.labelName).fill(`Buyer ${language}`)
-  await field(page, text.labelEmail).fill(email)
-  await field(page, text.labelMessage).fill(`Message from the ${language} page`)
-  await page.getByRole('button', { name: text.submit }).click()
-  await expect.poll(() => status(page).textContent()).toBe(text.success)
+    const email = `buyer-${language}@example.org`
+    await field(page, text.labelName).fill(`Buyer ${language}`)
+    await field(page, text.labelEmail).fill(email)
+    await field(page, text.labelMessage).fill(`Message from the ${language} page`)
+    await page.getByRole('button', { name: text.submit }).click()
+    await expect.poll(() => status(page).textContent()).toBe(text.success)
 
-  const words = BUYER_WORDS[language].confirm
-  await expect.poll(() => stack.smtp.messages.some((mail) => mail.envelope.to.includes(email))).toBe(true)
-  const confirmation = stack.smtp.messages.find((mail) => mail.envelope.to.includes(email))!
-  expect(confirmation.parsed.subject).toBe(words.subject.notice(host))
-  expect(confirmation.parsed.text).toContain(words.lead.notice(host))
-  expect(confirmation.parsed.text).toContain(words.signature(host))
-  // The owner's mail stays German and names the buyer's language.
-  const owner = stack.smtp.messages.find((mail) => mail.parsed.text?.includes(`Message from the ${language} page`) && !mail.envelope.to.includes(email))!
-  expect(owner.parsed.text).toContain(`Sprache: ${LANGUAGE_NAME[language]}`)
-})
+    const words = BUYER_WORDS[language].confirm
+    await expect.poll(() => stack.smtp.messages.some((mail) => mail.envelope.to.includes(email))).toBe(true)
+    const confirmation = stack.smtp.messages.find((mail) => mail.envelope.to.includes(email))!
+    expect(confirmation.parsed.subject).toBe(words.subject.notice(host))
+    expect(confirmation.parsed.text).toContain(words.lead.notice(host))
+    expect(confirmation.parsed.text).toContain(words.signature(host))
+    // The owner's mail stays German and names the buyer's language.
+    const owner = stack.smtp.messages.find((mail) => mail.parsed.text?.includes(`Message from the ${language} page`) && !mail.envelope.to.includes(email))!
+    expect(owner.parsed.text).toContain(`Sprache: ${LANGUAGE_NAME[language]}`)
+  },
+)
 
 test.each([
   ['pl-PL', 'pl'],

@@ -15,7 +15,12 @@ import { attributeMismatches, hydrate } from './hydration.ts'
 const SCHEMES = ['light', 'dark'] as const
 const LABEL_63 = `${'abcdefghij'.repeat(6)}xyz`
 const SHORT_NAMES = ['a.de', 'kaufen.de', 'münchen.de', 'xn--pple-43d.com']
-const LONG_NAMES = [`${LABEL_63}.de`, `shop.${LABEL_63}.com`, 'größenwahn-ist-auch-eine-schöne-sache-am-bodensee.de', 'ferienwohnungen-und-pensionen-im-schwarzwald.de']
+const LONG_NAMES = [
+  `${LABEL_63}.de`,
+  `shop.${LABEL_63}.com`,
+  'größenwahn-ist-auch-eine-schöne-sache-am-bodensee.de',
+  'ferienwohnungen-und-pensionen-im-schwarzwald.de',
+]
 
 let stack: E2eStack
 let browser: Browser
@@ -119,7 +124,10 @@ describe('the domain name at 320 px', () => {
     for (const name of LONG_NAMES) {
       const { chars, viewport, scrolls } = await titleLayout(await visit(name, { viewport: { width: 320, height: 640 }, colorScheme }))
       const breaksAfter = chars.flatMap((c, i) => (i + 1 < chars.length && chars[i + 1]!.top > c.top ? [c.char] : []))
-      expect(breaksAfter.every((char) => char === '.' || char === '-'), `${name} breaks after ${breaksAfter.join(' ')}`).toBe(true)
+      expect(
+        breaksAfter.every((char) => char === '.' || char === '-'),
+        `${name} breaks after ${breaksAfter.join(' ')}`,
+      ).toBe(true)
       expect(Math.max(...chars.map((c) => c.right)), name).toBeLessThanOrEqual(viewport)
       expect(scrolls, name).toBe(false)
     }

@@ -35,7 +35,11 @@ const pageUrl = (host: string) => `http://${host}:${server.port}/`
 
 /** The counts stored for `domain`, as "metric key" → count; the server writes them every 10 seconds. */
 async function countsOf(domain: string): Promise<Record<string, number>> {
-  const rows = await queryStore<{ metric: string; key: string; count: number }>(server.dataDir, 'SELECT metric, key, count FROM visit_counts WHERE domain = ?', [domain])
+  const rows = await queryStore<{ metric: string; key: string; count: number }>(
+    server.dataDir,
+    'SELECT metric, key, count FROM visit_counts WHERE domain = ?',
+    [domain],
+  )
   const visitors = await queryStore<{ count: number }>(server.dataDir, 'SELECT COUNT(*) AS count FROM visitor_hashes WHERE domain = ?', [domain])
   return {
     ...Object.fromEntries(rows.map((row) => [`${row.metric} ${row.key}`.trimEnd(), Number(row.count)])),
@@ -63,7 +67,7 @@ test('a visit, a reload and a turn to the form are one visit, one visitor and on
 
   await expect
     .poll(() => countsOf('example.de'), { timeout: 25_000 })
-    .toEqual({ 'visit': 1, visitor: 1, 'filtered repeat': 2, 'filtered bot': 1, form: 1, 'source direct': 1, 'language en': 1 })
+    .toEqual({ visit: 1, visitor: 1, 'filtered repeat': 2, 'filtered bot': 1, form: 1, 'source direct': 1, 'language en': 1 })
 }, 60_000)
 
 test('the Übersicht shows the visit, its source and the turn to the form, draws its charts and passes axe', async () => {
@@ -71,7 +75,9 @@ test('the Übersicht shows the visit, its source and the turn to the form, draws
   await watched.page.goto(`${pageUrl('zweite.example')}?ref=Newsletter`)
   await watched.page.getByRole('textbox', { name: 'E-Mail', exact: true }).focus()
   await watched.page.waitForSelector('html[data-hydrated]', { state: 'attached' })
-  await expect.poll(() => countsOf('zweite.example').then((counts) => [counts.visit, counts.form, counts['source ref:newsletter']]), { timeout: 25_000 }).toEqual([1, 1, 1])
+  await expect
+    .poll(() => countsOf('zweite.example').then((counts) => [counts.visit, counts.form, counts['source ref:newsletter']]), { timeout: 25_000 })
+    .toEqual([1, 1, 1])
   await closePage(watched)
 
   // The figures are the owner's: without a session the CSV is refused like every console route.

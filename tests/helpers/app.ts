@@ -29,10 +29,7 @@ export function tempDataDir(): string {
 }
 
 /** env: the same variables as in production; defaults here switch off the waiting time and the rate limit. */
-export async function startApp(
-  env: Record<string, string | undefined> = {},
-  options: Pick<AppOptions, 'smtpTimeouts'> = {},
-): Promise<TestApp> {
+export async function startApp(env: Record<string, string | undefined> = {}, options: Pick<AppOptions, 'smtpTimeouts'> = {}): Promise<TestApp> {
   const dataDir = env.DATA_DIR ?? tempDataDir()
   const config = loadConfig({
     MIN_FILL_SECONDS: '0',

@@ -39,7 +39,10 @@ export function camtStatement(credits: readonly CamtCredit[], account = 'DE89370
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
   <BkToCstmrStmt>
-    <GrpHdr><MsgId>TEST-${credits.map((credit) => credit.bankRef).join('-').slice(0, 30)}</MsgId><CreDtTm>2026-11-20T20:00:00Z</CreDtTm></GrpHdr>
+    <GrpHdr><MsgId>TEST-${credits
+      .map((credit) => credit.bankRef)
+      .join('-')
+      .slice(0, 30)}</MsgId><CreDtTm>2026-11-20T20:00:00Z</CreDtTm></GrpHdr>
     <Stmt>
       <Id>TEST-1</Id>
       <Acct><Id><IBAN>${account}</IBAN></Id><Ccy>EUR</Ccy></Acct>${entries}

@@ -27,8 +27,13 @@ export function runCliWithInput(dataDir: string, env: Record<string, string>, in
  */
 export function runCliAsync(dataDir: string, env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'bin/domain-lander.mjs'), ...args], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env }, encoding: 'utf8' }, (error, out, err) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out, err })
-    })
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin/domain-lander.mjs'), ...args],
+      { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env }, encoding: 'utf8' },
+      (error, out, err) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out, err })
+      },
+    )
   })
 }

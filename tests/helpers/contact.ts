@@ -34,12 +34,16 @@ export function requestAs(
   if (body !== undefined) Object.assign(headers, { 'content-type': type, 'content-length': Buffer.byteLength(body) })
   return new Promise((resolve, reject) => {
     // localAddress: another loopback address (127.0.0.2) is another client to the server.
-    const request = http.request(url, { method: options.method ?? 'GET', headers, ...(options.localAddress && { localAddress: options.localAddress }) }, (response) => {
-      let html = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (html += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, html }))
-    })
+    const request = http.request(
+      url,
+      { method: options.method ?? 'GET', headers, ...(options.localAddress && { localAddress: options.localAddress }) },
+      (response) => {
+        let html = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (html += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, html }))
+      },
+    )
     request.on('error', reject)
     request.end(body)
   })

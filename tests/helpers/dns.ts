@@ -111,6 +111,9 @@ export async function startDnsServer(zone: (ZoneRecord | TargetRecord)[]): Promi
 function serverOf(udp: ReturnType<typeof dns2.createUDPServer>, tcp: ReturnType<typeof dns2.createTCPServer>, port: number): DnsServer {
   return {
     address: `127.0.0.1:${port}`,
-    close: () => Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]).then(() => undefined),
+    close: () =>
+      Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]).then(
+        () => undefined,
+      ),
   }
 }

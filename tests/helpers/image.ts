@@ -77,7 +77,10 @@ export async function podmanOk(args: string[], timeoutMs?: number): Promise<stri
 
 /** The Debian mirror apt uses here (deb822 or one-line sources), else Debian's own. */
 function debianMirror(): string {
-  const files = ['/etc/apt/sources.list', ...(fs.existsSync('/etc/apt/sources.list.d') ? fs.readdirSync('/etc/apt/sources.list.d').map((f) => `/etc/apt/sources.list.d/${f}`) : [])]
+  const files = [
+    '/etc/apt/sources.list',
+    ...(fs.existsSync('/etc/apt/sources.list.d') ? fs.readdirSync('/etc/apt/sources.list.d').map((f) => `/etc/apt/sources.list.d/${f}`) : []),
+  ]
   for (const file of files.filter((f) => fs.existsSync(f) && fs.statSync(f).isFile())) {
     const text = fs.readFileSync(file, 'utf8')
     const mirror = /^URIs:\s*(\S+\/debian)\/?\s*$/m.exec(text)?.[1] ?? /^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\/?\s+bookworm\b/m.exec(text)?.[1]
@@ -129,10 +132,14 @@ export async function ensureBaseImage(): Promise<void> {
     await podmanOk(
       [
         'import',
-        '--change', `LABEL domain-lander.base=${BASE_LABEL}`,
-        '--change', `ENV NODE_VERSION=${NODE_VERSION}`,
-        '--change', 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-        '--change', 'CMD ["node"]',
+        '--change',
+        `LABEL domain-lander.base=${BASE_LABEL}`,
+        '--change',
+        `ENV NODE_VERSION=${NODE_VERSION}`,
+        '--change',
+        'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        '--change',
+        'CMD ["node"]',
         archive,
         BASE_IMAGE,
       ],
@@ -164,7 +171,9 @@ const BUILD_ARGS = () => ['--pull=never', '--format', 'docker', '--network', 'ho
  */
 function hostCertificates(): string[] {
   const configured = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout?.trim()
-  const bundle = [configured, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt'].find((file) => file && file !== 'null' && file !== 'undefined' && fs.existsSync(file))
+  const bundle = [configured, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt'].find(
+    (file) => file && file !== 'null' && file !== 'undefined' && fs.existsSync(file),
+  )
   if (!bundle) return []
   const npmrc = path.join(os.tmpdir(), 'domain-lander-podman', 'npmrc')
   fs.mkdirSync(path.dirname(npmrc), { recursive: true })
@@ -188,7 +197,19 @@ export function composeProblem(): string | null {
 export async function compose(project: string, args: string[], env: Record<string, string> = {}): Promise<string> {
   const result = await run(
     PODMAN_COMPOSE,
-    ['--podman-path', PODMAN, '--podman-args', `--runtime ${RUNC}`, '--podman-build-args', BUILD_ARGS().join(' '), '-p', project, '-f', 'deploy/compose.yaml', ...args],
+    [
+      '--podman-path',
+      PODMAN,
+      '--podman-args',
+      `--runtime ${RUNC}`,
+      '--podman-build-args',
+      BUILD_ARGS().join(' '),
+      '-p',
+      project,
+      '-f',
+      'deploy/compose.yaml',
+      ...args,
+    ],
     { timeoutMs: 900_000, env },
   )
   if (result.code !== 0) throw new Error(`podman-compose ${args.join(' ')} failed (${result.code}):\n${(result.stderr || result.stdout).slice(-4000)}`)

@@ -64,7 +64,11 @@ export const pdfaMarkers = (pdf: Buffer) =>
     const file = path.join(dir, 'invoice.pdf')
     fs.writeFileSync(file, pdf)
     const xmp = execFileSync(PDFINFO, ['-meta', file], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')
-    const fonts = execFileSync(PDFFONTS, [file], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').split('\n').slice(2).filter((line) => line.trim() !== '')
+    const fonts = execFileSync(PDFFONTS, [file], { stdio: ['ignore', 'pipe', 'pipe'] })
+      .toString('utf8')
+      .split('\n')
+      .slice(2)
+      .filter((line) => line.trim() !== '')
     const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xmp)?.[1] ?? null
     const raw = pdf.toString('latin1')
     return {
@@ -117,7 +121,9 @@ export const schematronReport = (xml: string): { fatal: string[]; warnings: stri
     fs.writeFileSync(file, xml)
     execFileSync(process.execPath, [XSLT3, `-xsl:${compiledSchematron()}`, `-s:${file}`, `-o:${out}`], { stdio: 'ignore' })
     const svrl = fs.readFileSync(out, 'utf8')
-    const failed = [...svrl.matchAll(/<svrl:failed-assert\b[^>]*\bid="([^"]+)"[^>]*\bflag="([^"]+)"[^>]*>[\s\S]*?<svrl:text>([\s\S]*?)<\/svrl:text>/g)].map((match) => ({ id: match[1]!, flag: match[2]!, text: match[3]!.trim() }))
+    const failed = [...svrl.matchAll(/<svrl:failed-assert\b[^>]*\bid="([^"]+)"[^>]*\bflag="([^"]+)"[^>]*>[\s\S]*?<svrl:text>([\s\S]*?)<\/svrl:text>/g)].map(
+      (match) => ({ id: match[1]!, flag: match[2]!, text: match[3]!.trim() }),
+    )
     return {
       fatal: failed.filter((entry) => entry.flag === 'fatal').map((entry) => `${entry.id}: ${entry.text}`),
       warnings: failed.filter((entry) => entry.flag !== 'fatal').map((entry) => `${entry.id}: ${entry.text}`),

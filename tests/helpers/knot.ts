@@ -144,11 +144,7 @@ ${Object.keys(options.zones)
         .filter((line) => line.trim() && !/\sSOA\s/.test(line))
         .map((line) => line.replace(/\s+/g, ' ').trim())
         .sort(),
-    txt: (name) =>
-      kdig(port, [name, 'TXT', '+short'])
-        .split('\n')
-        .filter(Boolean)
-        .sort(),
+    txt: (name) => kdig(port, [name, 'TXT', '+short']).split('\n').filter(Boolean).sort(),
     async close() {
       await stop()
       fs.rmSync(dir, { recursive: true, force: true })

@@ -38,7 +38,8 @@ export async function leftoversOf(dataDir: string, erasure: Erasure): Promise<st
         if (((table === 'inquiries' && column === 'id') || column === 'inquiry_id') && erasure.inquiryIds.includes(id)) found.push(`${table}.${column} = ${id}`)
         if (((table === 'replies' && column === 'id') || column === 'reply_id') && erasure.replyIds.includes(id)) found.push(`${table}.${column} = ${id}`)
         // SQLite's FTS index keeps each row's size under the inquiry's id (its _data table numbers pages instead).
-        if (['inquiries_fts', 'inquiries_fts_docsize'].includes(table) && ['id', 'rowid'].includes(column) && erasure.inquiryIds.includes(id)) found.push(`${table}.${column} = ${id}`)
+        if (['inquiries_fts', 'inquiries_fts_docsize'].includes(table) && ['id', 'rowid'].includes(column) && erasure.inquiryIds.includes(id))
+          found.push(`${table}.${column} = ${id}`)
       }
     }
   }

@@ -52,7 +52,15 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   })
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`)
   const port = await freePort()
-  const settings = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300', 'listen_addresses=127.0.0.1', `unix_socket_directories=${socketDir}`, `port=${port}`]
+  const settings = [
+    'fsync=off',
+    'synchronous_commit=off',
+    'full_page_writes=off',
+    'max_connections=300',
+    'listen_addresses=127.0.0.1',
+    `unix_socket_directories=${socketDir}`,
+    `port=${port}`,
+  ]
   const child: ChildProcess = spawn(...run(path.join(bin, 'postgres'), ['-D', dataDir, ...settings.flatMap((s) => ['-c', s])]), {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -133,7 +141,12 @@ export async function queryStore<R = Record<string, unknown>>(dataDir: string, s
     await client.connect()
     try {
       let n = 0
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as R[]
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows as R[]
     } finally {
       await client.end()
     }

@@ -29,13 +29,23 @@ function buyerFields(fields: Record<string, string> = {}) {
 }
 
 /** A checkout sent to `url` for `host` and confirmed by the owner: the deal's id and the buyer's address. */
-export async function confirmedPurchase(url: string, host: string, client: ReturnType<typeof consoleClient>, cookie: string, fields: Record<string, string> = {}) {
+export async function confirmedPurchase(
+  url: string,
+  host: string,
+  client: ReturnType<typeof consoleClient>,
+  cookie: string,
+  fields: Record<string, string> = {},
+) {
   const form = await requestAs(host, `${url}/kaufen`)
   expect(form.status, form.html).toBe(200)
   const token = /name="token" value="([^"]+)"/.exec(form.html)![1]!
   const hash = /name="hash" value="([^"]+)"/.exec(form.html)![1]!
   const values = { ...buyerFields(fields), token, hash }
-  const answer = await requestAs(host, `${url}/kaufen`, { method: 'POST', form: values, headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' } })
+  const answer = await requestAs(host, `${url}/kaufen`, {
+    method: 'POST',
+    form: values,
+    headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' },
+  })
   expect(answer.status, answer.html).toBe(303)
   const inbox = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
   const inquiry = inbox.items.find((item) => item.email === values.themail3h6)!
@@ -49,7 +59,10 @@ export async function confirmedPurchase(url: string, host: string, client: Retur
 export async function acceptedOffer(url: string, host: string, client: ReturnType<typeof consoleClient>, cookie: string, offer = '1.500') {
   const email = `angebot${++buyers}-${process.pid}@example.net`
   const { token, hash } = await fetchForm(url, host)
-  const sent = await requestAs(host, `${url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, message: 'Mein Angebot', offer, token, hash } })
+  const sent = await requestAs(host, `${url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, themail3h6: email, message: 'Mein Angebot', offer, token, hash },
+  })
   expect(sent.status, sent.html).toBe(200)
   const inbox = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
   const inquiry = inbox.items.find((item) => item.email === email)!

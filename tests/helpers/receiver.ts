@@ -40,7 +40,25 @@ function selfSignedCertificate(name: string): { key: string; cert: string } {
     const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')]
     const run = spawnSync(
       process.env.OPENSSL_PATH ?? 'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-keyout', key, '-out', cert, '-subj', `/CN=${name}`, '-addext', `subjectAltName=DNS:${name}`],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-subj',
+        `/CN=${name}`,
+        '-addext',
+        `subjectAltName=DNS:${name}`,
+      ],
       { encoding: 'utf8' },
     )
     if (run.status !== 0) throw new Error(`openssl could not make a test certificate (apt-get install openssl): ${run.error?.message ?? run.stderr}`)
@@ -77,7 +95,12 @@ export async function startReceiver(options: { tlsName?: string } = {}): Promise
   receiver.waitFor = (count, match = () => true, timeoutMs = 20_000) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`expected ${count} requests, got ${receiver.requests.filter(match).length}: ${receiver.requests.map((r) => `${r.method} ${r.url}`).join(', ')}`)),
+        () =>
+          reject(
+            new Error(
+              `expected ${count} requests, got ${receiver.requests.filter(match).length}: ${receiver.requests.map((r) => `${r.method} ${r.url}`).join(', ')}`,
+            ),
+          ),
         timeoutMs,
       )
       const check = () => {

@@ -62,7 +62,11 @@ export async function schemaBefore(config: StoreConfig, step: (steps: MigrationS
   for (const text of steps.slice(0, before)) {
     if (typeof text === 'string') for (const statement of statementsOf(text)) await queryStore(config.dataDir, statement)
   }
-  if (postgres) await queryStore(config.dataDir, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL); DELETE FROM schema_version; INSERT INTO schema_version VALUES (${before})`)
+  if (postgres)
+    await queryStore(
+      config.dataDir,
+      `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL); DELETE FROM schema_version; INSERT INTO schema_version VALUES (${before})`,
+    )
   else await queryStore(config.dataDir, `PRAGMA user_version = ${before}`)
   return steps.length
 }

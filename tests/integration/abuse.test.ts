@@ -162,7 +162,9 @@ describe('hostile Host headers', () => {
     await fc.assert(
       fc.asyncProperty(header, async (host) => {
         // Bytes outside Latin-1 cannot go into a header line at all; what a client could send is its UTF-8 bytes.
-        const wire = Buffer.from(host, 'utf8').toString('latin1').replace(/[\r\n]/g, '')
+        const wire = Buffer.from(host, 'utf8')
+          .toString('latin1')
+          .replace(/[\r\n]/g, '')
         const { status, body } = await rawGet(app!.port, wire)
         expect([200, 400, 431]).toContain(status)
         if (status !== 200 && wire.trim().length > 8) expect(body).not.toContain(wire.trim())

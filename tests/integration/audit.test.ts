@@ -139,7 +139,7 @@ describe('the audit trail', () => {
     expect(actorOf(cookie)).toMatch(/^session:[\w-]{8}$/)
   })
 
-  test("each step on an inquiry writes one row with the inquiry, its domain and the session; a refused one says so", async () => {
+  test('each step on an inquiry writes one row with the inquiry, its domain and the session; a refused one says so', async () => {
     const inquiry = await writeFrom('protokoll.de')
     expect(await freshRows()).toEqual([])
     const subject = { actor: actorOf(cookie), inquiry_id: inquiry.id, domain: 'protokoll.de', deal_id: null }
@@ -305,7 +305,19 @@ describe('the audit trail', () => {
     expect((await cli('deal', 'paid', String(deal.id))).code).toBe(0)
     await expectOneRow({ actor: 'CLI', action: 'deal-paid', outcome: 'ok', deal_id: deal.id, inquiry_id: inquiry.id, domain: 'verkauf-drei.de' })
     secrets.push('CLI-AUTH-Code-Vertraulich')
-    expect((await runCliWithInput(server.dataDir, await storeEnv(server.dataDir), 'CLI-AUTH-Code-Vertraulich\n', 'deal', 'transfer', String(deal.id), '--code-stdin')).code).toBe(0)
+    expect(
+      (
+        await runCliWithInput(
+          server.dataDir,
+          await storeEnv(server.dataDir),
+          'CLI-AUTH-Code-Vertraulich\n',
+          'deal',
+          'transfer',
+          String(deal.id),
+          '--code-stdin',
+        )
+      ).code,
+    ).toBe(0)
     await expectOneRow({ actor: 'CLI', action: 'deal-transfer', outcome: 'ok', deal_id: deal.id })
     expect((await cli('deal', 'paid', String(deal.id))).code).toBe(2)
     await expectOneRow({ actor: 'CLI', action: 'deal-paid', outcome: 'refused', deal_id: deal.id })
@@ -321,7 +333,8 @@ describe('the audit trail', () => {
     expect((await cli('import', csv)).code).toBe(0)
     await expectOneRow({ actor: 'CLI', action: 'import', outcome: 'ok' })
 
-    for (const reading of [['list'], ['show', String(inquiry.id)], ['deals'], ['access', '--email', inquiry.email], ['audit']]) expect((await cli(...reading)).code).toBe(0)
+    for (const reading of [['list'], ['show', String(inquiry.id)], ['deals'], ['access', '--email', inquiry.email], ['audit']])
+      expect((await cli(...reading)).code).toBe(0)
     expect(await freshRows()).toEqual([])
     const person = await writeFrom('protokoll.de')
     expect((await cli('resend', String(person.id))).code).toBe(0)

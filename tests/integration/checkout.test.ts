@@ -197,7 +197,14 @@ describe('a checkout sent without script', () => {
     const item = (await inbox()).items.find((entry) => entry.email === email)!
     expect(item.offer).toBe('4.900\u00a0€')
     const shown = await detail(item.id)
-    expect(shown.checkout).toEqual({ company: 'Beispiel GmbH', street: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123456789' })
+    expect(shown.checkout).toEqual({
+      company: 'Beispiel GmbH',
+      street: 'Hauptstraße 1',
+      postcode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      vatId: 'DE123456789',
+    })
     expect(shown.offer).toMatchObject({ amount: 4900, currency: 'EUR' })
     const mail = await ownerMailAbout(email)
     expect(mail.parsed.text).toContain('Kauf zum Festpreis: 4.900\u00a0€ inkl. MwSt.')

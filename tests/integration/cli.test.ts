@@ -167,7 +167,7 @@ test('stats counts page views and inquiries per domain and day', () => {
   expect(one).not.toContain('münchen.de')
 })
 
-test('stats summary shows the Übersicht\'s numbers: visitors, visits, turns to the form, inquiries per name', () => {
+test("stats summary shows the Übersicht's numbers: visitors, visits, turns to the form, inquiries per name", () => {
   const { code, out } = cli('stats', 'summary', '--days', '7')
   expect(code).toBe(0)
   // Domain, Visitors, Visits, Bots, Form, Inquiries.
@@ -201,7 +201,21 @@ describe('what a visitor typed reaches the owner as text', () => {
     await smtp.waitFor(smtp.messages.length + 1)
   })
 
-  const COMMANDS = ['list', 'list --json', 'show 4', 'show 4 --json', 'export', 'export --sep ;', 'export --format json', 'outbox', 'outbox --json', 'stats', 'stats --json', 'stats summary', 'stats summary --json']
+  const COMMANDS = [
+    'list',
+    'list --json',
+    'show 4',
+    'show 4 --json',
+    'export',
+    'export --sep ;',
+    'export --format json',
+    'outbox',
+    'outbox --json',
+    'stats',
+    'stats --json',
+    'stats summary',
+    'stats summary --json',
+  ]
   test.each(COMMANDS)('%s prints no raw control or bidi character', (command) => {
     const { code, out } = cli(...command.split(' '))
     expect(code).toBe(0)
@@ -220,7 +234,9 @@ describe('what a visitor typed reaches the owner as text', () => {
   })
 
   test('list cuts the message after escaping, never inside an escape', () => {
-    const row = cli('list').out.split('\n').find((line) => line.startsWith('4 '))!
+    const row = cli('list')
+      .out.split('\n')
+      .find((line) => line.startsWith('4 '))!
     const message = row.slice(row.indexOf('\\x1b]52;c;'))
     expect(message).toMatch(/^\\x1b\]52;c;ZXZpbA==\\x07\\x1b\]0;pwned\\x07.*…$/)
     expect(message).toMatch(/^(?:[^\\]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4})*…$/)

@@ -27,7 +27,11 @@ test('two workers share the load and every inquiry is mailed exactly once', asyn
   // Stopped, the workers have finished the mail they were sending: a second copy of any mail would be in by now.
   expect(await server.stop()).toBe(0)
   expect(messagesOf(smtp).sort()).toEqual(Array.from({ length: 40 }, (_, i) => String(i)).sort())
-  const storedBy = new Set(lines(server).filter((line) => line.msg === 'inquiry stored').map((line) => line.pid))
+  const storedBy = new Set(
+    lines(server)
+      .filter((line) => line.msg === 'inquiry stored')
+      .map((line) => line.pid),
+  )
   expect(storedBy.size).toBe(2)
 }, 60_000)
 

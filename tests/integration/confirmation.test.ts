@@ -237,7 +237,19 @@ describe('confirm: verify', () => {
     const createdAt = Date.now() - UNCONFIRMED_TTL_MS - 60_000
     const email = nextVisitor('expired')
     const saved = await store.saveInquiry(
-      { token: 'ExpiredToken123', contentHash: 'h', domain: 'pruefen.de', name: 'Erika', email, message: 'Alt', language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt },
+      {
+        token: 'ExpiredToken123',
+        contentHash: 'h',
+        domain: 'pruefen.de',
+        name: 'Erika',
+        email,
+        message: 'Alt',
+        language: 'de',
+        spamReason: null,
+        offer: null,
+        belowMinimum: false,
+        createdAt,
+      },
       { queue: false },
       { kind: 'verify', mail: false, body: '', replyTo: null },
     )
@@ -317,7 +329,8 @@ describe('abuse', () => {
       'ziel@BüCHER.example',
     ]
     const statuses = []
-    for (const [i, email] of spellings.entries()) statuses.push((await inquire(i % 2 ? 'pruefen.de' : 'hinweis.de', { themail3h6: email, message: `Schreibweise ${i}` })).status)
+    for (const [i, email] of spellings.entries())
+      statuses.push((await inquire(i % 2 ? 'pruefen.de' : 'hinweis.de', { themail3h6: email, message: `Schreibweise ${i}` })).status)
     expect(statuses).toEqual(Array(11).fill(200))
     await outboxDrained()
     // What the mail server was given (smtp-server shows the punycode domain in Unicode): one mailbox, three times.
@@ -339,7 +352,8 @@ describe('abuse', () => {
       'z.i.e.l.g+y@ＧＭＡＩＬ.com',
       'zie.lg@gmail.com',
     ]
-    for (const [i, email] of spellings.entries()) expect((await inquire(i % 2 ? 'pruefen.de' : 'hinweis.de', { themail3h6: email, message: `Gmail ${i}` })).status).toBe(200)
+    for (const [i, email] of spellings.entries())
+      expect((await inquire(i % 2 ? 'pruefen.de' : 'hinweis.de', { themail3h6: email, message: `Gmail ${i}` })).status).toBe(200)
     await outboxDrained()
     // Gmail delivers all of these to one mailbox.
     const toThatMailbox = smtp.messages.filter((mail) =>
@@ -395,7 +409,19 @@ test('a starting server erases unconfirmed inquiries older than 48 hours, and ke
   const store = await openStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
   const save = async (token: string, createdAt: number) => {
     const result = await store.saveInquiry(
-      { token, contentHash: token, domain: 'pruefen.de', name: 'Erika', email: 'erika@example.de', message: token, language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt },
+      {
+        token,
+        contentHash: token,
+        domain: 'pruefen.de',
+        name: 'Erika',
+        email: 'erika@example.de',
+        message: token,
+        language: 'de',
+        spamReason: null,
+        offer: null,
+        belowMinimum: false,
+        createdAt,
+      },
       { queue: false },
       { kind: 'verify', mail: false, body: '', replyTo: null },
     )

@@ -112,20 +112,28 @@ describe('in order: before and after the password', () => {
 
     const signOut = await call('/api/session', { method: 'DELETE', cookie })
     expect(signOut.status).toBe(204)
-    expect(signOut.headers.getSetCookie().map(cookieParts)).toEqual([{ pair: 'console-session=', attributes: ['HttpOnly', 'Max-Age=0', 'Path=/', 'SameSite=Strict'] }])
+    expect(signOut.headers.getSetCookie().map(cookieParts)).toEqual([
+      { pair: 'console-session=', attributes: ['HttpOnly', 'Max-Age=0', 'Path=/', 'SameSite=Strict'] },
+    ])
     expect((await call('/', { cookie })).status).toBe(303)
     expect((await call('/api/inbox', { cookie })).status).toBe(401)
   })
 
   test('over plain http the cookie is HttpOnly and SameSite=Strict without Secure (a browser would drop it)', async () => {
     const { setCookie } = await signIn({ client: newClient() })
-    expect(cookieParts(setCookie)).toEqual({ pair: expect.stringMatching(/^console-session=[\w-]{43}$/), attributes: ['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Strict'] })
+    expect(cookieParts(setCookie)).toEqual({
+      pair: expect.stringMatching(/^console-session=[\w-]{43}$/),
+      attributes: ['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Strict'],
+    })
   })
 
   test('behind a TLS proxy (ADMIN_TRUST_PROXY, X-Forwarded-Proto: https) the cookie is __Host- and Secure, and only that one counts', async () => {
     const https = { 'x-forwarded-proto': 'https' }
     const { cookie, setCookie } = await signIn({ client: newClient(), headers: https })
-    expect(cookieParts(setCookie)).toEqual({ pair: expect.stringMatching(/^__Host-console-session=[\w-]{43}$/), attributes: ['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Strict', 'Secure'] })
+    expect(cookieParts(setCookie)).toEqual({
+      pair: expect.stringMatching(/^__Host-console-session=[\w-]{43}$/),
+      attributes: ['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Strict', 'Secure'],
+    })
     expect((await call('/api/inbox', { cookie, headers: https })).status).not.toBe(401)
     // The same id under the plain name (which a sibling subdomain could have set) is not read over https.
     const plain = cookie.replace('__Host-console-session', 'console-session')
@@ -219,7 +227,6 @@ describe('in order: before and after the password', () => {
   })
 })
 
-
 test('no route of the console answers without a session but the sign-in page, signing in and its static files', async () => {
   const app = await startApp()
   try {
@@ -273,7 +280,7 @@ test('no route of the console answers without a session but the sign-in page, si
 describe('the public port', () => {
   const consoleAsset = () => {
     const assets = path.join(CONSOLE_DIR, 'assets')
-    return fs.existsSync(assets) ? fs.readdirSync(assets).find((name) => /\.(js|css)$/.test(name)) ?? 'console.js' : 'console.js'
+    return fs.existsSync(assets) ? (fs.readdirSync(assets).find((name) => /\.(js|css)$/.test(name)) ?? 'console.js') : 'console.js'
   }
   const requests = () => [
     ...['/anmelden', '/postausgang', '/uebersicht', '/anfragen/1', '/domains-importieren', `/assets/${consoleAsset()}`].map((url) => ({ method: 'GET', url })),

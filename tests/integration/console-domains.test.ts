@@ -61,7 +61,11 @@ describe('in order', () => {
     expect(html).toContain('name-098.de')
     expect(html).not.toContain('name-099.de')
     const first = await list('')
-    expect([first.total, first.items.length, first.items[0]]).toEqual([251, 100, expect.objectContaining({ name: 'beispiel.de', price: 4000, status: 'available', listed: true, description: 'Kurz' })])
+    expect([first.total, first.items.length, first.items[0]]).toEqual([
+      251,
+      100,
+      expect.objectContaining({ name: 'beispiel.de', price: 4000, status: 'available', listed: true, description: 'Kurz' }),
+    ])
     expect((await list('offset=200')).items.map((row) => row.name)).toEqual(Array.from({ length: 51 }, (_, i) => `name-${199 + i}.de`))
     const found = await list('q=NAME-12')
     expect([found.total, found.items.map((row) => row.name)]).toEqual([10, Array.from({ length: 10 }, (_, i) => `name-12${i}.de`)])
@@ -70,11 +74,23 @@ describe('in order', () => {
   test('the preview shows the change and writes nothing; "Speichern" writes only that name\'s lines and the page changes', async () => {
     const edits = [{ op: 'set', name: 'beispiel.de', changes: { price: 5900, status: 'reserved' } }]
     const report = await preview(edits)
-    expect(report.changes).toEqual([expect.objectContaining({ name: 'beispiel.de', kind: 'changed', before: expect.objectContaining({ price: 4000, status: null }), after: expect.objectContaining({ price: 5900, status: 'reserved' }) })])
+    expect(report.changes).toEqual([
+      expect.objectContaining({
+        name: 'beispiel.de',
+        kind: 'changed',
+        before: expect.objectContaining({ price: 4000, status: null }),
+        after: expect.objectContaining({ price: 5900, status: 'reserved' }),
+      }),
+    ])
     expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS)
     const saved = await post('/api/domains/apply', { edits, fingerprint: report.fingerprint })
     expect(saved.status, await saved.clone().text()).toBe(200)
-    expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS.replace('    price: 4000 # alter Preis\n', '    price: 5900 # alter Preis\n').replace('    description: Kurz\n', '    description: Kurz\n    status: reserved\n'))
+    expect(fs.readFileSync(domainsFile, 'utf8')).toBe(
+      DOMAINS.replace('    price: 4000 # alter Preis\n', '    price: 5900 # alter Preis\n').replace(
+        '    description: Kurz\n',
+        '    description: Kurz\n    status: reserved\n',
+      ),
+    )
     // In force at the answer: the list, and the public page.
     expect((await list('q=beispiel')).items[0]).toMatchObject({ price: 5900, status: 'reserved' })
     expect((await getPage(server.url, 'beispiel.de')).html).toMatch(/reserviert/i)
@@ -135,7 +151,10 @@ describe('attacks', () => {
     expect((await client.call('/domains')).status).toBe(303)
     expect(await answer(await client.call('/api/domains'))).toEqual({ status: 401, body: { error: 'Bitte anmelden.' } })
     for (const pathName of ['/api/domains/preview', '/api/domains/apply', '/api/domains/create']) {
-      expect(await answer(await client.call(pathName, { method: 'POST', body: { edits, fingerprint: '', name: 'x.de' } }))).toEqual({ status: 401, body: { error: 'Bitte anmelden.' } })
+      expect(await answer(await client.call(pathName, { method: 'POST', body: { edits, fingerprint: '', name: 'x.de' } }))).toEqual({
+        status: 401,
+        body: { error: 'Bitte anmelden.' },
+      })
     }
   })
 
@@ -147,7 +166,11 @@ describe('attacks', () => {
       for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
         expect(await answer(await post(pathName, body, headers))).toEqual(refused)
       }
-      const withoutHeader = await fetch(`${client.admin}${pathName}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: client.admin, cookie }, body: JSON.stringify(body) })
+      const withoutHeader = await fetch(`${client.admin}${pathName}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: client.admin, cookie },
+        body: JSON.stringify(body),
+      })
       expect(await answer(withoutHeader)).toEqual(refused)
     }
     expect(fs.readFileSync(domainsFile, 'utf8')).toBe(before)
@@ -166,7 +189,10 @@ describe('attacks', () => {
   })
 
   test('hostile names are problems named as data; a hostile description is stored and listed as that exact text', async () => {
-    const report = await preview([{ op: 'set', name: '<img src=x onerror=alert(1)>', changes: { price: 1 } }, { op: 'add', name: '\u001b[31mrot.de', changes: {} }])
+    const report = await preview([
+      { op: 'set', name: '<img src=x onerror=alert(1)>', changes: { price: 1 } },
+      { op: 'add', name: '\u001b[31mrot.de', changes: {} },
+    ])
     expect(report.problems).toEqual([
       { kind: 'name', value: '<img src=x onerror=alert(1)>' },
       { kind: 'name', value: '\u001b[31mrot.de' },
@@ -183,7 +209,14 @@ describe('attacks', () => {
 
   test('a malformed or oversized edit is a 400 with the one error shape', async () => {
     const bad = { status: 400, body: { error: 'Die Änderung ist unvollständig oder ungültig.' } }
-    for (const body of [{}, { edits: [] }, { edits: [{ op: 'drop', name: 'a.de' }] }, { edits: [{ op: 'set', name: 'a.de', changes: { price: 1.5 } }] }, { edits: [{ op: 'set', name: 'a.de', changes: { mailTo: 'x@example.org' } }] }, { edits: [{ op: 'set', name: 'a.de', changes: { description: 'x'.repeat(501) } }] }]) {
+    for (const body of [
+      {},
+      { edits: [] },
+      { edits: [{ op: 'drop', name: 'a.de' }] },
+      { edits: [{ op: 'set', name: 'a.de', changes: { price: 1.5 } }] },
+      { edits: [{ op: 'set', name: 'a.de', changes: { mailTo: 'x@example.org' } }] },
+      { edits: [{ op: 'set', name: 'a.de', changes: { description: 'x'.repeat(501) } }] },
+    ]) {
       expect(await answer(await post('/api/domains/preview', body))).toEqual(bad)
     }
     expect(await answer(await post('/api/domains/apply', { edits, fingerprint: 'nicht-hex' }))).toEqual(bad)

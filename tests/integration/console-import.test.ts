@@ -54,7 +54,9 @@ describe('in order', () => {
   test('the preview shows the changes and writes nothing', async () => {
     const report = await preview(list('inwx-de.csv'))
     expect(report).toMatchObject({ written: false, rows: 5, counts: { errors: 0, added: 4, changed: 1, removed: 0 } })
-    expect(report.changed).toEqual([{ name: 'beispiel.de', before: { price: 4000, minOffer: null, currency: 'EUR' }, after: { price: 4900, minOffer: 1500, currency: 'EUR' } }])
+    expect(report.changed).toEqual([
+      { name: 'beispiel.de', before: { price: 4000, minOffer: null, currency: 'EUR' }, after: { price: 4900, minOffer: 1500, currency: 'EUR' } },
+    ])
     expect(report.fingerprint).toMatch(/^[0-9a-f]{64}$/)
     expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS)
   })
@@ -153,10 +155,23 @@ test('without DOMAINS_FILE there is nothing to import into', async () => {
     const store = await app.store()
     const { hashPassword } = await import('../../src/server/admin/password.ts')
     await store.setOwnerPassword(await hashPassword('Kanzlei-Rheinblick-2026'), Date.now())
-    const signIn = await admin.inject({ method: 'POST', url: '/api/session', headers: { [CONSOLE_HEADER]: '1' }, payload: { password: 'Kanzlei-Rheinblick-2026' } })
+    const signIn = await admin.inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: { [CONSOLE_HEADER]: '1' },
+      payload: { password: 'Kanzlei-Rheinblick-2026' },
+    })
     const session = signIn.headers['set-cookie']!.toString().split(';')[0]!
-    const response = await admin.inject({ method: 'POST', url: '/api/import/preview', headers: { [CONSOLE_HEADER]: '1', cookie: session }, payload: { text: 'Domain\nneu.de\n', format: 'csv', prune: false } })
-    expect([response.statusCode, response.json()]).toEqual([409, { error: 'Der Server hat keine Domains-Datei (DOMAINS_FILE): es gibt nichts, in das importiert werden kann.' }])
+    const response = await admin.inject({
+      method: 'POST',
+      url: '/api/import/preview',
+      headers: { [CONSOLE_HEADER]: '1', cookie: session },
+      payload: { text: 'Domain\nneu.de\n', format: 'csv', prune: false },
+    })
+    expect([response.statusCode, response.json()]).toEqual([
+      409,
+      { error: 'Der Server hat keine Domains-Datei (DOMAINS_FILE): es gibt nichts, in das importiert werden kann.' },
+    ])
   } finally {
     await app.close()
   }
@@ -177,7 +192,9 @@ describe('large and hostile lists (issue 12/19): refused with a reason, never a 
     const text = `[${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}]`
     const response = await post('/api/import/preview', { text, format: 'json', prune: false })
     expect(response.status).toBe(200)
-    expect(((await response.json()) as ImportReport).problems).toEqual([{ kind: 'syntax', line: null, message: 'lists and objects nested more than 100 levels deep' }])
+    expect(((await response.json()) as ImportReport).problems).toEqual([
+      { kind: 'syntax', line: null, message: 'lists and objects nested more than 100 levels deep' },
+    ])
   })
 })
 
@@ -210,7 +227,11 @@ describe('a result the server would not load', () => {
     const reason = `${bigFile} is 32.0 MiB; a domains file may have at most 32 MiB (see "Large portfolios" in docs/domains.md)`
     expect(report.problems).toEqual([{ kind: 'refused', message: reason }])
     expect(report.counts).toMatchObject({ errors: 1, added: 100 })
-    const applied = await bigClient.call('/api/import/apply', { method: 'POST', body: { text, format: 'csv', prune: false, fingerprint: report.fingerprint }, cookie: bigCookie })
+    const applied = await bigClient.call('/api/import/apply', {
+      method: 'POST',
+      body: { text, format: 'csv', prune: false, fingerprint: report.fingerprint },
+      cookie: bigCookie,
+    })
     expect(await answer(applied)).toEqual({
       status: 422,
       body: { error: `Der Server würde die Domains-Datei nach diesem Import nicht laden; es wurde nichts geschrieben. Grund: ${reason}` },

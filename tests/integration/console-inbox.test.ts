@@ -199,7 +199,11 @@ describe('export, outbox and overview', () => {
         }
         return { rows, pages }
       }
-      await expect.poll(async () => (await all()).rows.filter((row) => row.inquiryId !== null && made.has(row.inquiryId) && row.status === 'failed').length, { timeout: 60_000 }).toBe(210)
+      await expect
+        .poll(async () => (await all()).rows.filter((row) => row.inquiryId !== null && made.has(row.inquiryId) && row.status === 'failed').length, {
+          timeout: 60_000,
+        })
+        .toBe(210)
       const { rows, pages } = await all()
       expect(pages.length).toBeGreaterThan(1)
       expect(pages[0]!.items).toHaveLength(200)
@@ -228,7 +232,11 @@ describe('export, outbox and overview', () => {
     expect(dollar).toMatchObject({ highestOffer: '1.500\u00a0$', medianOffer: expect.stringContaining('$'), highestAmount: { amount: 1500, currency: 'USD' } })
     expect(dollar.medianAmount).toMatchObject({ currency: 'USD' })
     expect(dollar.inquiries).toBeGreaterThanOrEqual(2)
-    expect(overview!.visits.names.find((n) => n.domainAscii === 'dollar.com')).toMatchObject({ visits: 1, visitors: 1, highestOffer: { amount: 1500, currency: 'USD' } })
+    expect(overview!.visits.names.find((n) => n.domainAscii === 'dollar.com')).toMatchObject({
+      visits: 1,
+      visitors: 1,
+      highestOffer: { amount: 1500, currency: 'USD' },
+    })
     expect((await client.call('/api/overview?days=365', { cookie })).status).toBe(200)
     expect((await client.call('/api/overview?days=8', { cookie })).status).toBe(400)
   })

@@ -52,34 +52,41 @@ describe('guessing from many addresses', () => {
     expect((await setPassword()).code).toBe(0)
     const signedIn = await attempt(PASSWORD, '198.51.100.2', { 'x-forwarded-proto': 'https' })
     expect(signedIn.status).toBe(204)
-    expect(cookieParts(signedIn.headers.getSetCookie()[0]!)).toEqual({ pair: expect.stringMatching(/^console-session=[\w-]{43}$/), attributes: ['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Strict'] })
+    expect(cookieParts(signedIn.headers.getSetCookie()[0]!)).toEqual({
+      pair: expect.stringMatching(/^console-session=[\w-]{43}$/),
+      attributes: ['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Strict'],
+    })
     expect((await call('/api/inbox', { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! })).status).toBe(200)
     // The owner who set only TRUST_PROXY behind a proxy is told which setting the console needs.
     expect(server!.output.filter((line) => line.includes('but ADMIN_TRUST_PROXY is not set'))).toHaveLength(1)
   })
 
   // Fifty password checks and two runs of the CLI: more than the default time on a busy machine.
-  test(`behind a trusted proxy (ADMIN_TRUST_PROXY), ${SIGN_IN_FAILURES_ALL} failures from as many addresses close the sign-in for everyone until set-password`, { timeout: 120_000 }, async () => {
-    const { attempt, server, setPassword } = await start({ ADMIN_TRUST_PROXY: '127.0.0.1' })
-    // One guess per address, four at a time: no address reaches its own limit of 5.
-    const guesses = Array.from({ length: SIGN_IN_FAILURES_ALL }, (_, i) => i)
-    for (let i = 0; i < guesses.length; i += 4) {
-      const statuses = await Promise.all(guesses.slice(i, i + 4).map((n) => attempt(`falsch-falsch-${n}`, `203.0.113.${n + 1}`).then((r) => r.status)))
-      expect(statuses).toEqual(statuses.map(() => 401))
-    }
-    const fresh = await attempt('falsch-falsch-x', '192.0.2.200')
-    expect(fresh.status).toBe(429)
-    expect(Number(fresh.headers.get('retry-after'))).toBeGreaterThan(800)
-    expect(await fresh.json()).toEqual({ error: TOO_MANY })
-    expect((await attempt(PASSWORD, '192.0.2.201')).status).toBe(429)
-    await expect.poll(() => server.output.some((line) => line.includes(`${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together`))).toBe(true)
-    expect(server.output.filter((line) => /203\.0\.|192\.0\.2\./.test(line))).toEqual([])
+  test(
+    `behind a trusted proxy (ADMIN_TRUST_PROXY), ${SIGN_IN_FAILURES_ALL} failures from as many addresses close the sign-in for everyone until set-password`,
+    { timeout: 120_000 },
+    async () => {
+      const { attempt, server, setPassword } = await start({ ADMIN_TRUST_PROXY: '127.0.0.1' })
+      // One guess per address, four at a time: no address reaches its own limit of 5.
+      const guesses = Array.from({ length: SIGN_IN_FAILURES_ALL }, (_, i) => i)
+      for (let i = 0; i < guesses.length; i += 4) {
+        const statuses = await Promise.all(guesses.slice(i, i + 4).map((n) => attempt(`falsch-falsch-${n}`, `203.0.113.${n + 1}`).then((r) => r.status)))
+        expect(statuses).toEqual(statuses.map(() => 401))
+      }
+      const fresh = await attempt('falsch-falsch-x', '192.0.2.200')
+      expect(fresh.status).toBe(429)
+      expect(Number(fresh.headers.get('retry-after'))).toBeGreaterThan(800)
+      expect(await fresh.json()).toEqual({ error: TOO_MANY })
+      expect((await attempt(PASSWORD, '192.0.2.201')).status).toBe(429)
+      await expect.poll(() => server.output.some((line) => line.includes(`${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together`))).toBe(true)
+      expect(server.output.filter((line) => /203\.0\.|192\.0\.2\./.test(line))).toEqual([])
 
-    // The owner's way back in: a new password, written to the store, seen by every process.
-    expect((await setPassword()).code).toBe(0)
-    expect((await attempt(PASSWORD, '192.0.2.201')).status).toBe(204)
-    expect((await attempt('falsch-falsch-y', '192.0.2.202')).status).toBe(401)
-  })
+      // The owner's way back in: a new password, written to the store, seen by every process.
+      expect((await setPassword()).code).toBe(0)
+      expect((await attempt(PASSWORD, '192.0.2.201')).status).toBe(204)
+      expect((await attempt('falsch-falsch-y', '192.0.2.202')).status).toBe(401)
+    },
+  )
 })
 
 describe('the hosts the console answers', () => {

@@ -48,7 +48,8 @@ const codeAt = (secret: string, timestamp: number) => new TOTP({ secret, digits:
 test('every new route needs a session: pages go to the sign-in page, the API answers 401', async () => {
   for (const route of NEW_ROUTES) {
     const response = await client.call(route.url, { method: route.method, body: route.body, client: newClient() })
-    if (route.method === 'GET' && !route.url.startsWith('/api/')) expect([response.status, response.headers.get('location')], route.url).toEqual([303, '/anmelden'])
+    if (route.method === 'GET' && !route.url.startsWith('/api/'))
+      expect([response.status, response.headers.get('location')], route.url).toEqual([303, '/anmelden'])
     else expect(response.status, `${route.method} ${route.url}`).toBe(401)
   }
 })
@@ -56,7 +57,10 @@ test('every new route needs a session: pages go to the sign-in page, the API ans
 test('every new state-changing route refuses another site (Origin, Sec-Fetch-Site) and a request without the console header, with a valid session', async () => {
   const { cookie } = await client.signIn({ client: newClient() })
   for (const route of CHANGING) {
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }] as Record<string, string>[]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }] as Record<
+      string,
+      string
+    >[]) {
       const response = await client.call(route.url, { method: route.method, body: route.body, cookie, headers })
       expect(response.status, `${route.method} ${route.url} ${JSON.stringify(headers)}`).toBe(403)
     }
@@ -104,7 +108,11 @@ test('TOTP: confirmed with one code; then a password alone signs nobody in, a co
   expect(setup.uri).toContain(`secret=${setup.secret}`)
   // Not on before it is confirmed: the password alone still signs in.
   await client.signIn({ client: newClient() })
-  const wrongConfirm = await client.call('/api/second-factor/confirm', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now() - 10 * 60_000) } })
+  const wrongConfirm = await client.call('/api/second-factor/confirm', {
+    method: 'POST',
+    cookie,
+    body: { code: codeAt(setup.secret, Date.now() - 10 * 60_000) },
+  })
   expect(wrongConfirm.status).toBe(400)
   const confirm = await client.call('/api/second-factor/confirm', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now()) } })
   expect(confirm.status).toBe(200)
@@ -112,14 +120,19 @@ test('TOTP: confirmed with one code; then a password alone signs nobody in, a co
   expect(recoveryCodes).toHaveLength(10)
   expect(new Set(recoveryCodes).size).toBe(10)
 
-  const attempt = (body: Record<string, string>, from: string) => client.call('/api/session', { method: 'POST', body: { password: PASSWORD, ...body }, client: from })
+  const attempt = (body: Record<string, string>, from: string) =>
+    client.call('/api/session', { method: 'POST', body: { password: PASSWORD, ...body }, client: from })
   // The password alone: no session, a request for the code.
   const passwordOnly = await attempt({}, newClient())
   expect(passwordOnly.status).toBe(200)
   expect(await passwordOnly.json()).toEqual({ secondFactor: true })
   expect(passwordOnly.headers.getSetCookie()).toEqual([])
   // A wrong password with any code is just a wrong password.
-  const wrongPassword = await client.call('/api/session', { method: 'POST', body: { password: 'falsch-falsch-1', code: codeAt(setup.secret, Date.now()) }, client: newClient() })
+  const wrongPassword = await client.call('/api/session', {
+    method: 'POST',
+    body: { password: 'falsch-falsch-1', code: codeAt(setup.secret, Date.now()) },
+    client: newClient(),
+  })
   expect(wrongPassword.status).toBe(401)
 
   // The code of the next step (the one used to confirm is spent): once, then refused as a replay.
@@ -135,7 +148,9 @@ test('TOTP: confirmed with one code; then a password alone signs nobody in, a co
   const recovery = recoveryCodes[3]!
   expect((await attempt({ code: recovery.toUpperCase().replace(/-/g, ' ') }, newClient())).status).toBe(204)
   expect((await attempt({ code: recovery }, newClient())).status).toBe(401)
-  const security = await (await client.call('/api/security', { cookie: `console-session=${first.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]}` })).json()
+  const security = await (
+    await client.call('/api/security', { cookie: `console-session=${first.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]}` })
+  ).json()
   expect(security).toMatchObject({ secondFactor: { on: true, recoveryCodesLeft: 9 } })
 
   // Five wrong codes from one client: the sixth attempt is refused even with the right code.
@@ -162,7 +177,9 @@ test('switching the factor off needs a current code, and ends every session', as
   expect((await client.call('/api/second-factor/confirm', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now()) } })).status).toBe(200)
   expect((await client.call('/api/second-factor/setup', { method: 'POST', cookie })).status).toBe(409)
   expect((await client.call('/api/second-factor/disable', { method: 'POST', cookie, body: { code: '000000' } })).status).toBe(400)
-  expect((await client.call('/api/second-factor/disable', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now() + 30_000) } })).status).toBe(200)
+  expect((await client.call('/api/second-factor/disable', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now() + 30_000) } })).status).toBe(
+    200,
+  )
   expect((await client.call('/api/inbox', { cookie })).status).toBe(401)
   await client.signIn({ client: newClient() })
 })
@@ -232,12 +249,23 @@ test("a passkey challenge handed to one browser's session cannot be answered by 
   const local = (pathName: string, cookie: string, body?: unknown) =>
     fetch(`${client.admin.replace('127.0.0.1', 'localhost')}${pathName}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-domain-lander-console': '1', origin: client.admin.replace('127.0.0.1', 'localhost'), cookie, 'x-forwarded-for': newClient() },
+      headers: {
+        'content-type': 'application/json',
+        'x-domain-lander-console': '1',
+        origin: client.admin.replace('127.0.0.1', 'localhost'),
+        cookie,
+        'x-forwarded-for': newClient(),
+      },
       body: JSON.stringify(body ?? {}),
     })
   const { challenge } = (await (await local('/api/passkeys/options', a.cookie)).json()) as { challenge: string }
-  const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge, origin: client.admin.replace('127.0.0.1', 'localhost') })).toString('base64url')
-  const answer = { name: 'Fremd', response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON, attestationObject: 'AAAA' }, clientExtensionResults: {} } }
+  const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge, origin: client.admin.replace('127.0.0.1', 'localhost') })).toString(
+    'base64url',
+  )
+  const answer = {
+    name: 'Fremd',
+    response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON, attestationObject: 'AAAA' }, clientExtensionResults: {} },
+  }
   const byOther = await local('/api/passkeys', b.cookie, answer)
   expect(byOther.status).toBe(400)
   expect((await byOther.json()).error).toContain('abgelaufen oder wurde schon benutzt')

@@ -50,7 +50,12 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
     await expectError(await post('{"name58fnlsd": '), 400, TEXT.badRequest)
   })
 
-  test.each([['an array', '[]'], ['a string', '"text"'], ['null', 'null'], ['a number', '42']])('%s as body gets 400', async (_what, body) => {
+  test.each([
+    ['an array', '[]'],
+    ['a string', '"text"'],
+    ['null', 'null'],
+    ['a number', '42'],
+  ])('%s as body gets 400', async (_what, body) => {
     app = await startApp()
     expect((await post(body)).status).toBe(400)
   })
@@ -231,7 +236,11 @@ describe('headers and pages', () => {
           .on('error', reject)
       })
     // Token, hash and nonces differ per answer; everything else must be the same.
-    const fixed = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce').replace(/"(token|hash)":"[^"]+"/g, '$1').replace(/value="[^"]*"/g, 'value')
+    const fixed = (html: string) =>
+      html
+        .replace(/nonce="[^"]+"/g, 'nonce')
+        .replace(/"(token|hash)":"[^"]+"/g, '$1')
+        .replace(/value="[^"]*"/g, 'value')
     const plain = await get()
     expect(plain.headers['content-encoding']).toBeUndefined()
     expect(plain.headers.vary).toBe('Accept-Encoding')

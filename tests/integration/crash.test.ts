@@ -14,7 +14,11 @@ afterAll(async () => smtp?.close())
 
 async function submitOne(url: string, round: number, i: number, onAnswer: () => void): Promise<string | null> {
   try {
-    const response = await submitInquiry(url, { name58fnlsd: `Runde ${round}`, themail3h6: `r${round}n${i}@example.de`, message: `Nachricht ${i} aus Runde ${round}` })
+    const response = await submitInquiry(url, {
+      name58fnlsd: `Runde ${round}`,
+      themail3h6: `r${round}n${i}@example.de`,
+      message: `Nachricht ${i} aus Runde ${round}`,
+    })
     onAnswer()
     return response.status === 200 ? String(response.sent.token) : null
   } catch {
@@ -55,8 +59,12 @@ test(`${ROUNDS} crashes (kill -9) during bursts lose no inquiry that was answere
     expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
     // Every acknowledged inquiry reaches the mailbox at least once (a crash mid-send may deliver one twice).
     const delivered = () => new Set(smtp!.messages.map((mail) => /inquiry-\d+-([A-Za-z0-9]{15})@/.exec(mail.parsed.messageId ?? '')?.[1]))
-    await expect.poll(() => acknowledged.filter((token) => !delivered().has(token)).length, { timeout: 60_000 + 100 * acknowledged.length, interval: 250 }).toBe(0)
-    console.log(`crash: ${ROUNDS} kill -9 rounds, ${acknowledged.length} inquiries answered 200, 0 lost, ${smtp.messages.length} mails for ${stored.size} stored`)
+    await expect
+      .poll(() => acknowledged.filter((token) => !delivered().has(token)).length, { timeout: 60_000 + 100 * acknowledged.length, interval: 250 })
+      .toBe(0)
+    console.log(
+      `crash: ${ROUNDS} kill -9 rounds, ${acknowledged.length} inquiries answered 200, 0 lost, ${smtp.messages.length} mails for ${stored.size} stored`,
+    )
   } finally {
     expect(await final.stop()).toBe(0)
     final.cleanup()

@@ -54,13 +54,12 @@ test('in a DATA_DIR that exists with mode 0755, every file the server creates is
   const server = await start({ DATA_DIR: dataDir })
   expect((await submitInquiry(server.url)).status).toBe(200)
   const mailDir = path.join(dataDir, 'mail')
-  await expect
-    .poll(() => fs.existsSync(mailDir) && fs.readdirSync(mailDir).filter((name) => name.endsWith('.eml')).length, { timeout: 15_000 })
-    .toBe(1)
+  await expect.poll(() => fs.existsSync(mailDir) && fs.readdirSync(mailDir).filter((name) => name.endsWith('.eml')).length, { timeout: 15_000 }).toBe(1)
 
   const modes = modesUnder(dataDir)
   // While it runs, SQLite's -wal and -shm files are there too.
-  if (!onPostgres()) expect(Object.keys(modes)).toEqual(expect.arrayContaining(['domain-lander.sqlite', 'domain-lander.sqlite-wal', 'domain-lander.sqlite-shm']))
+  if (!onPostgres())
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining(['domain-lander.sqlite', 'domain-lander.sqlite-wal', 'domain-lander.sqlite-shm']))
   const expected = Object.fromEntries(Object.keys(modes).map((entry) => [entry, fs.statSync(path.join(dataDir, entry)).isDirectory() ? '700' : '600']))
   expect(modes).toEqual(expected)
 
@@ -72,9 +71,7 @@ test('in a DATA_DIR that exists with mode 0755, every file the server creates is
 
 test('a DATA_DIR of mode 0700 gives no warning', async () => {
   const server = await start({ DATA_DIR: newDataDir() })
-  expect(jsonLines(server).filter((line) => line.level >= 40)).toEqual([
-    expect.objectContaining({ msg: expect.stringMatching(/^SMTP_URL is not set/) }),
-  ])
+  expect(jsonLines(server).filter((line) => line.level >= 40)).toEqual([expect.objectContaining({ msg: expect.stringMatching(/^SMTP_URL is not set/) })])
 })
 
 /** The one line a server that cannot start printed, after the helper's "exited (1)". */
@@ -129,7 +126,7 @@ test('the workers of a cluster start on the DATA_DIR their primary holds, and an
   else expect(await refusal(second)).toContain(`(PID ${cluster.child.pid}) is running on DATA_DIR ${cluster.dataDir}`)
 })
 
-test('a second server still refuses the DATA_DIR after someone deleted the running server\'s lock file', async () => {
+test("a second server still refuses the DATA_DIR after someone deleted the running server's lock file", async () => {
   const first = await start({})
   dirs.push(first.dataDir)
   fs.rmSync(path.join(first.dataDir, 'server.lock'), { force: true })
@@ -157,7 +154,9 @@ test('a DATA_DIR below a regular file stops the server with one line naming the 
   const file = path.join(newDataDir(), 'kein-ordner')
   fs.writeFileSync(file, '')
   const dataDir = path.join(file, 'data')
-  expect(await refusal(startServerProcess({ DATA_DIR: dataDir }))).toBe(`domain-lander: DATA_DIR ${dataDir} cannot be created: ${file} is a file, not a directory`)
+  expect(await refusal(startServerProcess({ DATA_DIR: dataDir }))).toBe(
+    `domain-lander: DATA_DIR ${dataDir} cannot be created: ${file} is a file, not a directory`,
+  )
 })
 
 test('a DATA_DIR the server may not write to stops it with one line naming the path and the missing permission', async () => {
@@ -167,7 +166,15 @@ test('a DATA_DIR the server may not write to stops it with one line naming the p
   fs.chmodSync(dataDir, asRoot ? 0o755 : 0o555)
   const uid = asRoot ? 65534 : process.getuid!()
   const run = spawnSync(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_DISABLE_COMPILE_CACHE: '1', ...(await storeEnv(dataDir)), DATA_DIR: dataDir },
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ADMIN_PORT: '0',
+      NODE_DISABLE_COMPILE_CACHE: '1',
+      ...(await storeEnv(dataDir)),
+      DATA_DIR: dataDir,
+    },
     encoding: 'utf8',
     timeout: 20_000,
     ...(asRoot && { uid, gid: 65534 }),

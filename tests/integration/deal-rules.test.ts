@@ -73,7 +73,11 @@ async function inquiryOf(email: string): Promise<number> {
 async function writeFrom(host: string, fields: Record<string, string> = {}, language = 'de-DE') {
   const email = fields.themail3h6 ?? nextAddress()
   const { token, hash } = await fetchForm(server.url, host, { 'accept-language': language })
-  const response = await open(host, '/api/contact', { method: 'POST', body: { ...VISITOR, themail3h6: email, offer: '500', token, hash, ...fields }, headers: { 'accept-language': language } })
+  const response = await open(host, '/api/contact', {
+    method: 'POST',
+    body: { ...VISITOR, themail3h6: email, offer: '500', token, hash, ...fields },
+    headers: { 'accept-language': language },
+  })
   expect(response.status, response.html).toBe(200)
   return { id: await inquiryOf(email), email }
 }
@@ -84,7 +88,19 @@ async function checkout(host: string, language = 'de-DE') {
   const token = /name="token" value="([^"]+)"/.exec(page.html)?.[1] ?? 'none'
   const hash = /name="hash" value="([^"]+)"/.exec(page.html)?.[1] ?? 'none'
   const email = nextAddress()
-  const form = { name58fnlsd: 'Kim Käufer', name58fnlsdbee: '', themail3h6: email, themail3h6bee: '', street: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', country: 'DE', binding: 'on', token, hash }
+  const form = {
+    name58fnlsd: 'Kim Käufer',
+    name58fnlsdbee: '',
+    themail3h6: email,
+    themail3h6bee: '',
+    street: 'Hauptstraße 1',
+    postcode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    binding: 'on',
+    token,
+    hash,
+  }
   const answer = await open(host, '/kaufen', { method: 'POST', form, headers: { ...sameOrigin(host), 'accept-language': language } })
   return { answer, email }
 }
@@ -162,7 +178,9 @@ describe('a checkout is bought at its price', () => {
     const { id, email } = await storedCheckout('fest.de')
     const response = await send(`/api/inquiries/${id}/counter`, { amount: '3000' })
     expect(response.status).toBe(409)
-    expect(((await response.json()) as { error: string }).error).toBe('Ein Kauf zum Festpreis wird bestätigt oder abgelehnt, nicht mit einem Gegenangebot beantwortet.')
+    expect(((await response.json()) as { error: string }).error).toBe(
+      'Ein Kauf zum Festpreis wird bestätigt oder abgelehnt, nicht mit einem Gegenangebot beantwortet.',
+    )
     const run = await cli('counter', String(id), '--amount', '3000')
     expect(run.code).toBe(2)
     expect(run.err).toContain(`inquiry ${id} is a checkout at the fixed price: confirm or decline it`)
@@ -289,7 +307,7 @@ describe('a deal’s deadline', () => {
     const later = Date.now() + 20 * 86_400_000
     const run = await cli('deal', 'deadline', String(deal.id), '--payment', isoDay(later))
     expect(run.code, run.err).toBe(0)
-    expect(run.out).toContain('The buyer\'s page shows the new date')
+    expect(run.out).toContain("The buyer's page shows the new date")
     expect(textOf(await open('frist.de', page))).toContain(berlinDay(later))
     const shown = JSON.parse((await cli('deal', 'show', String(deal.id), '--json')).out) as DealSummary
     expect(isoDay(shown.nextDeadline!)).toBe(isoDay(later))

@@ -40,7 +40,10 @@ test('a deal taken on one instance is shown, revealed and completed on another, 
   expect((await client.setPassword(undefined, shared)).code).toBe(0)
   const { cookie } = await client.signIn()
   const { token, hash } = await fetchForm(one.url, 'geteilt.de')
-  expect((await requestAs('geteilt.de', `${one.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: 'k@example.net', offer: '800', token, hash } })).status).toBe(200)
+  expect(
+    (await requestAs('geteilt.de', `${one.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: 'k@example.net', offer: '800', token, hash } }))
+      .status,
+  ).toBe(200)
   const id = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id
   expect((await client.call(`/api/inquiries/${id}/accept`, { method: 'POST', body: {}, cookie })).status).toBe(200)
   const deal = ((await (await client.call(`/api/inquiries/${id}`, { cookie })).json()) as InquiryDetail).deal!

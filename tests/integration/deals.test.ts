@@ -70,7 +70,10 @@ let visitors = 0
 async function writeFrom(host: string, offer: string, fields: Record<string, string> = {}) {
   const email = `kaeufer${++visitors}@example.net`
   const { token, hash } = await fetchForm(server.url, host)
-  const response = await requestAs(host, `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, message: `Anfrage ${visitors}`, offer, token, hash, ...fields } })
+  const response = await requestAs(host, `${server.url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, themail3h6: email, message: `Anfrage ${visitors}`, offer, token, hash, ...fields },
+  })
   expect(response.status, response.html).toBe(200)
   const page = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
   return { id: page.items[0]!.id, email }
@@ -122,7 +125,9 @@ describe('accepting an offer', () => {
     const { mail, page } = await acceptedDeal('beispiel.de', '2.500')
     expect(mail.parsed.subject).toBe('Re: Anfrage zu beispiel.de: Angebot angenommen')
     expect(mail.parsed.text).toContain('Vereinbarter Betrag: 2.500\u00a0€')
-    expect(mail.parsed.text).toContain(`Alles Weitere (Zahlung, Übertragung der Domain) finden Sie auf Ihrer persönlichen Kaufseite:\nhttps://beispiel.de${page}`)
+    expect(mail.parsed.text).toContain(
+      `Alles Weitere (Zahlung, Übertragung der Domain) finden Sie auf Ihrer persönlichen Kaufseite:\nhttps://beispiel.de${page}`,
+    )
     // 128 random bits and a 128-bit MAC; nothing of the buyer in it.
     expect(page).toMatch(/^\/kauf\/[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/)
     const answer = await open('beispiel.de', page)
@@ -273,7 +278,15 @@ describe('the steps of a deal', () => {
     expect((await send(`/api/deals/${deal.id}/paid`, {})).status).toBe(409)
 
     // The transfer code from the CLI's standard input.
-    const transfer = runCliWithInput(server.dataDir, { ...(await env()), DOMAINS_FILE: domainsFile }, `${CODE}\n`, 'deal', 'transfer', String(deal.id), '--code-stdin')
+    const transfer = runCliWithInput(
+      server.dataDir,
+      { ...(await env()), DOMAINS_FILE: domainsFile },
+      `${CODE}\n`,
+      'deal',
+      'transfer',
+      String(deal.id),
+      '--code-stdin',
+    )
     expect(transfer.code, transfer.err).toBe(0)
     expect(transfer.out).toContain(`Deal ${deal.id} (${deal.reference}) is now transferred`)
     const transferMail = await mailTo(email, 3)
@@ -403,9 +416,16 @@ describe('the steps of a deal', () => {
     expect(html).toContain(lateDeal.reference)
     expect(html).toContain('(überfällig)')
     expect((await client.call('/verkaeufe')).status).toBe(303)
-    for (const pathName of [`/api/deals/${lateDeal.id}/paid`, `/api/deals/${lateDeal.id}/cancel`, `/api/deals/${lateDeal.id}/transfer`, `/api/deals/${lateDeal.id}/complete`]) {
+    for (const pathName of [
+      `/api/deals/${lateDeal.id}/paid`,
+      `/api/deals/${lateDeal.id}/cancel`,
+      `/api/deals/${lateDeal.id}/transfer`,
+      `/api/deals/${lateDeal.id}/complete`,
+    ]) {
       expect((await client.call(pathName, { method: 'POST', body: {} })).status, pathName).toBe(401)
-      expect((await client.call(pathName, { method: 'POST', body: {}, cookie, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status).toBe(403)
+      expect(
+        (await client.call(pathName, { method: 'POST', body: {}, cookie, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status,
+      ).toBe(403)
     }
     expect((await client.call('/api/deals')).status).toBe(401)
     expect((await dealOf(late.id)).status).toBe('awaiting_payment')
@@ -419,10 +439,14 @@ describe('one open deal per name (decision 037)', () => {
     const second = await writeFrom('vergeben.de', '800')
     const refused = await send(`/api/inquiries/${second.id}/accept`, {})
     expect(refused.status).toBe(409)
-    expect(await refused.json()).toEqual({ error: `Diese Domain wird gerade verkauft (Verkauf Nr. ${deal.id}): ein Verkauf je Domain zur Zeit. Brechen Sie ihn zuerst ab (Verkäufe).` })
+    expect(await refused.json()).toEqual({
+      error: `Diese Domain wird gerade verkauft (Verkauf Nr. ${deal.id}): ein Verkauf je Domain zur Zeit. Brechen Sie ihn zuerst ab (Verkäufe).`,
+    })
     const run = await cli('accept', String(second.id))
     expect(run.code).toBe(2)
-    expect(run.err).toContain(`this name is being sold already (deal ${deal.id}): one sale of a name at a time; cancel that deal first (deal cancel ${deal.id})`)
+    expect(run.err).toContain(
+      `this name is being sold already (deal ${deal.id}): one sale of a name at a time; cancel that deal first (deal cancel ${deal.id})`,
+    )
     // Nothing was stored or mailed for the second buyer.
     const detail = (await (await client.call(`/api/inquiries/${second.id}`, { cookie })).json()) as InquiryDetail
     expect(detail).toMatchObject({ status: 'new', replies: [], deal: null })
@@ -442,7 +466,10 @@ describe('rate limits on the deal page', () => {
     try {
       const email = 'begrenzt@example.net'
       const { token, hash } = await fetchForm(limited.url, 'beispiel.de')
-      const sent = await requestAs('beispiel.de', `${limited.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, offer: '3.000', token, hash } })
+      const sent = await requestAs('beispiel.de', `${limited.url}/api/contact`, {
+        method: 'POST',
+        body: { ...VISITOR, themail3h6: email, offer: '3.000', token, hash },
+      })
       expect(sent.status).toBe(200)
       const env = { ...(await storeEnv(limited.dataDir)), DOMAINS_FILE: domainsFile }
       const id = /^(\d+)/m.exec(runCli(limited.dataDir, env, 'list').out.split('\n')[2] ?? '')?.[1]
@@ -450,7 +477,11 @@ describe('rate limits on the deal page', () => {
       const mail = await mailTo(email)
       const page = pageLinkIn(mail, 'beispiel.de')
       const tryReveal = () =>
-        requestAs('beispiel.de', `${limited.url}${page}`, { method: 'POST', form: { action: 'reveal', email: 'guess@example.net' }, headers: { origin: 'http://beispiel.de', 'x-forwarded-for': '203.0.113.9' } })
+        requestAs('beispiel.de', `${limited.url}${page}`, {
+          method: 'POST',
+          form: { action: 'reveal', email: 'guess@example.net' },
+          headers: { origin: 'http://beispiel.de', 'x-forwarded-for': '203.0.113.9' },
+        })
       // CONTACT_RATE_LIMIT=2: two posts an hour from one client.
       expect((await tryReveal()).status).toBe(303)
       expect((await tryReveal()).status).toBe(303)

@@ -45,7 +45,7 @@ describe('npm run dev', () => {
   }, 60_000)
   afterAll(() => stop?.())
 
-  test('serves the page with the form, rendered from the sources, with Vite\'s HMR client and React refresh', async () => {
+  test("serves the page with the form, rendered from the sources, with Vite's HMR client and React refresh", async () => {
     const response = await fetch(`${url}/`)
     expect(response.status).toBe(200)
     const html = await response.text()
@@ -57,7 +57,7 @@ describe('npm run dev', () => {
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self' 'unsafe-inline' 'unsafe-eval'")
   })
 
-  test('Vite serves its client and the page\'s modules from the sources', async () => {
+  test("Vite serves its client and the page's modules from the sources", async () => {
     for (const module of ['/@vite/client', '/loader.ts', '/entry-client.tsx']) {
       const response = await fetch(`${url}${module}`)
       expect(response.status, module).toBe(200)

@@ -166,11 +166,15 @@ test('with the DNS server down the update waits in the Postausgang and goes out 
   await knot.stop()
   try {
     replaceFile(file, domainsFile(2900, false))
-    await expect
-      .poll(dnsRows)
-      .toEqual([
-        expect.objectContaining({ inquiryId: null, domain: 'beispiel.test', target: `${knot.host}:${knot.port}`, status: 'pending', lastError: 'the DNS server cannot be reached (ECONNREFUSED)' }),
-      ])
+    await expect.poll(dnsRows).toEqual([
+      expect.objectContaining({
+        inquiryId: null,
+        domain: 'beispiel.test',
+        target: `${knot.host}:${knot.port}`,
+        status: 'pending',
+        lastError: 'the DNS server cannot be reached (ECONNREFUSED)',
+      }),
+    ])
     const [row] = await dnsRows()
     // The console's rules hold for it as for mail: a session, and the console's own page.
     expect((await call(`/api/outbox/dns/${row!.id}/resend`, { method: 'POST' })).status).toBe(401)

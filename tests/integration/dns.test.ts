@@ -141,7 +141,10 @@ describe('dns check', () => {
   })
 
   test('exit code 0 when the records are in order, and --json gives the report as data', async () => {
-    expect(await check('--resolver', server.address, '--domain', 'münchen.de')).toMatchObject({ code: 0, out: expect.stringContaining('All 1 domains are in order.') })
+    expect(await check('--resolver', server.address, '--domain', 'münchen.de')).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('All 1 domains are in order.'),
+    })
     const { code, out } = await check('--resolver', server.address, '--json')
     expect(code).toBe(1)
     const report = JSON.parse(out) as { domains: { domain: string; ok: boolean; findings: { state: string }[] }[] }

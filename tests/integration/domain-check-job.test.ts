@@ -19,7 +19,13 @@ const NOW = Date.parse('2026-11-26T08:00:00Z')
 const DAY = 86_400_000
 const SECRET = 'ein-geheimnis-fuer-die-webhooks-der-tests-32'
 
-const listed = (ascii: string): ForSaleDomain => ({ domain: ascii, ascii, status: 'available', expected: { furi: `https://${ascii}/`, fval: null }, records: [`v=FORSALE1;furi=https://${ascii}/`] })
+const listed = (ascii: string): ForSaleDomain => ({
+  domain: ascii,
+  ascii,
+  status: 'available',
+  expected: { furi: `https://${ascii}/`, fval: null },
+  records: [`v=FORSALE1;furi=https://${ascii}/`],
+})
 const furi = (ascii: string) => ({ owner: `_for-sale.${ascii}`, ttl: 3600, strings: [Buffer.from(`v=FORSALE1;furi=https://${ascii}/`)] })
 
 let dns: DnsServer
@@ -66,17 +72,43 @@ test('a name pointing elsewhere and one expiring in 10 days are each notified on
 
   expect((await run(NOW)).changes).toBe(2)
   expect((await run(NOW + DAY)).changes).toBe(0)
-  const sender = createNoticeSender({ store, log: pino({ level: 'silent' }), owner: 'test', leaseMs: 30_000, secret: SECRET, consoleUrl: () => 'https://konsole.example' })
+  const sender = createNoticeSender({
+    store,
+    log: pino({ level: 'silent' }),
+    owner: 'test',
+    leaseMs: 30_000,
+    secret: SECRET,
+    consoleUrl: () => 'https://konsole.example',
+  })
   sender.start()
   try {
     const received = await hook.waitFor(2)
     const bodies = received.map((request) => JSON.parse(request.body) as Record<string, unknown>).sort((a, b) => String(a.event).localeCompare(String(b.event)))
     expect(bodies).toEqual([
-      { event: 'domain.expiring', delivery: expect.stringMatching(/^domain-\d+$/), domain: 'bald.test', domainUnicode: 'bald.test', time: new Date(NOW).toISOString(), expiresAt: new Date(NOW + 10 * DAY).toISOString(), console: 'https://konsole.example/domains' },
-      { event: 'domain.unreachable', delivery: expect.stringMatching(/^domain-\d+$/), domain: 'anderswo.test', domainUnicode: 'anderswo.test', time: new Date(NOW).toISOString(), pointsTo: '198.51.100.7', expiresAt: '2027-09-01T00:00:00.000Z', console: 'https://konsole.example/domains' },
+      {
+        event: 'domain.expiring',
+        delivery: expect.stringMatching(/^domain-\d+$/),
+        domain: 'bald.test',
+        domainUnicode: 'bald.test',
+        time: new Date(NOW).toISOString(),
+        expiresAt: new Date(NOW + 10 * DAY).toISOString(),
+        console: 'https://konsole.example/domains',
+      },
+      {
+        event: 'domain.unreachable',
+        delivery: expect.stringMatching(/^domain-\d+$/),
+        domain: 'anderswo.test',
+        domainUnicode: 'anderswo.test',
+        time: new Date(NOW).toISOString(),
+        pointsTo: '198.51.100.7',
+        expiresAt: '2027-09-01T00:00:00.000Z',
+        console: 'https://konsole.example/domains',
+      },
     ])
     for (const request of received) {
-      const [t, v1] = String(request.headers['x-domain-lander-signature']).split(',').map((part) => part.split('=')[1])
+      const [t, v1] = String(request.headers['x-domain-lander-signature'])
+        .split(',')
+        .map((part) => part.split('=')[1])
       expect(v1).toBe(createHmac('sha256', SECRET).update(`${t}.${request.body}`).digest('hex'))
       expect(request.headers['x-domain-lander-delivery']).toBe(JSON.parse(request.body).delivery)
     }
@@ -116,7 +148,7 @@ test('a receiver that is down gets the notification later, with the same deliver
   }
 })
 
-test('the hourly job on the scheduler takes IANA\'s newer bootstrap file, checks a slice of the due names and sends what changed', async () => {
+test("the hourly job on the scheduler takes IANA's newer bootstrap file, checks a slice of the due names and sends what changed", async () => {
   const store = await openTestStore()
   const log = pino({ level: 'silent' })
   const names = [listed('hier.test'), listed('anderswo.test'), listed('bald.test')]
@@ -138,4 +170,3 @@ test('the hourly job on the scheduler takes IANA\'s newer bootstrap file, checks
     await scheduler.stop()
   }
 })
-

@@ -24,8 +24,19 @@ const listed = (ascii: string, price = 4900): ForSaleDomain => ({
   expected: { furi: `https://${ascii}/`, fval: `EUR${price}` },
   records: [`v=FORSALE1;furi=https://${ascii}/`, `v=FORSALE1;fval=EUR${price}`],
 })
-const published = (ascii: string, price = 4900) => [txt(`_for-sale.${ascii}`, `v=FORSALE1;furi=https://${ascii}/`), txt(`_for-sale.${ascii}`, `v=FORSALE1;fval=EUR${price}`)]
-const rdapAnswer = (ascii: string, expiresAt: string) => JSON.stringify({ objectClassName: 'domain', ldhName: ascii, events: [{ eventAction: 'registration', eventDate: '2004-01-01T00:00:00Z' }, { eventAction: 'expiration', eventDate: expiresAt }] })
+const published = (ascii: string, price = 4900) => [
+  txt(`_for-sale.${ascii}`, `v=FORSALE1;furi=https://${ascii}/`),
+  txt(`_for-sale.${ascii}`, `v=FORSALE1;fval=EUR${price}`),
+]
+const rdapAnswer = (ascii: string, expiresAt: string) =>
+  JSON.stringify({
+    objectClassName: 'domain',
+    ldhName: ascii,
+    events: [
+      { eventAction: 'registration', eventDate: '2004-01-01T00:00:00Z' },
+      { eventAction: 'expiration', eventDate: expiresAt },
+    ],
+  })
 
 let dns: DnsServer
 let rdap: Receiver
@@ -69,7 +80,8 @@ beforeAll(async () => {
     const name = decodeURIComponent(request.url.replace(/^\/domain\//, ''))
     if (name === 'langsam.test') return 'hold'
     if (name === 'riesig.test') return { status: 200, body: `{"events":[${'{"eventAction":"x","eventDate":"y"},'.repeat(40_000)}{}]}` }
-    if (name === 'markup.test') return { status: 200, body: JSON.stringify({ events: [{ eventAction: 'expiration', eventDate: '<script>alert(1)</script>' }] }) }
+    if (name === 'markup.test')
+      return { status: 200, body: JSON.stringify({ events: [{ eventAction: 'expiration', eventDate: '<script>alert(1)</script>' }] }) }
     if (name === 'bald.test') return { status: 200, body: rdapAnswer(name, new Date(NOW + 10 * DAY).toISOString()) }
     if (name === 'nirgends.test') return { status: 404, body: '{}' }
     return { status: 200, headers: { 'content-type': 'application/rdap+json' }, body: rdapAnswer(name, '2027-06-01T00:00:00Z') }
@@ -115,7 +127,7 @@ describe('where a name points', () => {
   })
 
   test('/tls-check is not asked at a private or loopback address outside the tests, so a name cannot point the server into its own network', async () => {
-    const before = (await new Promise<number>((resolve) => lander.getConnections((_e, count) => resolve(count))))
+    const before = await new Promise<number>((resolve) => lander.getConnections((_e, count) => resolve(count)))
     const checks = await checkAll([listed('tls.test')], { allowLoopback: false })
     expect(checks.get('tls.test')).toMatchObject({ pointing: 'elsewhere', pointingDetail: '127.0.0.1' })
     expect(await new Promise<number>((resolve) => lander.getConnections((_e, count) => resolve(count)))).toBe(before)
@@ -167,11 +179,31 @@ describe('when a name expires', () => {
   })
 
   test('a slow RDAP server times out: the date is unknown, the last one known is kept, the name is not dropped', async () => {
-    const previous = new Map([['langsam.test', { domain: 'langsam.test', checkedAt: NOW - DAY, pointing: 'here', pointingDetail: '', records: 'ok', recordsDetail: '', expiry: 'known', expiresAt: NOW + 20 * DAY, expiryDetail: '', rdapCheckedAt: NOW - DAY } satisfies DomainCheck]])
+    const previous = new Map([
+      [
+        'langsam.test',
+        {
+          domain: 'langsam.test',
+          checkedAt: NOW - DAY,
+          pointing: 'here',
+          pointingDetail: '',
+          records: 'ok',
+          recordsDetail: '',
+          expiry: 'known',
+          expiresAt: NOW + 20 * DAY,
+          expiryDetail: '',
+          rdapCheckedAt: NOW - DAY,
+        } satisfies DomainCheck,
+      ],
+    ])
     const started = Date.now()
     const checks = await checkAll([listed('langsam.test'), listed('hier.test')], { rdapTimeoutMs: 500 }, previous)
     expect(Date.now() - started).toBeLessThan(5000)
-    expect(checks.get('langsam.test')).toMatchObject({ expiry: 'unknown', expiresAt: NOW + 20 * DAY, expiryDetail: expect.stringContaining('no answer in time') })
+    expect(checks.get('langsam.test')).toMatchObject({
+      expiry: 'unknown',
+      expiresAt: NOW + 20 * DAY,
+      expiryDetail: expect.stringContaining('no answer in time'),
+    })
     expect(checks.get('hier.test')).toMatchObject({ expiry: 'known' })
   })
 
@@ -195,7 +227,18 @@ describe('when a name expires', () => {
 
   test('RDAP is asked again only after a week, or daily when the date is near', async () => {
     const before = rdap.requests.length
-    const known = (domain: string, expiresAt: number): DomainCheck => ({ domain, checkedAt: NOW - DAY, pointing: 'here', pointingDetail: '', records: 'ok', recordsDetail: '', expiry: 'known', expiresAt, expiryDetail: 'RDAP', rdapCheckedAt: NOW - DAY })
+    const known = (domain: string, expiresAt: number): DomainCheck => ({
+      domain,
+      checkedAt: NOW - DAY,
+      pointing: 'here',
+      pointingDetail: '',
+      records: 'ok',
+      recordsDetail: '',
+      expiry: 'known',
+      expiresAt,
+      expiryDetail: 'RDAP',
+      rdapCheckedAt: NOW - DAY,
+    })
     const previous = new Map([
       ['hier.test', known('hier.test', NOW + 200 * DAY)],
       ['bald.test', known('bald.test', NOW + 10 * DAY)],
@@ -214,7 +257,7 @@ describe('when a name expires', () => {
 })
 
 describe('the bootstrap file shipped with the project', () => {
-  test('is IANA\'s: .com at Verisign, longest match first, https preferred', () => {
+  test("is IANA's: .com at Verisign, longest match first, https preferred", () => {
     const shipped = shippedBootstrap()
     expect(Date.parse(shipped.publication)).toBeGreaterThan(Date.parse('2026-01-01'))
     expect(rdapServersFor(shipped, 'beispiel.com')[0]?.href).toBe('https://rdap.verisign.com/com/v1/')
@@ -223,7 +266,7 @@ describe('the bootstrap file shipped with the project', () => {
   })
 })
 
-describe('IANA\'s newer bootstrap file', () => {
+describe("IANA's newer bootstrap file", () => {
   test('replaces the one in use when it is newer and well-formed; an older, broken or huge one is ignored', async () => {
     const iana = await startReceiver()
     try {
@@ -249,4 +292,3 @@ describe('IANA\'s newer bootstrap file', () => {
     }
   })
 })
-

@@ -47,7 +47,7 @@ afterAll(async () => {
 
 const env = async () => ({ DOMAINS_FILE: writeTestFile(DOMAINS), SERVER_ADDRESSES: '192.0.2.10,lander.example.net', ...(await storeEnv(dataDir)) })
 
-test('prints each listed name\'s state and exits 1 when one needs attention; sold names are not checked', async () => {
+test("prints each listed name's state and exits 1 when one needs attention; sold names are not checked", async () => {
   const { code, out } = await runCliAsync(dataDir, await env(), 'domains', 'check', '--resolver', server.address)
   expect(code).toBe(1)
   const lines = out.split('\n')

@@ -60,7 +60,8 @@ test('an edit on one instance is in force on all three within seconds, and one f
   // The CLI beside the third instance, with its DATABASE_URL: the other two take it in.
   const cli = runCli(tempDataDir(), { DATABASE_URL: DATABASE_URL!, DOMAINS_FILE: files[2]! }, 'domains', 'add', 'neu-per-cli.de', 'price=300')
   expect([cli.code, cli.err]).toEqual([0, ''])
-  for (const instance of instances) await expect.poll(async () => (await getPage(instance.url, 'neu-per-cli.de')).status, { timeout: 10_000, interval: 200 }).toBe(200)
+  for (const instance of instances)
+    await expect.poll(async () => (await getPage(instance.url, 'neu-per-cli.de')).status, { timeout: 10_000, interval: 200 }).toBe(200)
   for (const file of files) expect(fs.readFileSync(file, 'utf8')).toBe(`${edited}  neu-per-cli.de:\n    price: 300\n`)
 }, 120_000)
 
@@ -74,10 +75,15 @@ test('two edits saved at the same moment on two instances: one is taken, the oth
   const cookies = await Promise.all(clients.map(async (client) => (await client.signIn()).cookie))
   const edits = [[{ op: 'set', name: 'zweite.de', changes: { price: 1111 } }], [{ op: 'set', name: 'zweite.de', changes: { price: 2222 } }]]
   const previews = await Promise.all(
-    clients.map(async (client, i) => (await (await client.call('/api/domains/preview', { method: 'POST', body: { edits: edits[i] }, cookie: cookies[i] })).json()) as DomainsEditReport),
+    clients.map(
+      async (client, i) =>
+        (await (await client.call('/api/domains/preview', { method: 'POST', body: { edits: edits[i] }, cookie: cookies[i] })).json()) as DomainsEditReport,
+    ),
   )
   const answers = await Promise.all(
-    clients.map((client, i) => client.call('/api/domains/apply', { method: 'POST', body: { edits: edits[i], fingerprint: previews[i]!.fingerprint }, cookie: cookies[i] })),
+    clients.map((client, i) =>
+      client.call('/api/domains/apply', { method: 'POST', body: { edits: edits[i], fingerprint: previews[i]!.fingerprint }, cookie: cookies[i] }),
+    ),
   )
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
   const price = answers[0]!.status === 200 ? 1111 : 2222

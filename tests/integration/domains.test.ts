@@ -198,7 +198,9 @@ describe('legal pages without a domains file', () => {
     const file = domainsFile('Datenschutz: Wir speichern nur, was Sie uns schreiben.', 'datenschutz.txt')
     app = await startApp({ IMPRINT_URL: 'https://verkauf.example.org/impressum', PRIVACY_FILE: file })
     const { html } = await getPage(app.url, 'example.de')
-    expect(html).toContain('<footer class="footer"><a href="https://verkauf.example.org/impressum">Impressum</a><a href="/datenschutz">Datenschutz</a></footer>')
+    expect(html).toContain(
+      '<footer class="footer"><a href="https://verkauf.example.org/impressum">Impressum</a><a href="/datenschutz">Datenschutz</a></footer>',
+    )
     expect(html).toContain('class="privacy-note"')
     const privacy = await requestAs('example.de', `${app.url}/datenschutz`)
     expect(privacy.status).toBe(200)

@@ -36,7 +36,11 @@ let visitors = 0
 const nextEmail = (name: string) => `${name}-${++visitors}@example.net`
 
 /** The form of `host` as a browser with this Accept-Language gets it, posted as JSON (the script) or as a form. */
-async function send(host: string, fields: Record<string, unknown>, options: { acceptLanguage?: string; form?: boolean; headers?: Record<string, string> } = {}) {
+async function send(
+  host: string,
+  fields: Record<string, unknown>,
+  options: { acceptLanguage?: string; form?: boolean; headers?: Record<string, string> } = {},
+) {
   const language: Record<string, string> = options.acceptLanguage === undefined ? {} : { 'accept-language': options.acceptLanguage }
   const { token, hash } = await fetchForm(server.url, host, language)
   const body = { ...VISITOR, token, hash, ...fields }

@@ -41,9 +41,9 @@ const json = fc.letrec((tie) => ({
   ),
 })).value
 /** A form that is nearly right: the real fields with some values replaced, removed or of the wrong type. */
-const nearlyValid = fc.record(
-  Object.fromEntries(FIELDS.map((field) => [field, fc.option(fc.oneof(text, json), { nil: undefined })])),
-).map((fields) => ({ token: form.token, hash: form.hash, ...fields }))
+const nearlyValid = fc
+  .record(Object.fromEntries(FIELDS.map((field) => [field, fc.option(fc.oneof(text, json), { nil: undefined })])))
+  .map((fields) => ({ token: form.token, hash: form.hash, ...fields }))
 function freshToken() {
   const { token, signedIssueTime } = issueToken(secret, '127.0.0.1')
   return { token, hash: signedIssueTime }

@@ -65,12 +65,10 @@ test('readyz writes to the store at most once a second, however often it is aske
   expect(writes.size).toBeLessThanOrEqual(secondsBegun)
   // A second later it writes again: the answer does not stay "ok" from a store that stopped taking writes.
   const before = await lastWrite()
-  await expect
-    .poll(async () => (await fetch(`${app!.url}/readyz`), await lastWrite()), { interval: 100, timeout: 5000 })
-    .not.toBe(before)
+  await expect.poll(async () => (await fetch(`${app!.url}/readyz`), await lastWrite()), { interval: 100, timeout: 5000 }).not.toBe(before)
 })
 
-test('readyz shows the outbox to a client on this machine only: the socket decides, not X-Forwarded-For, and a request a local proxy forwarded is a visitor\'s', async () => {
+test("readyz shows the outbox to a client on this machine only: the socket decides, not X-Forwarded-For, and a request a local proxy forwarded is a visitor's", async () => {
   app = await startApp({ TRUST_PROXY: 'true' })
   const local = await app.app.inject({ url: '/readyz' })
   expect(local.json()).toHaveProperty('outbox.pending', 0)

@@ -88,8 +88,22 @@ describe('ALLOW_ANY_TLS', () => {
       expect(await tlsCheck(app.port, name), name).toBe(200)
     }
     const refused = [
-      '127.0.0.1', '169.254.169.254', '10.0.0.1', 'localhost', 'shop.localhost', 'intranet', '2130706433', '0x7f.1', '127.1',
-      '0177.0.0.1', '999.999.999.999', '::1', '[::1]', '[::ffff:127.0.0.1]', 'fe80::1', '127.0.0.1:443',
+      '127.0.0.1',
+      '169.254.169.254',
+      '10.0.0.1',
+      'localhost',
+      'shop.localhost',
+      'intranet',
+      '2130706433',
+      '0x7f.1',
+      '127.1',
+      '0177.0.0.1',
+      '999.999.999.999',
+      '::1',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      'fe80::1',
+      '127.0.0.1:443',
     ]
     for (const name of refused) expect(await tlsCheck(app.port, name), name).toBe(404)
   })
@@ -154,7 +168,13 @@ domains:
   test('a browser on this machine sees each listed name at NAME.localhost and NAME.TLD.localhost, side by side, before any DNS', async () => {
     smtp = await startSmtpSink()
     const dataDir = tempDataDir()
-    server = await startServerProcess({ DOMAINS_FILE: writeTestFile(LISTED), SMTP_URL: smtp.url, MAIL_TO: 'owner@example.org', DATA_DIR: dataDir, MIN_FILL_SECONDS: '0' })
+    server = await startServerProcess({
+      DOMAINS_FILE: writeTestFile(LISTED),
+      SMTP_URL: smtp.url,
+      MAIL_TO: 'owner@example.org',
+      DATA_DIR: dataDir,
+      MIN_FILL_SECONDS: '0',
+    })
     server.cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true })
     const beispiel = await getPage(server.url, 'beispiel.localhost:3000')
     const shop = await getPage(server.url, 'example-shop.localhost:3000')

@@ -33,7 +33,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 async function waitReady(url: string, container: string) {
   const deadline = Date.now() + 60_000
   for (;;) {
-    const status = await fetch(`${url}/healthz`).then((r) => r.status, () => 0)
+    const status = await fetch(`${url}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    )
     if (status === 200) return
     if (Date.now() > deadline) throw new Error(`the container did not get ready:\n${await containerLogs(container)}`)
     await sleep(250)
@@ -64,10 +67,28 @@ describe.skipIf(skip)('the image built from deploy/Dockerfile', () => {
     // The host's network: the container reaches the test's SMTP server on 127.0.0.1, and the test reaches it.
     // Loopback only and a console port of its own, since other test runs share the machine's ports.
     await podmanOk([
-      'run', '--detach', '--name', container, '--network', 'host', '--volume', `${volume}:/data`,
-      '--env', 'HOST=127.0.0.1', '--env', `PORT=${port}`, '--env', `ADMIN_PORT=${await freePort()}`,
-      '--env', `SMTP_URL=${sink.url}`, '--env', 'MAIL_TO=owner@example.org', '--env', 'MAIL_FROM=Domain Lander <lander@example.org>',
-      '--env', 'MIN_FILL_SECONDS=0',
+      'run',
+      '--detach',
+      '--name',
+      container,
+      '--network',
+      'host',
+      '--volume',
+      `${volume}:/data`,
+      '--env',
+      'HOST=127.0.0.1',
+      '--env',
+      `PORT=${port}`,
+      '--env',
+      `ADMIN_PORT=${await freePort()}`,
+      '--env',
+      `SMTP_URL=${sink.url}`,
+      '--env',
+      'MAIL_TO=owner@example.org',
+      '--env',
+      'MAIL_FROM=Domain Lander <lander@example.org>',
+      '--env',
+      'MIN_FILL_SECONDS=0',
       APP_IMAGE,
     ])
     await ready()
@@ -163,7 +184,11 @@ describe.skipIf(skipCompose)('the compose file, run by podman-compose', () => {
     const [network] = JSON.parse(await podmanOk(['network', 'inspect', `${project}_default`])) as [{ subnets: { gateway: string }[] }]
     const gateway = network.subnets[0]!.gateway
     const smtpPort = await freePort()
-    await compose(project, ['up', '-d', 'lander'], { SMTP_URL: `smtp://${gateway}:${smtpPort}`, MAIL_TO: 'owner@example.org', MAIL_FROM: 'Domain Lander <lander@example.org>' })
+    await compose(project, ['up', '-d', 'lander'], {
+      SMTP_URL: `smtp://${gateway}:${smtpPort}`,
+      MAIL_TO: 'owner@example.org',
+      MAIL_FROM: 'Domain Lander <lander@example.org>',
+    })
     sink = await startSmtpSink({ host: gateway, port: smtpPort })
     const { NetworkSettings } = JSON.parse(await podmanOk(['container', 'inspect', container]))[0] as {
       NetworkSettings: { Networks: Record<string, { IPAddress: string }> }
@@ -194,7 +219,11 @@ describe.skipIf(skipCompose)('the compose file, run by podman-compose', () => {
   test("a visitor's inquiry (after the time a person takes to fill the form) is stored and mailed through SMTP_URL from the shell", async () => {
     const { token, hash } = await fetchForm(url, 'example.de')
     await sleep(3_100)
-    const response = await requestAs('example.de', `${url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash }, headers: { accept: 'application/json' } })
+    const response = await requestAs('example.de', `${url}/api/contact`, {
+      method: 'POST',
+      body: { ...VISITOR, token, hash },
+      headers: { accept: 'application/json' },
+    })
     expect(response.status, response.html).toBe(200)
     const [mail] = await sink.waitFor(1, 30_000)
     expect(mail!.parsed.text).toContain(VISITOR.message)

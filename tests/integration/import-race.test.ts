@@ -52,7 +52,12 @@ const list = (prefix: string, count: number) => {
 }
 /** How many of `names` the domains file has. */
 const inFile = (names: string[]) => {
-  const keys = new Set(fs.readFileSync(domainsFile, 'utf8').match(/^ {2}[^\s:]+(?=:)/gm)?.map((key) => key.trim()))
+  const keys = new Set(
+    fs
+      .readFileSync(domainsFile, 'utf8')
+      .match(/^ {2}[^\s:]+(?=:)/gm)
+      ?.map((key) => key.trim()),
+  )
   return names.filter((name) => keys.has(name)).length
 }
 const post = (pathName: string, body: unknown) => client.call(pathName, { method: 'POST', body, cookie })
@@ -112,14 +117,17 @@ test('two "Übernehmen" at once in two server processes: one lands, the other is
     }
     // The same preview can be written once: the other import was made from a file that is no longer there.
     expect(answers.map(({ status }) => status).sort(), `round ${round}`).toEqual([200, 409])
-    pids = new Set([...pids, ...server.output.filter((line) => line.includes('domains imported in the console')).map((line) => (JSON.parse(line) as { pid: number }).pid)])
+    pids = new Set([
+      ...pids,
+      ...server.output.filter((line) => line.includes('domains imported in the console')).map((line) => (JSON.parse(line) as { pid: number }).pid),
+    ])
   }
   expect(inFile(['start.de'])).toBe(1)
   // Not a condition of the outcome (the cluster picks the process), but what the test is about: both wrote at times.
   console.info(`imports written by ${pids.size} server process(es)`)
 }, 180_000)
 
-test('the CLI\'s import while the console\'s runs: the CLI waits and keeps the console\'s names, or the console is told', async () => {
+test("the CLI's import while the console's runs: the CLI waits and keeps the console's names, or the console is told", async () => {
   for (let round = 0; round < 3; round++) {
     fs.writeFileSync(domainsFile, START)
     // The CLI takes longer to start than the console's import process: the console's list is the longer one, so that
@@ -128,7 +136,10 @@ test('the CLI\'s import while the console\'s runs: the CLI waits and keeps the c
     const web = list(`web${round}`, 15_000)
     fs.writeFileSync(path.join(dir, `cli${round}.csv`), cli.text)
     const seen = await fingerprint()
-    const [run, applied] = await Promise.all([runCliAsync(dir, { DOMAINS_FILE: domainsFile }, 'import', path.join(dir, `cli${round}.csv`)), apply(web.text, seen)])
+    const [run, applied] = await Promise.all([
+      runCliAsync(dir, { DOMAINS_FILE: domainsFile }, 'import', path.join(dir, `cli${round}.csv`)),
+      apply(web.text, seen),
+    ])
     // The CLI has no preview to be out of date: it reads the file once it holds the lock, so it always lands.
     expect(run.code, run.out + run.err).toBe(0)
     expect(inFile(cli.names)).toBe(cli.names.length)

@@ -222,7 +222,7 @@ describe('large and hostile lists: every size works or is refused with one line,
     expect(fs.readdirSync(dir).sort()).toEqual(['domains.yaml', 'liste.csv'])
   })
 
-  test('80,000 new names go into a YAML file, and the server\'s loader takes it', () => {
+  test("80,000 new names go into a YAML file, and the server's loader takes it", () => {
     const run = cliImport(listFile(names(80_000)), '--json')
     expect(run.code, run.err).toBe(0)
     expect(JSON.parse(run.out)).toMatchObject({ written: true, problems: [], counts: { added: 80_000 } })

@@ -100,7 +100,9 @@ async function planDeal(host: string, offer: string, plan: unknown) {
 describe('an instalment plan', () => {
   test('is mailed with the acceptance, and the page shows the schedule with a GiroCode for each rate', async () => {
     const { mail, page, deal } = await planDeal('raten.de', '1.000', { rates: 3 })
-    expect(mail.parsed.text).toContain('Ratenzahlung: 3 Monatsraten zu 333,34\u00a0€ (die letzten einen Cent weniger). Die Domain wird nach der letzten Rate übertragen.')
+    expect(mail.parsed.text).toContain(
+      'Ratenzahlung: 3 Monatsraten zu 333,34\u00a0€ (die letzten einen Cent weniger). Die Domain wird nach der letzten Rate übertragen.',
+    )
     expect(deal.plan?.rates.map((rate) => [rate.label, rate.amount])).toEqual([
       ['Rate 1 von 3', '333,34\u00a0€'],
       ['Rate 2 von 3', '333,33\u00a0€'],
@@ -165,7 +167,11 @@ describe('an instalment plan', () => {
     // Another host's page for the deal: the one 404.
     expect((await open('raten.de', mine.page)).status).toBe(404)
     expect((await send(`/api/deals/${mine.deal.id}/rates/1/paid`, {})).status).toBe(200)
-    const cancel = await requestAs('sofort.de', `${server.url}${mine.page}`, { method: 'POST', form: { action: 'cancel' }, headers: { origin: 'http://sofort.de', 'sec-fetch-site': 'same-origin' } })
+    const cancel = await requestAs('sofort.de', `${server.url}${mine.page}`, {
+      method: 'POST',
+      form: { action: 'cancel' },
+      headers: { origin: 'http://sofort.de', 'sec-fetch-site': 'same-origin' },
+    })
     expect(cancel.status).toBe(303)
     expect(((await (await client.call(`/api/deals/${mine.deal.id}`, { cookie })).json()) as DealSummary).status).toBe('awaiting_payment')
     expect(textOf(await open('sofort.de', mine.page))).not.toContain('Kauf abbrechen')
@@ -180,7 +186,10 @@ describe('an instalment plan', () => {
     for (const action of ['paid', 'wait']) {
       const pathName = `/api/deals/${deal.id}/rates/${open}/${action}`
       expect((await client.call(pathName, { method: 'POST', body: {} })).status, pathName).toBe(401)
-      expect((await client.call(pathName, { method: 'POST', body: {}, cookie, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status, pathName).toBe(403)
+      expect(
+        (await client.call(pathName, { method: 'POST', body: {}, cookie, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status,
+        pathName,
+      ).toBe(403)
     }
     const after = (await (await client.call(`/api/deals/${deal.id}`, { cookie })).json()) as DealSummary
     expect(after.plan!.rates.find((rate) => rate.number === open)).toMatchObject({ paidAt: null, waitedAt: null })
@@ -189,49 +198,55 @@ describe('an instalment plan', () => {
     expect((await send(`/api/deals/${deal.id}/rates/61/paid`, {})).status).toBe(400)
   })
 
-  test('the checkout offers the domain’s plan; each of its 3 rates gets its Anzahlungsrechnung with its mail, the transfer the final invoice', { timeout: 240_000 }, async () => {
-    const form = await open('festpreis.de', '/kaufen')
-    expect(textOf(form)).toContain('In 3 Monatsraten zu je 400 € (die Domain wird nach der letzten Rate übertragen)')
-    const { dealId, email } = await confirmedPurchase(server.url, 'festpreis.de', client, cookie, { payment: 'instalments' })
-    const deal = (await (await client.call(`/api/deals/${dealId}`, { cookie })).json()) as DealSummary
-    expect(deal.plan?.rates).toHaveLength(3)
-    expect(deal.plan?.rates.every((rate) => rate.amount === '400\u00a0€')).toBe(true)
-    for (const rate of deal.plan!.rates) expect((await send(`/api/deals/${dealId}/rates/${rate.number}/paid`, {})).status).toBe(200)
-    type Listed = { invoices: { id: number; number: number; kind: string; advanceRate: number | null }[] }
-    let { invoices } = (await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as Listed
-    // The rates were paid before the transfer: advance payments, each with its own invoice (decision 046).
-    expect(invoices.map((invoice) => [invoice.kind, invoice.advanceRate])).toEqual(Array.from({ length: 3 }, (_, i) => ['advance', i + 1]))
-    const numbers = invoices.map((invoice) => invoice.number)
-    expect(numbers).toEqual(Array.from({ length: 3 }, (_, i) => numbers[0]! + i))
-    // Each payment's mail (the confirmation after the purchase, then one per rate) carries its PDF.
-    // Each mail waits for its PDF, drawn in a worker thread of its own: about a second each on a busy machine.
-    const mails = await mailsTo(email, 4, 150_000)
-    const pdfNames = mails.slice(-3).map((mail) => mail.parsed.attachments.filter((attachment) => attachment.contentType === 'application/pdf').map((attachment) => attachment.filename))
-    expect(pdfNames).toEqual(numbers.map((number) => [`RE-${String(number).padStart(5, '0')}.pdf`]))
-    // The buyer's deal page lists them, each a download under the page's own link.
-    const page = /https:\/\/festpreis\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(mails[0]!.parsed.text ?? '')![1]!
-    const listed = textOf(await open('festpreis.de', page))
-    for (const number of numbers) expect(listed).toContain(`Anzahlungsrechnung RE-${String(number).padStart(5, '0')} (PDF)`)
-    const advance = pdfText(Buffer.from(await (await client.call(`/api/invoices/${invoices[2]!.id}`, { cookie })).arrayBuffer()))
-    expect(advance).toContain('Anzahlungsrechnung')
-    expect(advance).toContain('Anzahlung (Rate 3 von 3) für die Übertragung der Domain festpreis.de')
+  test(
+    'the checkout offers the domain’s plan; each of its 3 rates gets its Anzahlungsrechnung with its mail, the transfer the final invoice',
+    { timeout: 240_000 },
+    async () => {
+      const form = await open('festpreis.de', '/kaufen')
+      expect(textOf(form)).toContain('In 3 Monatsraten zu je 400 € (die Domain wird nach der letzten Rate übertragen)')
+      const { dealId, email } = await confirmedPurchase(server.url, 'festpreis.de', client, cookie, { payment: 'instalments' })
+      const deal = (await (await client.call(`/api/deals/${dealId}`, { cookie })).json()) as DealSummary
+      expect(deal.plan?.rates).toHaveLength(3)
+      expect(deal.plan?.rates.every((rate) => rate.amount === '400\u00a0€')).toBe(true)
+      for (const rate of deal.plan!.rates) expect((await send(`/api/deals/${dealId}/rates/${rate.number}/paid`, {})).status).toBe(200)
+      type Listed = { invoices: { id: number; number: number; kind: string; advanceRate: number | null }[] }
+      let { invoices } = (await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as Listed
+      // The rates were paid before the transfer: advance payments, each with its own invoice (decision 046).
+      expect(invoices.map((invoice) => [invoice.kind, invoice.advanceRate])).toEqual(Array.from({ length: 3 }, (_, i) => ['advance', i + 1]))
+      const numbers = invoices.map((invoice) => invoice.number)
+      expect(numbers).toEqual(Array.from({ length: 3 }, (_, i) => numbers[0]! + i))
+      // Each payment's mail (the confirmation after the purchase, then one per rate) carries its PDF.
+      // Each mail waits for its PDF, drawn in a worker thread of its own: about a second each on a busy machine.
+      const mails = await mailsTo(email, 4, 150_000)
+      const pdfNames = mails
+        .slice(-3)
+        .map((mail) => mail.parsed.attachments.filter((attachment) => attachment.contentType === 'application/pdf').map((attachment) => attachment.filename))
+      expect(pdfNames).toEqual(numbers.map((number) => [`RE-${String(number).padStart(5, '0')}.pdf`]))
+      // The buyer's deal page lists them, each a download under the page's own link.
+      const page = /https:\/\/festpreis\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(mails[0]!.parsed.text ?? '')![1]!
+      const listed = textOf(await open('festpreis.de', page))
+      for (const number of numbers) expect(listed).toContain(`Anzahlungsrechnung RE-${String(number).padStart(5, '0')} (PDF)`)
+      const advance = pdfText(Buffer.from(await (await client.call(`/api/invoices/${invoices[2]!.id}`, { cookie })).arrayBuffer()))
+      expect(advance).toContain('Anzahlungsrechnung')
+      expect(advance).toContain('Anzahlung (Rate 3 von 3) für die Übertragung der Domain festpreis.de')
 
-    expect((await send(`/api/deals/${dealId}/transfer`, { code: 'AUTH-123456' })).status).toBe(200)
-    ;({ invoices } = (await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as Listed)
-    const final = invoices.at(-1)!
-    expect(final).toMatchObject({ kind: 'invoice', number: numbers[2]! + 1 })
-    const text = pdfText(Buffer.from(await (await client.call(`/api/invoices/${final.id}`, { cookie })).arrayBuffer()))
-    expect(text).toContain('Schlussrechnung')
-    expect(text).toContain('Zahlungsplan (Ratenzahlung)')
-    expect(text).toMatch(/Rate 3, fällig am \d\d\.\d\d\.\d{4}, bezahlt am/)
-    expect(text).toContain(`Anzahlungsrechnung RE-${String(numbers[0]).padStart(5, '0')} vom`)
-    expect(text).toMatch(/Verbleibender Betrag: netto 0,00 EUR, USt 0,00 EUR, brutto 0,00 EUR/)
-    // The owner's CLI gives the advance invoice's PDF as issued.
-    const out = path.join(dir, 'advance.pdf')
-    const cliOut = await cli('invoice', String(numbers[0]), '--out', out)
-    expect(cliOut.code, cliOut.err).toBe(0)
-    expect(pdfText(fs.readFileSync(out))).toContain('Anzahlung (Rate 1 von 3)')
-  })
+      expect((await send(`/api/deals/${dealId}/transfer`, { code: 'AUTH-123456' })).status).toBe(200)
+      ;({ invoices } = (await (await client.call(`/api/deals/${dealId}/invoices`, { cookie })).json()) as Listed)
+      const final = invoices.at(-1)!
+      expect(final).toMatchObject({ kind: 'invoice', number: numbers[2]! + 1 })
+      const text = pdfText(Buffer.from(await (await client.call(`/api/invoices/${final.id}`, { cookie })).arrayBuffer()))
+      expect(text).toContain('Schlussrechnung')
+      expect(text).toContain('Zahlungsplan (Ratenzahlung)')
+      expect(text).toMatch(/Rate 3, fällig am \d\d\.\d\d\.\d{4}, bezahlt am/)
+      expect(text).toContain(`Anzahlungsrechnung RE-${String(numbers[0]).padStart(5, '0')} vom`)
+      expect(text).toMatch(/Verbleibender Betrag: netto 0,00 EUR, USt 0,00 EUR, brutto 0,00 EUR/)
+      // The owner's CLI gives the advance invoice's PDF as issued.
+      const out = path.join(dir, 'advance.pdf')
+      const cliOut = await cli('invoice', String(numbers[0]), '--out', out)
+      expect(cliOut.code, cliOut.err).toBe(0)
+      expect(pdfText(fs.readFileSync(out))).toContain('Anzahlung (Rate 1 von 3)')
+    },
+  )
 
   test('the checkout offers the domain’s down payment and transfer choice, and the deal made from it has them', async () => {
     const form = await open('anzahlung.de', '/kaufen')

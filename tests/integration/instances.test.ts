@@ -61,9 +61,13 @@ test('an instance killed mid-send leaves no inquiry behind: the others deliver i
   expect(statuses).toEqual(Array(24).fill(200))
   const pid = victim.child.pid!
   const leasedByVictim = async () =>
-    (await queryStore<{ inquiry_id: number }>(shared, `SELECT inquiry_id FROM outbox WHERE status = 'pending' AND lease_owner LIKE ?`, [`%:${pid}`])).map((row) => row.inquiry_id)
+    (await queryStore<{ inquiry_id: number }>(shared, `SELECT inquiry_id FROM outbox WHERE status = 'pending' AND lease_owner LIKE ?`, [`%:${pid}`])).map(
+      (row) => row.inquiry_id,
+    )
   // Kill it while it is sending and holds leases on mail it has not sent yet.
-  await expect.poll(async () => logOf(victim).some((line) => line.msg === 'inquiry mailed') && (await leasedByVictim()).length > 0, { timeout: 15_000 }).toBe(true)
+  await expect
+    .poll(async () => logOf(victim).some((line) => line.msg === 'inquiry mailed') && (await leasedByVictim()).length > 0, { timeout: 15_000 })
+    .toBe(true)
   expect(await victim.kill()).toBe('SIGKILL')
   const orphaned = await leasedByVictim()
   expect(orphaned.length).toBeGreaterThan(0)
@@ -72,7 +76,13 @@ test('an instance killed mid-send leaves no inquiry behind: the others deliver i
   const sent = await queryStore<{ status: string; n: number }>(shared, 'SELECT status, COUNT(*) AS n FROM outbox GROUP BY status')
   expect(sent).toEqual([{ status: 'sent', n: 24 }])
   // The survivors mailed what the victim had leased; only the one mail on the wire at the kill may arrive twice.
-  const mailedBySurvivors = new Set(survivors.flatMap((s) => logOf(s).filter((line) => line.msg === 'inquiry mailed').map((line) => line.inquiry)))
+  const mailedBySurvivors = new Set(
+    survivors.flatMap((s) =>
+      logOf(s)
+        .filter((line) => line.msg === 'inquiry mailed')
+        .map((line) => line.inquiry),
+    ),
+  )
   expect(orphaned.filter((id) => !mailedBySurvivors.has(id))).toEqual([])
   expect(smtp.messages.length - 24).toBeLessThanOrEqual(1)
   for (const survivor of survivors) expect(await survivor.stop()).toBe(0)

@@ -94,14 +94,16 @@ interface Listed {
   sha256: string | null
   eInvoice: boolean
 }
-const dealInvoices = async (dealId: number) => (await (await send(`/api/deals/${dealId}/invoices`, undefined, 'GET')).json()) as { invoices: Listed[]; canIssue: boolean; missingAddress: boolean }
+const dealInvoices = async (dealId: number) =>
+  (await (await send(`/api/deals/${dealId}/invoices`, undefined, 'GET')).json()) as { invoices: Listed[]; canIssue: boolean; missingAddress: boolean }
 const invoicesOf = async (dealId: number) => (await dealInvoices(dealId)).invoices
 
 /** Posts a form of the deal page as the browser does (same origin), without script. */
 const postPage = (host: string, pathName: string, form: Record<string, string>) =>
   requestAs(host, `${server.url}${pathName}`, { method: 'POST', form, headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' } })
 const pdfsIn = (mail: ReceivedMail) => mail.parsed.attachments.filter((attachment) => attachment.contentType === 'application/pdf')
-const storedAddress = async (inquiryId: number) => (await queryStore<{ buyer_street: string | null }>(server.dataDir, 'SELECT buyer_street FROM inquiries WHERE id = ?', [inquiryId]))[0]!.buyer_street
+const storedAddress = async (inquiryId: number) =>
+  (await queryStore<{ buyer_street: string | null }>(server.dataDir, 'SELECT buyer_street FROM inquiries WHERE id = ?', [inquiryId]))[0]!.buyer_street
 
 describe('marking a deal paid', () => {
   let purchase: Awaited<ReturnType<typeof confirmedPurchase>>
@@ -122,7 +124,22 @@ describe('marking a deal paid', () => {
     expect(pdfs.map((attachment) => attachment.filename)).toEqual([expect.stringMatching(/^RE-\d{5}\.pdf$/)])
     attached = pdfs[0]!.content
     const text = flat(pdfText(attached, true))
-    for (const field of ['Rechnung', 'Jürgen Müller Domains', 'Hauptstraße 5', '10115 Berlin', 'Steuernummer: 27/123/45678', 'USt-IdNr.: DE123456789', 'Beispiel GmbH', 'Hauptstraße 1', 'USt-IdNr. des Käufers: DE123456789', 'Übertragung der Domain fest.de', 'Leistungszeitraum:', 'Nettobetrag 4.117,65 EUR', 'Umsatzsteuer 19 % 782,35 EUR', 'Gesamtbetrag 4.900,00 EUR'])
+    for (const field of [
+      'Rechnung',
+      'Jürgen Müller Domains',
+      'Hauptstraße 5',
+      '10115 Berlin',
+      'Steuernummer: 27/123/45678',
+      'USt-IdNr.: DE123456789',
+      'Beispiel GmbH',
+      'Hauptstraße 1',
+      'USt-IdNr. des Käufers: DE123456789',
+      'Übertragung der Domain fest.de',
+      'Leistungszeitraum:',
+      'Nettobetrag 4.117,65 EUR',
+      'Umsatzsteuer 19 % 782,35 EUR',
+      'Gesamtbetrag 4.900,00 EUR',
+    ])
       expect(text).toContain(field)
     expect(text).toMatch(/Rechnungsnummer RE-\d{5}/)
     expect(text).toMatch(/Rechnungsdatum \d{2}\.\d{2}\.\d{4}/)
@@ -176,7 +193,12 @@ describe('marking a deal paid', () => {
     const [theirs] = await invoicesOf(other.dealId)
     const [mine] = await invoicesOf(purchase.dealId)
     expect(theirs!.number).not.toBe(mine!.number)
-    for (const pathName of [`${page}/rechnung/${theirs!.number}`, `${page}/rechnung/0`, `${page}/rechnung/${mine!.number}x`, `/kauf/AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA/rechnung/${mine!.number}`]) {
+    for (const pathName of [
+      `${page}/rechnung/${theirs!.number}`,
+      `${page}/rechnung/0`,
+      `${page}/rechnung/${mine!.number}x`,
+      `/kauf/AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA/rechnung/${mine!.number}`,
+    ]) {
       const answer = await getBytes('fest.de', `${server.url}${pathName}`)
       expect(answer.status, pathName).toBe(404)
       expect(answer.body.includes(Buffer.from('%PDF'))).toBe(false)
@@ -198,7 +220,7 @@ describe('marking a deal paid', () => {
     const after = await invoicesOf(purchase.dealId)
     expect(after.map((invoice) => invoice.kind)).toEqual(['invoice', 'cancellation'])
     expect(after[0]).toEqual(before[0])
-    const numbers = ((await queryStore<{ number: number }>(server.dataDir, 'SELECT number FROM invoices ORDER BY number')).map((row) => Number(row.number)))
+    const numbers = (await queryStore<{ number: number }>(server.dataDir, 'SELECT number FROM invoices ORDER BY number')).map((row) => Number(row.number))
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1))
   })
 })
@@ -225,7 +247,9 @@ test('forget erases the buyer but keeps the invoice, and says which and why; the
   const result = await cli('forget', '--email', purchase.email)
   expect(result.code, result.err).toBe(0)
   const number = `RE-${String(invoice!.number).padStart(5, '0')}`
-  expect(result.out).toContain(`Kept 1 invoice (${number}) with the buyer's name and address on them: invoices are kept 8 years after the end of the year they were issued in (§147 Abs. 3 AO, §14b Abs. 1 UStG), which GDPR Art. 17(3)(b) allows.`)
+  expect(result.out).toContain(
+    `Kept 1 invoice (${number}) with the buyer's name and address on them: invoices are kept 8 years after the end of the year they were issued in (§147 Abs. 3 AO, §14b Abs. 1 UStG), which GDPR Art. 17(3)(b) allows.`,
+  )
   expect((await send(`/api/deals/${purchase.dealId}`, undefined, 'GET')).status).toBe(404)
   const owner = await send(`/api/invoices/${invoice!.id}`, undefined, 'GET')
   expect(owner.status).toBe(200)
@@ -243,7 +267,10 @@ test('two server processes (WORKERS=2) marking twelve deals paid at once number 
     for (let i = 0; i < 12; i++) deals.push((await confirmedPurchase(cluster.url, `los-${i + 1}.de`, owner, session)).dealId)
     const answers = await Promise.all(deals.map((id) => owner.call(`/api/deals/${id}/paid`, { method: 'POST', body: {}, cookie: session })))
     const bodies = await Promise.all(answers.map((answer) => answer.text()))
-    expect(answers.map((answer) => answer.status), bodies.join('\n')).toEqual(deals.map(() => 200))
+    expect(
+      answers.map((answer) => answer.status),
+      bodies.join('\n'),
+    ).toEqual(deals.map(() => 200))
     const rows = await queryStore<{ number: number; deal_id: number }>(cluster.dataDir, 'SELECT number, deal_id FROM invoices ORDER BY number')
     expect(rows.map((row) => Number(row.number))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1))
     expect(new Set(rows.map((row) => Number(row.deal_id)))).toEqual(new Set(deals))
@@ -257,7 +284,16 @@ describe('a deal from a negotiation (an accepted offer)', () => {
   /** The deals of verhandelt.de (invoiced with the payment) and spaeter.de (invoiced by the owner): page and id. */
   let first: { page: string; dealId: number } | undefined
   let later: { page: string; dealId: number } | undefined
-  const address = { action: 'address', name58fnlsd: 'Erika Muster', company: 'Muster Handel GmbH', street: 'Musterweg 7', postcode: '80331', city: 'München', country: 'DE', vat_id: 'de 987 654 321' }
+  const address = {
+    action: 'address',
+    name58fnlsd: 'Erika Muster',
+    company: 'Muster Handel GmbH',
+    street: 'Musterweg 7',
+    postcode: '80331',
+    city: 'München',
+    country: 'DE',
+    vat_id: 'de 987 654 321',
+  }
 
   test('asks the buyer for the invoice address on the deal page without script; the invoice of "Zahlung erhalten" carries it', async () => {
     const offer = await acceptedOffer(server.url, 'verhandelt.de', client, cookie)
@@ -272,7 +308,8 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     expect(form).toContain('<input type="hidden" name="action" value="address"/>')
     // The name the buyer wrote with, to be corrected; the checkout's fields and labels.
     expect(form).toMatch(/<input id="address-name58fnlsd"[^>]*name="name58fnlsd" value="Erika Mustermann"\/>/)
-    for (const label of ['Straße und Hausnummer', 'PLZ', 'Ort', 'Land', 'Firma (optional)', 'USt-IdNr. (optional)']) expect(shown.html).toContain(`>${label}</label>`)
+    for (const label of ['Straße und Hausnummer', 'PLZ', 'Ort', 'Land', 'Firma (optional)', 'USt-IdNr. (optional)'])
+      expect(shown.html).toContain(`>${label}</label>`)
 
     // A wrong field: the page again (400), each wrong field named, everything typed kept, as text.
     const wrong = await postPage('verhandelt.de', page, { ...address, name58fnlsd: 'Erika <b>Muster</b>', street: '', country: 'XX' })
@@ -283,7 +320,11 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     expect(wrong.html).toContain('value="Erika &lt;b&gt;Muster&lt;/b&gt;"')
     expect(wrong.html).not.toContain('<b>Muster</b>')
     // From another site: refused, nothing kept.
-    const cross = await requestAs('verhandelt.de', `${server.url}${page}`, { method: 'POST', form: address, headers: { origin: 'https://angreifer.example', 'sec-fetch-site': 'cross-site' } })
+    const cross = await requestAs('verhandelt.de', `${server.url}${page}`, {
+      method: 'POST',
+      form: address,
+      headers: { origin: 'https://angreifer.example', 'sec-fetch-site': 'cross-site' },
+    })
     expect(cross.status).toBe(403)
     expect(await storedAddress(offer.inquiryId)).toBeNull()
 
@@ -295,7 +336,10 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     expect(again.html).toMatch(/<option value="DE" selected="">Deutschland<\/option>/)
     // The buyer's right of access (GDPR Art. 15) includes it.
     const access = await cli('access', '--email', offer.email)
-    expect((JSON.parse(access.out) as { inquiries: { id: number; invoiceAddress?: unknown }[] }).inquiries.find((entry) => entry.id === offer.inquiryId)?.invoiceAddress).toEqual({
+    expect(
+      (JSON.parse(access.out) as { inquiries: { id: number; invoiceAddress?: unknown }[] }).inquiries.find((entry) => entry.id === offer.inquiryId)
+        ?.invoiceAddress,
+    ).toEqual({
       name: 'Erika Muster',
       company: 'Muster Handel GmbH',
       street: 'Musterweg 7',
@@ -309,7 +353,16 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     const [pdf] = pdfsIn(await mailTo(offer.email, 2))
     expect(pdf, 'the payment mail carries the invoice').toBeDefined()
     const text = flat(pdfText(pdf!.content, true))
-    for (const field of ['Rechnung', 'Erika Muster', 'Muster Handel GmbH', 'Musterweg 7', '80331 München', 'USt-IdNr. des Käufers: DE987654321', 'Übertragung der Domain verhandelt.de', 'Gesamtbetrag 1.500,00 EUR'])
+    for (const field of [
+      'Rechnung',
+      'Erika Muster',
+      'Muster Handel GmbH',
+      'Musterweg 7',
+      '80331 München',
+      'USt-IdNr. des Käufers: DE987654321',
+      'Übertragung der Domain verhandelt.de',
+      'Gesamtbetrag 1.500,00 EUR',
+    ])
       expect(text).toContain(field)
     // A business buyer: the Factur-X inside passes the CII schema.
     expect(schemaErrors(embeddedXml(pdf!.content).xml!)).toEqual([])
@@ -332,11 +385,24 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     expect(wrong.status).toBe(400)
     expect(wrong.html).toContain('Please check the marked fields.')
     expect(wrong.html).toContain('Please enter your postcode.')
-    expect((await postPage('negotiated.com', page, { ...address, company: '', vat_id: '', street: '1 High Street', postcode: 'SW1A 1AA', city: 'London', country: 'GB' })).status).toBe(303)
+    expect(
+      (
+        await postPage('negotiated.com', page, {
+          ...address,
+          company: '',
+          vat_id: '',
+          street: '1 High Street',
+          postcode: 'SW1A 1AA',
+          city: 'London',
+          country: 'GB',
+        })
+      ).status,
+    ).toBe(303)
     expect((await requestAs('negotiated.com', `${server.url}${page}`)).html).toContain('Your billing address is saved.')
     expect((await send(`/api/deals/${offer.dealId}/paid`, {})).status).toBe(200)
     const text = flat(pdfText(pdfsIn(await mailTo(offer.email, 2))[0]!.content, true))
-    for (const field of ['Invoice', 'Erika Muster', '1 High Street', 'London', 'Transfer of the domain negotiated.com', 'Not subject to German VAT']) expect(text).toContain(field)
+    for (const field of ['Invoice', 'Erika Muster', '1 High Street', 'London', 'Transfer of the domain negotiated.com', 'Not subject to German VAT'])
+      expect(text).toContain(field)
   })
 
   test('paid before the address came: no invoice, then the owner issues it on "Verkäufe" (session and same origin only)', async () => {
@@ -346,7 +412,9 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     // Marked paid with the CLI, which says why no invoice came with it.
     const paid = await cli('deal', 'paid', String(offer.dealId))
     expect(paid.code, paid.err).toBe(0)
-    expect(paid.out).toContain('No invoice: the buyer has not given a billing address yet; they can on the deal page, then "Rechnung ausstellen" on Verkäufe issues it.')
+    expect(paid.out).toContain(
+      'No invoice: the buyer has not given a billing address yet; they can on the deal page, then "Rechnung ausstellen" on Verkäufe issues it.',
+    )
     expect(pdfsIn(await mailTo(offer.email, 2))).toEqual([])
     expect(await dealInvoices(offer.dealId)).toEqual({ invoices: [], canIssue: false, missingAddress: true })
     const early = await send(`/api/deals/${offer.dealId}/invoice`, {})
@@ -366,7 +434,11 @@ describe('a deal from a negotiation (an accepted offer)', () => {
       { origin: admin, cookie },
       { [CONSOLE_HEADER]: '1', origin: 'https://angreifer.example', 'sec-fetch-site': 'cross-site', cookie },
     ]
-    const refused = await Promise.all(attempts.map((headers) => fetch(`${admin}/api/deals/${offer.dealId}/invoice`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })))
+    const refused = await Promise.all(
+      attempts.map((headers) =>
+        fetch(`${admin}/api/deals/${offer.dealId}/invoice`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' }),
+      ),
+    )
     expect(refused.map((answer) => answer.status)).toEqual([401, 403, 403])
     expect(await invoicesOf(offer.dealId)).toEqual([])
 
@@ -382,7 +454,9 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     // Listed on "Verkäufe" with its download, and on the buyer's page; the PDF names the address.
     const [invoice] = issued.invoices
     const number = `RE-${String(invoice!.number).padStart(5, '0')}`
-    expect(await (await send('/verkaeufe', undefined, 'GET')).text()).toContain(`<a href="/api/invoices/${invoice!.id}" download="${number}.pdf">Rechnung ${number}</a>`)
+    expect(await (await send('/verkaeufe', undefined, 'GET')).text()).toContain(
+      `<a href="/api/invoices/${invoice!.id}" download="${number}.pdf">Rechnung ${number}</a>`,
+    )
     const download = await getBytes('spaeter.de', `${server.url}${page}/rechnung/${invoice!.number}`)
     expect(download.status).toBe(200)
     const text = flat(pdfText(download.body, true))
@@ -396,7 +470,12 @@ describe('a deal from a negotiation (an accepted offer)', () => {
     const [myInvoice] = await invoicesOf(dealId)
     const [theirInvoice] = await invoicesOf(first!.dealId)
     expect(theirInvoice!.number).not.toBe(myInvoice!.number)
-    const paths = [`${page}/rechnung/${theirInvoice!.number}`, `${page}/rechnung/RE-${String(myInvoice!.number).padStart(5, '0')}`, `/api/invoices/${myInvoice!.id}`, `/api/invoices/${theirInvoice!.id}`]
+    const paths = [
+      `${page}/rechnung/${theirInvoice!.number}`,
+      `${page}/rechnung/RE-${String(myInvoice!.number).padStart(5, '0')}`,
+      `/api/invoices/${myInvoice!.id}`,
+      `/api/invoices/${theirInvoice!.id}`,
+    ]
     // Their invoice's id too, unless it happens to be this deal's own number.
     if (theirInvoice!.id !== myInvoice!.number) paths.push(`${page}/rechnung/${theirInvoice!.id}`)
     for (const pathName of paths) {

@@ -52,7 +52,11 @@ afterAll(async () => {
   removeTestFiles()
 })
 
-async function send(host: string, fields: Record<string, unknown>, options: { acceptLanguage?: string; form?: boolean; headers?: Record<string, string> } = {}) {
+async function send(
+  host: string,
+  fields: Record<string, unknown>,
+  options: { acceptLanguage?: string; form?: boolean; headers?: Record<string, string> } = {},
+) {
   const language: Record<string, string> = options.acceptLanguage === undefined ? {} : { 'accept-language': options.acceptLanguage }
   const { token, hash } = await fetchForm(server.url, host, language)
   const body = { ...VISITOR, token, hash, ...fields }

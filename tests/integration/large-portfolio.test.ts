@@ -74,7 +74,10 @@ test('a storm of 20 SIGHUPs 100 ms apart while a 10,000-name YAML file changes l
   // Requests one after another through the whole storm, each given 10 s (a hanging one fails the test).
   const requests = (async () => {
     while (storming) {
-      const answer = await Promise.race([getPage(server!.url, 'name-5000.de').then((page) => page.status), new Promise<'no answer'>((resolve) => setTimeout(resolve, 10_000, 'no answer'))])
+      const answer = await Promise.race([
+        getPage(server!.url, 'name-5000.de').then((page) => page.status),
+        new Promise<'no answer'>((resolve) => setTimeout(resolve, 10_000, 'no answer')),
+      ])
       answers.push(answer)
     }
   })()

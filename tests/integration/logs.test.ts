@@ -35,10 +35,12 @@ test('mail failing for more than an hour is logged as an error on every further 
   await expect.poll(() => server!.output.some((line) => line.includes('will retry'))).toBe(true)
   // Move the inquiry an hour into the past, as if the mail server had been down since then.
   await queryStore(server.dataDir, 'UPDATE outbox SET created_at = created_at - 3700000')
-  await expect.poll(() => parsed(server!.output).find((line) => String(line.msg).startsWith('MAIL FAILING')), { timeout: 15_000 }).toMatchObject({
-    level: 50,
-    failingForMinutes: expect.any(Number),
-  })
+  await expect
+    .poll(() => parsed(server!.output).find((line) => String(line.msg).startsWith('MAIL FAILING')), { timeout: 15_000 })
+    .toMatchObject({
+      level: 50,
+      failingForMinutes: expect.any(Number),
+    })
 }, 30_000)
 
 test('at the default level no request gets a line of its own; failed answers are summed up by status, and debug logs every request', async () => {

@@ -80,7 +80,9 @@ test('200,000 distinct host names leave the heap bounded and make at most 10,001
     const pages = await spray(port, PAGES, (i) => `GET / HTTP/1.1\r\nHost: p${i}.example.de\r\n\r\n`)
     const names = await spray(port, 200_000 - PAGES, (i) => `GET /tls-check?domain=t${i}.example.de HTTP/1.1\r\nHost: example.de\r\n\r\n`)
     expect({ pages, names }).toEqual({ pages: { 200: PAGES }, names: { 404: 200_000 - PAGES } })
-    console.log(`memory: ${before.toFixed(0)} MiB resident before, ${residentMiB(pid).toFixed(0)} MiB after 200,000 distinct host names (heap limit ${HEAP_MIB} MiB)`)
+    console.log(
+      `memory: ${before.toFixed(0)} MiB resident before, ${residentMiB(pid).toFixed(0)} MiB after 200,000 distinct host names (heap limit ${HEAP_MIB} MiB)`,
+    )
   } finally {
     clearInterval(forget)
   }

@@ -49,7 +49,10 @@ async function writeFrom(host: string, fields: Record<string, string> = {}) {
   const email = `kaeufer${++visitors}@example.net`
   const message = `Anfrage Nummer ${visitors}\nzweite Zeile`
   const { token, hash } = await fetchForm(server.url, host)
-  const response = await requestAs(host, `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, message, token, hash, ...fields } })
+  const response = await requestAs(host, `${server.url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, themail3h6: email, message, token, hash, ...fields },
+  })
   expect(response.status).toBe(200)
   const page = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
   const id = page.items[0]!.id
@@ -79,7 +82,12 @@ describe('from the console', () => {
     const response = await send(`/api/inquiries/${id}/counter`, { amount: '4.500', note: 'Inklusive Übertragung.' })
     expect(response.status, await response.clone().text()).toBe(200)
     const detail = (await response.json()) as InquiryDetail
-    expect(detail).toMatchObject({ status: 'countered', currency: 'EUR', counter: { amount: 4500, formatted: '4.500\u00a0€', expired: false }, replies: [{ kind: 'counter', amount: '4.500\u00a0€' }] })
+    expect(detail).toMatchObject({
+      status: 'countered',
+      currency: 'EUR',
+      counter: { amount: 4500, formatted: '4.500\u00a0€', expired: false },
+      replies: [{ kind: 'counter', amount: '4.500\u00a0€' }],
+    })
     // COUNTER_OFFER_DAYS=10
     expect(detail.counter!.expiresAt - before).toBeGreaterThanOrEqual(10 * 86_400_000)
     expect(detail.counter!.expiresAt - before).toBeLessThan(10 * 86_400_000 + 60_000)
@@ -94,7 +102,7 @@ describe('from the console', () => {
     expect(mail.parsed.text).toContain('Inklusive Übertragung.')
     expect(mail.parsed.text).toContain('> Anfrage Nummer')
     await expect.poll(async () => (await detailOf(id)).replies[0]?.mail?.status).toBe('sent')
-    expect((await (await client.call('/api/inbox?status=countered', { cookie })).json() as InboxPage).items.map((row) => row.id)).toContain(id)
+    expect(((await (await client.call('/api/inbox?status=countered', { cookie })).json()) as InboxPage).items.map((row) => row.id)).toContain(id)
   })
 
   test('accepting and declining mail the visitor and set the state; a counter-offer is in the inquiry’s currency', async () => {
@@ -114,7 +122,9 @@ describe('from the console', () => {
     expect(declineMail.parsed.text).toContain('Leider kann ich Ihr Angebot nicht annehmen.')
 
     const countered = await writeFrom('dollar.com')
-    expect(await (await send(`/api/inquiries/${countered.id}/counter`, { amount: '$1,200', days: 3 })).json()).toMatchObject({ counter: { formatted: '1.200\u00a0$' } })
+    expect(await (await send(`/api/inquiries/${countered.id}/counter`, { amount: '$1,200', days: 3 })).json()).toMatchObject({
+      counter: { formatted: '1.200\u00a0$' },
+    })
     expect((await send(`/api/inquiries/${countered.id}/counter`, { amount: '1.200 €' })).status).toBe(400)
   })
 
@@ -144,7 +154,10 @@ describe('from the console', () => {
     const refused = await send(`/api/inquiries/${id}/accept`, {})
     expect(refused.status).toBe(409)
     expect(((await refused.json()) as { error: string }).error).toMatch(/^Das Gegenangebot ist am .* abgelaufen\. Zum Annehmen bitte bestätigen\.$/)
-    expect(await (await send(`/api/inquiries/${id}/accept`, { confirmExpired: true })).json()).toMatchObject({ status: 'accepted', replies: [{ kind: 'counter' }, { kind: 'accept', amount: '4.000\u00a0€' }] })
+    expect(await (await send(`/api/inquiries/${id}/accept`, { confirmExpired: true })).json()).toMatchObject({
+      status: 'accepted',
+      replies: [{ kind: 'counter' }, { kind: 'accept', amount: '4.000\u00a0€' }],
+    })
   })
 
   test('spam, unknown ids and bad input get clear errors, never a 500', async () => {
@@ -155,7 +168,15 @@ describe('from the console', () => {
     expect((await send(`/api/inquiries/${id}/accept`, {})).status).toBe(409)
     expect((await send('/api/inquiries/999999/decline', {})).status).toBe(404)
     const genuine = await writeFrom('beispiel.de')
-    for (const body of [{}, { amount: 'viel' }, { amount: '-5' }, { amount: '0' }, { amount: '100', days: 0 }, { amount: '100', days: 366 }, { amount: '100', note: 'x'.repeat(5001) }]) {
+    for (const body of [
+      {},
+      { amount: 'viel' },
+      { amount: '-5' },
+      { amount: '0' },
+      { amount: '100', days: 0 },
+      { amount: '100', days: 366 },
+      { amount: '100', note: 'x'.repeat(5001) },
+    ]) {
       const response = await send(`/api/inquiries/${genuine.id}/counter`, body)
       expect(response.status, JSON.stringify(body).slice(0, 50)).toBe(400)
       expect(await response.json()).toEqual({ error: expect.any(String) })
@@ -194,8 +215,14 @@ describe('attacks', () => {
     ]
     for (const [method, pathName, body] of routes) {
       expect((await client.call(pathName, { method, body })).status, `${method} ${pathName}`).toBe(401)
-      expect((await client.call(pathName, { method, body, cookie, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status).toBe(403)
-      const noHeader = await fetch(`${client.admin}${pathName}`, { method, headers: { cookie, origin: client.admin, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) })
+      expect((await client.call(pathName, { method, body, cookie, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status).toBe(
+        403,
+      )
+      const noHeader = await fetch(`${client.admin}${pathName}`, {
+        method,
+        headers: { cookie, origin: client.admin, 'content-type': 'application/json' },
+        body: JSON.stringify(body ?? {}),
+      })
       expect(noHeader.status).toBe(403)
     }
     expect((await client.call('/api/templates')).status).toBe(401)

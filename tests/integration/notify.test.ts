@@ -48,9 +48,13 @@ async function inquiryId(server: ServerProcess, token: string): Promise<number> 
 
 type OutboxRowInStore = { id: number; status: string; attempts: number; last_error: string | null; webhook_url: string }
 const notificationsOf = async (server: ServerProcess, id: number) =>
-  (await queryStore<OutboxRowInStore>(server.dataDir, 'SELECT id, status, attempts, last_error, webhook_url FROM outbox WHERE inquiry_id = ? AND webhook_url IS NOT NULL ORDER BY id', [id])).map(
-    (row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }),
-  )
+  (
+    await queryStore<OutboxRowInStore>(
+      server.dataDir,
+      'SELECT id, status, attempts, last_error, webhook_url FROM outbox WHERE inquiry_id = ? AND webhook_url IS NOT NULL ORDER BY id',
+      [id],
+    )
+  ).map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }))
 
 describe('notifications of new inquiries', () => {
   let smtp: SmtpSink
@@ -141,8 +145,10 @@ describe('notifications of new inquiries', () => {
   test('a receiver answering 500 gets the same delivery again, with backoff, until it answers 200; Postausgang shows it meanwhile', async () => {
     const id = await inquiryId(server, await writeFrom(server, 'retry.de'))
     await hooks.waitFor(1, pathIs('/retry'))
-    const shown = async () => (await (await client.call('/api/outbox', { cookie })).json() as OutboxPage).items.find((row) => row.inquiryId === id)
-    await expect.poll(shown).toMatchObject({ kind: 'webhook', target: hooks.host, status: 'pending', lastError: 'HTTP 500 Internal Server Error', domain: 'retry.de' })
+    const shown = async () => ((await (await client.call('/api/outbox', { cookie })).json()) as OutboxPage).items.find((row) => row.inquiryId === id)
+    await expect
+      .poll(shown)
+      .toMatchObject({ kind: 'webhook', target: hooks.host, status: 'pending', lastError: 'HTTP 500 Internal Server Error', domain: 'retry.de' })
     expect(JSON.stringify(await shown())).not.toContain('/retry')
     webhookAnswer['/retry'] = 200
     await expect.poll(async () => (await notificationsOf(server, id))[0]?.status).toBe('sent')
@@ -252,7 +258,9 @@ describe('notifications of new inquiries', () => {
     const email = 'wanda.webhook@example.org'
     const id = await inquiryId(server, await writeFrom(server, 'alle.de', { themail3h6: email, message: 'Bitte um Rückruf' }))
     // Five delivered, one the receiver keeps answering 503 (pending, retried, logged as not delivered).
-    await expect.poll(async () => (await notificationsOf(server, id)).map((row) => row.status).sort()).toEqual(['pending', 'sent', 'sent', 'sent', 'sent', 'sent'])
+    await expect
+      .poll(async () => (await notificationsOf(server, id)).map((row) => row.status).sort())
+      .toEqual(['pending', 'sent', 'sent', 'sent', 'sent', 'sent'])
     await expect.poll(async () => (await notificationsOf(server, id)).find((row) => row.status === 'pending')?.last_error).toBe('HTTP 503 Service Unavailable')
     await expect.poll(() => server.output.some((line) => line.includes('notification not delivered, will retry'))).toBe(true)
     const secret = /geheim/i
@@ -262,7 +270,14 @@ describe('notifications of new inquiries', () => {
     const access = await client.call('/api/privacy/access', { method: 'POST', cookie, body: { email } })
     expect(access.status).toBe(200)
     seen['console access report'] = await access.text()
-    const commands = [['access', '--email', email], ['access', '--email', 'WANDA.webhook@EXAMPLE.org', '--json'], ['export'], ['export', '--format', 'json'], ['outbox'], ['outbox', '--json']]
+    const commands = [
+      ['access', '--email', email],
+      ['access', '--email', 'WANDA.webhook@EXAMPLE.org', '--json'],
+      ['export'],
+      ['export', '--format', 'json'],
+      ['outbox'],
+      ['outbox', '--json'],
+    ]
     const runs = await Promise.all(commands.map((args) => runCliAsync(server.dataDir, env, ...args)))
     for (const [i, run] of runs.entries()) {
       expect(run.code, run.err).toBe(0)
@@ -274,14 +289,22 @@ describe('notifications of new inquiries', () => {
       seen[`console ${path}`] = await response.text()
     }
     seen['server log'] = server.output.join('\n')
-    expect(Object.entries(seen).filter(([, text]) => secret.test(text)).map(([where]) => where)).toEqual([])
+    expect(
+      Object.entries(seen)
+        .filter(([, text]) => secret.test(text))
+        .map(([where]) => where),
+    ).toEqual([])
     // What was sent where, by host: the mail to the owner and six notifications.
     const report = JSON.parse(seen['console access report']!) as { inquiries: { mails: { kind: string; to: string }[] }[] }
-    expect(report.inquiries[0]!.mails.map((mail) => mail.to).sort()).toEqual(['MAIL_TO', ...Array(5).fill(`Webhook an ${services.host}`), `Webhook an ${hooks.host}`].sort())
+    expect(report.inquiries[0]!.mails.map((mail) => mail.to).sort()).toEqual(
+      ['MAIL_TO', ...Array(5).fill(`Webhook an ${services.host}`), `Webhook an ${hooks.host}`].sort(),
+    )
     expect(report.inquiries[0]!.mails.filter((mail) => mail.kind === 'webhook')).toHaveLength(6)
     expect(seen['CLI access --email wanda.webhook@example.org']).toContain(`Webhook an ${services.host}`)
     expect(seen['CLI outbox']).toContain(`Webhook an ${services.host}`)
-    expect(JSON.parse(seen['console /api/outbox']!).items).toContainEqual(expect.objectContaining({ inquiryId: id, kind: 'webhook', target: services.host, status: 'pending' }))
+    expect(JSON.parse(seen['console /api/outbox']!).items).toContainEqual(
+      expect.objectContaining({ inquiryId: id, kind: 'webhook', target: services.host, status: 'pending' }),
+    )
   }, 90_000)
 })
 
@@ -297,20 +320,27 @@ function playServices(request: ReceivedRequest): Answer {
   }
   const isJson = request.headers['content-type']?.startsWith('application/json')
   // ntfy: POST (or PUT) to /<topic>, the message as the body.
-  if (path === '/verkauf-alarm') return request.method === 'POST' && request.body.length > 0 ? { status: 200, body: '{"id":"x","event":"message"}' } : { status: 400 }
+  if (path === '/verkauf-alarm')
+    return request.method === 'POST' && request.body.length > 0 ? { status: 200, body: '{"id":"x","event":"message"}' } : { status: 400 }
   // Telegram Bot API: POST /bot<token>/sendMessage, JSON with chat_id and text.
   if (path.startsWith('/bot')) {
     const body = json()
     if (!path.endsWith('/sendMessage') || !/^\/bot\d+:[\w-]+\//.test(path)) return { status: 404, body: '{"ok":false,"error_code":404}' }
     // A bot whose server is down for the whole test.
     if (path.includes('GEHEIM-kaputt')) return { status: 503, body: '{"ok":false,"error_code":503}' }
-    return isJson && body?.chat_id && typeof body.text === 'string' ? { status: 200, body: '{"ok":true,"result":{}}' } : { status: 400, body: '{"ok":false,"error_code":400}' }
+    return isJson && body?.chat_id && typeof body.text === 'string'
+      ? { status: 200, body: '{"ok":true,"result":{}}' }
+      : { status: 400, body: '{"ok":false,"error_code":400}' }
   }
   // Matrix client-server API: PUT /_matrix/client/v3/rooms/{roomId}/send/{eventType}/{txnId}, Bearer token.
   if (path.startsWith('/_matrix/')) {
     if (request.headers.authorization !== 'Bearer syt_GEHEIM') return { status: 401, body: '{"errcode":"M_MISSING_TOKEN"}' }
     const body = json()
-    const ok = request.method === 'PUT' && /^\/_matrix\/client\/v3\/rooms\/[^/]+\/send\/m\.room\.message\/[^/]+$/.test(path) && body?.msgtype === 'm.text' && typeof body.body === 'string'
+    const ok =
+      request.method === 'PUT' &&
+      /^\/_matrix\/client\/v3\/rooms\/[^/]+\/send\/m\.room\.message\/[^/]+$/.test(path) &&
+      body?.msgtype === 'm.text' &&
+      typeof body.body === 'string'
     return ok ? { status: 200, body: '{"event_id":"$e"}' } : { status: 400, body: '{"errcode":"M_UNRECOGNIZED"}' }
   }
   // Slack and Mattermost incoming webhooks: POST JSON with "text".
@@ -351,7 +381,13 @@ describe('notifications with NOTIFY_PERSONAL', () => {
     const [request] = await hooks.waitFor(1, pathIs('/hook'))
     expect(verifySignature(request!.headers['x-domain-lander-signature'] as string, request!.body)).toBe(true)
     // Without ADMIN_URL the link points at the console's own address.
-    expect(JSON.parse(request!.body)).toMatchObject({ id, name: VISITOR.name58fnlsd, email: VISITOR.themail3h6, message: hostile, console: `${server.adminUrl}/anfragen/${id}` })
+    expect(JSON.parse(request!.body)).toMatchObject({
+      id,
+      name: VISITOR.name58fnlsd,
+      email: VISITOR.themail3h6,
+      message: hostile,
+      console: `${server.adminUrl}/anfragen/${id}`,
+    })
     expect(request!.body).not.toMatch(/[<>&\u0007\u001b\u2028]/)
     expect(request!.body).toContain('\\u003cscript\\u003e')
     expect(request!.body).toContain('\\u0007\\u001b')

@@ -40,7 +40,10 @@ let visitors = 0
 async function acceptedDeal(host: string, offer: string) {
   const email = `kaeufer${++visitors}@example.net`
   const { token, hash } = await fetchForm(server.url, host)
-  const response = await requestAs(host, `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, message: `Anfrage ${visitors}`, offer, token, hash } })
+  const response = await requestAs(host, `${server.url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, themail3h6: email, message: `Anfrage ${visitors}`, offer, token, hash },
+  })
   expect(response.status, response.html).toBe(200)
   const inbox = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
   const accepted = await client.call(`/api/inquiries/${inbox.items[0]!.id}/accept`, { method: 'POST', body: {}, cookie })
@@ -53,7 +56,13 @@ const mailsTo = (email: string) => smtp.messages.filter((m) => m.envelope.to.inc
 const cli = async (...args: string[]) => runCli(server.dataDir, { ...(await storeEnv(server.dataDir)), DOMAINS_FILE: domainsFile }, ...args)
 const post = (pathName: string, body: unknown, headers: Record<string, string> = {}) => client.call(pathName, { method: 'POST', body, cookie, headers })
 const answer = async (response: Response) => ({ status: response.status, body: await response.json() })
-const deals = async () => Object.fromEntries(((await (await client.call('/api/deals', { cookie })).json()) as { deals: { reference: string; status: string }[] }).deals.map((deal) => [deal.reference, deal.status]))
+const deals = async () =>
+  Object.fromEntries(
+    ((await (await client.call('/api/deals', { cookie })).json()) as { deals: { reference: string; status: string }[] }).deals.map((deal) => [
+      deal.reference,
+      deal.status,
+    ]),
+  )
 
 beforeAll(async () => {
   fs.writeFileSync(
@@ -75,7 +84,14 @@ domains:
   expect((await client.setPassword()).code).toBe(0)
   ;({ cookie } = await client.signIn())
   // Deals 1-5 in this order, as the fixtures name them.
-  for (const [host, offer] of [['beispiel.de', '4.900'], ['zweite.de', '2.500'], ['dritte.de', '700'], ['vierte.de', '1.200'], ['english.com', '900']] as const) buyers.push(await acceptedDeal(host, offer))
+  for (const [host, offer] of [
+    ['beispiel.de', '4.900'],
+    ['zweite.de', '2.500'],
+    ['dritte.de', '700'],
+    ['vierte.de', '1.200'],
+    ['english.com', '900'],
+  ] as const)
+    buyers.push(await acceptedDeal(host, offer))
   expect(Object.keys(await deals()).sort()).toEqual([1, 2, 3, 4, 5].map(ref))
 })
 afterAll(async () => {
@@ -90,7 +106,9 @@ describe('in order', () => {
     for (const buyer of buyers) await expect.poll(() => mailsTo(buyer).length).toBe(1)
     const run = await cli('payments', 'import', file('sparkasse.xml', statement('sparkasse-053-02.xml')), '--dry-run')
     expect(run.code, run.err).toBe(0)
-    expect(run.out).toContain('camt.053.001.02: 3 statement(s); 3 matched, 1 partly paid, 0 overpaid, 4 unmatched, 0 already applied, 0 returns (2 debits and unbooked entries left out)')
+    expect(run.out).toContain(
+      'camt.053.001.02: 3 statement(s); 3 matched, 1 partly paid, 0 overpaid, 4 unmatched, 0 already applied, 0 returns (2 debits and unbooked entries left out)',
+    )
     expect(run.out).toMatch(new RegExp(`partly paid +2026-11-03 +€1,000 +2 ${ref(2)} +Max Beispiel GmbH`))
     expect(run.out).toMatch(/unmatched +2026-11-04 +\$4,900 +1 DL-\d{4}-0001 .*another currency than the deal/)
     expect(run.out).toContain(`2     ${ref(2)}  zweite.de`)
@@ -136,7 +154,12 @@ describe('in order', () => {
       ['return', ref(4), 'returned-after-payment'],
       ['return', null, null],
     ])
-    expect(report.deals.find((deal) => deal.reference === ref(4))).toMatchObject({ status: 'paid', receivedBefore: 120_000, receivedAfter: 0, marksPaid: false })
+    expect(report.deals.find((deal) => deal.reference === ref(4))).toMatchObject({
+      status: 'paid',
+      receivedBefore: 120_000,
+      receivedAfter: 0,
+      marksPaid: false,
+    })
     expect(await deals()).toMatchObject({ [ref(3)]: 'awaiting_payment' })
     const dryRun = await cli('payments', 'import', file('volksbank.xml', text), '--dry-run')
     expect(dryRun.out).toMatch(new RegExp(`4 +${ref(4)} +vierte\\.de +€1,200 +€0 +paid +WARNING: payment returned, but the deal counts as paid: check it`))
@@ -167,7 +190,11 @@ describe('files that are no statement: a reason, exit code 1 or 422, nothing app
     ['truncated', statement('sparkasse-053-02.xml').slice(0, 3000), /not well-formed XML \(line \d+\)/],
     ['wrong namespace', statement('sparkasse-053-02.xml').replace('camt.053.001.02"', 'camt.054.001.02"'), /no CAMT\.053 statement/],
     ['billion laughs', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><Document>&b;</Document>', /DOCTYPE/],
-    ['huge amount', statement('sparkasse-053-02.xml').replace('4900.00', '99999999999999999.99'), /an amount is invalid: .*"99999999999999999\.99" is not a decimal/],
+    [
+      'huge amount',
+      statement('sparkasse-053-02.xml').replace('4900.00', '99999999999999999.99'),
+      /an amount is invalid: .*"99999999999999999\.99" is not a decimal/,
+    ],
     ['binary', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]), /not UTF-8/],
   ]
   test.each(cases)('%s: in the CLI', async (_name, content, message) => {
@@ -181,7 +208,10 @@ describe('files that are no statement: a reason, exit code 1 or 422, nothing app
     const truncated = await answer(await post('/api/payments/apply', { text: statement('sparkasse-053-02.xml').slice(0, 3000) }))
     expect(truncated.status).toBe(422)
     expect(truncated.body.error).toMatch(/^Die Datei ist kein gültiges XML \(Zeile \d+\): .* Es wurde nichts übernommen\.$/)
-    expect(await answer(await post('/api/payments/preview', { text: '' }))).toEqual({ status: 422, body: { error: 'Die Datei ist leer. Es wurde nichts übernommen.' } })
+    expect(await answer(await post('/api/payments/preview', { text: '' }))).toEqual({
+      status: 422,
+      body: { error: 'Die Datei ist leer. Es wurde nichts übernommen.' },
+    })
   })
 
   test('a file that is not there, and a command that is not there, are usage errors', async () => {

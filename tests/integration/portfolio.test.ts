@@ -64,7 +64,9 @@ function portfolioOf(html: string): { href: string; name: string; price?: string
 
 /** The rows of /domains: name and price (with a plain space where the price has a no-break space). */
 const rowsOf = (html: string) =>
-  [...html.matchAll(/<tr><td><a href="[^"]+">([^<]+)<\/a><\/td><td>([^<]*)<\/td><\/tr>/g)].map(([, name, price]) => `${name} ${price}`.replaceAll('\u00a0', ' ').trim())
+  [...html.matchAll(/<tr><td><a href="[^"]+">([^<]+)<\/a><\/td><td>([^<]*)<\/td><\/tr>/g)].map(([, name, price]) =>
+    `${name} ${price}`.replaceAll('\u00a0', ' ').trim(),
+  )
 
 describe('Weitere Domains', () => {
   test('a page lists twelve other names for sale, most like it first, each linking its own page with its price', async () => {
@@ -165,14 +167,20 @@ describe('/domains', () => {
 
   test('an edit of the domains file shows in both lists', async () => {
     fs.writeFileSync(file, DOMAINS.replace('  kaffee-bar.de:\n    price: 2500\n', '  kaffee-bar.de:\n    price: 2600\n  kaffee-neu.de:\n    price: 100\n'))
-    await expect.poll(async () => rowsOf((await requestAs('kaffee-shop.de', `${server.url}/domains?q=kaffee-`)).html)).toEqual([
-      'kaffee-bar.de 2.600 €',
-      'kaffee-neu.de 100 €',
-      'kaffee-shop.de 4.900 €',
-      // Its punycode form has "kaffee-" in it.
-      'münchen-kaffee.de 3.000 €',
-    ])
-    expect(portfolioOf((await getPage(server.url, 'kaffee-shop.de')).html).slice(0, 2).map((name) => name.name)).toEqual(['kaffee-bar.de', 'kaffee-neu.de'])
+    await expect
+      .poll(async () => rowsOf((await requestAs('kaffee-shop.de', `${server.url}/domains?q=kaffee-`)).html))
+      .toEqual([
+        'kaffee-bar.de 2.600 €',
+        'kaffee-neu.de 100 €',
+        'kaffee-shop.de 4.900 €',
+        // Its punycode form has "kaffee-" in it.
+        'münchen-kaffee.de 3.000 €',
+      ])
+    expect(
+      portfolioOf((await getPage(server.url, 'kaffee-shop.de')).html)
+        .slice(0, 2)
+        .map((name) => name.name),
+    ).toEqual(['kaffee-bar.de', 'kaffee-neu.de'])
   })
 })
 
@@ -181,9 +189,13 @@ describe('a client that searches too often', () => {
     const limited = await startServerProcess({ DOMAINS_FILE: file, SEARCH_RATE_LIMIT: '5' })
     try {
       const search = (i: number, localAddress?: string) =>
-        requestAs('kaffee-shop.de', `${limited.url}/domains?q=${['kaffee', 'name', 'de', 'shop', 'bar', 'tee', 'n', 'e'][i % 8]}&sort=price&page=${1 + (i % 2)}`, {
-          ...(localAddress && { localAddress }),
-        })
+        requestAs(
+          'kaffee-shop.de',
+          `${limited.url}/domains?q=${['kaffee', 'name', 'de', 'shop', 'bar', 'tee', 'n', 'e'][i % 8]}&sort=price&page=${1 + (i % 2)}`,
+          {
+            ...(localAddress && { localAddress }),
+          },
+        )
       // Another visitor saw the plain list first.
       expect((await requestAs('kaffee-shop.de', `${limited.url}/domains`, { localAddress: '127.0.0.3' })).status).toBe(200)
       const answers = []
@@ -228,7 +240,9 @@ describe('a client that searches too often', () => {
 
 describe('an English page of the portfolio', () => {
   test('lists the other names and the whole list in English, amounts as English readers write them', async () => {
-    const english = writeTestFile('portfolio: true\ndefault: { language: en }\ndomains:\n  a-shop.com: { price: 4900 }\n  b-shop.com: { price: 2500, priceType: negotiable }\n  c-shop.com: { priceType: on-request }\n')
+    const english = writeTestFile(
+      'portfolio: true\ndefault: { language: en }\ndomains:\n  a-shop.com: { price: 4900 }\n  b-shop.com: { price: 2500, priceType: negotiable }\n  c-shop.com: { priceType: on-request }\n',
+    )
     const other = await startServerProcess({ DOMAINS_FILE: english })
     try {
       const page = await getPage(other.url, 'a-shop.com')

@@ -53,8 +53,7 @@ function textOf(html: string, className: string): string | undefined {
   const element = new RegExp(`<(\\w+) class="${className}"[^>]*>([\\s\\S]*?)</\\1>`).exec(html)
   return element?.[2]!.replace(/<!-- -->/g, '').replace(/<[^>]*>/g, '')
 }
-const jsonLdOf = (html: string) =>
-  JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as { offers: Record<string, unknown> }
+const jsonLdOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as { offers: Record<string, unknown> }
 const AMOUNT = '4.900\u00a0€'
 
 describe('price terms on the page', () => {
@@ -133,7 +132,9 @@ describe('the buy button', () => {
 describe('So läuft der Kauf ab', () => {
   const stepsOf = (html: string) => {
     const block = /<section class="how-to-buy"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1]
-    return block === undefined ? undefined : { heading: /<h2[^>]*>([^<]*)<\/h2>/.exec(block)?.[1], items: [...block.matchAll(/<(?:li|p)>([^<]*)<\/(?:li|p)>/g)].map((m) => m[1]) }
+    return block === undefined
+      ? undefined
+      : { heading: /<h2[^>]*>([^<]*)<\/h2>/.exec(block)?.[1], items: [...block.matchAll(/<(?:li|p)>([^<]*)<\/(?:li|p)>/g)].map((m) => m[1]) }
   }
 
   test('the standard steps, numbered, on a page with a price, also one on request', async () => {

@@ -50,7 +50,10 @@ describe('forget and access (CLI) and the console page', () => {
     expect(code).toBe(0)
     expect(out).not.toContain('\u001b')
     const report = JSON.parse(out)
-    expect(report.inquiries.map((inquiry: { message: string }) => inquiry.message)).toEqual(['Ich biete für Quendelhof \u001b]52;c;aGk=\u0007', 'Zweite Quendelfrage'])
+    expect(report.inquiries.map((inquiry: { message: string }) => inquiry.message)).toEqual([
+      'Ich biete für Quendelhof \u001b]52;c;aGk=\u0007',
+      'Zweite Quendelfrage',
+    ])
     expect(report.inquiries[0].mails).toEqual([expect.objectContaining({ kind: 'inquiry', status: 'sent', to: 'MAIL_TO' })])
     expect(await cli('access', '--email', 'kein-at-zeichen')).toMatchObject({ code: 2, err: expect.stringContaining('is not an e-mail address') })
     expect(await cli('forget')).toMatchObject({ code: 2, err: expect.stringContaining('forget needs --email ADDRESS') })
@@ -65,9 +68,18 @@ describe('forget and access (CLI) and the console page', () => {
     const page = await client.call('/datenschutz', { cookie })
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('Datenschutz')
-    const crossSite = await client.call('/api/privacy/erase', { method: 'POST', cookie, body: { email: 'max@example.org' }, headers: { origin: 'https://evil.example' } })
+    const crossSite = await client.call('/api/privacy/erase', {
+      method: 'POST',
+      cookie,
+      body: { email: 'max@example.org' },
+      headers: { origin: 'https://evil.example' },
+    })
     expect(crossSite.status).toBe(403)
-    const noHeader = await fetch(`${client.admin}/api/privacy/erase`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', origin: client.admin }, body: JSON.stringify({ email: 'max@example.org' }) })
+    const noHeader = await fetch(`${client.admin}/api/privacy/erase`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: client.admin },
+      body: JSON.stringify({ email: 'max@example.org' }),
+    })
     expect(noHeader.status).toBe(403)
     const bad = await client.call('/api/privacy/access', { method: 'POST', cookie, body: { email: 'nope' } })
     expect(bad.status).toBe(400)
@@ -82,7 +94,13 @@ describe('forget and access (CLI) and the console page', () => {
     expect(out).toContain('Erased everything about erika.quendel@example.org:')
     expect(out).toContain(`2 inquiries (${ids[0]}, ${ids[1]})`)
     expect(out).toContain('2 .eml files')
-    expect(await leftoversOf(server.dataDir, { texts: ['erika.quendel@example.org', 'Quendelmoos', 'Quendelhof', 'Quendelfrage'], inquiryIds: ids.slice(0, 2), replyIds: [] })).toEqual([])
+    expect(
+      await leftoversOf(server.dataDir, {
+        texts: ['erika.quendel@example.org', 'Quendelmoos', 'Quendelhof', 'Quendelfrage'],
+        inquiryIds: ids.slice(0, 2),
+        replyIds: [],
+      }),
+    ).toEqual([])
     expect(fs.readdirSync(path.join(server.dataDir, 'mail')).filter((name) => name.endsWith('.eml'))).toEqual([`inquiry-${ids[2]}.eml`])
     expect(JSON.parse((await cli('forget', '--email', 'erika.quendel@example.org', '--json')).out)).toMatchObject({ inquiries: [], outboxRows: 0 })
   })
@@ -125,7 +143,9 @@ describe('access and erasure find every spelling of an address', () => {
   })
 
   test('access on the CLI and in the console finds the inquiries stored under full-width, Unicode and punycode spellings', async () => {
-    const runs = await Promise.all(['wanda@bücher.example', 'WANDA@xn--bcher-kva.example', 'wanda@ｂüｃｈｅｒ.example'].map((email) => cli('access', '--email', email)))
+    const runs = await Promise.all(
+      ['wanda@bücher.example', 'WANDA@xn--bcher-kva.example', 'wanda@ｂüｃｈｅｒ.example'].map((email) => cli('access', '--email', email)),
+    )
     for (const { code, out, err } of runs) {
       expect(code, err).toBe(0)
       expect(messagesIn(JSON.parse(out))).toEqual(['Xylofon1', 'Xylofon2', 'Xylofon3'])
@@ -146,7 +166,10 @@ describe('access and erasure find every spelling of an address', () => {
     expect(code).toBe(0)
     expect(JSON.parse(out).inquiries).toHaveLength(3)
     expect(await leftoversOf(server.dataDir, { texts: ['Xylofon1', 'Xylofon2', 'Xylofon3'], inquiryIds: [], replyIds: [] })).toEqual([])
-    const [tagged, dotted] = await Promise.all([cli('access', '--email', 'wanda+shop@bücher.example'), cli('access', '--email', 'wan.da@xn--bcher-kva.example')])
+    const [tagged, dotted] = await Promise.all([
+      cli('access', '--email', 'wanda+shop@bücher.example'),
+      cli('access', '--email', 'wan.da@xn--bcher-kva.example'),
+    ])
     expect(messagesIn(JSON.parse(tagged.out))).toEqual(['Andersfon1'])
     expect(messagesIn(JSON.parse(dotted.out))).toEqual(['Andersfon2'])
   }, 60_000)
@@ -156,9 +179,21 @@ describe('scheduled jobs in the real server', () => {
   test('retention erases old inquiries when the server starts, and logs only how many', async () => {
     const dataDir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'domain-lander-test-'))
     const store = await openStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
-    const base = { contentHash: 'h', domain: 'example.de', name: 'Alt Ottokar', message: 'alt', language: 'de' as const, spamReason: null, offer: null, belowMinimum: false }
+    const base = {
+      contentHash: 'h',
+      domain: 'example.de',
+      name: 'Alt Ottokar',
+      message: 'alt',
+      language: 'de' as const,
+      spamReason: null,
+      offer: null,
+      belowMinimum: false,
+    }
     await store.saveInquiry({ ...base, token: 'retention-old-0000001', email: 'ottokar@example.org', createdAt: Date.now() - 40 * DAY }, { queue: false })
-    await store.saveInquiry({ ...base, token: 'retention-new-0000001', name: 'Neu Nora', email: 'neu@example.org', createdAt: Date.now() - 2 * DAY }, { queue: false })
+    await store.saveInquiry(
+      { ...base, token: 'retention-new-0000001', name: 'Neu Nora', email: 'neu@example.org', createdAt: Date.now() - 2 * DAY },
+      { queue: false },
+    )
     await store.close()
     const server = await startServerProcess({ DATA_DIR: dataDir, RETENTION_DAYS: '30' })
     try {
@@ -178,10 +213,26 @@ describe('scheduled jobs in the real server', () => {
     const monday = nextRunAt({ weekly: { weekday: 1, hour: 8 } }, Date.now() + 60_000)
     const dataDir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'domain-lander-test-'))
     const store = await openStore({ dataDir, databaseUrl: await databaseUrlFor(dataDir) })
-    const base = { contentHash: 'h', domain: 'example.de', name: 'Nora', email: 'nora@example.org', message: 'x', language: 'de' as const, spamReason: null, offer: null, belowMinimum: false }
+    const base = {
+      contentHash: 'h',
+      domain: 'example.de',
+      name: 'Nora',
+      email: 'nora@example.org',
+      message: 'x',
+      language: 'de' as const,
+      spamReason: null,
+      offer: null,
+      belowMinimum: false,
+    }
     await store.saveInquiry({ ...base, token: 'digest-inquiry-000001', createdAt: monday - DAY }, { queue: false })
     await store.close()
-    const server = await startServerProcess({ DATA_DIR: dataDir, SMTP_URL: smtp.url, DIGEST: 'weekly', WORKERS: '2', JOBS_CLOCK_START: new Date(monday - 2000).toISOString() })
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      DIGEST: 'weekly',
+      WORKERS: '2',
+      JOBS_CLOCK_START: new Date(monday - 2000).toISOString(),
+    })
     try {
       const digest = async () => smtp.messages.filter((mail) => /^Wochenbericht/.test(mail.parsed.subject ?? ''))
       await expect.poll(async () => (await digest()).length).toBe(1)

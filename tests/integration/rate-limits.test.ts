@@ -17,9 +17,7 @@ const readyWorkers = (s: ServerProcess) => s.output.filter((line) => line.includ
 /** `count` visits that each fetched the page first, all posting at the same moment. */
 async function burst(url: string, count: number): Promise<number[]> {
   const forms = await Promise.all(Array.from({ length: count }, () => fetchForm(url)))
-  const responses = await Promise.all(
-    forms.map(({ token, hash }, i) => postContact(url, { ...VISITOR, message: `Nachricht ${i}`, token, hash })),
-  )
+  const responses = await Promise.all(forms.map(({ token, hash }, i) => postContact(url, { ...VISITOR, message: `Nachricht ${i}`, token, hash })))
   return Promise.all(responses.map(async (response) => (await response.body?.cancel(), response.status)))
 }
 
@@ -80,20 +78,28 @@ describe('X-Forwarded-For behind a proxy', () => {
     { TRUST_PROXY: '127.0.0.1,10.0.0.0/8', chain: (forged: string) => `${forged}, 203.0.113.7, 10.0.0.5` },
   ]
 
-  test.each(setups)('with TRUST_PROXY=$TRUST_PROXY a client cannot rotate addresses by forging the header', async ({ TRUST_PROXY, chain }) => {
-    server = await startServerProcess({ CONTACT_RATE_LIMIT: '2', TRUST_PROXY })
-    const statuses = await statusesVia(server.url, (i) => chain(`198.51.100.${i + 1}`), 15)
-    expect(statuses).toEqual([200, 200, ...Array(13).fill(429)])
-  }, 60_000)
+  test.each(setups)(
+    'with TRUST_PROXY=$TRUST_PROXY a client cannot rotate addresses by forging the header',
+    async ({ TRUST_PROXY, chain }) => {
+      server = await startServerProcess({ CONTACT_RATE_LIMIT: '2', TRUST_PROXY })
+      const statuses = await statusesVia(server.url, (i) => chain(`198.51.100.${i + 1}`), 15)
+      expect(statuses).toEqual([200, 200, ...Array(13).fill(429)])
+    },
+    60_000,
+  )
 
-  test.each(setups)("with TRUST_PROXY=$TRUST_PROXY a client cannot spend another address's quota", async ({ TRUST_PROXY, chain }) => {
-    server = await startServerProcess({ CONTACT_RATE_LIMIT: '2', TRUST_PROXY })
-    const victim = '198.51.100.23'
-    expect(await statusesVia(server.url, () => chain(victim), 3)).toEqual([200, 200, 429])
-    // The victim's own requests arrive with only what the proxies appended.
-    const asVictim = TRUST_PROXY === 'true' ? victim : `${victim}, 10.0.0.5`
-    expect(await statusesVia(server.url, () => asVictim, 2)).toEqual([200, 200])
-  }, 60_000)
+  test.each(setups)(
+    "with TRUST_PROXY=$TRUST_PROXY a client cannot spend another address's quota",
+    async ({ TRUST_PROXY, chain }) => {
+      server = await startServerProcess({ CONTACT_RATE_LIMIT: '2', TRUST_PROXY })
+      const victim = '198.51.100.23'
+      expect(await statusesVia(server.url, () => chain(victim), 3)).toEqual([200, 200, 429])
+      // The victim's own requests arrive with only what the proxies appended.
+      const asVictim = TRUST_PROXY === 'true' ? victim : `${victim}, 10.0.0.5`
+      expect(await statusesVia(server.url, () => asVictim, 2)).toEqual([200, 200])
+    },
+    60_000,
+  )
 })
 
 describe('IPv6 clients', () => {

@@ -70,7 +70,15 @@ test('SIGTERM during load answers every request in flight, finishes the mail bei
   const outcomes = (await Promise.all(clients)).flat()
 
   const answers = outcomes.filter((o) => o.kind === 'answer')
-  console.log('shutdown outcomes:', JSON.stringify(outcomes.reduce<Record<string, number>>((n, o) => ({ ...n, [o.kind === 'answer' ? o.status : o.code]: (n[o.kind === 'answer' ? o.status : o.code] ?? 0) + 1 }), {})))
+  console.log(
+    'shutdown outcomes:',
+    JSON.stringify(
+      outcomes.reduce<Record<string, number>>(
+        (n, o) => ({ ...n, [o.kind === 'answer' ? o.status : o.code]: (n[o.kind === 'answer' ? o.status : o.code] ?? 0) + 1 }),
+        {},
+      ),
+    ),
+  )
   expect(answers.length).toBeGreaterThan(20)
   expect(answers.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([])
   const refused = outcomes.filter((o) => o.kind === 'no connection')
@@ -79,7 +87,9 @@ test('SIGTERM during load answers every request in flight, finishes the mail bei
 
   // The mail in flight was finished and recorded as sent, not left to be sent twice.
   expect(smtp.messages.some((mail) => mail.parsed.text?.includes('Last 0'))).toBe(true)
-  const [last] = await queryStore<{ status: string }>(dataDir, 'SELECT o.status FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.message = ?', ['Last 0'])
+  const [last] = await queryStore<{ status: string }>(dataDir, 'SELECT o.status FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.message = ?', [
+    'Last 0',
+  ])
   expect(last?.status).toBe('sent')
   const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
   const acknowledged = answers.filter((o) => o.status === 200 && o.token).map((o) => o.token!)
@@ -93,11 +103,15 @@ test('SIGTERM with 200 half-open connections and 20 posts in flight stores every
   const { url, port, dataDir } = server
   // Half a request each, and then nothing: each holds a connection that Node counts as busy.
   const halfOpen = await Promise.all(
-    Array.from({ length: 200 }, () =>
-      new Promise<net.Socket>((resolve, reject) => {
-        const socket = net.connect(port, '127.0.0.1', () => socket.write('POST /api/contact HTTP/1.1\r\nHost: example.de\r\nContent-Le', () => resolve(socket)))
-        socket.on('error', reject)
-      }),
+    Array.from(
+      { length: 200 },
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () =>
+            socket.write('POST /api/contact HTTP/1.1\r\nHost: example.de\r\nContent-Le', () => resolve(socket)),
+          )
+          socket.on('error', reject)
+        }),
     ),
   )
   const closedByServer = halfOpen.map((socket) => new Promise((resolve) => socket.on('close', resolve).on('error', () => {})))

@@ -48,7 +48,9 @@ test.each([
 })
 
 test('a wrong LOG_FORMAT stops the server with a message naming it', async () => {
-  await expect(startServerProcess({ LOG_FORMAT: 'bunt' })).rejects.toThrow(/exited \(1\)[\s\S]*Invalid configuration:\n {2}LOG_FORMAT: must be json .* or pretty/)
+  await expect(startServerProcess({ LOG_FORMAT: 'bunt' })).rejects.toThrow(
+    /exited \(1\)[\s\S]*Invalid configuration:\n {2}LOG_FORMAT: must be json .* or pretty/,
+  )
 })
 
 /** What a start that was refused printed (stdout and stderr), or a failure when it started after all. */
@@ -70,7 +72,9 @@ test('the start-up log says where the console is', async () => {
   const server = await startServerProcess({})
   try {
     expect(server.adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    expect(server.output.join('\n')).toContain(`domain-lander is ready: open ${server.url}/ (mail goes to files in ${server.dataDir}/mail); console: ${server.adminUrl}/`)
+    expect(server.output.join('\n')).toContain(
+      `domain-lander is ready: open ${server.url}/ (mail goes to files in ${server.dataDir}/mail); console: ${server.adminUrl}/`,
+    )
   } finally {
     expect(await server.stop()).toBe(0)
     server.cleanup()
@@ -124,7 +128,9 @@ test('a PORT that another program listens on stops the server with one line nami
 test('LOG_FORMAT=pretty writes readable lines instead of JSON', async () => {
   const server = await startServerProcess({ LOG_FORMAT: 'pretty' })
   try {
-    expect(server.output).toContainEqual(expect.stringMatching(new RegExp(`^\\[[\\d:]+\\] INFO \\(\\d+\\): domain-lander is ready: open ${server.url.replace('127.0.0.1', '127\\.0\\.0\\.1')}/ `)))
+    expect(server.output).toContainEqual(
+      expect.stringMatching(new RegExp(`^\\[[\\d:]+\\] INFO \\(\\d+\\): domain-lander is ready: open ${server.url.replace('127.0.0.1', '127\\.0\\.0\\.1')}/ `)),
+    )
     expect(server.output.filter((line) => line.startsWith('{'))).toEqual([])
   } finally {
     expect(await server.stop()).toBe(0)

@@ -66,29 +66,32 @@ async function expectUnavailable(response: Response) {
 }
 
 // The rate limits count in PostgreSQL too: with them on, an outage must still be a 503, not a 500.
-test.each(['0', '10'])('while PostgreSQL is unreachable the form gets 503 and /readyz fails; afterwards inquiries are stored and mailed again (CONTACT_RATE_LIMIT=%s)', async (CONTACT_RATE_LIMIT) => {
-  const dataDir = tempDataDir()
-  const direct = new URL((await databaseUrlFor(dataDir))!)
-  relay = await startRelay({ host: direct.hostname, port: Number(direct.port) })
-  const viaRelay = new URL(direct)
-  viaRelay.port = String(relay.port)
-  smtp = await startSmtpSink()
-  app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: viaRelay.href, SMTP_URL: smtp.url, CONTACT_RATE_LIMIT })
+test.each(['0', '10'])(
+  'while PostgreSQL is unreachable the form gets 503 and /readyz fails; afterwards inquiries are stored and mailed again (CONTACT_RATE_LIMIT=%s)',
+  async (CONTACT_RATE_LIMIT) => {
+    const dataDir = tempDataDir()
+    const direct = new URL((await databaseUrlFor(dataDir))!)
+    relay = await startRelay({ host: direct.hostname, port: Number(direct.port) })
+    const viaRelay = new URL(direct)
+    viaRelay.port = String(relay.port)
+    smtp = await startSmtpSink()
+    app = await startApp({ DATA_DIR: dataDir, DATABASE_URL: viaRelay.href, SMTP_URL: smtp.url, CONTACT_RATE_LIMIT })
 
-  expect((await submitInquiry(app.url, { message: 'vorher' })).status).toBe(200)
-  await smtp.waitFor(1)
+    expect((await submitInquiry(app.url, { message: 'vorher' })).status).toBe(200)
+    await smtp.waitFor(1)
 
-  relay.stop()
-  // The page itself needs no database.
-  expect((await fetch(app.url)).status).toBe(200)
-  await expectUnavailable(await submitInquiry(app.url, { message: 'während des Ausfalls' }))
-  expect((await fetch(`${app.url}/readyz`)).status).toBe(503)
+    relay.stop()
+    // The page itself needs no database.
+    expect((await fetch(app.url)).status).toBe(200)
+    await expectUnavailable(await submitInquiry(app.url, { message: 'während des Ausfalls' }))
+    expect((await fetch(`${app.url}/readyz`)).status).toBe(503)
 
-  await relay.start()
-  await expect.poll(async () => (await fetch(`${app!.url}/readyz`)).status, { timeout: 10_000 }).toBe(200)
-  expect((await submitInquiry(app.url, { message: 'nachher' })).status).toBe(200)
-  await smtp.waitFor(2)
-  expect(smtp.messages.map((mail) => mail.parsed.text?.includes('nachher') || mail.parsed.text?.includes('vorher'))).toEqual([true, true])
-  const stored = await queryStore<{ message: string }>(dataDir, 'SELECT message FROM inquiries ORDER BY id')
-  expect(stored.map((row) => row.message)).toEqual(['vorher', 'nachher'])
-})
+    await relay.start()
+    await expect.poll(async () => (await fetch(`${app!.url}/readyz`)).status, { timeout: 10_000 }).toBe(200)
+    expect((await submitInquiry(app.url, { message: 'nachher' })).status).toBe(200)
+    await smtp.waitFor(2)
+    expect(smtp.messages.map((mail) => mail.parsed.text?.includes('nachher') || mail.parsed.text?.includes('vorher'))).toEqual([true, true])
+    const stored = await queryStore<{ message: string }>(dataDir, 'SELECT message FROM inquiries ORDER BY id')
+    expect(stored.map((row) => row.message)).toEqual(['vorher', 'nachher'])
+  },
+)

@@ -33,7 +33,15 @@ export function Line({ form, field, label, state, type = 'text', ...attributes }
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={field} type={type} defaultValue={state.values?.[field] ?? ''} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-hint` : undefined} {...attributes} />
+      <input
+        id={id}
+        name={field}
+        type={type}
+        defaultValue={state.values?.[field] ?? ''}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-hint` : undefined}
+        {...attributes}
+      />
       {error && (
         <p className="hint" id={`${id}-hint`}>
           {error}
@@ -51,12 +59,44 @@ export function AddressFields({ form, language, state }: { form: string; languag
   return (
     <>
       <Line form={form} field={CHECKOUT_FIELD.company} label={text.checkoutCompany} state={state} autoComplete="organization" maxLength={CHECKOUT_LIMIT.line} />
-      <Line form={form} field={CHECKOUT_FIELD.street} label={text.checkoutStreet} state={state} autoComplete="street-address" required maxLength={CHECKOUT_LIMIT.line} />
-      <Line form={form} field={CHECKOUT_FIELD.postcode} label={text.checkoutPostcode} state={state} autoComplete="postal-code" required maxLength={CHECKOUT_LIMIT.postcode} />
-      <Line form={form} field={CHECKOUT_FIELD.city} label={text.checkoutCity} state={state} autoComplete="address-level2" required maxLength={CHECKOUT_LIMIT.line} />
+      <Line
+        form={form}
+        field={CHECKOUT_FIELD.street}
+        label={text.checkoutStreet}
+        state={state}
+        autoComplete="street-address"
+        required
+        maxLength={CHECKOUT_LIMIT.line}
+      />
+      <Line
+        form={form}
+        field={CHECKOUT_FIELD.postcode}
+        label={text.checkoutPostcode}
+        state={state}
+        autoComplete="postal-code"
+        required
+        maxLength={CHECKOUT_LIMIT.postcode}
+      />
+      <Line
+        form={form}
+        field={CHECKOUT_FIELD.city}
+        label={text.checkoutCity}
+        state={state}
+        autoComplete="address-level2"
+        required
+        maxLength={CHECKOUT_LIMIT.line}
+      />
       <div className="field">
         <label htmlFor={countryId}>{text.checkoutCountry}</label>
-        <select id={countryId} name={CHECKOUT_FIELD.country} required autoComplete="country" defaultValue={state.values?.[CHECKOUT_FIELD.country] ?? ''} aria-invalid={countryError ? true : undefined} aria-describedby={countryError ? `${countryId}-hint` : undefined}>
+        <select
+          id={countryId}
+          name={CHECKOUT_FIELD.country}
+          required
+          autoComplete="country"
+          defaultValue={state.values?.[CHECKOUT_FIELD.country] ?? ''}
+          aria-invalid={countryError ? true : undefined}
+          aria-describedby={countryError ? `${countryId}-hint` : undefined}
+        >
           <option value="">{text.checkoutChooseCountry}</option>
           {countryOptions(language).map(({ code, name }) => (
             <option key={code} value={code}>

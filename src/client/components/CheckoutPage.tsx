@@ -35,7 +35,16 @@ export function CheckoutPage(props: CheckoutPageProps) {
         <form className="contact checkout-form" method="post" action={CHECKOUT_PATH}>
           <Line form="checkout" field={CHECKOUT_FIELD.name} label={text.labelName} state={props} autoComplete="name" required maxLength={LIMIT.name} />
           <Decoy name={CHECKOUT_FIELD.nameDecoy} label={text.labelName} type="text" />
-          <Line form="checkout" field={CHECKOUT_FIELD.email} label={text.labelEmail} state={props} type="email" autoComplete="email" required maxLength={LIMIT.email} />
+          <Line
+            form="checkout"
+            field={CHECKOUT_FIELD.email}
+            label={text.labelEmail}
+            state={props}
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={LIMIT.email}
+          />
           <Decoy name={CHECKOUT_FIELD.emailDecoy} label={text.labelEmail} type="email" />
           <AddressFields form="checkout" language={props.language} state={props} />
           {props.instalments && (
@@ -46,13 +55,26 @@ export function CheckoutPage(props: CheckoutPageProps) {
               </label>
               <label>
                 <input type="radio" name={CHECKOUT_FIELD.payment} value="instalments" defaultChecked={props.instalments.chosen} />{' '}
-                {text.checkoutPayInstalments(String(props.instalments.rates), props.instalments.rate, props.instalments.downPayment, props.instalments.atOnce ? 'at-once' : '')}
+                {text.checkoutPayInstalments(
+                  String(props.instalments.rates),
+                  props.instalments.rate,
+                  props.instalments.downPayment,
+                  props.instalments.atOnce ? 'at-once' : '',
+                )}
               </label>
             </fieldset>
           )}
           <div className="field checkout-binding">
             <label>
-              <input type="checkbox" name={CHECKOUT_FIELD.binding} value="on" required defaultChecked={props.values?.[CHECKOUT_FIELD.binding] === 'on'} aria-invalid={bindingError ? true : undefined} aria-describedby={bindingError ? 'checkout-binding-hint' : undefined} />{' '}
+              <input
+                type="checkbox"
+                name={CHECKOUT_FIELD.binding}
+                value="on"
+                required
+                defaultChecked={props.values?.[CHECKOUT_FIELD.binding] === 'on'}
+                aria-invalid={bindingError ? true : undefined}
+                aria-describedby={bindingError ? 'checkout-binding-hint' : undefined}
+              />{' '}
               {text.checkoutBinding(priceShown)}
             </label>
             {bindingError && (

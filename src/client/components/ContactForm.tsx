@@ -1,21 +1,9 @@
 import { useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
-import {
-  FIELD,
-  LIMIT,
-  checkContact,
-  type ContactSuccess,
-  type FieldErrors,
-  type VisibleField,
-} from '../../shared/contact.ts'
+import { FIELD, LIMIT, checkContact, type ContactSuccess, type FieldErrors, type VisibleField } from '../../shared/contact.ts'
 import { textsOf } from '../../shared/texts.ts'
 import type { PageProps } from '../page-props.ts'
 
-type Status =
-  | { kind: 'idle' }
-  | { kind: 'sending' }
-  | { kind: 'success' }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'failed'; message: string }
+type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'success' } | { kind: 'invalid'; message: string } | { kind: 'failed'; message: string }
 
 type Values = Record<VisibleField, string>
 const EMPTY: Values = { [FIELD.name]: '', [FIELD.email]: '', [FIELD.message]: '', [FIELD.offer]: '' }
@@ -27,8 +15,11 @@ function initialStatus(outcome: PageProps['outcome']): Status {
 }
 
 const isSuccess = (body: unknown): body is ContactSuccess =>
-  typeof body === 'object' && body !== null && (body as ContactSuccess).ok === true &&
-  typeof (body as ContactSuccess).token === 'string' && typeof (body as ContactSuccess).hash === 'string'
+  typeof body === 'object' &&
+  body !== null &&
+  (body as ContactSuccess).ok === true &&
+  typeof (body as ContactSuccess).token === 'string' &&
+  typeof (body as ContactSuccess).hash === 'string'
 
 export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' | 'values' | 'offer' | 'verify' | 'language'>) {
   const text = textsOf(props.language)
@@ -119,14 +110,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
   const fieldProps = (field: VisibleField) => ({ field, value: values[field], error: errors[field], onChange })
 
   return (
-    <form
-      ref={formRef}
-      className="contact"
-      method="post"
-      action="/api/contact"
-      noValidate={scripted}
-      onSubmit={onSubmit}
-    >
+    <form ref={formRef} className="contact" method="post" action="/api/contact" noValidate={scripted} onSubmit={onSubmit}>
       <Field {...fieldProps(FIELD.name)} id="contact-name" label={text.labelName} type="text" autoComplete="name" required maxLength={LIMIT.name} />
       <Decoy name={FIELD.nameDecoy} label={text.labelName} type="text" />
       <Field
@@ -159,12 +143,7 @@ export function ContactForm(props: Pick<PageProps, 'token' | 'hash' | 'outcome' 
         <button type="submit" value={text.submit} disabled={status.kind === 'sending'} aria-busy={status.kind === 'sending' || undefined}>
           {text.submit}
         </button>
-        <div
-          className={`status status-${status.kind}`}
-          role="status"
-          aria-live="polite"
-          aria-atomic="true"
-        >
+        <div className={`status status-${status.kind}`} role="status" aria-live="polite" aria-atomic="true">
           {statusText}
         </div>
       </div>

@@ -23,7 +23,15 @@ function ActionForm({ action, name, label, quiet, children }: { action: string; 
 }
 
 /** The invoice address of a negotiated deal (decision 038): the checkout's fields, posted back to this page. */
-function InvoiceAddress({ action, language, form }: { action: string; language: DealPageProps['language']; form: NonNullable<DealPageProps['invoiceAddress']> }) {
+function InvoiceAddress({
+  action,
+  language,
+  form,
+}: {
+  action: string
+  language: DealPageProps['language']
+  form: NonNullable<DealPageProps['invoiceAddress']>
+}) {
   const words = INVOICE_ADDRESS_TEXTS[language]
   return (
     <section aria-labelledby="deal-address" className="deal-address">
@@ -117,7 +125,11 @@ export function DealPage(props: DealPageProps) {
           {props.steps.map((step) => (
             <li key={step.key} className={`deal-step deal-step-${step.state}`} aria-current={step.state === 'current' ? 'step' : undefined}>
               <strong>{text.steps[step.key]}</strong> <span className="deal-step-state">({text.stepState[step.state]})</span>
-              {step.deadline && <span className={step.overdue ? 'deal-deadline deal-overdue' : 'deal-deadline'}>{step.overdue ? text.overdue(step.deadline) : text.deadline(step.deadline)}</span>}
+              {step.deadline && (
+                <span className={step.overdue ? 'deal-deadline deal-overdue' : 'deal-deadline'}>
+                  {step.overdue ? text.overdue(step.deadline) : text.deadline(step.deadline)}
+                </span>
+              )}
             </li>
           ))}
         </ol>

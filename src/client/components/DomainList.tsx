@@ -26,7 +26,11 @@ function SortLink({ props, sort, label }: { props: DomainListProps; sort: Sort; 
     <th scope="col" aria-sort={active ? (props.order === 'asc' ? 'ascending' : 'descending') : undefined}>
       <a href={hrefOf(props, { sort, order })}>
         {label}
-        {active && <span className="sort-mark" aria-hidden="true">{props.order === 'asc' ? ' ▲' : ' ▼'}</span>}
+        {active && (
+          <span className="sort-mark" aria-hidden="true">
+            {props.order === 'asc' ? ' ▲' : ' ▼'}
+          </span>
+        )}
         {active && <span className="visually-hidden">{`, ${props.order === 'asc' ? text.domainListSortedUp : text.domainListSortedDown}`}</span>}
       </a>
     </th>

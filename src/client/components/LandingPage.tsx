@@ -38,7 +38,15 @@ export function LandingPage(props: PageProps) {
           <section className="card" aria-labelledby="contact-heading">
             <h2 id="contact-heading">{text.writeUs}</h2>
             {props.saleStatus === 'reserved' && <p className="sale-note">{text.reservedBackup}</p>}
-            <ContactForm token={props.token} hash={props.hash} outcome={props.outcome} values={props.values} offer={props.offer} verify={props.verify} language={props.language} />
+            <ContactForm
+              token={props.token}
+              hash={props.hash}
+              outcome={props.outcome}
+              values={props.values}
+              offer={props.offer}
+              verify={props.verify}
+              language={props.language}
+            />
             {props.legal?.privacyHref && (
               <p className="privacy-note">
                 {text.privacyNote} <a href={props.legal.privacyHref}>{text.privacyNoteLink}</a>.

@@ -16,7 +16,9 @@ export function AuditPageView({ data }: { data: AuditPage }) {
   return (
     <>
       <h1>Protokoll</h1>
-      <p className="muted">Jede Änderung in der Konsole und mit der CLI, jede Anmeldung: wann, von welcher Sitzung, was, woran, mit welchem Ergebnis. Zwei Jahre aufbewahrt.</p>
+      <p className="muted">
+        Jede Änderung in der Konsole und mit der CLI, jede Anmeldung: wann, von welcher Sitzung, was, woran, mit welchem Ergebnis. Zwei Jahre aufbewahrt.
+      </p>
       <FilterForm path={AUDIT_PATH}>
         <DayRangeFields idPrefix="audit" since={query.since} until={query.until} />
         <div className="field">

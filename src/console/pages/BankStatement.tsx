@@ -33,8 +33,8 @@ function Report({ report }: { report: BankStatementPreview | BankStatementResult
       <p>
         {formatNumber(report.statements)} Auszug/Auszüge (camt.053.001.{String(report.version).padStart(2, '0')}): {formatNumber(counts.matched)} zugeordnet,{' '}
         {formatNumber(counts.partial)} Teilzahlungen, {formatNumber(counts.overpaid)} überzahlt, {formatNumber(counts.unmatched)} nicht zugeordnet,{' '}
-        {formatNumber(counts.applied)} schon übernommen, {formatNumber(counts.return)} Rückbuchungen. Nicht aufgeführt: {formatNumber(counts.ignored)} Lastschriften,
-        Abbuchungen und noch nicht gebuchte Umsätze.
+        {formatNumber(counts.applied)} schon übernommen, {formatNumber(counts.return)} Rückbuchungen. Nicht aufgeführt: {formatNumber(counts.ignored)}{' '}
+        Lastschriften, Abbuchungen und noch nicht gebuchte Umsätze.
       </p>
       {report.deals.length > 0 && (
         <table className="bank-deals">
@@ -156,9 +156,9 @@ export function BankStatementPage({ data }: { data: BankStatementPageData }) {
     <>
       <h1>Kontoauszug importieren</h1>
       <p className="muted">
-        Der Kontoauszug aus dem Online-Banking im Format CAMT.053 (XML, camt.053.001.02 bis .13). Zahlungen werden über die Kaufnummer im Verwendungszweck
-        (z. B. DL-2026-0042) und den Betrag den <a href={CONSOLE_PATHS.sales}>Verkäufen</a> zugeordnet. Sie sehen zuerst, was zugeordnet wird; erst
-        „Übernehmen“ markiert bezahlte Käufe und schreibt den Käufern. Dieselbe Datei ein zweites Mal ändert nichts.
+        Der Kontoauszug aus dem Online-Banking im Format CAMT.053 (XML, camt.053.001.02 bis .13). Zahlungen werden über die Kaufnummer im Verwendungszweck (z.
+        B. DL-2026-0042) und den Betrag den <a href={CONSOLE_PATHS.sales}>Verkäufen</a> zugeordnet. Sie sehen zuerst, was zugeordnet wird; erst „Übernehmen“
+        markiert bezahlte Käufe und schreibt den Käufern. Dieselbe Datei ein zweites Mal ändert nichts.
       </p>
       <form className="import-form" onSubmit={preview}>
         <div className="field">
@@ -176,8 +176,11 @@ export function BankStatementPage({ data }: { data: BankStatementPageData }) {
           <Report report={report} />
           {isResult(report) ? (
             <p className="notice-ok" role="status">
-              Übernommen: {formatNumber(report.recorded)} Buchungen verbucht, {formatNumber(report.paid.filter((paid) => paid.rate === undefined).length)} Käufe als bezahlt markiert
-              {report.paid.some((paid) => paid.rate !== undefined) && `, ${formatNumber(report.paid.filter((paid) => paid.rate !== undefined).length)} Raten als erhalten markiert`}.
+              Übernommen: {formatNumber(report.recorded)} Buchungen verbucht, {formatNumber(report.paid.filter((paid) => paid.rate === undefined).length)} Käufe
+              als bezahlt markiert
+              {report.paid.some((paid) => paid.rate !== undefined) &&
+                `, ${formatNumber(report.paid.filter((paid) => paid.rate !== undefined).length)} Raten als erhalten markiert`}
+              .
             </p>
           ) : toRecord === 0 && !report.deals.some((deal) => deal.marksPaid) ? (
             <p className="muted">Nichts zu übernehmen.</p>

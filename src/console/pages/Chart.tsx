@@ -18,14 +18,7 @@ export function DailyChart({ domain }: { domain: OverviewDomain }) {
     (first && last ? ` vom ${formatDay(first.day)} bis ${formatDay(last.day)}` : '') +
     `; höchstens ${formatNumber(maxViews)} Aufrufe und ${formatNumber(maxInquiries)} Anfragen an einem Tag`
   return (
-    <svg
-      className="chart"
-      role="img"
-      aria-label={label}
-      viewBox={`0 0 ${width} ${2 * ROW + GAP}`}
-      preserveAspectRatio="none"
-      focusable="false"
-    >
+    <svg className="chart" role="img" aria-label={label} viewBox={`0 0 ${width} ${2 * ROW + GAP}`} preserveAspectRatio="none" focusable="false">
       <line className="chart-axis" x1="0" x2={width} y1={ROW} y2={ROW} />
       <line className="chart-axis" x1="0" x2={width} y1={2 * ROW + GAP} y2={2 * ROW + GAP} />
       {days.map((day, index) => {
@@ -34,9 +27,7 @@ export function DailyChart({ domain }: { domain: OverviewDomain }) {
         return (
           <g key={day.day}>
             {views > 0 && <rect className="bar-views" x={index * 3} y={ROW - views} width="2" height={views} />}
-            {inquiries > 0 && (
-              <rect className="bar-inquiries" x={index * 3} y={2 * ROW + GAP - inquiries} width="2" height={inquiries} />
-            )}
+            {inquiries > 0 && <rect className="bar-inquiries" x={index * 3} y={2 * ROW + GAP - inquiries} width="2" height={inquiries} />}
           </g>
         )
       })}

@@ -30,7 +30,8 @@ const deal = (fields: Partial<DealSummary> = {}): DealSummary => ({
 })
 
 const none: DealInvoices = { invoices: [], canIssue: false, missingAddress: false }
-const render = (deals: DealSummary[], invoices?: Record<number, DealInvoices>) => renderConsole({ page: 'sales', data: { deals, ...(invoices && { invoices }) } }, NOW)
+const render = (deals: DealSummary[], invoices?: Record<number, DealInvoices>) =>
+  renderConsole({ page: 'sales', data: { deals, ...(invoices && { invoices }) } }, NOW)
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
 
 describe('Verkäufe with invoices', () => {

@@ -52,11 +52,19 @@ export function DealInvoices({ deal, initial }: { deal: DealSummary; initial: De
           ))}
         </ul>
       )}
-      {data.missingAddress && <p className="muted">Keine Rechnung: Der Käufer hat noch keine Rechnungsanschrift angegeben. Er kann sie auf seiner Kaufseite eintragen; dann können Sie die Rechnung hier ausstellen.</p>}
+      {data.missingAddress && (
+        <p className="muted">
+          Keine Rechnung: Der Käufer hat noch keine Rechnungsanschrift angegeben. Er kann sie auf seiner Kaufseite eintragen; dann können Sie die Rechnung hier
+          ausstellen.
+        </p>
+      )}
       {data.canIssue &&
         (asking ? (
           <div className="deal-step-form" role="group" aria-label="Rechnung ausstellen">
-            <p role="status">Die Rechnung wird unter der nächsten Nummer ausgestellt, mit dem Datum der Zahlung, und steht dann auf der Kaufseite des Käufers zum Herunterladen; es wird keine E-Mail gesendet.</p>
+            <p role="status">
+              Die Rechnung wird unter der nächsten Nummer ausgestellt, mit dem Datum der Zahlung, und steht dann auf der Kaufseite des Käufers zum
+              Herunterladen; es wird keine E-Mail gesendet.
+            </p>
             {error && <ErrorText>{error}</ErrorText>}
             <div className="actions">
               <button type="button" className="button" disabled={busy} onClick={() => void issue()}>

@@ -8,13 +8,20 @@ import { formatTime } from '../format.ts'
 
 type Step = 'paid' | 'transfer' | 'complete' | 'cancel' | 'deadline'
 
-const STEP_LABEL: Record<Step, string> = { paid: 'Zahlung erhalten', transfer: 'Übertragen', complete: 'Abschließen', cancel: 'Abbrechen', deadline: 'Frist ändern' }
+const STEP_LABEL: Record<Step, string> = {
+  paid: 'Zahlung erhalten',
+  transfer: 'Übertragen',
+  complete: 'Abschließen',
+  cancel: 'Abbrechen',
+  deadline: 'Frist ändern',
+}
 const STEP_MAIL: Record<Step, string> = {
   paid: 'Der Käufer bekommt eine E-Mail, dass die Zahlung eingegangen ist (bei Ratenzahlung: alle offenen Raten gelten als erhalten).',
   transfer: 'Der Käufer bekommt eine E-Mail, dass der Transfer-Code auf seiner Kaufseite bereitsteht (der Code selbst steht nicht in der E-Mail).',
   complete: 'Der Kauf wird abgeschlossen, die Domain gilt sofort als verkauft, und der Käufer bekommt eine E-Mail.',
   cancel: 'Der Kauf wird abgebrochen und der Käufer bekommt eine E-Mail mit Ihrer Begründung.',
-  deadline: 'Die Kaufseite des Käufers zeigt die neue Frist (bis 23:59 Uhr dieses Tages); niemand bekommt eine E-Mail. Die Erinnerungen richten sich nach der neuen Frist.',
+  deadline:
+    'Die Kaufseite des Käufers zeigt die neue Frist (bis 23:59 Uhr dieses Tages); niemand bekommt eine E-Mail. Die Erinnerungen richten sich nach der neuen Frist.',
 }
 
 /** The day a deadline ends on in Berlin, as the date field shows it (YYYY-MM-DD). */
@@ -110,7 +117,9 @@ function PlanRates({ deal, onChange }: { deal: DealSummary; onChange: (deal: Dea
   return (
     <div className="plan-rates">
       <h3>Ratenzahlung ({plan.transfer === 'at-once' ? 'Übertragung sofort' : 'Übertragung nach der letzten Rate'})</h3>
-      {plan.transfer === 'at-once' && <p className="warning">Die Domain wird vor der letzten Rate übertragen: Zahlt der Käufer nicht weiter, bleibt Ihnen die Forderung.</p>}
+      {plan.transfer === 'at-once' && (
+        <p className="warning">Die Domain wird vor der letzten Rate übertragen: Zahlt der Käufer nicht weiter, bleibt Ihnen die Forderung.</p>
+      )}
       <table className="plan-table">
         <thead>
           <tr>
@@ -134,11 +143,23 @@ function PlanRates({ deal, onChange }: { deal: DealSummary; onChange: (deal: Dea
                 ) : (
                   <span className="actions">
                     {rate.overdue && (rate.waitedAt === null ? 'überfällig ' : `überfällig, Sie warten ab (seit ${formatTime(rate.waitedAt)}) `)}
-                    <button type="button" className="button" disabled={busy} aria-label={`${rate.label}: Rate erhalten`} onClick={() => void act(rate.number, 'paid')}>
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={busy}
+                      aria-label={`${rate.label}: Rate erhalten`}
+                      onClick={() => void act(rate.number, 'paid')}
+                    >
                       Rate erhalten
                     </button>
                     {rate.overdue && rate.waitedAt === null && (
-                      <button type="button" className="button secondary" disabled={busy} aria-label={`${rate.label}: Abwarten`} onClick={() => void act(rate.number, 'wait')}>
+                      <button
+                        type="button"
+                        className="button secondary"
+                        disabled={busy}
+                        aria-label={`${rate.label}: Abwarten`}
+                        onClick={() => void act(rate.number, 'wait')}
+                      >
                         Abwarten
                       </button>
                     )}
@@ -201,7 +222,13 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
     setNote('')
     setNotifyOthers(false)
     const notices = result.data.soldNotices
-    setTold(notices === undefined ? null : notices === 1 ? 'Eine andere Anfrage wurde informiert („Bereits verkauft“).' : `${notices} andere Anfragen wurden informiert („Bereits verkauft“).`)
+    setTold(
+      notices === undefined
+        ? null
+        : notices === 1
+          ? 'Eine andere Anfrage wurde informiert („Bereits verkauft“).'
+          : `${notices} andere Anfragen wurden informiert („Bereits verkauft“).`,
+    )
     onChange(result.data)
   }
 
@@ -236,7 +263,9 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
           )}
           {(step === 'transfer' || step === 'cancel') && (
             <div className="field">
-              <label htmlFor={`note-${deal.id}`}>{step === 'cancel' ? 'Begründung (geht an den Käufer)' : 'Notiz, z. B. „Push an Ihren Account bei …“ (optional)'}</label>
+              <label htmlFor={`note-${deal.id}`}>
+                {step === 'cancel' ? 'Begründung (geht an den Käufer)' : 'Notiz, z. B. „Push an Ihren Account bei …“ (optional)'}
+              </label>
               <textarea id={`note-${deal.id}`} name="note" rows={3} maxLength={2000} value={note} onChange={(event) => setNote(event.target.value)} />
             </div>
           )}
@@ -246,7 +275,9 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
               <label htmlFor={`notify-others-${deal.id}`}>
                 {step === 'complete' ? 'Andere Interessenten informieren' : 'Andere Interessenten informieren, wenn der Kauf abgeschlossen wird'}
               </label>
-              <p className="muted">Alle anderen offenen Anfragen zu dieser Domain bekommen die Mail „Bereits verkauft“ (Vorlage), jede Adresse einmal, in der Sprache der Anfrage.</p>
+              <p className="muted">
+                Alle anderen offenen Anfragen zu dieser Domain bekommen die Mail „Bereits verkauft“ (Vorlage), jede Adresse einmal, in der Sprache der Anfrage.
+              </p>
             </div>
           )}
           {step === 'deadline' && (

@@ -3,14 +3,7 @@
 // it is. Everything in a check came from the network in part: shown as text only.
 import { useEffect, useState } from 'react'
 import { DOMAINS_PATH } from '../../shared/domains-api.ts'
-import {
-  POINTING_LABEL,
-  RECORDS_LABEL,
-  expiryLabel,
-  isExpiringSoon,
-  type DomainCheck,
-  type DomainChecksPage,
-} from '../../shared/domain-checks.ts'
+import { POINTING_LABEL, RECORDS_LABEL, expiryLabel, isExpiringSoon, type DomainCheck, type DomainChecksPage } from '../../shared/domain-checks.ts'
 import { callApi } from '../api.ts'
 import { formatNumber } from '../format.ts'
 
@@ -39,7 +32,10 @@ export function DomainCheckState({ check, now }: { check: DomainCheck | undefine
   const soon = isExpiringSoon(check, now)
   return (
     <ul className="check-state">
-      <li className={check.pointing === 'elsewhere' ? 'check-bad' : check.pointing === 'unknown' ? 'muted' : undefined} title={check.pointingDetail || undefined}>
+      <li
+        className={check.pointing === 'elsewhere' ? 'check-bad' : check.pointing === 'unknown' ? 'muted' : undefined}
+        title={check.pointingDetail || undefined}
+      >
         {POINTING_LABEL[check.pointing]}
       </li>
       {check.records !== 'ok' && (

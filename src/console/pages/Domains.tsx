@@ -28,7 +28,16 @@ import { TextField } from '../TextField.tsx'
 
 const PRICE_TYPE = { fixed: 'Festpreis', negotiable: 'Verhandlungsbasis', 'on-request': 'Preis auf Anfrage' } as const
 const STATUS = { available: 'verfügbar', reserved: 'reserviert', sold: 'verkauft' } as const
-const LANGUAGE = { de: 'Deutsch', en: 'Englisch', fr: 'Französisch', es: 'Spanisch', it: 'Italienisch', nl: 'Niederländisch', pl: 'Polnisch', auto: 'nach Browser' } as const
+const LANGUAGE = {
+  de: 'Deutsch',
+  en: 'Englisch',
+  fr: 'Französisch',
+  es: 'Spanisch',
+  it: 'Italienisch',
+  nl: 'Niederländisch',
+  pl: 'Polnisch',
+  auto: 'nach Browser',
+} as const
 const AS_DEFAULT = 'wie Vorgabe'
 const UNCHANGED = 'unverändert'
 const FIELD: Record<EditableField, string> = {
@@ -57,26 +66,62 @@ function shown(field: EditableField, value: EntryFields[EditableField]): string 
 function ProblemText({ problem }: { problem: DomainEditProblem }) {
   switch (problem.kind) {
     case 'name':
-      return <>„<bdi>{problem.value}</bdi>“ ist kein Domainname.</>
+      return (
+        <>
+          „<bdi>{problem.value}</bdi>“ ist kein Domainname.
+        </>
+      )
     case 'wildcard':
-      return <>„<bdi>{problem.value}</bdi>“ ist ein Platzhalter; Platzhalter werden in der Datei selbst bearbeitet.</>
+      return (
+        <>
+          „<bdi>{problem.value}</bdi>“ ist ein Platzhalter; Platzhalter werden in der Datei selbst bearbeitet.
+        </>
+      )
     case 'unknown':
-      return <><bdi>{problem.name}</bdi> steht nicht in der Domains-Datei.</>
+      return (
+        <>
+          <bdi>{problem.name}</bdi> steht nicht in der Domains-Datei.
+        </>
+      )
     case 'exists':
-      return <><bdi>{problem.name}</bdi> steht schon in der Domains-Datei.</>
+      return (
+        <>
+          <bdi>{problem.name}</bdi> steht schon in der Domains-Datei.
+        </>
+      )
     case 'twice':
-      return <><bdi>{problem.name}</bdi> wird zweimal geändert (hinzufügen oder entfernen nur allein).</>
+      return (
+        <>
+          <bdi>{problem.name}</bdi> wird zweimal geändert (hinzufügen oder entfernen nur allein).
+        </>
+      )
     case 'no-price':
-      return <><bdi>{problem.name}</bdi> hat keinen eigenen Preis; er bleibt unverändert (nur ein Hinweis).</>
+      return (
+        <>
+          <bdi>{problem.name}</bdi> hat keinen eigenen Preis; er bleibt unverändert (nur ein Hinweis).
+        </>
+      )
     case 'domains-file':
-      return <>Domains-Datei: <bdi>{problem.message}</bdi></>
+      return (
+        <>
+          Domains-Datei: <bdi>{problem.message}</bdi>
+        </>
+      )
     case 'refused':
-      return <>Der Server würde die Domains-Datei danach nicht laden: <bdi>{problem.message}</bdi></>
+      return (
+        <>
+          Der Server würde die Domains-Datei danach nicht laden: <bdi>{problem.message}</bdi>
+        </>
+      )
     case 'changed':
       return <>Die Domains-Datei wurde inzwischen geändert. Bitte die Vorschau neu laden.</>
     case 'busy':
     case 'write':
-      return <>Die Domains-Datei bleibt, wie sie war: <bdi>{problem.message}</bdi></>
+      return (
+        <>
+          Die Domains-Datei bleibt, wie sie war: <bdi>{problem.message}</bdi>
+        </>
+      )
   }
 }
 
@@ -180,9 +225,7 @@ function EntryForm({ row, onPreview, busy }: { row: DomainRow | null; onPreview:
   return (
     <form className="domain-form" onSubmit={submit} aria-label={row ? `${row.name} bearbeiten` : 'Domain hinzufügen'}>
       <h2>{row ? <bdi>{row.name}</bdi> : 'Domain hinzufügen'}</h2>
-      {!row && (
-        <TextField id={id('name')} label="Domain" value={name} onChange={setName} required maxLength={300} />
-      )}
+      {!row && <TextField id={id('name')} label="Domain" value={name} onChange={setName} required maxLength={300} />}
       <div className="field-row">
         <TextField id={id('price')} label="Preis" inputMode="numeric" value={values.price} onChange={set('price')} />
         <SelectField id={id('price-type')} label="Preisart" value={values.priceType} onChange={set('priceType')} options={PRICE_TYPE} empty={AS_DEFAULT} />
@@ -195,7 +238,13 @@ function EntryForm({ row, onPreview, busy }: { row: DomainRow | null; onPreview:
       </div>
       <div className="field">
         <label htmlFor={id('description')}>Beschreibung</label>
-        <textarea id={id('description')} value={values.description} onChange={(event) => set('description')(event.currentTarget.value)} maxLength={500} rows={2} />
+        <textarea
+          id={id('description')}
+          value={values.description}
+          onChange={(event) => set('description')(event.currentTarget.value)}
+          maxLength={500}
+          rows={2}
+        />
       </div>
       {error && <ErrorText>{error}</ErrorText>}
       <button type="submit" className="button" disabled={busy}>
@@ -215,7 +264,8 @@ function SelectionForm({ names, onPreview, busy }: { names: string[]; onPreview:
     const edits: DomainEdit[] = []
     const text = percent.trim().replace(',', '.')
     if (text !== '') {
-      if (!/^[+-]?\d{1,4}(\.\d{1,2})?$/.test(text) || Number(text) < -99 || Number(text) > 1000) return setError('Preisänderung: eine Zahl von -99 bis 1000 (Prozent).')
+      if (!/^[+-]?\d{1,4}(\.\d{1,2})?$/.test(text) || Number(text) < -99 || Number(text) > 1000)
+        return setError('Preisänderung: eine Zahl von -99 bis 1000 (Prozent).')
       edits.push({ op: 'scale', names, percent: Number(text) })
     }
     const changes: FieldChanges = {}
@@ -230,7 +280,14 @@ function SelectionForm({ names, onPreview, busy }: { names: string[]; onPreview:
     <form className="domain-form" onSubmit={submit} aria-label="Ausgewählte ändern">
       <h2>{formatNumber(names.length)} ausgewählt</h2>
       <div className="field-row">
-        <TextField id="selection-percent" label="Preis ändern um (%)" inputMode="decimal" value={percent} onChange={setPercent} placeholder="z. B. 10 oder -5" />
+        <TextField
+          id="selection-percent"
+          label="Preis ändern um (%)"
+          inputMode="decimal"
+          value={percent}
+          onChange={setPercent}
+          placeholder="z. B. 10 oder -5"
+        />
         <SelectField id="selection-status" label="Status" value={status} onChange={setStatus} options={STATUS} empty={UNCHANGED} />
         <SelectField id="selection-listed" label="Gelistet" value={listed} onChange={setListed} options={YES_NO} empty={UNCHANGED} />
       </div>
@@ -266,8 +323,8 @@ function NoFile({ suggestedFile }: { suggestedFile: string }) {
       </p>
       {created ? (
         <p className="notice-ok" role="status">
-          Angelegt: <code>{created}</code>. Setzen Sie nun <code>DOMAINS_FILE={created}</code> (z. B. in der systemd-Unit oder der .env-Datei) und starten Sie den
-          Server neu; danach bearbeiten Sie die Domains hier.
+          Angelegt: <code>{created}</code>. Setzen Sie nun <code>DOMAINS_FILE={created}</code> (z. B. in der systemd-Unit oder der .env-Datei) und starten Sie
+          den Server neu; danach bearbeiten Sie die Domains hier.
         </p>
       ) : (
         <form className="domain-form" onSubmit={create} aria-label="Domains-Datei anlegen">
@@ -354,8 +411,8 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
     <>
       <h1>Domains</h1>
       <p className="muted">
-        Die Namen der Domains-Datei <code>{data.domainsFile}</code>. Jede Änderung sehen Sie zuerst als Vorschau; geschrieben wird erst mit „Speichern“. Kommentare
-        und alle anderen Zeilen der Datei bleiben, wie sie sind.
+        Die Namen der Domains-Datei <code>{data.domainsFile}</code>. Jede Änderung sehen Sie zuerst als Vorschau; geschrieben wird erst mit „Speichern“.
+        Kommentare und alle anderen Zeilen der Datei bleiben, wie sie sind.
       </p>
       <form
         role="search"
@@ -420,7 +477,12 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
                   <button type="button" className="button secondary" aria-label={`${row.name} bearbeiten`} onClick={() => setEditing({ kind: 'row', row })}>
                     Bearbeiten
                   </button>{' '}
-                  <button type="button" className="button secondary" aria-label={`${row.name} entfernen`} onClick={() => void preview([{ op: 'remove', name: row.ascii }])}>
+                  <button
+                    type="button"
+                    className="button secondary"
+                    aria-label={`${row.name} entfernen`}
+                    onClick={() => void preview([{ op: 'remove', name: row.ascii }])}
+                  >
                     Entfernen
                   </button>
                 </td>
@@ -430,15 +492,32 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
         </table>
       )}
       <nav aria-label="Seiten" className="actions">
-        <button type="button" className="button secondary" disabled={busy || list.offset === 0} onClick={() => void load(list.q, Math.max(0, list.offset - DOMAINS_PAGE_SIZE))}>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy || list.offset === 0}
+          onClick={() => void load(list.q, Math.max(0, list.offset - DOMAINS_PAGE_SIZE))}
+        >
           Zurück
         </button>
-        <button type="button" className="button secondary" disabled={busy || last >= list.total} onClick={() => void load(list.q, list.offset + DOMAINS_PAGE_SIZE)}>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy || last >= list.total}
+          onClick={() => void load(list.q, list.offset + DOMAINS_PAGE_SIZE)}
+        >
           Weiter
         </button>
       </nav>
       {selected.size > 0 && <SelectionForm key={[...selected].join(' ')} names={[...selected]} onPreview={(edits) => void preview(edits)} busy={busy} />}
-      {editing && <EntryForm key={editing.kind === 'row' ? editing.row.ascii : ''} row={editing.kind === 'row' ? editing.row : null} onPreview={(edits) => void preview(edits)} busy={busy} />}
+      {editing && (
+        <EntryForm
+          key={editing.kind === 'row' ? editing.row.ascii : ''}
+          row={editing.kind === 'row' ? editing.row : null}
+          onPreview={(edits) => void preview(edits)}
+          busy={busy}
+        />
+      )}
       {busy && <p role="status">Wird geprüft …</p>}
       {error && <ErrorText>{error}</ErrorText>}
       {saved && (

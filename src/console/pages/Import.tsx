@@ -25,7 +25,8 @@ export function ImportPage({ data }: { data: ImportPageData }) {
     setReport(null)
     setRequest(null)
     if (!(file instanceof File) || file.size === 0) return setError('Bitte eine Datei wählen.')
-    if (file.size > data.maxBytes) return setError(`Die Datei ist größer als ${megabytes} MB. Größere Listen importiert npx domain-lander import auf dem Server.`)
+    if (file.size > data.maxBytes)
+      return setError(`Die Datei ist größer als ${megabytes} MB. Größere Listen importiert npx domain-lander import auf dem Server.`)
     setBusy(true)
     const next: ImportRequest = { text: await file.text(), format: formatOf(file.name), prune: form.get('prune') === 'on' }
     const result = await callApi<ImportReport>('POST', '/api/import/preview', next)
@@ -52,8 +53,8 @@ export function ImportPage({ data }: { data: ImportPageData }) {
       <h1>Domains importieren</h1>
       <p className="muted">
         Eine Liste Ihrer Domains, z. B. der Export Ihres Registrars: CSV mit Kopfzeile (getrennt durch Komma oder Semikolon) oder JSON. Erkannt werden die
-        Spalten Domain, Preis, Mindestgebot und Währung (auch Domain Name, Price, Min Offer, Currency); andere Spalten bleiben unbeachtet. Sie sehen zuerst,
-        was sich an der Domains-Datei ändert; geschrieben wird erst mit „Übernehmen“.
+        Spalten Domain, Preis, Mindestgebot und Währung (auch Domain Name, Price, Min Offer, Currency); andere Spalten bleiben unbeachtet. Sie sehen zuerst, was
+        sich an der Domains-Datei ändert; geschrieben wird erst mit „Übernehmen“.
       </p>
       {data.domainsFile === null ? (
         <p className="error">Der Server hat keine Domains-Datei (DOMAINS_FILE): es gibt nichts, in das importiert werden kann.</p>

@@ -24,7 +24,12 @@ function ProblemText({ problem, format }: { problem: ImportProblem; format: Impo
   const at = (line: number | null) => (line === null ? '' : `${format === 'json' ? 'Eintrag' : 'Zeile'} ${formatNumber(line)}: `)
   switch (problem.kind) {
     case 'syntax':
-      return <>{`${at(problem.line)}Die ${format.toUpperCase()}-Datei ist nicht lesbar: `}<bdi>{problem.message}</bdi></>
+      return (
+        <>
+          {`${at(problem.line)}Die ${format.toUpperCase()}-Datei ist nicht lesbar: `}
+          <bdi>{problem.message}</bdi>
+        </>
+      )
     case 'no-name-column':
       return (
         <>
@@ -189,8 +194,7 @@ export function ImportReportView({ report }: { report: ImportReport }) {
             )
           </>
         )}
-        .{' '}
-        {formatNumber(counts.added)} neu, {formatNumber(counts.changed)} geändert, {formatNumber(counts.removed)} entfernt, {formatNumber(counts.unchanged)}{' '}
+        . {formatNumber(counts.added)} neu, {formatNumber(counts.changed)} geändert, {formatNumber(counts.removed)} entfernt, {formatNumber(counts.unchanged)}{' '}
         unverändert.
       </p>
       {list('Fehler', errors, counts.errors)}

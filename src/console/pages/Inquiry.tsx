@@ -179,8 +179,7 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
               <li key={item.id} className="reply">
                 <p className="reply-meta">
                   <span className={`badge reply-${item.kind}`}>{REPLY_KIND_LABEL[item.kind]}</span>
-                  {item.amount && <> {item.amount}</>} ·{' '}
-                  <time dateTime={new Date(item.createdAt).toISOString()}>{formatTime(item.createdAt)}</time> ·{' '}
+                  {item.amount && <> {item.amount}</>} · <time dateTime={new Date(item.createdAt).toISOString()}>{formatTime(item.createdAt)}</time> ·{' '}
                   <Delivery mail={item.mail} />
                 </p>
                 <div className="message">{item.body}</div>
@@ -191,15 +190,7 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
         <form className="reply-form" onSubmit={sendReply}>
           <div className="field">
             <label htmlFor="reply">Antwort</label>
-            <textarea
-              id="reply"
-              name="body"
-              rows={8}
-              required
-              maxLength={REPLY_MAX}
-              value={reply}
-              onChange={(event) => setReply(event.target.value)}
-            />
+            <textarea id="reply" name="body" rows={8} required maxLength={REPLY_MAX} value={reply} onChange={(event) => setReply(event.target.value)} />
           </div>
           <button type="submit" className="button" disabled={busy || !reply.trim()}>
             Senden

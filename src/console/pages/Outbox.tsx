@@ -6,7 +6,13 @@ import { callApi, type ApiResult } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber, formatTime } from '../format.ts'
 
-const KIND_LABEL: Record<OutboxRow['kind'], string> = { inquiry: 'Anfrage', reply: 'Antwort', webhook: 'Webhook', dns: 'DNS-Update', 'domain-notice': 'Webhook' }
+const KIND_LABEL: Record<OutboxRow['kind'], string> = {
+  inquiry: 'Anfrage',
+  reply: 'Antwort',
+  webhook: 'Webhook',
+  dns: 'DNS-Update',
+  'domain-notice': 'Webhook',
+}
 
 const kindOf = (row: OutboxRow) =>
   row.kind === 'webhook'
@@ -19,7 +25,11 @@ const kindOf = (row: OutboxRow) =>
 
 /** Mail, DNS updates and the daily checks' notifications are numbered apart. */
 const resendPath = (row: OutboxRow) =>
-  row.kind === 'dns' ? `/api/outbox/dns/${row.id}/resend` : row.kind === 'domain-notice' ? `/api/outbox/domain-notices/${row.id}/resend` : `/api/outbox/${row.id}/resend`
+  row.kind === 'dns'
+    ? `/api/outbox/dns/${row.id}/resend`
+    : row.kind === 'domain-notice'
+      ? `/api/outbox/domain-notices/${row.id}/resend`
+      : `/api/outbox/${row.id}/resend`
 
 /** The pages from the first on, until `rows` are there (or the last page): the list as the owner saw it, anew. */
 async function reloadPages(rows: number): Promise<ApiResult<OutboxPage>> {

@@ -44,13 +44,7 @@ function compare(a: OverviewDomain, b: OverviewDomain, key: SortKey, sign: numbe
 
 export function sortDomains(domains: OverviewDomain[], key: SortKey, descending: boolean): OverviewDomain[] {
   const sign = descending ? -1 : 1
-  return [...domains].sort(
-    (a, b) =>
-      compare(a, b, key, sign) ||
-      b.inquiries - a.inquiries ||
-      b.views - a.views ||
-      a.domain.localeCompare(b.domain, 'de'),
-  )
+  return [...domains].sort((a, b) => compare(a, b, key, sign) || b.inquiries - a.inquiries || b.views - a.views || a.domain.localeCompare(b.domain, 'de'))
 }
 
 export function OverviewPage({ data }: { data: Overview }) {
@@ -58,9 +52,7 @@ export function OverviewPage({ data }: { data: Overview }) {
   const rows = sortDomains(data.domains, sort.key, sort.descending)
 
   function sortBy(key: SortKey) {
-    setSort((current) =>
-      current.key === key ? { key, descending: !current.descending } : { key, descending: key !== 'domain' },
-    )
+    setSort((current) => (current.key === key ? { key, descending: !current.descending } : { key, descending: key !== 'domain' }))
   }
 
   return (
@@ -69,12 +61,7 @@ export function OverviewPage({ data }: { data: Overview }) {
       <DomainHealth />
       <nav aria-label="Zeitraum" className="ranges">
         {OVERVIEW_DAYS.map((days) => (
-          <a
-            key={days}
-            className="range"
-            href={`${CONSOLE_PATHS.overview}?days=${days}`}
-            aria-current={days === data.days ? 'page' : undefined}
-          >
+          <a key={days} className="range" href={`${CONSOLE_PATHS.overview}?days=${days}`} aria-current={days === data.days ? 'page' : undefined}>
             {days} Tage
           </a>
         ))}
@@ -89,11 +76,7 @@ export function OverviewPage({ data }: { data: Overview }) {
           <thead>
             <tr>
               {COLUMNS.map((column) => (
-                <th
-                  key={column.key}
-                  scope="col"
-                  aria-sort={sort.key === column.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
-                >
+                <th key={column.key} scope="col" aria-sort={sort.key === column.key ? (sort.descending ? 'descending' : 'ascending') : undefined}>
                   <button type="button" className="sort" onClick={() => sortBy(column.key)}>
                     {column.label}
                     <span aria-hidden="true" className="sort-mark">
@@ -125,8 +108,8 @@ export function OverviewPage({ data }: { data: Overview }) {
         </table>
       )}
       <p className="muted legend">
-        <span className="swatch swatch-views" aria-hidden="true" /> Aufrufe je Tag{' '}
-        <span className="swatch swatch-inquiries" aria-hidden="true" /> Anfragen je Tag
+        <span className="swatch swatch-views" aria-hidden="true" /> Aufrufe je Tag <span className="swatch swatch-inquiries" aria-hidden="true" /> Anfragen je
+        Tag
       </p>
     </>
   )

@@ -57,8 +57,9 @@ export function Privacy() {
     <>
       <h1>Datenschutz</h1>
       <p className="muted">
-        Auskunft (Art. 15 DSGVO) und Löschung (Art. 17 DSGVO) für eine Person: alle Anfragen mit ihrer E-Mail-Adresse in jeder Schreibweise, die dasselbe Postfach erreicht (Groß- und Kleinschreibung, Umlaute oder Punycode in der Domain; bei Gmail auch Punkte und +Zusätze),
-        mit Antworten und Mails. Seitenaufrufe sind nicht personenbezogen und bleiben.
+        Auskunft (Art. 15 DSGVO) und Löschung (Art. 17 DSGVO) für eine Person: alle Anfragen mit ihrer E-Mail-Adresse in jeder Schreibweise, die dasselbe
+        Postfach erreicht (Groß- und Kleinschreibung, Umlaute oder Punycode in der Domain; bei Gmail auch Punkte und +Zusätze), mit Antworten und Mails.
+        Seitenaufrufe sind nicht personenbezogen und bleiben.
       </p>
       <form className="privacy-form" onSubmit={lookUp}>
         <label htmlFor="privacy-email">E-Mail-Adresse</label>
@@ -129,7 +130,13 @@ export function Privacy() {
             </>
           )}
           {confirming && (
-            <ConfirmErase id="confirm-erase" question="Alles zu dieser Adresse endgültig löschen?" busy={busy} onConfirm={erase} onCancel={() => setConfirming(false)}>
+            <ConfirmErase
+              id="confirm-erase"
+              question="Alles zu dieser Adresse endgültig löschen?"
+              busy={busy}
+              onConfirm={erase}
+              onCancel={() => setConfirming(false)}
+            >
               {count(report.inquiries.length, 'Anfrage', 'Anfragen')} mit Antworten, Mails und Mail-Dateien werden gelöscht. Das lässt sich nicht rückgängig
               machen.
             </ConfirmErase>

@@ -3,12 +3,7 @@
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser'
 import { useState, type FormEvent } from 'react'
 import { CONSOLE_PATHS } from '../../shared/console-api.ts'
-import {
-  PASSKEY_NAME_MAX,
-  type SecondFactorConfirmed,
-  type SecondFactorSetup,
-  type SecurityPageData,
-} from '../../shared/sign-in-api.ts'
+import { PASSKEY_NAME_MAX, type SecondFactorConfirmed, type SecondFactorSetup, type SecurityPageData } from '../../shared/sign-in-api.ts'
 import { callApi, go } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
@@ -112,7 +107,13 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
                   · angelegt {formatTime(passkey.createdAt)}
                   {passkey.lastUsedAt !== null && ` · zuletzt benutzt ${formatTime(passkey.lastUsedAt)}`}
                 </span>{' '}
-                <button type="button" className="button secondary" onClick={() => removePasskey(passkey.id)} disabled={busy} aria-label={`Passkey ${passkey.name} entfernen`}>
+                <button
+                  type="button"
+                  className="button secondary"
+                  onClick={() => removePasskey(passkey.id)}
+                  disabled={busy}
+                  aria-label={`Passkey ${passkey.name} entfernen`}
+                >
                   Entfernen
                 </button>
               </li>
@@ -137,8 +138,8 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
         {recoveryCodes && (
           <div className="recovery-codes">
             <p>
-              <strong>Der zweite Faktor ist eingeschaltet.</strong> Bewahren Sie diese Wiederherstellungscodes sicher auf: jeder gilt einmal, falls das
-              Telefon fehlt. Sie werden nur jetzt angezeigt.
+              <strong>Der zweite Faktor ist eingeschaltet.</strong> Bewahren Sie diese Wiederherstellungscodes sicher auf: jeder gilt einmal, falls das Telefon
+              fehlt. Sie werden nur jetzt angezeigt.
             </p>
             <ul aria-label="Wiederherstellungscodes">
               {recoveryCodes.map((code) => (
@@ -152,7 +153,8 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
         {data.secondFactor.on ? (
           <>
             <p>
-              Eingeschaltet: nach dem Passwort fragt die Konsole nach dem Code aus der App. Übrige Wiederherstellungscodes: {data.secondFactor.recoveryCodesLeft}.
+              Eingeschaltet: nach dem Passwort fragt die Konsole nach dem Code aus der App. Übrige Wiederherstellungscodes:{' '}
+              {data.secondFactor.recoveryCodesLeft}.
             </p>
             <form onSubmit={disable} className="inline-form">
               <div className="field">
@@ -167,7 +169,14 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
         ) : setup ? (
           <div className="totp-setup">
             <p>Scannen Sie den Code mit einer Authenticator-App, oder geben Sie den Schlüssel von Hand ein. Bestätigen Sie dann mit dem ersten Code.</p>
-            <svg viewBox={`0 0 ${setup.qr.size} ${setup.qr.size}`} width="220" height="220" role="img" aria-label="QR-Code für die Authenticator-App" shapeRendering="crispEdges">
+            <svg
+              viewBox={`0 0 ${setup.qr.size} ${setup.qr.size}`}
+              width="220"
+              height="220"
+              role="img"
+              aria-label="QR-Code für die Authenticator-App"
+              shapeRendering="crispEdges"
+            >
               <rect width={setup.qr.size} height={setup.qr.size} fill="#fff" />
               <path d={setup.qr.path} fill="#000" />
             </svg>

@@ -44,7 +44,16 @@ function TemplateForm({ template, onSaved }: { template: DealTemplateView; onSav
       <h2>{template.label}</h2>
       <div className="field">
         <label htmlFor={id}>Text der Mail „{template.label}“</label>
-        <textarea id={id} name="text" lang={template.language} rows={12} required value={text} onChange={(event) => setText(event.target.value)} aria-describedby={`${id}-help`} />
+        <textarea
+          id={id}
+          name="text"
+          lang={template.language}
+          rows={12}
+          required
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          aria-describedby={`${id}-help`}
+        />
       </div>
       <div id={`${id}-help`} className="muted">
         <p>{template.isDefault ? 'Die mitgelieferte Vorlage.' : 'Ihre eigene Vorlage.'} Platzhalter:</p>
@@ -66,7 +75,12 @@ function TemplateForm({ template, onSaved }: { template: DealTemplateView; onSav
         <button type="submit" className="button" disabled={busy}>
           Speichern
         </button>
-        <button type="button" className="button secondary" disabled={busy || template.isDefault} onClick={() => void send('DELETE', 'Mitgelieferte Vorlage wiederhergestellt.')}>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy || template.isDefault}
+          onClick={() => void send('DELETE', 'Mitgelieferte Vorlage wiederhergestellt.')}
+        >
           Standard wiederherstellen
         </button>
       </div>
@@ -80,11 +94,10 @@ export function TemplatesPage({ initial }: { initial: TemplatesData }) {
     <article className="templates">
       <h1>Vorlagen</h1>
       <p className="muted">
-        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung, bei Bestätigung und Absage eines Kaufs
-        zum Festpreis auf einer nicht deutschen Seite (auf einer deutschen gelten Annahme und Ablehnung) und für „Bereits
-        verkauft“ an die übrigen Interessenten, wenn ein Verkauf abgeschlossen wird: je eine Vorlage für jede Sprache der
-        Seiten (deutsch, englisch, französisch, spanisch, italienisch, niederländisch, polnisch). Jede Person bekommt die
-        Vorlage der Sprache, in der sie geschrieben hat. Unter dem Text steht in der Mail die Anfrage der Person als Zitat.
+        Der Text der Mails an Interessenten bei Gegenangebot, Annahme und Ablehnung, bei Bestätigung und Absage eines Kaufs zum Festpreis auf einer nicht
+        deutschen Seite (auf einer deutschen gelten Annahme und Ablehnung) und für „Bereits verkauft“ an die übrigen Interessenten, wenn ein Verkauf
+        abgeschlossen wird: je eine Vorlage für jede Sprache der Seiten (deutsch, englisch, französisch, spanisch, italienisch, niederländisch, polnisch). Jede
+        Person bekommt die Vorlage der Sprache, in der sie geschrieben hat. Unter dem Text steht in der Mail die Anfrage der Person als Zitat.
       </p>
       {data.templates.map((template) => (
         <TemplateForm key={template.kind} template={template} onSaved={setData} />

@@ -126,9 +126,7 @@ export function VisitorStatsSection({ stats }: { stats: VisitorStats }) {
       ) : (
         <div className="stats-table-wrap">
           <table className="list stats-names">
-            <caption className="visually-hidden">
-              Besucher und Weg zum Abschluss je Domain, {stats.days} Tage
-            </caption>
+            <caption className="visually-hidden">Besucher und Weg zum Abschluss je Domain, {stats.days} Tage</caption>
             <thead>
               <tr>
                 {COLUMNS.map((column) => (
@@ -160,7 +158,10 @@ export function VisitorStatsSection({ stats }: { stats: VisitorStats }) {
                   <td data-label="Angebote">
                     {formatNumber(name.offers)}
                     {name.highestOffer && name.medianOffer && (
-                      <span className="muted"> (höchstes {formatWhole(name.highestOffer)}, Median {formatWhole(name.medianOffer)})</span>
+                      <span className="muted">
+                        {' '}
+                        (höchstes {formatWhole(name.highestOffer)}, Median {formatWhole(name.medianOffer)})
+                      </span>
                     )}
                   </td>
                   <td data-label="Höchstes / Preis">

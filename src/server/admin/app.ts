@@ -102,7 +102,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     if (config.adminTrustProxy === false && !untrustedProxyTold && request.headers['x-forwarded-proto'] !== undefined) {
       untrustedProxyTold = true
       request.log.warn(
-        'console: a proxy sends X-Forwarded-Proto, but ADMIN_TRUST_PROXY is not set: the session cookie is not Secure and every sign-in counts as the proxy\'s; set ADMIN_TRUST_PROXY (docs/console.md)',
+        "console: a proxy sends X-Forwarded-Proto, but ADMIN_TRUST_PROXY is not set: the session cookie is not Secure and every sign-in counts as the proxy's; set ADMIN_TRUST_PROXY (docs/console.md)",
       )
     }
     // Before the session: another site must not even sign the owner in or out. A browser sends a custom header

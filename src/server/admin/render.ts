@@ -46,9 +46,7 @@ export function createConsoleRenderer(consoleDir: string): ConsoleRenderer {
         '<!--app-html-->': () => renderConsole(state, now),
         '<!--app-state-->': () => stateScript(state, nonce, now),
       }
-      return parts
-        .map((part) => (isSlot(part) ? fill[part]() : part.replace(/<script(?=[\s>])/g, `<script ${attribute}`)))
-        .join('')
+      return parts.map((part) => (isSlot(part) ? fill[part]() : part.replace(/<script(?=[\s>])/g, `<script ${attribute}`))).join('')
     },
   }
 }

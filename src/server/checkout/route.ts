@@ -62,7 +62,11 @@ function checkoutMessage(price: string, details: CheckoutDetails, name: string, 
   const country = new Intl.DisplayNames(['de'], { type: 'region' }).of(details.country) ?? details.country
   return [
     `Kauf zum Festpreis: ${price}`,
-    ...(plan ? [`Zahlung in ${plan.rates} Monatsraten${plan.downPayment > 0 ? ` nach einer Anzahlung von ${plan.down}` : ''} (die Domain wird ${plan.transfer === 'at-once' ? 'sofort' : 'nach der letzten Rate'} übertragen)`] : []),
+    ...(plan
+      ? [
+          `Zahlung in ${plan.rates} Monatsraten${plan.downPayment > 0 ? ` nach einer Anzahlung von ${plan.down}` : ''} (die Domain wird ${plan.transfer === 'at-once' ? 'sofort' : 'nach der letzten Rate'} übertragen)`,
+        ]
+      : []),
     '',
     'Rechnungsanschrift:',
     ...(details.company ? [details.company] : []),
@@ -123,7 +127,17 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     }
   }
 
-  function showForm(reply: FastifyReply, site: Site, statusCode: number, extra: { values?: Partial<Record<CheckoutVisibleField, string>>; fieldErrors?: Partial<Record<CheckoutVisibleField, string>>; error?: string; chosen?: boolean } = {}) {
+  function showForm(
+    reply: FastifyReply,
+    site: Site,
+    statusCode: number,
+    extra: {
+      values?: Partial<Record<CheckoutVisibleField, string>>
+      fieldErrors?: Partial<Record<CheckoutVisibleField, string>>
+      error?: string
+      chosen?: boolean
+    } = {},
+  ) {
     const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
     const { chosen = false, ...shown } = extra
     return view.checkoutPage(reply, site, statusCode, {
@@ -144,10 +158,21 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     reply.headers(failure.headers)
     const lookup = sites.lookup(request)
     // A refused form of a name still sold here is shown again with what was typed; any other answer is a notice.
-    if (request.method === 'POST' && lookup.kind === 'site' && failure.statusCode !== 404 && failure.statusCode !== 410 && sellsAtFixedPrice(lookup.site.settings)) {
+    if (
+      request.method === 'POST' &&
+      lookup.kind === 'site' &&
+      failure.statusCode !== 404 &&
+      failure.statusCode !== 410 &&
+      sellsAtFixedPrice(lookup.site.settings)
+    ) {
       const values = visibleValues(request.body)
       const chosen = (request.body as Record<string, unknown> | undefined)?.[CHECKOUT_FIELD.payment] === 'instalments'
-      return showForm(reply, lookup.site, failure.statusCode, failure.body.fields ? { values, fieldErrors: failure.body.fields, error: failure.body.error, chosen } : { values, error: failure.body.error, chosen })
+      return showForm(
+        reply,
+        lookup.site,
+        failure.statusCode,
+        failure.body.fields ? { values, fieldErrors: failure.body.fields, error: failure.body.error, chosen } : { values, error: failure.body.error, chosen },
+      )
     }
     const title = failure.statusCode === 404 ? TEXTS[answer.language].notFoundTitle : failure.body.error
     return view.notice(reply, failure.statusCode, answer, title, failure.body.error)
@@ -162,7 +187,13 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     if (!deal) return null
     const text = TEXTS[site.language]
     if (deal.status === 'completed') throw new HttpError(410, text.sold)
-    return view.notice(reply.header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store'), 409, site, text.checkoutInProgressTitle, text.checkoutInProgress)
+    return view.notice(
+      reply.header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store'),
+      409,
+      site,
+      text.checkoutInProgressTitle,
+      text.checkoutInProgress,
+    )
   }
 
   app.get<{ Querystring: { gesendet?: string } }>(CHECKOUT_PATH, async (request, reply) => {
@@ -205,7 +236,12 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
         domain: site.host.ascii,
         name: data[CHECKOUT_FIELD.name],
         email: data[CHECKOUT_FIELD.email],
-        message: checkoutMessage(vat ? `${price} ${vat}` : price, details, data[CHECKOUT_FIELD.name], plan && { ...plan, down: formatMinor(plan.downPayment, currency, 'de') }),
+        message: checkoutMessage(
+          vat ? `${price} ${vat}` : price,
+          details,
+          data[CHECKOUT_FIELD.name],
+          plan && { ...plan, down: formatMinor(plan.downPayment, currency, 'de') },
+        ),
         language: site.language,
         spamReason: spam,
         offer: { amount, currency },
@@ -224,17 +260,18 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     return result
   }
 
-  const everyPost = config.contactRateLimit > 0
-    ? {
-        rateLimit: {
-          groupId: 'checkout-posts',
-          max: config.contactRateLimit * POST_LIMIT_FACTOR,
-          timeWindow: HOUR_MS,
-          keyGenerator: clientKey,
-          errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, TEXTS[sites.answerLanguage(request).language].rateLimited),
-        },
-      }
-    : {}
+  const everyPost =
+    config.contactRateLimit > 0
+      ? {
+          rateLimit: {
+            groupId: 'checkout-posts',
+            max: config.contactRateLimit * POST_LIMIT_FACTOR,
+            timeWindow: HOUR_MS,
+            keyGenerator: clientKey,
+            errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, TEXTS[sites.answerLanguage(request).language].rateLimited),
+          },
+        }
+      : {}
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     if (isCrossSite(request.headers)) throw new HttpError(403, TEXTS[sites.answerLanguage(request).language].crossSite)

@@ -7,5 +7,11 @@ import type { DomainSettings } from '../sites/settings.ts'
  * sold in the settings: deal/sold-names.ts).
  */
 export function sellsAtFixedPrice(settings: DomainSettings): boolean {
-  return settings.priceType === 'fixed' && settings.price !== undefined && settings.buyUrl === undefined && settings.status !== 'reserved' && settings.status !== 'sold'
+  return (
+    settings.priceType === 'fixed' &&
+    settings.price !== undefined &&
+    settings.buyUrl === undefined &&
+    settings.status !== 'reserved' &&
+    settings.status !== 'sold'
+  )
 }

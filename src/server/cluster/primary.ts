@@ -47,9 +47,7 @@ export async function runPrimary(config: Config): Promise<void> {
     // that is a clean stop too.
     const exits = workers.map((worker) => {
       const started = listening.has(worker)
-      return new Promise<number>((resolve) =>
-        worker.once('exit', (code, signal) => resolve(code ?? (!started && signal === 'SIGTERM' ? 0 : 1))),
-      )
+      return new Promise<number>((resolve) => worker.once('exit', (code, signal) => resolve(code ?? (!started && signal === 'SIGTERM' ? 0 : 1))))
     })
     workers.forEach((worker) => worker.process.kill('SIGTERM'))
     void Promise.all(exits).then((codes) => process.exit(codes.every((code) => code === 0) ? 0 : 1))

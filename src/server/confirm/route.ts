@@ -35,8 +35,7 @@ const LIMIT_FACTOR = 10
  * known to be one of ours; otherwise (`language` absent) the site's.
  */
 type Checked =
-  | { kind: 'waiting'; site: Site; target: ConfirmationTarget; language: Language }
-  | { kind: 'already' | 'expired' | 'invalid'; language?: Language }
+  { kind: 'waiting'; site: Site; target: ConfirmationTarget; language: Language } | { kind: 'already' | 'expired' | 'invalid'; language?: Language }
 
 export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmDeps) {
   const { secret, sites, view, store, outbox, config } = deps
@@ -65,8 +64,7 @@ export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmD
   }
 
   /** The inquiry's language when the link named one, which no Accept-Language changes; else the site's. */
-  const languageOf = (site: Site, checked: Checked): AnswerLanguage =>
-    checked.language ? { language: checked.language, variesByLanguage: false } : site
+  const languageOf = (site: Site, checked: Checked): AnswerLanguage => (checked.language ? { language: checked.language, variesByLanguage: false } : site)
 
   function answer(reply: FastifyReply, kind: 'already' | 'expired' | 'invalid' | 'confirmed', language: AnswerLanguage) {
     const text = TEXTS[language.language]

@@ -3,15 +3,7 @@
 import { createHash } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import {
-  FIELD,
-  VISIBLE_FIELDS,
-  checkContact,
-  parseOffer,
-  type ContactPayload,
-  type ContactSuccess,
-  type VisibleField,
-} from '../../shared/contact.ts'
+import { FIELD, VISIBLE_FIELDS, checkContact, parseOffer, type ContactPayload, type ContactSuccess, type VisibleField } from '../../shared/contact.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import type { Config } from '../config.ts'
@@ -54,8 +46,7 @@ interface Submission {
 }
 
 /** A form posted natively by a browser without JavaScript: it gets a page back, not JSON. */
-const isFormPost = (request: FastifyRequest) =>
-  (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')
+const isFormPost = (request: FastifyRequest) => (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')
 
 function contentHash(host: PageHost, data: ContactPayload): string {
   return createHash('sha256')
@@ -141,20 +132,25 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const confirmation = spam === null ? await confirmationFor(site, data[FIELD.email], confirmMails) : undefined
     let result: SaveResult | undefined
     try {
-      result = await store.saveInquiry({
-        token: data[FIELD.token],
-        contentHash: digest,
-        domain: host.ascii,
-        name: data[FIELD.name],
-        email: data[FIELD.email],
-        message: data[FIELD.message],
-        language: site.language,
-        spamReason: spam,
-        ...offer,
-        createdAt: now,
-      }, mail, confirmation?.plan)
+      result = await store.saveInquiry(
+        {
+          token: data[FIELD.token],
+          contentHash: digest,
+          domain: host.ascii,
+          name: data[FIELD.name],
+          email: data[FIELD.email],
+          message: data[FIELD.message],
+          language: site.language,
+          spamReason: spam,
+          ...offer,
+          createdAt: now,
+        },
+        mail,
+        confirmation?.plan,
+      )
     } finally {
-      if (result?.status !== 'created') await confirmation?.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
+      if (result?.status !== 'created')
+        await confirmation?.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
     }
     if (result.status === 'conflict') throw new HttpError(409, TEXTS[site.language].tokenConflict)
     if (result.status === 'created') {
@@ -194,18 +190,19 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   }
 
   // A wider limit on every POST, whatever its fate, so that a flood of invalid requests is cut off early too.
-  const everyPost = config.contactRateLimit > 0
-    ? {
-        rateLimit: {
-          // One count for both paths: alternating between them does not double the limit.
-          groupId: 'contact-posts',
-          max: config.contactRateLimit * POST_LIMIT_FACTOR,
-          timeWindow: HOUR_MS,
-          keyGenerator: clientKey,
-          errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, textOf(request).rateLimited),
-        },
-      }
-    : {}
+  const everyPost =
+    config.contactRateLimit > 0
+      ? {
+          rateLimit: {
+            // One count for both paths: alternating between them does not double the limit.
+            groupId: 'contact-posts',
+            max: config.contactRateLimit * POST_LIMIT_FACTOR,
+            timeWindow: HOUR_MS,
+            keyGenerator: clientKey,
+            errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, textOf(request).rateLimited),
+          },
+        }
+      : {}
   for (const url of CONTACT_PATHS) {
     app.post(url, { bodyLimit: BODY_LIMIT, config: everyPost }, handle)
   }

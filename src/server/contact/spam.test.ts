@@ -3,7 +3,14 @@ import { FIELD, type ContactPayload } from '../../shared/contact.ts'
 import { spamReason } from './spam.ts'
 
 const filled = (decoys: Partial<Record<typeof FIELD.nameDecoy | typeof FIELD.emailDecoy, string | undefined>>) =>
-  ({ [FIELD.name]: 'Erika', [FIELD.email]: 'erika@example.org', [FIELD.message]: 'Hallo', [FIELD.nameDecoy]: '', [FIELD.emailDecoy]: '', ...decoys }) as ContactPayload
+  ({
+    [FIELD.name]: 'Erika',
+    [FIELD.email]: 'erika@example.org',
+    [FIELD.message]: 'Hallo',
+    [FIELD.nameDecoy]: '',
+    [FIELD.emailDecoy]: '',
+    ...decoys,
+  }) as ContactPayload
 
 describe('spam rules', () => {
   it('accepts a form whose decoys are empty and that took longer than the minimum to fill', () => {

@@ -2,7 +2,12 @@
 import { FIELD, type ContactPayload } from '../../shared/contact.ts'
 
 /** The reason a submission is spam, or null. A missing decoy means the form was not the one we served. */
-export function spamReason(data: Pick<ContactPayload, typeof FIELD.nameDecoy | typeof FIELD.emailDecoy>, issuedAt: number, now: number, minFillSeconds: number): string | null {
+export function spamReason(
+  data: Pick<ContactPayload, typeof FIELD.nameDecoy | typeof FIELD.emailDecoy>,
+  issuedAt: number,
+  now: number,
+  minFillSeconds: number,
+): string | null {
   const nameDecoy = data[FIELD.nameDecoy]
   const emailDecoy = data[FIELD.emailDecoy]
   if (nameDecoy === undefined || emailDecoy === undefined) return 'decoy-missing'

@@ -99,7 +99,14 @@ export async function takeDealStep(context: DealContext, id: number, request: De
   const template = (await store.dealTemplates())[templateKind] ?? DEFAULT_TEMPLATES[templateKind]
   const step = { to: inquiry.email, replyTo: settingsOf(domains, inquiry.domain).mailTo ?? config.mailTo, now }
   const text = (amount: number | null, expiresAt?: number, link?: string) =>
-    renderDealText(templateKind, template, { domain: inquiry.domain, amount, currency, note, ...(expiresAt !== undefined && { expiresAt }), ...(link !== undefined && { link }) })
+    renderDealText(templateKind, template, {
+      domain: inquiry.domain,
+      amount,
+      currency,
+      note,
+      ...(expiresAt !== undefined && { expiresAt }),
+      ...(link !== undefined && { link }),
+    })
   const queued = (result: DealResult, body: string, amount: number | null, expiresAt?: number): DealOutcome =>
     result.status === 'queued' ? { ...result, body, to: inquiry.email, amount, currency, ...(expiresAt !== undefined && { expiresAt }) } : result
   switch (request.kind) {
@@ -122,12 +129,14 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       // The plan given now, else the one offered with the counter-offer or chosen at the checkout; null: at once.
       const read = amount === null || request.plan === null ? undefined : request.plan ? readPlan(request.plan, amount, currency) : inquiry.plan
       if (read && 'status' in read) return read
-      if (read && amount !== null && planProblem(toMinor(amount, currency), read)) return { status: 'bad-plan', problem: planProblem(toMinor(amount, currency), read)! }
+      if (read && amount !== null && planProblem(toMinor(amount, currency), read))
+        return { status: 'bad-plan', problem: planProblem(toMinor(amount, currency), read)! }
       const paymentDueAt = now + config.deal.paymentDays * DAY_MS
       const rates = read && amount !== null ? instalmentSchedule(toMinor(amount, currency), read, berlinDayAfter(now, config.deal.paymentDays)) : undefined
       const link = amount === null ? undefined : newDealLink(context.secret)
       const url = link && dealUrl(inquiry.domain, link.token)
-      const body = text(amount, undefined, url ?? '') + (read && amount !== null ? planSentence(read, toMinor(amount, currency), currency, inquiry.language) : '')
+      const body =
+        text(amount, undefined, url ?? '') + (read && amount !== null ? planSentence(read, toMinor(amount, currency), currency, inquiry.language) : '')
       const deal = link && {
         linkHash: link.linkHash,
         linkSealed: sealLinkToken(dealKeyOf(config), link.linkHash, link.token),
@@ -141,7 +150,9 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       }
       const result = await store.accept(id, { ...step, amount, confirmExpired: request.confirmExpired === true, body, ...(deal && { deal }) })
       const outcome = queued(result, body, amount)
-      return outcome.status === 'queued' && result.status === 'queued' && result.dealId !== undefined ? { ...outcome, deal: { id: result.dealId, url: url! } } : outcome
+      return outcome.status === 'queued' && result.status === 'queued' && result.dealId !== undefined
+        ? { ...outcome, deal: { id: result.dealId, url: url! } }
+        : outcome
     }
     case 'decline': {
       const body = text(null)

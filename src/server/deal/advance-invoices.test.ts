@@ -48,13 +48,20 @@ async function setUp() {
     expect(await store.keepInvoiceAddress(outcome.deal.id, address)).toBe('done')
     return { id: outcome.deal.id, inquiryId: saved.id, reference: (await store.getDeal(outcome.deal.id))!.reference }
   }
-  const invoices = async (dealId: number) => Promise.all((await store.dealInvoices(dealId)).map(async (listed) => ({ listed, data: JSON.parse((await store.getInvoice(listed.id))!.data) as InvoiceData })))
+  const invoices = async (dealId: number) =>
+    Promise.all(
+      (await store.dealInvoices(dealId)).map(async (listed) => ({ listed, data: JSON.parse((await store.getInvoice(listed.id))!.data) as InvoiceData })),
+    )
   /** Each mail of the inquiry after the acceptance, with the numbers of the invoices attached to it. */
   const mails = async (inquiryId: number) =>
     Promise.all(
       (await store.inquiryThread(inquiryId))!.replies
         .filter((reply) => reply.kind !== 'accept')
-        .map(async (reply) => ({ kind: reply.kind, body: reply.body, attached: await Promise.all((await store.replyInvoices(reply.id)).map(async (id) => (await store.getInvoice(id))!.number)) })),
+        .map(async (reply) => ({
+          kind: reply.kind,
+          body: reply.body,
+          attached: await Promise.all((await store.replyInvoices(reply.id)).map(async (id) => (await store.getInvoice(id))!.number)),
+        })),
     )
   return { store, context, deal, invoices, mails }
 }
@@ -129,7 +136,9 @@ describe('a plan whose name moves after the last rate', () => {
     expect(text).toContain('Anzahlungsrechnung')
     expect(text).toContain('Anzahlung für die Übertragung der Domain anzahlung-1.de')
     expect(text).toContain('Anzahlung vereinnahmt am 03.11.2026')
-    expect(text).toMatch(/Die Leistung ist noch nicht erbracht: Die Domain wird nach der letzten Rate übertragen, voraussichtlich im Januar 2027 \(bis \d\d\.01\.2027\)\./)
+    expect(text).toMatch(
+      /Die Leistung ist noch nicht erbracht: Die Domain wird nach der letzten Rate übertragen, voraussichtlich im Januar 2027 \(bis \d\d\.01\.2027\)\./,
+    )
     expect(text).toContain('Gesamtbetrag 200,00 EUR')
     const { xml } = embeddedXml(pdf)
     expect(schemaErrors(xml!)).toEqual([])

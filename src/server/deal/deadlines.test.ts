@@ -38,7 +38,9 @@ async function setUp() {
   const contexts = stores.map((store): DealStepContext => ({ store, config, domains: domainsConfigOf({}) })) as [DealStepContext, DealStepContext]
   const store = stores[0]
   async function deal(domain: string, language: 'de' | 'en' = 'de') {
-    const saved = await store.saveInquiry(newInquiry({ domain, language, email: `buyer@${domain}`, offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }), { queue: false })
+    const saved = await store.saveInquiry(newInquiry({ domain, language, email: `buyer@${domain}`, offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }), {
+      queue: false,
+    })
     if (saved.status !== 'created') throw new Error('not created')
     const link = newDealLink('a-secret-of-the-test-that-is-long-enough-0123456789')
     const accepted = await store.accept(saved.id, {
@@ -47,7 +49,14 @@ async function setUp() {
       replyTo: 'owner@example.org',
       now: T0,
       amount: 900,
-      deal: { linkHash: link.linkHash, linkSealed: sealLinkToken(dealKeyOf(config), link.linkHash, link.token), amount: 90_000, currency: 'EUR', paymentDueAt: T0 + 7 * DAY, transferDays: 5 },
+      deal: {
+        linkHash: link.linkHash,
+        linkSealed: sealLinkToken(dealKeyOf(config), link.linkHash, link.token),
+        amount: 90_000,
+        currency: 'EUR',
+        paymentDueAt: T0 + 7 * DAY,
+        transferDays: 5,
+      },
     })
     return { dealId: (accepted as { dealId: number }).dealId, inquiryId: saved.id }
   }

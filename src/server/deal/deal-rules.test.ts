@@ -43,7 +43,8 @@ async function setUp() {
     return accepted.dealId
   }
   /** The kinds and bodies of an inquiry's replies. */
-  const replies = async (id: number) => (await store.inquiryThread(id))!.replies.map((reply) => ({ kind: reply.kind, body: reply.body, queued: reply.mail !== null }))
+  const replies = async (id: number) =>
+    (await store.inquiryThread(id))!.replies.map((reply) => ({ kind: reply.kind, body: reply.body, queued: reply.mail !== null }))
   return { store, context, inquiry, accept, deal, replies }
 }
 
@@ -66,10 +67,15 @@ describe('"bereits verkauft" when a deal completes', () => {
     const done = await completeDeal(context, dealId, 'owner', T0 + 2 * DAY, true)
     expect(done).toMatchObject({ status: 'done', soldNotices: 2 })
 
-    expect(await replies(german)).toEqual([{ kind: 'sold-notice', body: expect.stringContaining('Die Domain ist inzwischen verkauft') as string, queued: true }])
-    expect(await replies(english)).toEqual([{ kind: 'sold-notice', body: expect.stringContaining('The domain has been sold in the meantime') as string, queued: true }])
+    expect(await replies(german)).toEqual([
+      { kind: 'sold-notice', body: expect.stringContaining('Die Domain ist inzwischen verkauft') as string, queued: true },
+    ])
+    expect(await replies(english)).toEqual([
+      { kind: 'sold-notice', body: expect.stringContaining('The domain has been sold in the meantime') as string, queued: true },
+    ])
     // The same address once (its newest inquiry), never the buyer, never a declined, spam, archived or other name's one.
-    for (const id of [older, buyerAgain, declined, spam, archived, elsewhere]) expect((await replies(id)).filter((reply) => reply.kind === 'sold-notice')).toEqual([])
+    for (const id of [older, buyerAgain, declined, spam, archived, elsewhere])
+      expect((await replies(id)).filter((reply) => reply.kind === 'sold-notice')).toEqual([])
     // Told is answered, as by any reply.
     expect((await store.inquiryThread(german))!.inquiry.status).toBe('answered')
 
@@ -120,7 +126,14 @@ describe('a deal’s deadlines moved', () => {
     const dealId = await deal()
     // Halfway (3.5 days) the reminder is due and sent.
     expect(await store.dealRemindersDue(T0 + 4 * DAY)).toEqual([{ id: dealId, reminder: 'payment-reminder' }])
-    expect(await store.queueDealReminder(dealId, 'payment-reminder', { kind: 'deal-payment-reminder', body: 'x', to: 'k@example.net', replyTo: 'o@example.org' }, T0 + 4 * DAY)).toBe(true)
+    expect(
+      await store.queueDealReminder(
+        dealId,
+        'payment-reminder',
+        { kind: 'deal-payment-reminder', body: 'x', to: 'k@example.net', replyTo: 'o@example.org' },
+        T0 + 4 * DAY,
+      ),
+    ).toBe(true)
     expect(await store.dealRemindersDue(T0 + 5 * DAY)).toEqual([])
 
     const moved = await changeDeadlines(context, dealId, { paymentDueAt: T0 + 21 * DAY }, T0 + 5 * DAY)
@@ -136,7 +149,14 @@ describe('a deal’s deadlines moved', () => {
     const dealId = await deal()
     expect(await changeDeadlines(context, dealId, { days: 10 }, T0 + DAY)).toMatchObject({ status: 'done', deal: { paymentDueAt: T0 + 11 * DAY } })
     await markPaid(context, dealId, T0 + 2 * DAY)
-    expect(await store.queueDealReminder(dealId, 'transfer-reminder', { kind: 'deal-transfer-reminder', body: 'x', to: 'o@example.org', replyTo: 'o@example.org' }, T0 + 6 * DAY)).toBe(true)
+    expect(
+      await store.queueDealReminder(
+        dealId,
+        'transfer-reminder',
+        { kind: 'deal-transfer-reminder', body: 'x', to: 'o@example.org', replyTo: 'o@example.org' },
+        T0 + 6 * DAY,
+      ),
+    ).toBe(true)
     const moved = await changeDeadlines(context, dealId, { days: 3 }, T0 + 6 * DAY)
     expect(moved).toMatchObject({ status: 'done', deal: { status: 'paid', transferDueAt: T0 + 9 * DAY, paymentDueAt: T0 + 11 * DAY } })
     expect(await store.dealRemindersDue(T0 + 8 * DAY)).toEqual([{ id: dealId, reminder: 'transfer-reminder' }])

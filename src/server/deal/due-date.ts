@@ -7,7 +7,10 @@ const offsetFormat = lazy(() => new Intl.DateTimeFormat('en-US', { timeZone: 'Eu
 
 /** Berlin's offset from UTC at that moment, in ms (+1 h in winter, +2 h in summer). */
 function berlinOffsetMs(at: number): number {
-  const name = offsetFormat().formatToParts(new Date(at)).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT'
+  const name =
+    offsetFormat()
+      .formatToParts(new Date(at))
+      .find((part) => part.type === 'timeZoneName')?.value ?? 'GMT'
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name)
   return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * MINUTE_MS : 0
 }

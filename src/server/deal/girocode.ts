@@ -25,7 +25,19 @@ export function epcPayload(order: TransferOrder): string | null {
   if (!Number.isSafeInteger(order.amount) || order.amount < 1 || order.amount > EPC_MAX) return null
   // Line breaks would shift every field after them.
   const field = (text: string) => text.replace(/[\r\n]+/g, ' ').trim()
-  return ['BCD', '002', '1', 'SCT', order.bic ?? '', field(order.holder).slice(0, 70), order.iban, `EUR${decimalOf(order.amount, 'EUR')}`, '', '', field(order.reference).slice(0, 140)].join('\n')
+  return [
+    'BCD',
+    '002',
+    '1',
+    'SCT',
+    order.bic ?? '',
+    field(order.holder).slice(0, 70),
+    order.iban,
+    `EUR${decimalOf(order.amount, 'EUR')}`,
+    '',
+    '',
+    field(order.reference).slice(0, 140),
+  ].join('\n')
 }
 
 /** The code as an SVG: error correction M as EPC069-12 asks, a quiet zone of four modules, black on white. */

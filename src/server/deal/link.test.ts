@@ -18,7 +18,18 @@ describe('the deal page’s link', () => {
     const { token } = newDealLink(SECRET)
     const [id, mac] = token.split('.') as [string, string]
     const other = (char: string) => (char === 'A' ? 'B' : 'A')
-    for (const wrong of [`${other(id[0]!)}${id.slice(1)}.${mac}`, `${id}.${other(mac[0]!)}${mac.slice(1)}`, newDealLink('another-secret-0123456789abcdef').token, id, `${token}.`, '', 42, null, undefined, `${id}.${mac.slice(0, 21)}`]) {
+    for (const wrong of [
+      `${other(id[0]!)}${id.slice(1)}.${mac}`,
+      `${id}.${other(mac[0]!)}${mac.slice(1)}`,
+      newDealLink('another-secret-0123456789abcdef').token,
+      id,
+      `${token}.`,
+      '',
+      42,
+      null,
+      undefined,
+      `${id}.${mac.slice(0, 21)}`,
+    ]) {
       expect(readDealToken(SECRET, wrong), String(wrong)).toBeNull()
     }
   })

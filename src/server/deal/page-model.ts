@@ -84,7 +84,12 @@ function planOf(deal: StoredDeal, action: string, now: number, paying: StoredRat
   const rates = deal.plan!.rates
   const count = rateCount(deal)
   const next = rates.find((rate) => rate.paidAt === null)
-  const sum = (list: StoredRate[]) => formatMinor(list.reduce((total, rate) => total + rate.amount, 0), deal.currency, language)
+  const sum = (list: StoredRate[]) =>
+    formatMinor(
+      list.reduce((total, rate) => total + rate.amount, 0),
+      deal.currency,
+      language,
+    )
   return {
     rates: count,
     transfer: deal.plan!.transfer,
@@ -104,7 +109,14 @@ function planOf(deal: StoredDeal, action: string, now: number, paying: StoredRat
   }
 }
 
-export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings; legal: DealPageProps['legal'] }, contact: string, action: string, now: number, state: PageState = {}): DealPageProps {
+export function dealPageProps(
+  deal: StoredDeal,
+  site: { settings: DomainSettings; legal: DealPageProps['legal'] },
+  contact: string,
+  action: string,
+  now: number,
+  state: PageState = {},
+): DealPageProps {
   const { language } = deal.buyer
   const { settings } = site
   const vat = settings.vat === 'included' ? TEXTS[language].vatIncluded : settings.vat === 'excluded' ? TEXTS[language].vatExcluded : undefined
@@ -138,7 +150,10 @@ export function dealPageProps(deal: StoredDeal, site: { settings: DomainSettings
     ...(deal.transferNote && { transferNote: deal.transferNote }),
     ...(state.invoiceAddress && { invoiceAddress: state.invoiceAddress }),
     ...(state.invoices?.length && {
-      invoices: state.invoices.map((invoice) => ({ href: `${action}/rechnung/${invoice.number}`, label: DEAL_TEXTS[language].invoiceLink(invoice.kind, formatInvoiceNumber(invoice.number)) })),
+      invoices: state.invoices.map((invoice) => ({
+        href: `${action}/rechnung/${invoice.number}`,
+        label: DEAL_TEXTS[language].invoiceLink(invoice.kind, formatInvoiceNumber(invoice.number)),
+      })),
     }),
     ...(deal.status === 'transferred' && deal.completesAt !== null && { completesAt: formatDealDate(deal.completesAt, language) }),
     ...(site.legal && Object.keys(site.legal).length > 0 && { legal: site.legal }),

@@ -22,7 +22,10 @@ describe('deals in access and forget', () => {
     const store = await openTestStore(storeConfig)
     const config = loadConfig({ DATA_DIR: storeConfig.dataDir, NOTIFY_URLS: 'http://127.0.0.1:9/hook', NOTIFY_SECRET: SECRET })
     const context = { store, config, domains: domainsConfigOf({}) }
-    const saved = await store.saveInquiry(newInquiry({ domain: 'auskunft.de', email: 'Erika@Example.de', offer: { amount: 1200, currency: 'EUR' }, createdAt: T0 }), { queue: false })
+    const saved = await store.saveInquiry(
+      newInquiry({ domain: 'auskunft.de', email: 'Erika@Example.de', offer: { amount: 1200, currency: 'EUR' }, createdAt: T0 }),
+      { queue: false },
+    )
     if (saved.status !== 'created') throw new Error('not created')
     const accepted = await takeDealStep({ ...context, secret: SECRET }, saved.id, { kind: 'accept' }, T0)
     if (accepted.status !== 'queued' || !accepted.deal) throw new Error('not accepted')
@@ -50,7 +53,11 @@ describe('deals in access and forget', () => {
     // The mails that carried the link are in it, the link cut to its path.
     expect(report.inquiries[0]!.replies.find((reply) => reply.kind === 'accept')!.body).toContain('https://auskunft.de/kauf/[…]')
     // The deal's webhooks are listed by their receiver's host only.
-    expect(report.inquiries[0]!.mails.filter((mail) => mail.kind === 'webhook').map((mail) => mail.to)).toEqual(['Webhook an 127.0.0.1:9', 'Webhook an 127.0.0.1:9', 'Webhook an 127.0.0.1:9'])
+    expect(report.inquiries[0]!.mails.filter((mail) => mail.kind === 'webhook').map((mail) => mail.to)).toEqual([
+      'Webhook an 127.0.0.1:9',
+      'Webhook an 127.0.0.1:9',
+      'Webhook an 127.0.0.1:9',
+    ])
 
     const erased = await erasePerson(store, storeConfig.dataDir, 'erika@example.de')
     expect(erased.inquiries.map(({ id }) => id)).toEqual([saved.id])
@@ -62,17 +69,37 @@ describe('deals in access and forget', () => {
     await store.close()
   })
 
-  test('access lists an instalment plan\'s rates (due date, amount, paid date, reference) and the deal\'s invoice numbers', async () => {
+  test("access lists an instalment plan's rates (due date, amount, paid date, reference) and the deal's invoice numbers", async () => {
     const storeConfig = await testStoreConfig('deal-privacy-rates-')
     const store = await openTestStore(storeConfig)
-    const config = loadConfig({ DATA_DIR: storeConfig.dataDir, SELLER_NAME: 'Jürgen Müller', SELLER_STREET: 'Hauptstraße 5', SELLER_POSTCODE: '10115', SELLER_CITY: 'Berlin', SELLER_TAX_NUMBER: '27/123/45678' })
+    const config = loadConfig({
+      DATA_DIR: storeConfig.dataDir,
+      SELLER_NAME: 'Jürgen Müller',
+      SELLER_STREET: 'Hauptstraße 5',
+      SELLER_POSTCODE: '10115',
+      SELLER_CITY: 'Berlin',
+      SELLER_TAX_NUMBER: '27/123/45678',
+    })
     const context = { store, config, domains: domainsConfigOf({}) }
-    const saved = await store.saveInquiry(newInquiry({ domain: 'raten-auskunft.de', email: 'kaeufer@example.de', offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }), { queue: false })
+    const saved = await store.saveInquiry(
+      newInquiry({ domain: 'raten-auskunft.de', email: 'kaeufer@example.de', offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }),
+      { queue: false },
+    )
     if (saved.status !== 'created') throw new Error('not created')
     const accepted = await takeDealStep({ ...context, secret: SECRET }, saved.id, { kind: 'accept', plan: { rates: 3 } }, T0)
     if (accepted.status !== 'queued' || !accepted.deal) throw new Error('not accepted')
     const id = accepted.deal.id
-    expect(await store.keepInvoiceAddress(id, { name: 'Erika Käufer', company: null, street: 'Marktplatz 1', postcode: '80331', city: 'München', country: 'DE', vatId: null })).toBe('done')
+    expect(
+      await store.keepInvoiceAddress(id, {
+        name: 'Erika Käufer',
+        company: null,
+        street: 'Marktplatz 1',
+        postcode: '80331',
+        city: 'München',
+        country: 'DE',
+        vatId: null,
+      }),
+    ).toBe('done')
     await markRatePaid(context, id, 1, 'bank', T0 + 1000)
     const stored = (await store.getDeal(id))!
 

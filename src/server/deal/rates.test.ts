@@ -20,20 +20,32 @@ const DAY = 86_400_000
 async function setUp() {
   const storeConfig = await testStoreConfig('deal-rates-')
   const store = await openTestStore(storeConfig)
-  const config = loadConfig({ DATA_DIR: storeConfig.dataDir, MAIL_TO: 'owner@example.org', NOTIFY_URLS: 'https://hooks.example/deals', NOTIFY_SECRET: 'x'.repeat(32) })
+  const config = loadConfig({
+    DATA_DIR: storeConfig.dataDir,
+    MAIL_TO: 'owner@example.org',
+    NOTIFY_URLS: 'https://hooks.example/deals',
+    NOTIFY_SECRET: 'x'.repeat(32),
+  })
   const context = { store, config, domains: domainsConfigOf({}) }
   let n = 0
   async function deal(plan: PlanRequest | undefined, amount = 1000, language: 'de' | 'en' = 'de') {
     const domain = `rates-${++n}.de`
-    const saved = await store.saveInquiry(newInquiry({ domain, language, email: `buyer@${domain}`, offer: { amount, currency: 'EUR' }, createdAt: T0 }), { queue: false })
+    const saved = await store.saveInquiry(newInquiry({ domain, language, email: `buyer@${domain}`, offer: { amount, currency: 'EUR' }, createdAt: T0 }), {
+      queue: false,
+    })
     if (saved.status !== 'created') throw new Error('not created')
     const outcome = await takeDealStep({ ...context, secret: 's'.repeat(40) }, saved.id, { kind: 'accept', ...(plan && { plan }) }, T0)
     if (outcome.status !== 'queued' || !outcome.deal) throw new Error(`not accepted: ${outcome.status}`)
     return { id: outcome.deal.id, inquiryId: saved.id, body: outcome.body }
   }
-  const replies = async (inquiryId: number) => ((await store.inquiryThread(inquiryId))!.replies).filter((reply) => reply.kind !== 'accept')
+  const replies = async (inquiryId: number) => (await store.inquiryThread(inquiryId))!.replies.filter((reply) => reply.kind !== 'accept')
   const overdueHooks = async (dealId: number) =>
-    (await queryStore<{ deal_rate: number }>(storeConfig.dataDir, `SELECT deal_rate FROM outbox WHERE deal_id = ${dealId} AND deal_event = 'overdue' ORDER BY deal_rate`)).map((row) => Number(row.deal_rate))
+    (
+      await queryStore<{ deal_rate: number }>(
+        storeConfig.dataDir,
+        `SELECT deal_rate FROM outbox WHERE deal_id = ${dealId} AND deal_event = 'overdue' ORDER BY deal_rate`,
+      )
+    ).map((row) => Number(row.deal_rate))
   return { store, context, deal, replies, overdueHooks }
 }
 
@@ -58,7 +70,14 @@ describe('an instalment plan', () => {
   test('with a down payment has it first, and refuses a plan that cannot split the amount', async () => {
     const { store, context, deal } = await setUp()
     const { id } = await deal({ rates: 2, downPayment: '200', transfer: 'at-once' })
-    expect((await store.getDeal(id))!.plan).toMatchObject({ transfer: 'at-once', rates: [{ number: 0, amount: 20_000 }, { number: 1, amount: 40_000 }, { number: 2, amount: 40_000 }] })
+    expect((await store.getDeal(id))!.plan).toMatchObject({
+      transfer: 'at-once',
+      rates: [
+        { number: 0, amount: 20_000 },
+        { number: 1, amount: 40_000 },
+        { number: 2, amount: 40_000 },
+      ],
+    })
     const saved = await store.saveInquiry(newInquiry({ domain: 'refused.de', offer: { amount: 100, currency: 'EUR' }, createdAt: T0 }), { queue: false })
     if (saved.status !== 'created') throw new Error('not created')
     const take = (plan: PlanRequest) => takeDealStep({ ...context, secret: 's'.repeat(40) }, saved.id, { kind: 'accept', plan }, T0)
@@ -156,10 +175,22 @@ describe('an instalment plan', () => {
     // The webhook names the rate: claimed from the outbox with its number, its payload with its reference and amount.
     const hook = (await store.claimDueMail(Date.now() + DAY, 50, 'test', 60_000)).find((item) => item.deal?.event === 'overdue')!
     expect(hook.deal).toEqual({ id, event: 'overdue', rate: 1 })
-    const payload = payloadOf({ deliveryId: String(hook.id), inquiry: hook.inquiry, link: null, personal: false, deal: dealNoticeOf((await store.getDeal(id))!, 'overdue', T0, 1) })
-    expect(payload).toMatchObject({ event: 'deal.overdue', rate: { number: 1, reference: first!.reference, amount: { minor: 50_000, currency: 'EUR' }, dueAt: new Date(first!.dueAt).toISOString() } })
+    const payload = payloadOf({
+      deliveryId: String(hook.id),
+      inquiry: hook.inquiry,
+      link: null,
+      personal: false,
+      deal: dealNoticeOf((await store.getDeal(id))!, 'overdue', T0, 1),
+    })
+    expect(payload).toMatchObject({
+      event: 'deal.overdue',
+      rate: { number: 1, reference: first!.reference, amount: { minor: 50_000, currency: 'EUR' }, dueAt: new Date(first!.dueAt).toISOString() },
+    })
     // The owner waits; the next rate has its own reminder and its own deal.overdue.
-    expect(await waitForRate(context, id, 1, first!.dueAt + 8 * DAY)).toMatchObject({ status: 'done', deal: { plan: { rates: [{ waitedAt: first!.dueAt + 8 * DAY }, { waitedAt: null }] } } })
+    expect(await waitForRate(context, id, 1, first!.dueAt + 8 * DAY)).toMatchObject({
+      status: 'done',
+      deal: { plan: { rates: [{ waitedAt: first!.dueAt + 8 * DAY }, { waitedAt: null }] } },
+    })
     expect(await sendRateReminders(context, second!.dueAt + 7 * DAY)).toBe(1)
     expect(await overdueHooks(id)).toEqual([1, 2])
     // A paid rate and a cancelled deal are not reminded of.

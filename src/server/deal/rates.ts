@@ -50,7 +50,18 @@ function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, 
   const open = deal.plan?.rates.filter((r) => r.paidAt === null && r.number !== rate.number) ?? []
   const next = open[0]
   const body = isAddedLanguage(language)
-    ? addedLanguageRateBody(language, kind, v, next && BUYER_WORDS[language].nextRate(rateLabel(next, rateCount(deal), language), formatMinor(next.amount, deal.currency, language), formatDealDate(next.dueAt, language), next.reference))
+    ? addedLanguageRateBody(
+        language,
+        kind,
+        v,
+        next &&
+          BUYER_WORDS[language].nextRate(
+            rateLabel(next, rateCount(deal), language),
+            formatMinor(next.amount, deal.currency, language),
+            formatDealDate(next.dueAt, language),
+            next.reference,
+          ),
+      )
     : language === 'de'
       ? {
           received: `Guten Tag,\n\nIhre Zahlung von ${v.amount} (${v.label}) für ${v.domain} (Kaufnummer ${v.deal}) ist eingegangen. Vielen Dank!${next ? `\n\nAls Nächstes ist ${rateLabel(next, rateCount(deal), 'de')} fällig: ${formatMinor(next.amount, deal.currency, 'de')} bis ${formatDealDate(next.dueAt, 'de')}, Verwendungszweck ${next.reference}.` : ''}\n\nDen Zahlungsplan sehen Sie jederzeit auf Ihrer Kaufseite:\n${v.link}\n\nMit freundlichen Grüßen`,
@@ -105,4 +116,6 @@ export async function sendRateReminders(context: DealStepContext, now: number, s
 }
 
 const reminderMails = (context: DealStepContext, deal: StoredDeal, rate: StoredRate, reminder: RateReminder) =>
-  reminder === 'rate-reminder' ? [rateMail(context, deal, rate, 'reminder')] : [rateMail(context, deal, rate, 'overdue-owner'), rateMail(context, deal, rate, 'overdue-buyer')]
+  reminder === 'rate-reminder'
+    ? [rateMail(context, deal, rate, 'reminder')]
+    : [rateMail(context, deal, rate, 'overdue-owner'), rateMail(context, deal, rate, 'overdue-buyer')]

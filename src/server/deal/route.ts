@@ -50,7 +50,13 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
     const failure = toFailure(error, TEXTS[answer.language])
     if (failure.statusCode >= 500 && !(error instanceof StoreUnavailableError)) request.log.error({ err: error }, 'request failed')
     const words = DEAL_TEXTS[answer.language]
-    return view.notice(reply.headers(failure.headers).header('x-robots-tag', 'noindex, nofollow'), failure.statusCode, answer, words.notFoundTitle, failure.body.error)
+    return view.notice(
+      reply.headers(failure.headers).header('x-robots-tag', 'noindex, nofollow'),
+      failure.statusCode,
+      answer,
+      words.notFoundTitle,
+      failure.body.error,
+    )
   })
 
   const notFound = (site: Site, reply: FastifyReply) => {
@@ -76,7 +82,15 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
   const show = async (reply: FastifyReply, site: Site, deal: StoredDeal, token: string, statusCode = 200, state: PageState = {}) => {
     const invoices = await store.dealInvoices(deal.id)
     const invoiceAddress = state.invoiceAddress ?? (await invoiceAddressForm({ store, config }, deal, invoices))
-    return view.dealPage(reply, statusCode, dealPageProps(deal, site, site.settings.mailTo ?? config.mailTo, `${DEAL_PATH}/${token}`, Date.now(), { ...state, invoices, ...(invoiceAddress && { invoiceAddress }) }))
+    return view.dealPage(
+      reply,
+      statusCode,
+      dealPageProps(deal, site, site.settings.mailTo ?? config.mailTo, `${DEAL_PATH}/${token}`, Date.now(), {
+        ...state,
+        invoices,
+        ...(invoiceAddress && { invoiceAddress }),
+      }),
+    )
   }
 
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
@@ -93,33 +107,41 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
         }
       : {}
 
-  app.get<{ Params: { token: string }; Querystring: { rate?: unknown } }>(`${DEAL_PATH}/:token`, { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) }, async (request, reply) => {
-    const site = siteOf(request, reply)
-    if (!site) return reply
-    const deal = await dealOf(site, request.params.token)
-    if (!deal) return notFound(site, reply)
-    // ?rate=N: the payment block (bank details, QR code) for that rate of the plan; only this deal's rates exist here.
-    const rate = typeof request.query.rate === 'string' && /^\d{1,2}$/.test(request.query.rate) ? Number(request.query.rate) : undefined
-    return show(reply, site, deal, request.params.token, 200, rate === undefined ? {} : { rate })
-  })
+  app.get<{ Params: { token: string }; Querystring: { rate?: unknown } }>(
+    `${DEAL_PATH}/:token`,
+    { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) },
+    async (request, reply) => {
+      const site = siteOf(request, reply)
+      if (!site) return reply
+      const deal = await dealOf(site, request.params.token)
+      if (!deal) return notFound(site, reply)
+      // ?rate=N: the payment block (bank details, QR code) for that rate of the plan; only this deal's rates exist here.
+      const rate = typeof request.query.rate === 'string' && /^\d{1,2}$/.test(request.query.rate) ? Number(request.query.rate) : undefined
+      return show(reply, site, deal, request.params.token, 200, rate === undefined ? {} : { rate })
+    },
+  )
 
   // The deal's invoices (decision 038), by their number, only under the deal's own link: another deal's number gets
   // the same 404 as a forged link. Never cached anywhere: the link is the only key.
-  app.get<{ Params: { token: string; number: string } }>(`${DEAL_PATH}/:token/rechnung/:number`, { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) }, async (request, reply) => {
-    const site = siteOf(request, reply)
-    if (!site) return reply
-    const deal = await dealOf(site, request.params.token)
-    const number = /^\d{1,15}$/.test(request.params.number) ? Number(request.params.number) : null
-    const listed = deal && number !== null ? (await store.dealInvoices(deal.id)).find((invoice) => invoice.number === number) : undefined
-    const file = listed && (await invoiceFile(store, listed.id))
-    if (!file) return notFound(site, reply.header('cache-control', 'no-store'))
-    return reply
-      .header('cache-control', 'no-store')
-      .header('x-robots-tag', 'noindex, nofollow')
-      .type('application/pdf')
-      .header('content-disposition', `attachment; filename="${file.filename}"`)
-      .send(file.pdf)
-  })
+  app.get<{ Params: { token: string; number: string } }>(
+    `${DEAL_PATH}/:token/rechnung/:number`,
+    { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) },
+    async (request, reply) => {
+      const site = siteOf(request, reply)
+      if (!site) return reply
+      const deal = await dealOf(site, request.params.token)
+      const number = /^\d{1,15}$/.test(request.params.number) ? Number(request.params.number) : null
+      const listed = deal && number !== null ? (await store.dealInvoices(deal.id)).find((invoice) => invoice.number === number) : undefined
+      const file = listed && (await invoiceFile(store, listed.id))
+      if (!file) return notFound(site, reply.header('cache-control', 'no-store'))
+      return reply
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .send(file.pdf)
+    },
+  )
 
   // Every POST counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who mistyped.
   app.post<{ Params: { token: string }; Body: { action?: unknown; email?: unknown; [field: string]: unknown } | undefined }>(

@@ -34,7 +34,13 @@ function withSoldNames(config: DomainsConfig, sold: ReadonlySet<string>, generat
   // As the portfolio index chooses its names (sites/portfolio-index.ts): an exact entry, listed and available.
   const inPortfolio = (ascii: string) => {
     const resolved = config.resolve(ascii)
-    return resolved !== null && resolved.known && resolved.wildcard === undefined && resolved.settings.listed !== false && (resolved.settings.status ?? 'available') === 'available'
+    return (
+      resolved !== null &&
+      resolved.known &&
+      resolved.wildcard === undefined &&
+      resolved.settings.listed !== false &&
+      (resolved.settings.status ?? 'available') === 'available'
+    )
   }
   return {
     ...config,
@@ -59,7 +65,9 @@ function withSoldNames(config: DomainsConfig, sold: ReadonlySet<string>, generat
       const page = config.list({ ...query, limit: (query.limit ?? 50) + sold.size })
       const items = page.items.filter((item) => !isSold(item.ascii)).slice(0, query.limit ?? 50)
       const needle = (query.q ?? '').trim().toLowerCase()
-      const soldListed = [...sold].filter((ascii) => inPortfolio(ascii) && (needle === '' || ascii.includes(needle) || displayHost(ascii).includes(needle))).length
+      const soldListed = [...sold].filter(
+        (ascii) => inPortfolio(ascii) && (needle === '' || ascii.includes(needle) || displayHost(ascii).includes(needle)),
+      ).length
       return { total: Math.max(0, page.total - soldListed), items }
     },
   }

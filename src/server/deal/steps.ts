@@ -57,7 +57,12 @@ export function dealPageUrl(config: DealStepContext['config'], deal: StoredDeal)
   return token && dealUrl(deal.domain, token)
 }
 
-function mailFor(context: DealStepContext, deal: StoredDeal, kind: DealMailKind, extra: { reason?: string; completesAt?: number } = {}): NonNullable<DealChange['mail']> {
+function mailFor(
+  context: DealStepContext,
+  deal: StoredDeal,
+  kind: DealMailKind,
+  extra: { reason?: string; completesAt?: number } = {},
+): NonNullable<DealChange['mail']> {
   const { language } = deal.buyer
   const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
   const link = dealPageUrl(context.config, deal) ?? linkInFirstMail(language)
@@ -73,9 +78,14 @@ function mailFor(context: DealStepContext, deal: StoredDeal, kind: DealMailKind,
 }
 
 /** Where a deal's events go: the domain's `notify:`, else NOTIFY_URLS, as an inquiry's notifications. */
-export const dealNotifyUrls = (context: DealStepContext, domain: string) => notifyUrlsFor(context.domains.resolve(domain)?.settings ?? context.domains.default, context.config)
+export const dealNotifyUrls = (context: DealStepContext, domain: string) =>
+  notifyUrlsFor(context.domains.resolve(domain)?.settings ?? context.domains.default, context.config)
 
-async function step(context: DealStepContext, id: number, build: (deal: StoredDeal) => DealChange | StepOutcome | Promise<DealChange | StepOutcome>): Promise<StepOutcome> {
+async function step(
+  context: DealStepContext,
+  id: number,
+  build: (deal: StoredDeal) => DealChange | StepOutcome | Promise<DealChange | StepOutcome>,
+): Promise<StepOutcome> {
   const deal = await context.store.getDeal(id)
   if (!deal) return { status: 'not-found' }
   const change = await build(deal)
@@ -106,7 +116,8 @@ export async function markPaid(context: DealStepContext, id: number, now: number
 }
 
 /** The final invoice of a plan paid in advance, with the supply (decision 046); null for any other deal. */
-const finalInvoice = async (context: DealStepContext, deal: StoredDeal, now: number) => (paidInAdvance(deal) ? (await paymentInvoice(context, deal.id, now, { supplied: true })).issue : null)
+const finalInvoice = async (context: DealStepContext, deal: StoredDeal, now: number) =>
+  paidInAdvance(deal) ? (await paymentInvoice(context, deal.id, now, { supplied: true })).issue : null
 
 /**
  * The transfer: the code (sealed at once, never stored or mailed as it is) and/or a note (a push to the buyer's
@@ -122,7 +133,8 @@ export const recordTransfer = (context: DealStepContext, id: number, input: { co
     // An instalment plan whose name moves at once may be transferred before its rates are paid (decision 042).
     const atOnce = deal.plan?.transfer === 'at-once'
     // Then the transfer is the supply, and the invoice with the schedule goes with it.
-    const issue = atOnce && deal.status === 'awaiting_payment' ? (await paymentInvoice(context, id, now, { atSupply: true })).issue : await finalInvoice(context, deal, now)
+    const issue =
+      atOnce && deal.status === 'awaiting_payment' ? (await paymentInvoice(context, id, now, { atSupply: true })).issue : await finalInvoice(context, deal, now)
     return {
       ...(issue && { invoice: issue }),
       from: atOnce ? ['awaiting_payment', 'paid'] : ['paid'],

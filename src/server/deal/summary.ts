@@ -16,7 +16,8 @@ const NEXT: Partial<Record<StoredDeal['status'], { field: 'paymentDueAt' | 'tran
 function nextDeadlineOf(deal: StoredDeal): { at: number; label: string; rate?: true } | null {
   // A plan waits for its next rate while one is open (also once the name moved at once).
   const rate = deal.status === 'cancelled' ? null : nextRate(deal)
-  if (rate && (deal.status === 'awaiting_payment' || deal.status === 'transferred' || deal.status === 'completed')) return { at: rate.dueAt, label: `${rateLabel(rate, rateCount(deal), 'de')} bis`, rate: true }
+  if (rate && (deal.status === 'awaiting_payment' || deal.status === 'transferred' || deal.status === 'completed'))
+    return { at: rate.dueAt, label: `${rateLabel(rate, rateCount(deal), 'de')} bis`, rate: true }
   const next = NEXT[deal.status]
   const at = next && deal[next.field]
   return next && at !== null && at !== undefined ? { at, label: next.label } : null

@@ -28,11 +28,20 @@ afterEach(async () => {
 async function setUp(personal: boolean) {
   const receiver = await startReceiver()
   const sink = await startSmtpSink()
-  cleanups.push(() => receiver.close(), () => sink.close())
+  cleanups.push(
+    () => receiver.close(),
+    () => sink.close(),
+  )
   const storeConfig = await testStoreConfig('deal-webhooks-')
   const store = await openTestStore(storeConfig)
   cleanups.push(() => store.close())
-  const config = loadConfig({ DATA_DIR: storeConfig.dataDir, NOTIFY_URLS: receiver.url, NOTIFY_SECRET: SECRET, NOTIFY_PERSONAL: personal ? 'true' : 'false', MAIL_TO: 'owner@example.org' })
+  const config = loadConfig({
+    DATA_DIR: storeConfig.dataDir,
+    NOTIFY_URLS: receiver.url,
+    NOTIFY_SECRET: SECRET,
+    NOTIFY_PERSONAL: personal ? 'true' : 'false',
+    MAIL_TO: 'owner@example.org',
+  })
   const domains = domainsConfigOf({})
   const context = { store, config, domains }
   const transport = createMailTransport({ dataDir: storeConfig.dataDir, smtpUrl: sink.url })
@@ -47,10 +56,16 @@ async function setUp(personal: boolean) {
     notify: { secret: SECRET, personal, consoleUrl: () => 'http://127.0.0.1:1' },
   })
   worker.start()
-  cleanups.push(() => transport.close(), () => worker.stop())
+  cleanups.push(
+    () => transport.close(),
+    () => worker.stop(),
+  )
   /** An inquiry with an offer, accepted: a deal; its page's link as the acceptance mail has it. */
   async function acceptedDeal(domain: string, now: number) {
-    const saved = await store.saveInquiry(newInquiry({ domain, name: 'Erika <b>Käuferin</b>', email: `buyer@${domain}`, offer: { amount: 900, currency: 'EUR' }, createdAt: now }), { queue: false })
+    const saved = await store.saveInquiry(
+      newInquiry({ domain, name: 'Erika <b>Käuferin</b>', email: `buyer@${domain}`, offer: { amount: 900, currency: 'EUR' }, createdAt: now }),
+      { queue: false },
+    )
     if (saved.status !== 'created') throw new Error('not created')
     const outcome = await takeDealStep({ ...context, secret: SECRET }, saved.id, { kind: 'accept' }, now)
     if (outcome.status !== 'queued' || !outcome.deal) throw new Error(`not accepted: ${outcome.status}`)
@@ -88,7 +103,12 @@ describe('deal webhooks', () => {
     expect(receiver.requests).toHaveLength(8)
 
     const completed = bodies.find((body) => body.event === 'deal.completed')!
-    expect(completed).toMatchObject({ domain: 'sold.de', status: 'completed', amount: { minor: 90_000, currency: 'EUR' }, reference: expect.stringMatching(/^DL-\d{4}-\d{4}$/) })
+    expect(completed).toMatchObject({
+      domain: 'sold.de',
+      status: 'completed',
+      amount: { minor: 90_000, currency: 'EUR' },
+      reference: expect.stringMatching(/^DL-\d{4}-\d{4}$/),
+    })
     expect(completed).not.toHaveProperty('email')
     expect(completed).not.toHaveProperty('name')
 
@@ -107,7 +127,12 @@ describe('deal webhooks', () => {
     await acceptedDeal('personal.de', Date.now())
     await receiver.waitFor(1)
     const [created] = payloads(receiver.requests)
-    expect(created).toMatchObject({ event: 'deal.created', name: 'Erika <b>Käuferin</b>', email: 'buyer@personal.de', console: expect.stringMatching(/^http:\/\/127\.0\.0\.1:1\/anfragen\/\d+$/) })
+    expect(created).toMatchObject({
+      event: 'deal.created',
+      name: 'Erika <b>Käuferin</b>',
+      email: 'buyer@personal.de',
+      console: expect.stringMatching(/^http:\/\/127\.0\.0\.1:1\/anfragen\/\d+$/),
+    })
     // What the buyer typed is escaped for a receiver that pastes the JSON into HTML.
     expect(receiver.requests[0]!.body).not.toContain('<b>')
   })

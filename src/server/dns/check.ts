@@ -37,7 +37,8 @@ export function judgeRecords(domain: ForSaleDomain, published: Buffer[][]): Find
     .filter((reading) => reading.problems.length > 0)
     .map((reading) => ({ state: 'malformed', detail: `"${reading.text}": ${reading.problems.join('; ')}` }))
   if (domain.status === 'sold') {
-    if (readings.length) findings.unshift({ state: 'left over', detail: `sold, but ${readings.length} _for-sale record${readings.length === 1 ? ' remains' : 's remain'}` })
+    if (readings.length)
+      findings.unshift({ state: 'left over', detail: `sold, but ${readings.length} _for-sale record${readings.length === 1 ? ' remains' : 's remain'}` })
     return findings
   }
   const valid = readings.filter((reading) => reading.problems.length === 0)

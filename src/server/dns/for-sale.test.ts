@@ -131,7 +131,13 @@ describe('the domains the records are made for', () => {
   test('are the exact names shown, with their status; wildcards and unlisted names are skipped with the reason', () => {
     const { domains, skipped } = listing({
       default: { status: 'sold' },
-      domains: { 'münchen.de': { price: 5, status: 'available' }, 'old.de': { price: 9 }, 'res.de': { status: 'reserved' }, '*.parked.de': {}, 'hidden.de': { listed: false } },
+      domains: {
+        'münchen.de': { price: 5, status: 'available' },
+        'old.de': { price: 9 },
+        'res.de': { status: 'reserved' },
+        '*.parked.de': {},
+        'hidden.de': { listed: false },
+      },
     })
     expect(domains.map(({ domain, ascii, status, records }) => ({ domain, ascii, status, records: records.length }))).toEqual([
       { domain: 'münchen.de', ascii: 'xn--mnchen-3ya.de', status: 'available', records: 2 },
@@ -146,8 +152,15 @@ describe('the domains the records are made for', () => {
 })
 
 describe('check judges what is published', () => {
-  const [example, sold] = listing({ domains: { 'example.de': { price: 4900 }, 'sold.de': { status: 'sold', price: 1 } } }).domains as [ForSaleDomain, ForSaleDomain]
-  const judge = (domain: ForSaleDomain, ...records: string[]) => judgeRecords(domain, records.map((record) => txt(record)))
+  const [example, sold] = listing({ domains: { 'example.de': { price: 4900 }, 'sold.de': { status: 'sold', price: 1 } } }).domains as [
+    ForSaleDomain,
+    ForSaleDomain,
+  ]
+  const judge = (domain: ForSaleDomain, ...records: string[]) =>
+    judgeRecords(
+      domain,
+      records.map((record) => txt(record)),
+    )
 
   test('its own records are in order, with ftxt of the owner’s choosing and extra TXT beside them', () => {
     expect(judge(example, ...example.records, 'v=FORSALE1;ftxt=Anders formuliert', 'v=FORSALE1;furi=mailto:a@example.org', 'other=1')).toEqual([])

@@ -85,7 +85,10 @@ export function forSaleListing(config: DomainsConfig, only?: string, sold: Pick<
   for (const [key, entry] of config.entries()) {
     if (only !== undefined && key !== only) continue
     if (key.startsWith('*.')) {
-      listing.skipped.push({ domain: `*.${displayHost(key.slice(2))}`, reason: 'a wildcard entry: _for-sale records name one domain each (list the names you sell)' })
+      listing.skipped.push({
+        domain: `*.${displayHost(key.slice(2))}`,
+        reason: 'a wildcard entry: _for-sale records name one domain each (list the names you sell)',
+      })
       continue
     }
     const settings = { ...config.default, ...entry }

@@ -50,7 +50,13 @@ export function withRemoved(names: DnsNameRecords[], published: readonly string[
 }
 
 /** Sends one zone's update: every name's _for-sale TXT records replaced by the ones given. */
-export async function sendZoneUpdate(settings: DnsUpdateConfig, zone: string, names: DnsNameRecords[], now: () => number = Date.now, timeoutMs?: number): Promise<UpdateResult> {
+export async function sendZoneUpdate(
+  settings: DnsUpdateConfig,
+  zone: string,
+  names: DnsNameRecords[],
+  now: () => number = Date.now,
+  timeoutMs?: number,
+): Promise<UpdateResult> {
   let request
   try {
     request = buildUpdate(zone, names, settings.key, now())

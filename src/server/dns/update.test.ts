@@ -23,10 +23,20 @@ const others = () => knot.zone('example.test').filter((line) => !line.startsWith
 
 test('an update signed with the key writes the records, and the next one replaces them', async () => {
   const before = others()
-  const first = buildUpdate('example.test', [{ ascii: 'example.test', records: ['v=FORSALE1;furi=https://example.test/', 'v=FORSALE1;fval=EUR4900'] }], server.key, Date.now())
+  const first = buildUpdate(
+    'example.test',
+    [{ ascii: 'example.test', records: ['v=FORSALE1;furi=https://example.test/', 'v=FORSALE1;fval=EUR4900'] }],
+    server.key,
+    Date.now(),
+  )
   expect(await sendUpdate(server, first)).toEqual({ status: 'sent' })
   expect(knot.txt('_for-sale.example.test')).toEqual(['"v=FORSALE1;furi=https://example.test/"', '"v=FORSALE1;fval=EUR4900"'])
-  const second = buildUpdate('example.test', [{ ascii: 'example.test', records: ['v=FORSALE1;furi=https://example.test/', 'v=FORSALE1;fval=EUR3900'] }], server.key, Date.now())
+  const second = buildUpdate(
+    'example.test',
+    [{ ascii: 'example.test', records: ['v=FORSALE1;furi=https://example.test/', 'v=FORSALE1;fval=EUR3900'] }],
+    server.key,
+    Date.now(),
+  )
   expect(await sendUpdate(server, second)).toEqual({ status: 'sent' })
   expect(knot.txt('_for-sale.example.test')).toEqual(['"v=FORSALE1;furi=https://example.test/"', '"v=FORSALE1;fval=EUR3900"'])
   expect(others()).toEqual(before)
@@ -35,7 +45,10 @@ test('an update signed with the key writes the records, and the next one replace
 test('a wrong key is refused and changes nothing', async () => {
   const before = knot.zone('example.test')
   const wrong = { ...server, key: { ...server.key, secret: Buffer.alloc(32, 7) } }
-  const result = await sendUpdate(wrong, buildUpdate('example.test', [{ ascii: 'shop.example.test', records: ['v=FORSALE1;fval=EUR1'] }], wrong.key, Date.now()))
+  const result = await sendUpdate(
+    wrong,
+    buildUpdate('example.test', [{ ascii: 'shop.example.test', records: ['v=FORSALE1;fval=EUR1'] }], wrong.key, Date.now()),
+  )
   expect(result).toEqual({ status: 'failed', error: expect.stringMatching(/^the DNS server answered NOTAUTH \(BADSIG\)/) })
   expect(knot.zone('example.test')).toEqual(before)
 })

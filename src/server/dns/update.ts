@@ -17,7 +17,18 @@ const CLASS_ANY = 255
 const TSIG_ALGORITHM = 'hmac-sha256.'
 /** Seconds the server's clock may differ from ours (RFC 8945 recommends 300). */
 const FUDGE = 300
-const RCODE_NAMES: Record<number, string> = { 1: 'FORMERR', 2: 'SERVFAIL', 3: 'NXDOMAIN', 4: 'NOTIMP', 5: 'REFUSED', 6: 'YXDOMAIN', 7: 'YXRRSET', 8: 'NXRRSET', 9: 'NOTAUTH', 10: 'NOTZONE' }
+const RCODE_NAMES: Record<number, string> = {
+  1: 'FORMERR',
+  2: 'SERVFAIL',
+  3: 'NXDOMAIN',
+  4: 'NOTIMP',
+  5: 'REFUSED',
+  6: 'YXDOMAIN',
+  7: 'YXRRSET',
+  8: 'NXRRSET',
+  9: 'NOTAUTH',
+  10: 'NOTZONE',
+}
 const TSIG_ERRORS: Record<number, string> = { 16: 'BADSIG', 17: 'BADKEY', 18: 'BADTIME', 22: 'BADTRUNC' }
 /** Answers worth asking again: the server may be able to later. Anything else needs the owner (key, zone, policy). */
 const TEMPORARY_RCODES = new Set([2])
@@ -84,7 +95,17 @@ const u48 = (value: number) => {
 
 /** The TSIG variables after the message in the MAC's input (RFC 8945 4.3.3). */
 function tsigVariables(keyName: string, timeSigned: number, error: number, other: Buffer): Buffer {
-  return Buffer.concat([canonicalName(keyName), u16(CLASS_ANY), Buffer.alloc(4), canonicalName(TSIG_ALGORITHM), u48(timeSigned), u16(FUDGE), u16(error), u16(other.length), other])
+  return Buffer.concat([
+    canonicalName(keyName),
+    u16(CLASS_ANY),
+    Buffer.alloc(4),
+    canonicalName(TSIG_ALGORITHM),
+    u48(timeSigned),
+    u16(FUDGE),
+    u16(error),
+    u16(other.length),
+    other,
+  ])
 }
 
 function tsigRecord(keyName: string, timeSigned: number, mac: Buffer, originalId: number): Buffer {
@@ -168,7 +189,15 @@ function readTsig(message: Buffer): ReadTsig | null {
   const mac = message.subarray(at + 10, at + 10 + macSize)
   at += 10 + macSize
   const otherLength = message.readUInt16BE(at + 4)
-  return { start, timeSigned, mac, originalId: message.readUInt16BE(at), error: message.readUInt16BE(at + 2), other: message.subarray(at + 6, at + 6 + otherLength), keyName }
+  return {
+    start,
+    timeSigned,
+    mac,
+    originalId: message.readUInt16BE(at),
+    error: message.readUInt16BE(at + 2),
+    other: message.subarray(at + 6, at + 6 + otherLength),
+    keyName,
+  }
 }
 
 /** Whether a response is the server's own answer to `request`, signed with the key (RFC 8945 5.3). */
@@ -192,7 +221,14 @@ export function judgeResponse(response: Buffer, request: SignedUpdate, key: Tsig
   if (rcode !== 0) {
     const name = RCODE_NAMES[rcode] ?? `rcode ${rcode}`
     const tsigError = tsig && tsig.error ? ` (${TSIG_ERRORS[tsig.error] ?? `TSIG error ${tsig.error}`})` : ''
-    const hint = rcode === 9 ? ': the server does not accept the key (DNS_UPDATE_KEY_NAME, DNS_UPDATE_KEY_SECRET) or the clock is off' : rcode === 5 ? ': the server does not allow this key to update these names' : rcode === 10 ? ': the name is not in the zone' : ''
+    const hint =
+      rcode === 9
+        ? ': the server does not accept the key (DNS_UPDATE_KEY_NAME, DNS_UPDATE_KEY_SECRET) or the clock is off'
+        : rcode === 5
+          ? ': the server does not allow this key to update these names'
+          : rcode === 10
+            ? ': the name is not in the zone'
+            : ''
     const error = `the DNS server answered ${name}${tsigError}${hint}`
     return TEMPORARY_RCODES.has(rcode) ? { status: 'retry', error } : { status: 'failed', error }
   }
@@ -214,7 +250,9 @@ export function sendUpdate(server: UpdateServer, request: SignedUpdate, now: () 
       resolve(result)
     }
     socket.setTimeout(server.timeoutMs ?? 10_000, () => finish({ status: 'retry', error: 'the DNS server did not answer in time' }))
-    socket.on('error', (error: NodeJS.ErrnoException) => finish({ status: 'retry', error: `the DNS server cannot be reached (${error.code ?? error.message})` }))
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ status: 'retry', error: `the DNS server cannot be reached (${error.code ?? error.message})` }),
+    )
     socket.on('connect', () => socket.write(Buffer.concat([u16(request.message.length), request.message])))
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk])

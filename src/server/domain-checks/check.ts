@@ -39,7 +39,13 @@ const detailText = (text: string) => {
   return line.length > DETAIL_MAX ? `${line.slice(0, DETAIL_MAX - 1)}…` : line
 }
 
-const RECORDS_OF: Record<Finding['state'], RecordsState> = { missing: 'missing', stale: 'stale', 'left over': 'left-over', malformed: 'malformed', error: 'unknown' }
+const RECORDS_OF: Record<Finding['state'], RecordsState> = {
+  missing: 'missing',
+  stale: 'stale',
+  'left over': 'left-over',
+  malformed: 'malformed',
+  error: 'unknown',
+}
 /** The worst finding decides the state. */
 const RANK: Finding['state'][] = ['error', 'left over', 'missing', 'malformed', 'stale']
 
@@ -79,12 +85,15 @@ export function createChecker(options: CheckOptions) {
   async function checkOne(domain: ForSaleDomain, previous: DomainCheck | undefined): Promise<DomainCheck> {
     const now = options.now()
     const [pointing, forSale] = await Promise.all([checkPointing(domain.ascii, options), lookupForSale(options.resolver, domain.ascii)])
-    const records = 'error' in forSale ? { records: 'unknown' as const, detail: detailText(`DNS: ${forSale.error}`) } : recordsOf(judgeRecords(domain, forSale.records))
+    const records =
+      'error' in forSale ? { records: 'unknown' as const, detail: detailText(`DNS: ${forSale.error}`) } : recordsOf(judgeRecords(domain, forSale.records))
     let expiry: Pick<DomainCheck, 'expiry' | 'expiresAt' | 'expiryDetail' | 'rdapCheckedAt'>
     if (options.forceRdap || needsRdap(previous, now)) {
       const bootstrap = options.bootstrap()
       const server = rdapServersFor(bootstrap, domain.ascii)[0]?.host ?? ''
-      const found = await rdapSlot(server, () => lookupExpiry(bootstrap, domain.ascii, { timeoutMs: options.rdapTimeoutMs, allowLoopback: options.allowLoopback, signal: options.signal }))
+      const found = await rdapSlot(server, () =>
+        lookupExpiry(bootstrap, domain.ascii, { timeoutMs: options.rdapTimeoutMs, allowLoopback: options.allowLoopback, signal: options.signal }),
+      )
       // An RDAP server that does not answer leaves the last date known in place (still warned about), marked unknown.
       const expiresAt = found.expiry === 'known' ? found.expiresAt : found.expiry === 'unknown' ? (previous?.expiresAt ?? null) : null
       expiry = { expiry: found.expiry, expiresAt, expiryDetail: detailText(found.detail), rdapCheckedAt: now }
@@ -104,7 +113,11 @@ export function createChecker(options: CheckOptions) {
 
   return {
     /** Checks the names, `concurrency` at a time; `onChecked` gets each as it is done (to be stored in slices). */
-    async check(domains: ForSaleDomain[], previous: ReadonlyMap<string, DomainCheck>, onChecked?: (check: DomainCheck) => Promise<void>): Promise<DomainCheck[]> {
+    async check(
+      domains: ForSaleDomain[],
+      previous: ReadonlyMap<string, DomainCheck>,
+      onChecked?: (check: DomainCheck) => Promise<void>,
+    ): Promise<DomainCheck[]> {
       const results: DomainCheck[] = new Array(domains.length)
       let next = 0
       const worker = async () => {

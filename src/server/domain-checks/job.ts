@@ -40,7 +40,10 @@ export function bootstrapHolder(options: { url?: URL; timeoutMs?: number; allowL
     async refresh(now: number, log: FastifyBaseLogger) {
       if (now - triedAt < BOOTSTRAP_EVERY_MS) return
       triedAt = now
-      const fresh = await fetchBootstrap(options.url ?? new URL(IANA_BOOTSTRAP_URL), current, { timeoutMs: options.timeoutMs ?? 10_000, allowLoopback: options.allowLoopback })
+      const fresh = await fetchBootstrap(options.url ?? new URL(IANA_BOOTSTRAP_URL), current, {
+        timeoutMs: options.timeoutMs ?? 10_000,
+        allowLoopback: options.allowLoopback,
+      })
       if (fresh) {
         current = fresh
         log.info({ publication: fresh.publication }, 'RDAP bootstrap file refreshed from IANA')
@@ -75,7 +78,8 @@ export async function runDomainChecks(options: {
   const save = async () => {
     const batch = pending
     pending = []
-    if (batch.length) changes += (await store.saveDomainChecks(batch, { now: options.now(), expiringMs: EXPIRING_DAYS * DAY_MS, notify: options.notify })).length
+    if (batch.length)
+      changes += (await store.saveDomainChecks(batch, { now: options.now(), expiringMs: EXPIRING_DAYS * DAY_MS, notify: options.notify })).length
   }
   const checks = await checker.check(due, previous, async (check) => {
     pending.push(check)

@@ -83,14 +83,19 @@ async function addressOf(host: string, policy: OutboundPolicy): Promise<{ addres
     return { error: `the name of the server does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})` }
   }
   const allowed = found.find((entry) => mayConnect(entry.address, policy))
-  return allowed ? { address: allowed.address } : { error: 'the server\'s name resolves to no public address' }
+  return allowed ? { address: allowed.address } : { error: "the server's name resolves to no public address" }
 }
 
 /** GET the URL: at most maxBytes of the body are read (`cut` says more was sent); no redirect is followed. */
 export async function boundedGet(url: URL, options: GetOptions): Promise<Fetched> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, error: `${url.protocol} is not HTTP` }
   if (url.username || url.password) return { ok: false, error: 'a URL with a user name is not asked' }
-  const target = options.address === undefined ? await addressOf(url.hostname, options) : mayConnect(options.address, options) ? { address: options.address } : { error: `${options.address} is not a public address` }
+  const target =
+    options.address === undefined
+      ? await addressOf(url.hostname, options)
+      : mayConnect(options.address, options)
+        ? { address: options.address }
+        : { error: `${options.address} is not a public address` }
   if ('error' in target) return { ok: false, error: target.error }
   const { address } = target
   const family = net.isIP(address)

@@ -86,7 +86,8 @@ export async function lookupExpiry(bootstrap: RdapBootstrap, ascii: string, opti
   const fetched = await boundedGet(url, { ...options, maxBytes: RDAP_MAX_BYTES, headers: { accept: 'application/rdap+json, application/json' } })
   const server = base.host
   if (!fetched.ok) return { expiry: 'unknown', expiresAt: null, detail: `RDAP ${server}: ${fetched.error}` }
-  if (fetched.cut) return { expiry: 'unknown', expiresAt: null, detail: `RDAP ${server}: die Antwort ist größer als ${RDAP_MAX_BYTES / 1024} KiB und wurde abgeschnitten` }
+  if (fetched.cut)
+    return { expiry: 'unknown', expiresAt: null, detail: `RDAP ${server}: die Antwort ist größer als ${RDAP_MAX_BYTES / 1024} KiB und wurde abgeschnitten` }
   if (fetched.status === 404) return { expiry: 'unknown', expiresAt: null, detail: `RDAP ${server}: die Registry kennt den Namen nicht (404)` }
   if (fetched.status !== 200) return { expiry: 'unknown', expiresAt: null, detail: `RDAP ${server}: HTTP ${fetched.status}` }
   let answer: z.infer<typeof domainAnswer>

@@ -29,4 +29,5 @@ export function checkOptionsFor(settings: Config['domainChecks']): Omit<CheckOpt
 export const listedNames = (domains: DomainsConfig, sold: { has(ascii: string): boolean }): ForSaleDomain[] => forSaleListing(domains, undefined, sold).domains
 
 /** Where a name's domain.* notifications go: its notify: (else the default's), else NOTIFY_URLS. */
-export const noticeUrlsFor = (domains: DomainsConfig, config: Pick<Config, 'notify'>) => (ascii: string) => notifyUrlsFor(domains.entry(ascii) ?? { ...domains.default }, config)
+export const noticeUrlsFor = (domains: DomainsConfig, config: Pick<Config, 'notify'>) => (ascii: string) =>
+  notifyUrlsFor(domains.entry(ascii) ?? { ...domains.default }, config)

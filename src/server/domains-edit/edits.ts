@@ -12,7 +12,10 @@ const fieldChangesSchema = z
     price: wholeAmount.nullable(),
     priceType: z.enum(['fixed', 'negotiable', 'on-request']).nullable(),
     minOffer: wholeAmount.nullable(),
-    currency: z.string().regex(/^[A-Z]{3}$/).nullable(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .nullable(),
     status: z.enum(['available', 'reserved', 'sold']).nullable(),
     language: z.enum([...LANGUAGES, 'auto']).nullable(),
     listed: z.boolean().nullable(),

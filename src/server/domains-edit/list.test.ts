@@ -9,17 +9,43 @@ vi.mock('node:url', async (original) => {
   return { ...url, domainToUnicode: (name: string) => (decoded.count++, url.domainToUnicode(name)) }
 })
 
-const domains: Record<string, unknown> = { 'münchen.de': { price: 900, description: '<b>x</b>' }, 'versteckt.de': { listed: false, status: 'reserved' }, '*.wild.de': {} }
+const domains: Record<string, unknown> = {
+  'münchen.de': { price: 900, description: '<b>x</b>' },
+  'versteckt.de': { listed: false, status: 'reserved' },
+  '*.wild.de': {},
+}
 for (let i = 0; i < 250; i++) domains[`name-${String(i).padStart(3, '0')}.de`] = { price: 1000 + i }
 const config = domainsConfigOf({ default: { currency: 'USD', language: 'en' }, domains })
 
-describe('the console\'s list of names', () => {
-  test('pages through the exact names in the file\'s order, unlisted ones too, with the defaults where a name sets none', () => {
+describe("the console's list of names", () => {
+  test("pages through the exact names in the file's order, unlisted ones too, with the defaults where a name sets none", () => {
     const first = listDomains(config, {})
     expect([first.total, first.items.length]).toEqual([252, 100])
     expect(first.items.slice(0, 2)).toEqual([
-      { name: 'münchen.de', ascii: 'xn--mnchen-3ya.de', price: 900, currency: 'USD', priceType: null, minOffer: null, status: 'available', language: 'en', listed: true, description: '<b>x</b>' },
-      { name: 'versteckt.de', ascii: 'versteckt.de', price: null, currency: 'USD', priceType: null, minOffer: null, status: 'reserved', language: 'en', listed: false, description: null },
+      {
+        name: 'münchen.de',
+        ascii: 'xn--mnchen-3ya.de',
+        price: 900,
+        currency: 'USD',
+        priceType: null,
+        minOffer: null,
+        status: 'available',
+        language: 'en',
+        listed: true,
+        description: '<b>x</b>',
+      },
+      {
+        name: 'versteckt.de',
+        ascii: 'versteckt.de',
+        price: null,
+        currency: 'USD',
+        priceType: null,
+        minOffer: null,
+        status: 'reserved',
+        language: 'en',
+        listed: false,
+        description: null,
+      },
     ])
     expect(listDomains(config, { offset: 200 }).items.map((row) => row.name)).toEqual(Array.from({ length: 52 }, (_, i) => `name-${198 + i}.de`))
     expect(listDomains(config, { offset: 5000 })).toEqual({ q: '', offset: 5000, total: 252, items: [] })

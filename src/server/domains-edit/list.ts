@@ -72,7 +72,7 @@ function matchesOf(index: NameIndex, q: string): Int32Array {
   if (kept) return kept
   const { text, starts } = searchTextOf(index)
   const found: number[] = []
-  for (let at = text.indexOf(q); at >= 0; ) {
+  for (let at = text.indexOf(q); at >= 0;) {
     const line = lineAt(starts, at)
     found.push(line)
     at = text.indexOf(q, starts[line + 1]!)

@@ -44,7 +44,7 @@ async function write(fields: Partial<EditJob>) {
 const read = () => yaml.load(fs.readFileSync(file, 'utf8'), YAML_OPTIONS) as { domains: Record<string, Record<string, unknown>> }
 
 describe('an edit of one name', () => {
-  test('rewrites only that name\'s lines: comments, order and every other line stay byte for byte', async () => {
+  test("rewrites only that name's lines: comments, order and every other line stay byte for byte", async () => {
     const report = await write({ edits: [{ op: 'set', name: 'Beispiel.DE', changes: { price: 5900, status: 'reserved', listed: false } }] })
     expect(report.problems).toEqual([])
     expect(report.changes).toEqual([
@@ -57,7 +57,10 @@ describe('an edit of one name', () => {
     ])
     expect(report.resolved).toEqual([{ op: 'set', name: 'beispiel.de', changes: { price: 5900, status: 'reserved', listed: false } }])
     expect(fs.readFileSync(file, 'utf8')).toBe(
-      BEFORE.replace('    price: 4000 # alter Preis\n    description: Kurz\n', '    price: 5900 # alter Preis\n    description: Kurz\n    status: reserved\n    listed: false\n'),
+      BEFORE.replace(
+        '    price: 4000 # alter Preis\n    description: Kurz\n',
+        '    price: 5900 # alter Preis\n    description: Kurz\n    status: reserved\n    listed: false\n',
+      ),
     )
   })
 
@@ -78,18 +81,30 @@ describe('an edit of one name', () => {
 
 describe('several names, adding and removing', () => {
   test('a price change in % rounds to whole units, and a name without a price of its own is named, not changed', async () => {
-    const report = await write({ edits: [{ op: 'scale', names: ['beispiel.de', 'zweite.de', 'ohne-preis.de'], percent: 10 }, { op: 'set', name: 'zweite.de', changes: { status: 'available' } }] })
+    const report = await write({
+      edits: [
+        { op: 'scale', names: ['beispiel.de', 'zweite.de', 'ohne-preis.de'], percent: 10 },
+        { op: 'set', name: 'zweite.de', changes: { status: 'available' } },
+      ],
+    })
     expect(report.problems).toEqual([{ kind: 'no-price', name: 'ohne-preis.de' }])
     expect(read().domains['beispiel.de']!.price).toBe(4400)
     expect(read().domains['zweite.de']).toEqual({ price: 2199, status: 'available' })
   })
 
   test('prices scale exactly in integers, rounding half up', () => {
-    expect([scaledPrice(1999, 10), scaledPrice(1005, -50), scaledPrice(1, 50), scaledPrice(999_999_999, 0.01), scaledPrice(100, -99)]).toEqual([2199, 503, 2, 1_000_099_999, 1])
+    expect([scaledPrice(1999, 10), scaledPrice(1005, -50), scaledPrice(1, 50), scaledPrice(999_999_999, 0.01), scaledPrice(100, -99)]).toEqual([
+      2199, 503, 2, 1_000_099_999, 1,
+    ])
   })
 
   test('a name is added at the end of domains and removed with its own lines only', async () => {
-    await write({ edits: [{ op: 'add', name: 'Bücher.de', changes: { price: 2500, description: 'Neu' } }, { op: 'remove', name: 'ohne-preis.de' }] })
+    await write({
+      edits: [
+        { op: 'add', name: 'Bücher.de', changes: { price: 2500, description: 'Neu' } },
+        { op: 'remove', name: 'ohne-preis.de' },
+      ],
+    })
     const text = fs.readFileSync(file, 'utf8')
     expect(text).toContain('  bücher.de:\n    price: 2500\n    description: Neu\n')
     expect(text).not.toContain('ohne-preis.de')
@@ -149,7 +164,15 @@ describe('an edit passed on by another instance (lenient)', () => {
 test('a JSON domains file is edited as JSON', async () => {
   const json = path.join(dir, 'domains.json')
   fs.writeFileSync(json, JSON.stringify({ domains: { 'a.de': { price: 100, mailTo: 'a@example.org' } } }))
-  const { replacement } = await planDomainEdits(job({ domainsFile: json, edits: [{ op: 'set', name: 'a.de', changes: { listed: false } }, { op: 'add', name: 'b.de', changes: {} }] }))
+  const { replacement } = await planDomainEdits(
+    job({
+      domainsFile: json,
+      edits: [
+        { op: 'set', name: 'a.de', changes: { listed: false } },
+        { op: 'add', name: 'b.de', changes: {} },
+      ],
+    }),
+  )
   commitReplacement(replacement!)
   expect(JSON.parse(fs.readFileSync(json, 'utf8'))).toEqual({ domains: { 'a.de': { price: 100, mailTo: 'a@example.org', listed: false }, 'b.de': {} } })
 })

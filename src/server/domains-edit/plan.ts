@@ -189,7 +189,9 @@ export async function planDomainEdits(job: EditJob): Promise<EditResult> {
   if (!result.success) {
     appendAll(
       problems,
-      result.error.issues.slice(0, SCHEMA_ISSUES_SHOWN).map((issue) => ({ kind: 'domains-file' as const, message: `${issue.path.join('.') || '(top level)'}: ${issue.message}` })),
+      result.error.issues
+        .slice(0, SCHEMA_ISSUES_SHOWN)
+        .map((issue) => ({ kind: 'domains-file' as const, message: `${issue.path.join('.') || '(top level)'}: ${issue.message}` })),
     )
     return { report: report() }
   }

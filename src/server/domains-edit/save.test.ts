@@ -34,7 +34,7 @@ async function twoInstances() {
 const text = (file: string) => fs.readFileSync(file, 'utf8')
 
 describe('an edit made on one instance', () => {
-  test('is recorded as the next number and taken into the other instance\'s file, once', async () => {
+  test("is recorded as the next number and taken into the other instance's file, once", async () => {
     const { files, options } = await twoInstances()
     const report = await saveDomainEdits(options(0), [{ op: 'set', name: 'beispiel.de', changes: { price: 5900, status: 'reserved' } }])
     expect(report.written).toBe(true)
@@ -51,7 +51,12 @@ describe('an edit made on one instance', () => {
 
   test('makes a preview on another instance stale: its "Speichern" is refused there, after taking the edit in', async () => {
     const { files, options } = await twoInstances()
-    const preview = await planDomainEdits({ domainsFile: files[1], edits: [{ op: 'set', name: 'beispiel.de', changes: { price: 1 } }], mode: 'preview', memoryMiB: 384 })
+    const preview = await planDomainEdits({
+      domainsFile: files[1],
+      edits: [{ op: 'set', name: 'beispiel.de', changes: { price: 1 } }],
+      mode: 'preview',
+      memoryMiB: 384,
+    })
     await saveDomainEdits(options(0), [{ op: 'remove', name: 'zweite.de' }])
     const stale = await saveDomainEdits(options(1), [{ op: 'set', name: 'beispiel.de', changes: { price: 1 } }], preview.report.fingerprint)
     expect(stale.problems).toEqual([{ kind: 'changed' }])
@@ -70,7 +75,9 @@ describe('an edit made on one instance', () => {
         const rows = await real.after(version)
         if (!raced) {
           raced = true
-          expect(await stores[1].recordDomainEdit(version + 1, JSON.stringify([{ op: 'set', name: 'zweite.de', changes: { price: 300 } }]), Date.now())).toBe(true)
+          expect(await stores[1].recordDomainEdit(version + 1, JSON.stringify([{ op: 'set', name: 'zweite.de', changes: { price: 300 } }]), Date.now())).toBe(
+            true,
+          )
         }
         return rows
       },

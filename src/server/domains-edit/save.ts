@@ -77,7 +77,10 @@ async function takeIn(options: SaveOptions & { journal: EditJournal }): Promise<
   }
   if (pending[0]!.version > applied + 1) {
     // Pruned before this file took them in (an instance off for longer than the journal keeps edits, or a new one).
-    log?.error({ from: applied + 1, to: pending[0]!.version - 1 }, 'edits of the domains file are no longer in the store; this file takes in the later ones: compare it with another instance\'s')
+    log?.error(
+      { from: applied + 1, to: pending[0]!.version - 1 },
+      "edits of the domains file are no longer in the store; this file takes in the later ones: compare it with another instance's",
+    )
   }
   let changed = 0
   for (const { version, edits } of pending) {
@@ -88,7 +91,10 @@ async function takeIn(options: SaveOptions & { journal: EditJournal }): Promise<
       commitReplacement(replacement)
       changed++
     } else if (failure) {
-      log?.error({ version, problem: failure.kind, message: 'message' in failure ? failure.message : undefined }, 'an edit of the domains file made on another instance cannot be made here; passed over')
+      log?.error(
+        { version, problem: failure.kind, message: 'message' in failure ? failure.message : undefined },
+        'an edit of the domains file made on another instance cannot be made here; passed over',
+      )
     }
     writeApplied(domainsFile, version)
   }
@@ -132,12 +138,19 @@ export async function saveDomainEdits(options: SaveOptions, edits: readonly Doma
   try {
     unlock = await lockDomainsFile(domainsFile, options.lockWaitMs)
   } catch (error) {
-    const problem = error instanceof LockBusy ? ({ kind: 'busy', message: error.message } as const) : ({ kind: 'write', message: (error as Error).message } as const)
+    const problem =
+      error instanceof LockBusy ? ({ kind: 'busy', message: error.message } as const) : ({ kind: 'write', message: (error as Error).message } as const)
     return { domainsFile, fingerprint: '', changes: [], problems: [problem], resolved: [], written: false }
   }
   try {
     if (journal) await takeIn({ ...options, journal })
-    const { report, replacement } = await options.plan({ domainsFile, edits, mode: 'prepare', memoryMiB: options.memoryMiB, ...(fingerprint !== undefined && { fingerprint }) })
+    const { report, replacement } = await options.plan({
+      domainsFile,
+      edits,
+      mode: 'prepare',
+      memoryMiB: options.memoryMiB,
+      ...(fingerprint !== undefined && { fingerprint }),
+    })
     if (!replacement) return report
     if (journal) {
       const version = readApplied(domainsFile) + 1

@@ -22,7 +22,11 @@ const HOSTILE = [
 
 describe('CSV', () => {
   test.each([',', ';'] as const)('with "%s" every text cell is quoted and reads back with no formula, whichever separator a program splits on', (separator) => {
-    const text = csv(['id', 'message'], HOSTILE.map((message, i) => [i + 1, message]), separator)
+    const text = csv(
+      ['id', 'message'],
+      HOSTILE.map((message, i) => [i + 1, message]),
+      separator,
+    )
     expect(text.startsWith('\ufeff"id"' + separator + '"message"\r\n')).toBe(true)
     const records = parse(text, { bom: true, delimiter: separator }) as string[][]
     expect(records).toHaveLength(HOSTILE.length + 1)

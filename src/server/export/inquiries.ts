@@ -27,5 +27,11 @@ const EXPORT_HEADERS = ['id', 'time', 'domain', 'name', 'email', 'message', 'off
 
 export function exportText(inquiries: InquiryListing[], format: 'csv' | 'json', separator: CsvSeparator = ','): string {
   const rows = inquiries.map(inquiryJson)
-  return format === 'json' ? `${jsonText(rows)}\n` : csv([...EXPORT_HEADERS], rows.map((r) => EXPORT_HEADERS.map((h) => r[h])), separator)
+  return format === 'json'
+    ? `${jsonText(rows)}\n`
+    : csv(
+        [...EXPORT_HEADERS],
+        rows.map((r) => EXPORT_HEADERS.map((h) => r[h])),
+        separator,
+      )
 }

@@ -10,7 +10,6 @@ const MAIL_FAILING_ALARM_MS = RETRY.alarmAfterMs
 /** /readyz writes to the store at most this often; calls in between get the last result. */
 const WRITE_PROBE_MS = 1000
 
-
 export default async function healthRoutes(app: FastifyInstance, deps: { store: Store; readyzDetails: boolean }) {
   const noStore = { 'cache-control': 'no-store' }
 

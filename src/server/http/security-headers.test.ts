@@ -10,9 +10,7 @@ const directives = {
 }
 
 test('the policy gets the nonce at the end of script-src; styles are allowed by their hash alone', () => {
-  expect(cspTemplate(directives)('S')).toBe(
-    "default-src 'self';script-src 'self' 'nonce-S';style-src 'self' 'sha256-abc=';frame-ancestors 'none'",
-  )
+  expect(cspTemplate(directives)('S')).toBe("default-src 'self';script-src 'self' 'nonce-S';style-src 'self' 'sha256-abc=';frame-ancestors 'none'")
 })
 
 test('every answer, also a 404 and an error, carries the headers and a nonce of its own', async () => {

@@ -72,7 +72,7 @@ function yamlText(source: string): DomainsText {
     keys.set(ascii, key)
     entries.set(ascii, termsOf(entry.value))
   }
-  const domains = () => ((expected.domains ??= {}) as Record<string, Record<string, unknown> | null>)
+  const domains = () => (expected.domains ??= {}) as Record<string, Record<string, unknown> | null>
   const edits: ((file: DomainsText) => void)[] = []
   const defaultCurrency = (isObject(expected.default) && codeOf(expected.default.currency)) || 'EUR'
   return {

@@ -23,7 +23,12 @@ function sourceFile(worker: string): string {
 export function forkTask<J, R>(worker: string, job: J, { heapMiB, timeoutMs }: { heapMiB: number; timeoutMs: number }): Promise<R> {
   return new Promise((resolve, reject) => {
     // No environment: the editors need none of the server's settings or secrets, only the job.
-    const child = fork(sourceFile(worker), [], { execArgv: [`--max-old-space-size=${heapMiB}`], env: {}, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+    const child = fork(sourceFile(worker), [], {
+      execArgv: [`--max-old-space-size=${heapMiB}`],
+      env: {},
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    })
     let stderr = ''
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 4000) stderr += chunk

@@ -25,7 +25,7 @@ const writeLock = (holder: object, ageMs = 0) => {
   fs.utimesSync(lock, at, at)
 }
 
-describe('the domains file\'s lock', () => {
+describe("the domains file's lock", () => {
   test('sits beside the file (the one a link names), taken and let go; the file itself is not touched', async () => {
     expect(lock).toBe(path.join(dir, '.domains.yaml.lock'))
     const unlock = await lockDomainsFile(file)
@@ -95,7 +95,7 @@ describe('the domains file\'s lock', () => {
     expect(JSON.parse(fs.readFileSync(lock, 'utf8')).token).toBe('someone-else')
   })
 
-  test('a directory where no lock can be made is the system\'s error', async () => {
+  test("a directory where no lock can be made is the system's error", async () => {
     await expect(lockDomainsFile(path.join(dir, 'fehlt', 'domains.yaml'))).rejects.toThrow('ENOENT')
   })
 })

@@ -46,9 +46,7 @@ describe('the diff', () => {
     const { diff } = merge(YAML_FILE, 'Domain;Preis;Mindestgebot\nexample.de;5.900;1.500\nneu.de;"2.000 €";\nxn--mnchen-3ya.de;;\ndollar.com;900;\n')
     expect(diff).toEqual({
       added: [{ name: 'neu.de', terms: { price: 2000, minOffer: null, currency: 'EUR' } }],
-      changed: [
-        { name: 'example.de', before: { price: 4900, minOffer: 1500, currency: 'EUR' }, after: { price: 5900, minOffer: 1500, currency: 'EUR' } },
-      ],
+      changed: [{ name: 'example.de', before: { price: 4900, minOffer: 1500, currency: 'EUR' }, after: { price: 5900, minOffer: 1500, currency: 'EUR' } }],
       removed: [],
       // münchen.de had no terms and gets none; dollar.com keeps its price in its own currency.
       unchanged: 2,
@@ -73,12 +71,12 @@ describe('merging into YAML', () => {
     expect(output).toBe(YAML_FILE.replace('price: 4900\n    minOffer: 1500\n', 'price: 5900\n'))
   })
 
-  test('a new name is added at the end with the imported terms; a currency like the default\'s is not written', () => {
+  test("a new name is added at the end with the imported terms; a currency like the default's is not written", () => {
     const { output } = merge(YAML_FILE, 'Domain;Preis;Währung\nneu.de;2.000;EUR\nbücher.de;300;USD\nohne.de;;\n')
     expect(output.endsWith('    price: 900\n  neu.de:\n    price: 2000\n  bücher.de:\n    price: 300\n    currency: USD\n  ohne.de: {}\n')).toBe(true)
   })
 
-  test('a changed currency is written; changed back to the default\'s, the key goes', () => {
+  test("a changed currency is written; changed back to the default's, the key goes", () => {
     const { value } = merge(YAML_FILE, 'Domain;Währung\nexample.de;CHF\ndollar.com;EUR\n')
     expect(value.domains['example.de']!.currency).toBe('CHF')
     expect(value.domains['dollar.com']).toEqual({ price: 900 })
@@ -92,7 +90,9 @@ describe('merging into YAML', () => {
 
   test('an empty or missing file becomes one with the names', () => {
     expect(merge('', 'Domain;Preis\nneu.de;1\n').output).toBe('domains:\n  neu.de:\n    price: 1\n')
-    expect(merge('# nur ein Kommentar\nunknownHosts: page\n', 'Domain\nneu.de\n').output).toBe('# nur ein Kommentar\nunknownHosts: page\ndomains:\n  neu.de: {}\n')
+    expect(merge('# nur ein Kommentar\nunknownHosts: page\n', 'Domain\nneu.de\n').output).toBe(
+      '# nur ein Kommentar\nunknownHosts: page\ndomains:\n  neu.de: {}\n',
+    )
   })
 
   test('a file that is not YAML, or whose domains are no mapping, is refused with the reason', () => {
@@ -113,7 +113,7 @@ describe('merging into JSON', () => {
     )
   })
 
-  test('a file that is not JSON is refused with the parser\'s reason', () => {
+  test("a file that is not JSON is refused with the parser's reason", () => {
     expect(() => domainsText('d.json', '{"domains": ')).toThrow(DomainsTextError)
   })
 })

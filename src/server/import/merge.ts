@@ -14,7 +14,11 @@ export function mergeInto(file: DomainsText, domains: readonly ImportedDomain[],
   const diff: ImportDiff = { added: [], changed: [], removed: [], unchanged: 0 }
   const termsOf = (ascii: string): Terms => {
     const entry = file.entries.get(ascii)!
-    return { price: amount(entry.price), minOffer: amount(entry.minOffer), currency: typeof entry.currency === 'string' ? entry.currency : file.defaultCurrency }
+    return {
+      price: amount(entry.price),
+      minOffer: amount(entry.minOffer),
+      currency: typeof entry.currency === 'string' ? entry.currency : file.defaultCurrency,
+    }
   }
   for (const domain of domains) {
     if (!file.entries.has(domain.ascii)) {

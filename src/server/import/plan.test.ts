@@ -113,7 +113,7 @@ test('a domains file that does not exist yet is made', async () => {
 })
 
 describe('what the server would refuse is refused before anything is written', () => {
-  test('a result over the 32 MiB the server loads: the loader\'s reason, the file unchanged (a dry run says the same)', async () => {
+  test("a result over the 32 MiB the server loads: the loader's reason, the file unchanged (a dry run says the same)", async () => {
     // 31.99 MiB of comments (cheap to read), then the names: a few more go over the limit.
     const comment = `# ${'x'.repeat(1021)}\n`
     const big = `${comment.repeat(32 * 1024 - 1)}domains:\n  a.de: {}\n`
@@ -121,20 +121,24 @@ describe('what the server would refuse is refused before anything is written', (
     const text = `Domain;Preis\n${Array.from({ length: 100 }, (_, i) => `neu-${i}.de;${i}`).join('\n')}\n`
     for (const write of [true, false]) {
       const report = await runImport(job({ text, write }))
-      expect(report.problems).toEqual([{ kind: 'refused', message: expect.stringMatching(new RegExp(`^${file} is 32\\.0 MiB; a domains file may have at most 32 MiB`)) }])
+      expect(report.problems).toEqual([
+        { kind: 'refused', message: expect.stringMatching(new RegExp(`^${file} is 32\\.0 MiB; a domains file may have at most 32 MiB`)) },
+      ])
       expect(report).toMatchObject({ written: false, counts: { errors: 1, added: 100 } })
     }
     expect(fs.readFileSync(file, 'utf8')).toBe(big)
     expect(fs.readdirSync(dir)).toEqual(['domains.yaml'])
   })
 
-  test('a result whose load needs more than DOMAINS_FILE_MEMORY_MIB: refused with the loader\'s reason', async () => {
+  test("a result whose load needs more than DOMAINS_FILE_MEMORY_MIB: refused with the loader's reason", async () => {
     const json = path.join(dir, 'domains.json')
     const domains = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`name-${i}.de`, { price: i }]))
     const before = `${JSON.stringify({ domains }, null, 2)}\n`
     fs.writeFileSync(json, before)
     const report = await runImport(job({ domainsFile: json, text: 'Domain;Preis\nneu.de;1\n', memoryMiB: 16 }))
-    expect(report.problems).toEqual([{ kind: 'refused', message: `${json}: loading it needs more than the 16 MiB of memory it may use (DOMAINS_FILE_MEMORY_MIB)` }])
+    expect(report.problems).toEqual([
+      { kind: 'refused', message: `${json}: loading it needs more than the 16 MiB of memory it may use (DOMAINS_FILE_MEMORY_MIB)` },
+    ])
     expect(report.written).toBe(false)
     expect(fs.readFileSync(json, 'utf8')).toBe(before)
     expect(fs.readdirSync(dir).sort()).toEqual(['domains.json', 'domains.yaml'])
@@ -163,7 +167,9 @@ describe('any size up to the limits works or is refused with its reason', () => 
   test('a domains file nested 5 million deep is named as the reason (JSON and YAML)', async () => {
     const json = path.join(dir, 'domains.json')
     fs.writeFileSync(json, `{"domains":{},"x":${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}}`)
-    expect((await runImport(job({ domainsFile: json }))).problems).toEqual([{ kind: 'domains-file', message: 'its lists and objects are nested more than 100 levels deep' }])
+    expect((await runImport(job({ domainsFile: json }))).problems).toEqual([
+      { kind: 'domains-file', message: 'its lists and objects are nested more than 100 levels deep' },
+    ])
     fs.writeFileSync(file, `domains: {}\nx: ${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}\n`)
     expect((await runImport(job())).problems).toEqual([{ kind: 'domains-file', message: 'line 2, column 103: nesting exceeded maxDepth (100)' }])
   })
@@ -174,7 +180,10 @@ describe('two writing imports at once', () => {
 
   test('from the same preview: one is written, the other told that the file changed; nothing is lost unseen', async () => {
     const { fingerprint } = await runImport(job({ write: false }))
-    const [first, second] = await Promise.all([runImport(job({ text: list(['eins.de']), fingerprint })), runImport(job({ text: list(['zwei.de']), fingerprint }))])
+    const [first, second] = await Promise.all([
+      runImport(job({ text: list(['eins.de']), fingerprint })),
+      runImport(job({ text: list(['zwei.de']), fingerprint })),
+    ])
     const reports = [first!, second!]
     expect(reports.filter((report) => report.written)).toHaveLength(1)
     expect(reports.filter((report) => !report.written).map((report) => report.problems)).toEqual([[{ kind: 'changed' }]])
@@ -197,7 +206,14 @@ describe('two writing imports at once', () => {
     const unlock = await lockDomainsFile(file)
     try {
       const report = await runImport(job({ lockWaitMs: 200 }))
-      expect(report.problems).toEqual([{ kind: 'busy', message: expect.stringMatching(new RegExp(`^another import \\(process ${process.pid} on .+\\) is writing it and holds .+\\.domains\\.yaml\\.lock; try again`)) }])
+      expect(report.problems).toEqual([
+        {
+          kind: 'busy',
+          message: expect.stringMatching(
+            new RegExp(`^another import \\(process ${process.pid} on .+\\) is writing it and holds .+\\.domains\\.yaml\\.lock; try again`),
+          ),
+        },
+      ])
       expect(fs.readFileSync(file, 'utf8')).toBe(BEFORE)
     } finally {
       unlock()

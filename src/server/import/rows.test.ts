@@ -74,8 +74,11 @@ describe('amounts', () => {
 })
 
 describe('currencies', () => {
-  test('a currency column, a code or € with the amount, or the header name the row\'s currency, and they must agree', () => {
-    const { domains, problems } = check('Domain;Preis (USD);Mindestgebot;Währung\na.de;100;;\nb.de;"100 €";;\nc.de;100;;chf\nd.de;$100;;\ne.de;;100 GBP;\n', () => 'SEK')
+  test("a currency column, a code or € with the amount, or the header name the row's currency, and they must agree", () => {
+    const { domains, problems } = check(
+      'Domain;Preis (USD);Mindestgebot;Währung\na.de;100;;\nb.de;"100 €";;\nc.de;100;;chf\nd.de;$100;;\ne.de;;100 GBP;\n',
+      () => 'SEK',
+    )
     expect(domains.map(({ name, currency }) => [name, currency])).toEqual([
       ['a.de', 'USD'],
       ['d.de', 'USD'],
@@ -88,7 +91,7 @@ describe('currencies', () => {
     ])
   })
 
-  test('an amount without a currency is in the name\'s current one; a mark of another is a problem naming it', () => {
+  test("an amount without a currency is in the name's current one; a mark of another is a problem naming it", () => {
     const { problems } = check('Domain;Preis\ndollar.com;$100\neuro.de;$100\n', (ascii) => (ascii === 'dollar.com' ? 'USD' : 'EUR'))
     expect(problems).toEqual([{ kind: 'amount', line: 3, field: 'price', value: '$100', reason: 'currency', currency: 'EUR' }])
   })

@@ -83,8 +83,13 @@ describe('a CSV', () => {
   })
 
   test('without a column for the name, or with two for one field, says so and names the headers', () => {
-    expect(readSource('example.de;4900\nother.de;100\n', 'csv')).toMatchObject({ rows: [], problems: [{ kind: 'no-name-column', headers: ['example.de', '4900'] }] })
-    expect(readSource('Domain;Preis;Price\na.de;1;2\n', 'csv').problems).toEqual([{ kind: 'two-columns', line: 1, field: 'price', headers: ['Preis', 'Price'] }])
+    expect(readSource('example.de;4900\nother.de;100\n', 'csv')).toMatchObject({
+      rows: [],
+      problems: [{ kind: 'no-name-column', headers: ['example.de', '4900'] }],
+    })
+    expect(readSource('Domain;Preis;Price\na.de;1;2\n', 'csv').problems).toEqual([
+      { kind: 'two-columns', line: 1, field: 'price', headers: ['Preis', 'Price'] },
+    ])
   })
 
   test('an empty file has no rows', () => {
@@ -105,7 +110,9 @@ describe('JSON', () => {
   })
 
   test('that is no list, or no JSON at all, is a problem', () => {
-    expect(readSource('{"domains": {"a.de": {}}}', 'json').problems).toEqual([{ kind: 'syntax', line: null, message: expect.stringContaining('expected a list') }])
+    expect(readSource('{"domains": {"a.de": {}}}', 'json').problems).toEqual([
+      { kind: 'syntax', line: null, message: expect.stringContaining('expected a list') },
+    ])
     expect(readSource('[{"domain": "a.de",}]', 'json').problems).toEqual([{ kind: 'syntax', line: null, message: expect.any(String) }])
   })
 })

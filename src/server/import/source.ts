@@ -29,7 +29,20 @@ export interface Source {
 /** Headers as registrars and spreadsheets write them, folded (lower case, no accents, no spaces or punctuation). */
 const HEADERS: Record<ImportField, readonly string[]> = {
   name: ['domain', 'domainname', 'domains', 'domane', 'name', 'fqdn'],
-  price: ['preis', 'price', 'verkaufspreis', 'kaufpreis', 'sofortkaufpreis', 'festpreis', 'buynow', 'buynowprice', 'binprice', 'askingprice', 'listprice', 'saleprice'],
+  price: [
+    'preis',
+    'price',
+    'verkaufspreis',
+    'kaufpreis',
+    'sofortkaufpreis',
+    'festpreis',
+    'buynow',
+    'buynowprice',
+    'binprice',
+    'askingprice',
+    'listprice',
+    'saleprice',
+  ],
   minOffer: ['mindestgebot', 'mindestangebot', 'mindestpreis', 'minoffer', 'minimumoffer', 'minbid', 'minimumbid', 'minprice', 'minimumprice', 'floorprice'],
   currency: ['wahrung', 'waehrung', 'currency', 'curr', 'ccy'],
 }
@@ -147,10 +160,15 @@ function readCsv(text: string): Source {
   const base = { format: 'csv' as const, separator, ignored: [], columns: [], marks: {}, rows: [] }
   const [first, ...rest] = records
   if (!first) return { ...base, problems: [...problems, { kind: 'no-rows' }] }
-  const header = readHeader(first.cells.map((_, i) => i), first.cells, first.line)
+  const header = readHeader(
+    first.cells.map((_, i) => i),
+    first.cells,
+    first.line,
+  )
   appendAll(problems, header.problems)
   // Without a name column every row would be an error of its own: the one problem is enough.
-  if (![...header.index.values()].includes('name')) return { ...base, ignored: header.ignored, problems: [...problems, { kind: 'no-name-column', headers: first.cells }] }
+  if (![...header.index.values()].includes('name'))
+    return { ...base, ignored: header.ignored, problems: [...problems, { kind: 'no-name-column', headers: first.cells }] }
   const rows = rest
     // A row of empty cells (";;;") is an empty line a spreadsheet wrote.
     .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''))
@@ -168,9 +186,15 @@ function readJson(text: string): Source {
     return { ...base, problems: [{ kind: 'syntax', line: null, message: (error as Error).message }] }
   }
   // Every cell that is no text is shown as JSON, which recurses: a list nested millions deep would end the import.
-  if (nestsTooDeep(value)) return { ...base, problems: [{ kind: 'syntax', line: null, message: `lists and objects nested more than ${MAX_NESTING} levels deep` }] }
-  const list = Array.isArray(value) ? value : value && typeof value === 'object' && Array.isArray((value as { domains?: unknown }).domains) ? (value as { domains: unknown[] }).domains : null
-  if (!list) return { ...base, problems: [{ kind: 'syntax', line: null, message: 'expected a list of entries: [{ "domain": "example.de", "price": 4900 }, …]' }] }
+  if (nestsTooDeep(value))
+    return { ...base, problems: [{ kind: 'syntax', line: null, message: `lists and objects nested more than ${MAX_NESTING} levels deep` }] }
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object' && Array.isArray((value as { domains?: unknown }).domains)
+      ? (value as { domains: unknown[] }).domains
+      : null
+  if (!list)
+    return { ...base, problems: [{ kind: 'syntax', line: null, message: 'expected a list of entries: [{ "domain": "example.de", "price": 4900 }, …]' }] }
   const problems: ImportProblem[] = []
   const columns = new Map<string, ImportField>()
   const ignored = new Set<string>()

@@ -29,7 +29,12 @@ describe('the YAML domains file edited line by line', () => {
   test('a changed name changes only its term lines; comments, blank lines, quoting and other keys stay byte for byte', () => {
     const file = yamlLines(FILE)
     file.change('beispiel.de', { price: 5200, minOffer: 1000 })
-    expect(file.text()).toBe(FILE.replace('    price: 4900    # alt\n', '    price: 5200    # alt\n').replace('      - https://hooks.example.org/a\n', '      - https://hooks.example.org/a\n    minOffer: 1000\n'))
+    expect(file.text()).toBe(
+      FILE.replace('    price: 4900    # alt\n', '    price: 5200    # alt\n').replace(
+        '      - https://hooks.example.org/a\n',
+        '      - https://hooks.example.org/a\n    minOffer: 1000\n',
+      ),
+    )
   })
 
   test('a term set to null loses its line; an inline entry is written anew on its line, an empty one as a block', () => {

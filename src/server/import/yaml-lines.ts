@@ -86,7 +86,10 @@ export function yamlLines(source: string): YamlLines {
     if (Object.keys(domains).length > 0) throw new Unsupported('domains not found as a line')
     appendAt = -1
   } else {
-    const rest = /^domains[ \t]*:(.*?)\r?$/.exec(lines[head]!)![1]!.replace(/\s+#.*$/, '').trim()
+    const rest = /^domains[ \t]*:(.*?)\r?$/
+      .exec(lines[head]!)![1]!
+      .replace(/\s+#.*$/, '')
+      .trim()
     if (rest !== '' && rest !== '{}' && rest !== 'null' && rest !== '~') throw new Unsupported('domains is written inline')
     let end = head + 1
     while (end < lines.length && !(isContent(lines[end]!) && indentOf(lines[end]!) === 0)) end++
@@ -140,7 +143,8 @@ export function yamlLines(source: string): YamlLines {
     if (entry.inline !== null) {
       // A value on the key's line: written anew there (block below it when it was empty, which reads better).
       if (Object.keys(entry.value).length === 0) return [`${' '.repeat(indent)}${keyPart}:${cr}`, ...blockLines(next, indent + step, cr)]
-      if (!Object.values(next).every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) throw new Unsupported('an inline entry with nested values')
+      if (!Object.values(next).every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value)))
+        throw new Unsupported('an inline entry with nested values')
       return [`${' '.repeat(indent)}${keyPart}: ${Object.keys(next).length ? yaml.dump(next, { flowLevel: 0, lineWidth: -1 }).trimEnd() : '{}'}${cr}`]
     }
     const below = own.slice(1)
@@ -194,7 +198,7 @@ export function yamlLines(source: string): YamlLines {
         appendAll(out, added)
         added.length = 0
       }
-      for (let i = 0; i < lines.length; ) {
+      for (let i = 0; i < lines.length;) {
         const entry = byFirst.get(i)
         if (entry) {
           if (!entry.removed) appendAll(out, entryLines(entry))

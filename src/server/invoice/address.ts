@@ -16,7 +16,11 @@ interface Context {
 }
 
 /** The form as the page shows it now (what is saved, else the inquiry's name), or undefined when it is not asked. */
-export async function invoiceAddressForm(context: Context, deal: StoredDeal, invoices: readonly Pick<InvoiceListing, 'kind'>[]): Promise<AddressForm | undefined> {
+export async function invoiceAddressForm(
+  context: Context,
+  deal: StoredDeal,
+  invoices: readonly Pick<InvoiceListing, 'kind'>[],
+): Promise<AddressForm | undefined> {
   // No invoices, no address: nothing personal is asked that is not needed.
   if (!context.config.invoice || deal.status === 'cancelled' || invoices.some((invoice) => invoice.kind !== 'cancellation')) return undefined
   const inquiry = await context.store.getInquiry(deal.inquiryId)

@@ -5,7 +5,18 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { embeddedXml, pdfText, prepareSchematron, schemaErrors, schematronReport } from '../../../tests/helpers/invoice.ts'
 import { splitAmount } from '../deal/instalments.ts'
-import { advanceDataOf, cancellationOf, deductionOf, invoiceDataOf, isBusinessBuyer, remainingOf, sumOf, type BuyerData, type InvoiceData, type SellerData } from './document.ts'
+import {
+  advanceDataOf,
+  cancellationOf,
+  deductionOf,
+  invoiceDataOf,
+  isBusinessBuyer,
+  remainingOf,
+  sumOf,
+  type BuyerData,
+  type InvoiceData,
+  type SellerData,
+} from './document.ts'
 import { facturXOf } from './e-invoice.ts'
 import { renderInvoicePdf } from './pdf.ts'
 
@@ -26,7 +37,15 @@ const SELLER: SellerData = {
   bic: 'COBADEFFXXX',
   bankName: 'Commerzbank',
 }
-const BUSINESS: BuyerData = { name: 'Erika Käufer', company: 'Beispiel GmbH', street: 'Marktplatz 1', postcode: '80331', city: 'München', country: 'DE', vatId: 'DE987654321' }
+const BUSINESS: BuyerData = {
+  name: 'Erika Käufer',
+  company: 'Beispiel GmbH',
+  street: 'Marktplatz 1',
+  postcode: '80331',
+  city: 'München',
+  country: 'DE',
+  vatId: 'DE987654321',
+}
 
 const base = (overrides: { seller?: Partial<SellerData>; buyer?: Partial<BuyerData> }) => ({
   language: 'de' as const,
@@ -41,7 +60,16 @@ const base = (overrides: { seller?: Partial<SellerData>; buyer?: Partial<BuyerDa
 function plan(total: number, overrides: { seller?: Partial<SellerData>; buyer?: Partial<BuyerData> } = {}) {
   const amounts = splitAmount(total, 3)
   const advances = amounts.map((gross, i) =>
-    advanceDataOf({ ...base(overrides), sequence: i + 1, issuedAt: T0 + i * 30 * DAY, paidAt: T0 + i * 30 * DAY, supplyBy: T0 + 65 * DAY, gross, rate: i + 1, count: 3 }),
+    advanceDataOf({
+      ...base(overrides),
+      sequence: i + 1,
+      issuedAt: T0 + i * 30 * DAY,
+      paidAt: T0 + i * 30 * DAY,
+      supplyBy: T0 + 65 * DAY,
+      gross,
+      rate: i + 1,
+      count: 3,
+    }),
   )
   const final = invoiceDataOf({
     ...base(overrides),
@@ -84,17 +112,28 @@ describe('an Anzahlungsrechnung to a business in Germany', () => {
   test('says it is one, over which payment, and holds every field §14 Abs. 4 UStG requires', () => {
     for (const field of [
       'Anzahlungsrechnung',
-      'Jürgen Müller Domains', 'Hauptstraße 5', '10115 Berlin', 'Beispiel GmbH', 'Erika Käufer', 'Marktplatz 1', '80331 München',
-      'Steuernummer: 27/123/45678', 'USt-IdNr.: DE123456789',
-      'Rechnungsnummer RE-00002', 'Rechnungsdatum 26.12.2026',
+      'Jürgen Müller Domains',
+      'Hauptstraße 5',
+      '10115 Berlin',
+      'Beispiel GmbH',
+      'Erika Käufer',
+      'Marktplatz 1',
+      '80331 München',
+      'Steuernummer: 27/123/45678',
+      'USt-IdNr.: DE123456789',
+      'Rechnungsnummer RE-00002',
+      'Rechnungsdatum 26.12.2026',
       'Anzahlung (Rate 2 von 3) für die Übertragung der Domain beispiel.de',
       // Nr. 6 for an advance payment: when it was received, and the supply still to come with its expected time.
       'Anzahlung vereinnahmt am 26.12.2026',
       'Die Leistung ist noch nicht erbracht: Die Domain wird nach der letzten Rate übertragen, voraussichtlich im Januar 2027 (bis 30.01.2027).',
       // 333,33 € gross: 280,11 net + 53,22 VAT.
-      'Nettobetrag 280,11 EUR', 'Umsatzsteuer 19 % 53,22 EUR', 'Gesamtbetrag 333,33 EUR',
+      'Nettobetrag 280,11 EUR',
+      'Umsatzsteuer 19 % 53,22 EUR',
+      'Gesamtbetrag 333,33 EUR',
       'Abrechnung über eine Anzahlung für eine noch nicht ausgeführte Leistung (§ 14 Abs. 5 UStG).',
-    ]) expect(text).toContain(field)
+    ])
+      expect(text).toContain(field)
   })
 
   test('is a Factur-X prepayment invoice (type 386) that passes the CII schema and the EN 16931 rules', () => {
@@ -188,7 +227,17 @@ test('the Stornorechnung of an Anzahlungsrechnung names it, negates its amounts 
 }, 60_000)
 
 test('an English buyer reads "Advance payment invoice", with the German legal note kept', async () => {
-  const advance = advanceDataOf({ ...base({ buyer: { country: 'IE', vatId: 'IE6388047V', city: 'Dublin', postcode: 'D02' } }), language: 'en', sequence: 1, issuedAt: T0, paidAt: T0, supplyBy: T0 + 65 * DAY, gross: 20_000, rate: 0, count: 3 })
+  const advance = advanceDataOf({
+    ...base({ buyer: { country: 'IE', vatId: 'IE6388047V', city: 'Dublin', postcode: 'D02' } }),
+    language: 'en',
+    sequence: 1,
+    issuedAt: T0,
+    paidAt: T0,
+    supplyBy: T0 + 65 * DAY,
+    gross: 20_000,
+    rate: 0,
+    count: 3,
+  })
   const text = flat(pdfText(await issued(advance), true))
   expect(text).toContain('Advance payment invoice')
   expect(text).toContain('Down payment for the transfer of the domain beispiel.de')

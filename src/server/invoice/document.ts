@@ -98,7 +98,15 @@ export function buyerOf(inquiry: {
 }): BuyerData | null {
   const { street, postcode, city, country } = inquiry
   if (!street || !postcode || !city || !country) return null
-  return { name: clean(inquiry.name), company: inquiry.company ? clean(inquiry.company) : null, street: clean(street), postcode: clean(postcode), city: clean(city), country, vatId: inquiry.vatId ? clean(inquiry.vatId).replace(/\s+/g, '').toUpperCase() : null }
+  return {
+    name: clean(inquiry.name),
+    company: inquiry.company ? clean(inquiry.company) : null,
+    street: clean(street),
+    postcode: clean(postcode),
+    city: clean(city),
+    country,
+    vatId: inquiry.vatId ? clean(inquiry.vatId).replace(/\s+/g, '').toUpperCase() : null,
+  }
 }
 
 /** Control characters out (a PDF and XML show text, never a bell or an escape); lines joined. */
@@ -163,12 +171,22 @@ function finalAmounts(gross: number, taxCase: TaxCase, vatRate: number, deductio
 
 /** Net, VAT and gross added up (the rate of the first; a plan has one rate). */
 export const sumOf = (amounts: readonly Amounts[]): Amounts =>
-  amounts.reduce((sum, a) => ({ net: sum.net + a.net, vat: sum.vat + a.vat, gross: sum.gross + a.gross, rateBasisPoints: a.rateBasisPoints }), { net: 0, vat: 0, gross: 0, rateBasisPoints: 0 })
+  amounts.reduce((sum, a) => ({ net: sum.net + a.net, vat: sum.vat + a.vat, gross: sum.gross + a.gross, rateBasisPoints: a.rateBasisPoints }), {
+    net: 0,
+    vat: 0,
+    gross: 0,
+    rateBasisPoints: 0,
+  })
 
 /** What a final invoice leaves after its deductions (zero when every payment had its Anzahlungsrechnung). */
 export const remainingOf = (data: InvoiceData): Amounts => {
   const deducted = sumOf((data.deductions ?? []).map((deduction) => deduction.amounts))
-  return { net: data.amounts.net - deducted.net, vat: data.amounts.vat - deducted.vat, gross: data.amounts.gross - deducted.gross, rateBasisPoints: data.amounts.rateBasisPoints }
+  return {
+    net: data.amounts.net - deducted.net,
+    vat: data.amounts.vat - deducted.vat,
+    gross: data.amounts.gross - deducted.gross,
+    rateBasisPoints: data.amounts.rateBasisPoints,
+  }
 }
 
 /**

@@ -39,7 +39,9 @@ function eInvoiceOf(data: InvoiceData): Invoice {
   const advanceNotes = data.advance ? [de.advanceNote, de.advanceSupply(formatMonth(data.supplyBy, 'de'), formatDate(data.supplyBy, 'de'))] : []
   const deducted = sumOf((data.deductions ?? []).map((deduction) => deduction.amounts))
   const deductionNotes = data.deductions?.length
-    ? [`${de.deductionsTitle}: ${data.deductions.map((d) => `${de.deduction(d.number, formatDate(d.issuedAt, 'de'), de.rateOf(d.rate, d.count))}, ${de.deductionAmounts(amount(d.amounts.net), amount(d.amounts.vat), amount(d.amounts.gross))} ${currency}`).join('; ')}.`]
+    ? [
+        `${de.deductionsTitle}: ${data.deductions.map((d) => `${de.deduction(d.number, formatDate(d.issuedAt, 'de'), de.rateOf(d.rate, d.count))}, ${de.deductionAmounts(amount(d.amounts.net), amount(d.amounts.vat), amount(d.amounts.gross))} ${currency}`).join('; ')}.`,
+      ]
     : []
   // What was paid before this document: the whole price (an invoice is issued once it is received); for a credit
   // note, what the cancelled invoice had deducted.
@@ -64,22 +66,40 @@ function eInvoiceOf(data: InvoiceData): Invoice {
       'cbc:IssueDate': isoDay(data.issuedAt),
       // 386: prepayment invoice (UNTDID 1001), the Anzahlungsrechnung; 381 a credit note; 380 a commercial invoice.
       'cbc:InvoiceTypeCode': cancellation ? '381' : data.kind === 'advance' ? '386' : '380',
-      'cbc:Note': [legal, ...advanceNotes, ...deductionNotes, cancellation && data.cancels ? `Storniert die Rechnung ${data.cancels.number}.` : null].filter((note) => note !== null),
+      'cbc:Note': [legal, ...advanceNotes, ...deductionNotes, cancellation && data.cancels ? `Storniert die Rechnung ${data.cancels.number}.` : null].filter(
+        (note) => note !== null,
+      ),
       'cbc:DocumentCurrencyCode': currency,
       'cbc:BuyerReference': data.dealReference,
-      ...(cancellation && data.cancels && { 'cac:BillingReference': [{ 'cac:InvoiceDocumentReference': { 'cbc:ID': data.cancels.number, 'cbc:IssueDate': isoDay(data.cancels.issuedAt) } }] }),
+      ...(cancellation &&
+        data.cancels && {
+          'cac:BillingReference': [{ 'cac:InvoiceDocumentReference': { 'cbc:ID': data.cancels.number, 'cbc:IssueDate': isoDay(data.cancels.issuedAt) } }],
+        }),
       'cac:AccountingSupplierParty': {
         'cac:Party': {
-          'cac:PostalAddress': { 'cbc:StreetName': seller.street, 'cbc:CityName': seller.city, 'cbc:PostalZone': seller.postcode, 'cac:Country': { 'cbc:IdentificationCode': seller.country } },
+          'cac:PostalAddress': {
+            'cbc:StreetName': seller.street,
+            'cbc:CityName': seller.city,
+            'cbc:PostalZone': seller.postcode,
+            'cac:Country': { 'cbc:IdentificationCode': seller.country },
+          },
           ...(sellerTax.length && { 'cac:PartyTaxScheme': sellerTax }),
           // Without a VAT ID in the XML the buyer's software needs another identifier of the seller (BR-CO-26): the
           // tax number as BT-30 (@e-invoice-eu/core 2.3.4 does not carry BT-29 into CII; decision 039).
-          'cac:PartyLegalEntity': { 'cbc:RegistrationName': seller.name, ...(!(vatIds && seller.vatId) && { 'cbc:CompanyID': seller.taxNumber ?? seller.vatId }) },
+          'cac:PartyLegalEntity': {
+            'cbc:RegistrationName': seller.name,
+            ...(!(vatIds && seller.vatId) && { 'cbc:CompanyID': seller.taxNumber ?? seller.vatId }),
+          },
         },
       },
       'cac:AccountingCustomerParty': {
         'cac:Party': {
-          'cac:PostalAddress': { 'cbc:StreetName': buyer.street, 'cbc:CityName': buyer.city, 'cbc:PostalZone': buyer.postcode, 'cac:Country': { 'cbc:IdentificationCode': buyer.country } },
+          'cac:PostalAddress': {
+            'cbc:StreetName': buyer.street,
+            'cbc:CityName': buyer.city,
+            'cbc:PostalZone': buyer.postcode,
+            'cac:Country': { 'cbc:IdentificationCode': buyer.country },
+          },
           ...(vatIds && buyer.vatId && { 'cac:PartyTaxScheme': { 'cbc:CompanyID': buyer.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } } }),
           'cac:PartyLegalEntity': { 'cbc:RegistrationName': buyer.company ?? buyer.name },
           ...(buyer.company && { 'cac:Contact': { 'cbc:Name': buyer.name } }),
@@ -88,7 +108,9 @@ function eInvoiceOf(data: InvoiceData): Invoice {
       // Not yet supplied when an Anzahlungsrechnung is issued: no delivery date (the note says when it is expected).
       // CII needs the delivery element all the same, and the library writes it only with content: the deliver-to
       // party (BT-70), the buyer, who receives the domain (decision 046).
-      'cac:Delivery': data.advance ? { 'cac:DeliveryParty': { 'cac:PartyName': { 'cbc:Name': buyer.company ?? buyer.name } } } : { 'cbc:ActualDeliveryDate': isoDay(data.supplyBy) },
+      'cac:Delivery': data.advance
+        ? { 'cac:DeliveryParty': { 'cac:PartyName': { 'cbc:Name': buyer.company ?? buyer.name } } }
+        : { 'cbc:ActualDeliveryDate': isoDay(data.supplyBy) },
       ...(seller.iban && {
         'cac:PaymentMeans': [
           {
@@ -102,7 +124,15 @@ function eInvoiceOf(data: InvoiceData): Invoice {
         {
           'cbc:TaxAmount': amount(vat),
           'cbc:TaxAmount@currencyID': currency,
-          'cac:TaxSubtotal': [{ 'cbc:TaxableAmount': amount(net), 'cbc:TaxableAmount@currencyID': currency, 'cbc:TaxAmount': amount(vat), 'cbc:TaxAmount@currencyID': currency, 'cac:TaxCategory': taxCategory }],
+          'cac:TaxSubtotal': [
+            {
+              'cbc:TaxableAmount': amount(net),
+              'cbc:TaxableAmount@currencyID': currency,
+              'cbc:TaxAmount': amount(vat),
+              'cbc:TaxAmount@currencyID': currency,
+              'cac:TaxCategory': taxCategory,
+            },
+          ],
         },
       ],
       'cac:LegalMonetaryTotal': {

@@ -7,7 +7,9 @@ import { Worker } from 'node:worker_threads'
 import type { StoredInvoice, Store } from '../store/types.ts'
 import type { InvoiceData } from './document.ts'
 
-const WORKER = fileURLToPath(import.meta.url.endsWith('.ts') ? new URL('./invoice-worker.ts', import.meta.url) : new URL('../invoice-worker.js', import.meta.url))
+const WORKER = fileURLToPath(
+  import.meta.url.endsWith('.ts') ? new URL('./invoice-worker.ts', import.meta.url) : new URL('../invoice-worker.js', import.meta.url),
+)
 /** A worker's heap: the PDF libraries and one invoice; a runaway drawing ends the worker, not the server. */
 const WORKER_HEAP_MIB = 256
 

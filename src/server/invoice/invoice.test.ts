@@ -25,9 +25,19 @@ const SELLER: SellerData = {
   bic: 'COBADEFFXXX',
   bankName: 'Commerzbank',
 }
-const BUSINESS: BuyerData = { name: 'Erika Käufer', company: 'Beispiel GmbH', street: 'Marktplatz 1', postcode: '80331', city: 'München', country: 'DE', vatId: 'DE987654321' }
+const BUSINESS: BuyerData = {
+  name: 'Erika Käufer',
+  company: 'Beispiel GmbH',
+  street: 'Marktplatz 1',
+  postcode: '80331',
+  city: 'München',
+  country: 'DE',
+  vatId: 'DE987654321',
+}
 
-function invoice(overrides: { seller?: Partial<SellerData>; buyer?: Partial<BuyerData>; language?: 'de' | 'en'; gross?: number; currency?: string } = {}): InvoiceData {
+function invoice(
+  overrides: { seller?: Partial<SellerData>; buyer?: Partial<BuyerData>; language?: 'de' | 'en'; gross?: number; currency?: string } = {},
+): InvoiceData {
   return invoiceDataOf({
     sequence: 42,
     issuedAt: T0,
@@ -73,17 +83,28 @@ describe('a German invoice to a business in Germany', () => {
   test('holds every field §14 Abs. 4 UStG requires, found in the PDF by a text extraction', () => {
     for (const field of [
       // Nr. 1: both parties' names and addresses.
-      'Jürgen Müller Domains', 'Hauptstraße 5', '10115 Berlin',
-      'Beispiel GmbH', 'Erika Käufer', 'Marktplatz 1', '80331 München',
+      'Jürgen Müller Domains',
+      'Hauptstraße 5',
+      '10115 Berlin',
+      'Beispiel GmbH',
+      'Erika Käufer',
+      'Marktplatz 1',
+      '80331 München',
       // Nr. 2: the seller's tax number and VAT ID.
-      'Steuernummer: 27/123/45678', 'USt-IdNr.: DE123456789',
+      'Steuernummer: 27/123/45678',
+      'USt-IdNr.: DE123456789',
       // Nr. 3 and 4: date and unique number.
-      'Rechnungsdatum 26.11.2026', 'Rechnungsnummer RE-00042',
+      'Rechnungsdatum 26.11.2026',
+      'Rechnungsnummer RE-00042',
       // Nr. 5: what was supplied. Nr. 6: when.
-      'Übertragung der Domain beispiel.de', 'Leistungszeitraum: Dezember 2026 (Übertragung bis 01.12.2026)',
+      'Übertragung der Domain beispiel.de',
+      'Leistungszeitraum: Dezember 2026 (Übertragung bis 01.12.2026)',
       // Nr. 7 and 8: net amount, rate and VAT, gross.
-      'Nettobetrag 5.000,00 EUR', 'Umsatzsteuer 19 % 950,00 EUR', 'Gesamtbetrag 5.950,00 EUR',
-    ]) expect(text).toContain(field)
+      'Nettobetrag 5.000,00 EUR',
+      'Umsatzsteuer 19 % 950,00 EUR',
+      'Gesamtbetrag 5.950,00 EUR',
+    ])
+      expect(text).toContain(field)
     expect(text).toContain('Kaufnummer DL-2026-0007')
   })
 
@@ -182,7 +203,13 @@ test('a Stornorechnung has its own number, names the invoice it cancels and nega
 }, 60_000)
 
 describe('what a buyer typed', () => {
-  const typed = { name: '<script>alert(1)</script> & "Käufer"', company: '</ram:Name><ram:ID>evil</ram:ID> GmbH', street: ']]><!-- x --> Weg 1', postcode: '1&2', city: '<b>Stadt</b>' }
+  const typed = {
+    name: '<script>alert(1)</script> & "Käufer"',
+    company: '</ram:Name><ram:ID>evil</ram:ID> GmbH',
+    street: ']]><!-- x --> Weg 1',
+    postcode: '1&2',
+    city: '<b>Stadt</b>',
+  }
 
   test('is text in the PDF and in the XML (escaped, never markup), and the XML still validates', async () => {
     const data = invoice({ buyer: typed })
@@ -197,7 +224,15 @@ describe('what a buyer typed', () => {
   }, 60_000)
 
   test('loses its control characters and line breaks before it is frozen into the invoice', () => {
-    const buyer = buyerOf({ name: 'Erika\u0007 \u001b[31mRot\r\nZeile', company: null, street: 'Weg\u0000 1', postcode: '10115', city: 'Berlin\u2028Mitte', country: 'DE', vatId: null })
+    const buyer = buyerOf({
+      name: 'Erika\u0007 \u001b[31mRot\r\nZeile',
+      company: null,
+      street: 'Weg\u0000 1',
+      postcode: '10115',
+      city: 'Berlin\u2028Mitte',
+      country: 'DE',
+      vatId: null,
+    })
     expect(buyer).toEqual({ name: 'Erika [31mRot Zeile', company: null, street: 'Weg 1', postcode: '10115', city: 'Berlin Mitte', country: 'DE', vatId: null })
   })
 

@@ -26,7 +26,9 @@ async function partiesOf(context: Context, dealId: number): Promise<Parties> {
   const deal = await context.store.getDeal(dealId)
   const inquiry = deal && (await context.store.getInquiry(deal.inquiryId))
   if (!deal || !inquiry) return { reason: 'not-found' } as const
-  const buyer = buyerOf(invoiceAddressOf(inquiry) ?? { name: inquiry.name, company: null, street: null, postcode: null, city: null, country: null, vatId: null })
+  const buyer = buyerOf(
+    invoiceAddressOf(inquiry) ?? { name: inquiry.name, company: null, street: null, postcode: null, city: null, country: null, vatId: null },
+  )
   if (!buyer) return { reason: 'no-address' } as const
   return { reason: null, deal, seller, buyer }
 }
@@ -40,7 +42,12 @@ export const paidInAdvance = (deal: Pick<StoredDeal, 'plan'>) => deal.plan?.tran
  * plan paid in advance, issued with the transfer, deducting the Anzahlungsrechnungen the store hands to `build`
  * (decision 046). Otherwise the invoice goes with the price received in full.
  */
-export async function paymentInvoice(context: Context, dealId: number, now: number, options: { atSupply?: boolean; supplied?: boolean } = {}): Promise<PaymentInvoice> {
+export async function paymentInvoice(
+  context: Context,
+  dealId: number,
+  now: number,
+  options: { atSupply?: boolean; supplied?: boolean } = {},
+): Promise<PaymentInvoice> {
   const parties = await partiesOf(context, dealId)
   if (parties.reason !== null) return { issue: null, reason: parties.reason }
   const { deal, seller, buyer } = parties
@@ -64,7 +71,14 @@ export async function paymentInvoice(context: Context, dealId: number, now: numb
           seller,
           buyer,
           // The plan's payments as they stand: marking the deal paid receives every rate still open (decision 042).
-          ...(deal.plan && { instalments: deal.plan.rates.map((rate) => ({ number: rate.number, amount: rate.amount, dueAt: rate.dueAt, paidAt: rate.paidAt ?? (options.atSupply ? null : now) })) }),
+          ...(deal.plan && {
+            instalments: deal.plan.rates.map((rate) => ({
+              number: rate.number,
+              amount: rate.amount,
+              dueAt: rate.dueAt,
+              paidAt: rate.paidAt ?? (options.atSupply ? null : now),
+            })),
+          }),
           deductions: advances.map((advance) => deductionOf(JSON.parse(advance.data) as InvoiceData)),
         })
         return { data: JSON.stringify(data), eInvoice: isBusinessBuyer(buyer) }
@@ -77,17 +91,28 @@ export async function paymentInvoice(context: Context, dealId: number, now: numb
  * The Anzahlungsrechnungen of a plan paid in advance (decision 046): the store issues one for each rate received
  * without one. The transfer is expected the transfer time after the last rate's date.
  */
-export async function advanceInvoices(context: Context, dealId: number, now: number): Promise<{ issue: AdvanceIssue } | { issue: null; reason: NoInvoice | 'not-in-advance' }> {
+export async function advanceInvoices(
+  context: Context,
+  dealId: number,
+  now: number,
+): Promise<{ issue: AdvanceIssue } | { issue: null; reason: NoInvoice | 'not-in-advance' }> {
   const parties = await partiesOf(context, dealId)
   if (parties.reason !== null) return { issue: null, reason: parties.reason }
   const { deal, seller, buyer } = parties
   if (!paidInAdvance(deal) || !deal.plan) return { issue: null, reason: 'not-in-advance' }
   const lastDue = Math.max(...deal.plan.rates.map((rate) => rate.dueAt))
   const count = deal.plan.rates.filter((rate) => rate.number > 0).length
-  return { issue: { build: (sequence, rate) => advanceOf(deal, seller, buyer, { sequence, now, rate, count, supplyBy: lastDue + deal.transferDays * DAY_MS }) } }
+  return {
+    issue: { build: (sequence, rate) => advanceOf(deal, seller, buyer, { sequence, now, rate, count, supplyBy: lastDue + deal.transferDays * DAY_MS }) },
+  }
 }
 
-function advanceOf(deal: StoredDeal, seller: NonNullable<Config['invoice']>, buyer: BuyerData, input: { sequence: number; now: number; rate: { number: number; amount: number; paidAt: number }; count: number; supplyBy: number }) {
+function advanceOf(
+  deal: StoredDeal,
+  seller: NonNullable<Config['invoice']>,
+  buyer: BuyerData,
+  input: { sequence: number; now: number; rate: { number: number; amount: number; paidAt: number }; count: number; supplyBy: number },
+) {
   const data = advanceDataOf({
     sequence: input.sequence,
     issuedAt: input.now,
@@ -107,7 +132,8 @@ function advanceOf(deal: StoredDeal, seller: NonNullable<Config['invoice']>, buy
 }
 
 /** The address an invoice names: the checkout's, or the one a negotiated deal's buyer gave on the deal page. */
-export const invoiceAddressOf = (inquiry: StoredInquiry): InvoiceAddress | null => (inquiry.checkout ? { name: inquiry.name, ...inquiry.checkout } : (inquiry.invoiceAddress ?? null))
+export const invoiceAddressOf = (inquiry: StoredInquiry): InvoiceAddress | null =>
+  inquiry.checkout ? { name: inquiry.name, ...inquiry.checkout } : (inquiry.invoiceAddress ?? null)
 
 /** The Stornorechnung of a cancelled deal's invoice (the store issues it only when there is one). */
 export const cancellationInvoice = (now: number): InvoiceIssue => ({

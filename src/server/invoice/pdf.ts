@@ -42,7 +42,12 @@ const styles = StyleSheet.create({
 const line = (label: string, value: string, style = styles.line) => h(View, { style }, h(Text, null, label), h(Text, null, value))
 
 function party(title: string, lines: (string | null)[]): ReactNode {
-  return h(View, { style: styles.column }, h(Text, { style: styles.label }, title), ...lines.filter((text): text is string => Boolean(text)).map((text, index) => h(Text, { key: index }, text)))
+  return h(
+    View,
+    { style: styles.column },
+    h(Text, { style: styles.label }, title),
+    ...lines.filter((text): text is string => Boolean(text)).map((text, index) => h(Text, { key: index }, text)),
+  )
 }
 
 /** Always with the minor digits ("1.000,00 €"), from the exact decimal string, never a float's rounding. */
@@ -63,7 +68,15 @@ function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
   const paid = data.kind !== 'cancellation' && (!data.instalments || data.instalments.every((rate) => rate.paidAt !== null))
   return h(
     Document,
-    { title: `${title} ${data.number}`, author: seller.name, creator: 'domain-lander', producer: 'domain-lander', language: language === 'de' ? 'de-DE' : 'en-GB', creationDate: new Date(data.issuedAt), modificationDate: new Date(data.issuedAt) },
+    {
+      title: `${title} ${data.number}`,
+      author: seller.name,
+      creator: 'domain-lander',
+      producer: 'domain-lander',
+      language: language === 'de' ? 'de-DE' : 'en-GB',
+      creationDate: new Date(data.issuedAt),
+      modificationDate: new Date(data.issuedAt),
+    },
     h(
       Page,
       { size: 'A4', style: styles.page },
@@ -79,7 +92,14 @@ function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
           seller.taxNumber && `${words.taxNumber}: ${seller.taxNumber}`,
           seller.vatId && `${words.vatId}: ${seller.vatId}`,
         ]),
-        party(words.buyer, [buyer.company, buyer.name, buyer.street, `${buyer.postcode} ${buyer.city}`, buyer.country, buyer.vatId && `${words.buyerVatId}: ${buyer.vatId}`]),
+        party(words.buyer, [
+          buyer.company,
+          buyer.name,
+          buyer.street,
+          `${buyer.postcode} ${buyer.city}`,
+          buyer.country,
+          buyer.vatId && `${words.buyerVatId}: ${buyer.vatId}`,
+        ]),
       ),
       line(words.number, data.number),
       line(words.date, formatDate(data.issuedAt, language)),
@@ -90,7 +110,9 @@ function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
         { style: styles.table },
         line(data.advance ? words.advanceItem(data.advance.rate, data.advance.count, data.domain) : words.item(data.domain), money(amounts.net)),
         h(Text, null, supplyText(data)),
-        data.instalments ? null : h(Text, null, data.advance ? words.advancePaid(formatDate(data.paidAt, language)) : words.paid(formatDate(data.paidAt, language))),
+        data.instalments
+          ? null
+          : h(Text, null, data.advance ? words.advancePaid(formatDate(data.paidAt, language)) : words.paid(formatDate(data.paidAt, language))),
         line(words.net, money(amounts.net)),
         line(words.vat(rateText(amounts.rateBasisPoints, decimal)), money(amounts.vat)),
         line(words.gross, money(amounts.gross), styles.total),
@@ -101,7 +123,13 @@ function InvoicePdf({ data }: { data: InvoiceData }): ReactNode {
       data.instalments ? scheduleOf(data, money) : null,
       paid ? h(Text, { style: styles.note }, words.paidNote) : null,
       data.kind === 'invoice' && data.instalments?.some((rate) => rate.paidAt === null) ? h(Text, { style: styles.note }, words.planNote) : null,
-      seller.iban ? h(Text, { style: styles.note }, `${words.bank}: ${[seller.bankName, `IBAN ${seller.iban}`, seller.bic && `BIC ${seller.bic}`].filter(Boolean).join(', ')}`) : null,
+      seller.iban
+        ? h(
+            Text,
+            { style: styles.note },
+            `${words.bank}: ${[seller.bankName, `IBAN ${seller.iban}`, seller.bic && `BIC ${seller.bic}`].filter(Boolean).join(', ')}`,
+          )
+        : null,
     ),
   )
 }
@@ -133,7 +161,15 @@ function deductionsOf(data: InvoiceData, money: (minor: number) => string): Reac
     { style: styles.table },
     h(Text, { style: styles.label }, words.deductionsTitle),
     ...deductions.map((deduction) =>
-      h(View, { key: deduction.number, style: styles.line }, h(Text, null, `${words.deduction(deduction.number, formatDate(deduction.issuedAt, data.language), words.rateOf(deduction.rate, deduction.count))}: ${amountsText(deduction.amounts)}`)),
+      h(
+        View,
+        { key: deduction.number, style: styles.line },
+        h(
+          Text,
+          null,
+          `${words.deduction(deduction.number, formatDate(deduction.issuedAt, data.language), words.rateOf(deduction.rate, deduction.count))}: ${amountsText(deduction.amounts)}`,
+        ),
+      ),
     ),
     h(View, { style: styles.line }, h(Text, null, `${words.deducted}: ${amountsText(sumOf(deductions.map((deduction) => deduction.amounts)))}`)),
     h(View, { style: styles.total }, h(Text, null, `${words.remaining}: ${amountsText(remaining)}`)),

@@ -25,7 +25,8 @@ describe('the amounts of an invoice', () => {
   })
 
   test('no VAT in every case but the standard one', () => {
-    for (const taxCase of ['small-business', 'reverse-charge', 'outside-eu'] as const) expect(amountsOf(4900_00, taxCase, 1900)).toEqual({ net: 4900_00, vat: 0, gross: 4900_00, rateBasisPoints: 0 })
+    for (const taxCase of ['small-business', 'reverse-charge', 'outside-eu'] as const)
+      expect(amountsOf(4900_00, taxCase, 1900)).toEqual({ net: 4900_00, vat: 0, gross: 4900_00, rateBasisPoints: 0 })
   })
 
   test('refuses amounts that are not whole minor units', () => {
@@ -33,7 +34,7 @@ describe('the amounts of an invoice', () => {
     expect(() => amountsFromGross(-1, 1900)).toThrow(RangeError)
   })
 
-  test('rates are written with the language\'s decimal sign', () => {
+  test("rates are written with the language's decimal sign", () => {
     expect(rateText(1900, ',')).toBe('19')
     expect(rateText(750, ',')).toBe('7,5')
     expect(rateText(750, '.')).toBe('7.5')

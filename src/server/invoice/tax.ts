@@ -3,9 +3,7 @@
 // business is), §13b Abs. 1/5 (reverse charge inside the EU), §14 Abs. 4 and §14a (what the invoice says).
 
 /** The member states of the EU (ISO 3166-1 alpha-2; Greece is GR here, EL only in VAT IDs). */
-const EU_COUNTRIES: ReadonlySet<string> = new Set(
-  'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
-)
+const EU_COUNTRIES: ReadonlySet<string> = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '))
 
 /**
  * - `standard`: German VAT at the seller's rate (a buyer in Germany, a consumer in the EU, or a business in another
@@ -55,6 +53,8 @@ export const amountsOf = (gross: number, taxCase: TaxCase, rateBasisPoints: numb
 /** "19" or "7,5" / "7.5": a rate for the invoice's text. */
 export const rateText = (basisPoints: number, decimal: ',' | '.') => {
   const whole = Math.trunc(basisPoints / 100)
-  const fraction = String(basisPoints % 100).padStart(2, '0').replace(/0+$/, '')
+  const fraction = String(basisPoints % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '')
   return fraction ? `${whole}${decimal}${fraction}` : String(whole)
 }

@@ -98,10 +98,13 @@ export const WORDS: Record<InvoiceLanguage, Words> = {
     advanceInvoice: 'Anzahlungsrechnung',
     finalInvoice: 'Schlussrechnung',
     rateOf: (number, count) => (number === 0 ? 'Anzahlung' : `Rate ${number} von ${count}`),
-    advanceItem: (number, count, domain) => (number === 0 ? `Anzahlung für die Übertragung der Domain ${domain}` : `Anzahlung (Rate ${number} von ${count}) für die Übertragung der Domain ${domain}`),
-    advanceSupply: (month, by) => `Die Leistung ist noch nicht erbracht: Die Domain wird nach der letzten Rate übertragen, voraussichtlich im ${month} (bis ${by}).`,
+    advanceItem: (number, count, domain) =>
+      number === 0 ? `Anzahlung für die Übertragung der Domain ${domain}` : `Anzahlung (Rate ${number} von ${count}) für die Übertragung der Domain ${domain}`,
+    advanceSupply: (month, by) =>
+      `Die Leistung ist noch nicht erbracht: Die Domain wird nach der letzten Rate übertragen, voraussichtlich im ${month} (bis ${by}).`,
     advancePaid: (date) => `Anzahlung vereinnahmt am ${date}`,
-    advanceNote: 'Abrechnung über eine Anzahlung für eine noch nicht ausgeführte Leistung (§ 14 Abs. 5 UStG). Die Schlussrechnung nach der Übertragung zieht diese Anzahlung und ihre Umsatzsteuer ab.',
+    advanceNote:
+      'Abrechnung über eine Anzahlung für eine noch nicht ausgeführte Leistung (§ 14 Abs. 5 UStG). Die Schlussrechnung nach der Übertragung zieht diese Anzahlung und ihre Umsatzsteuer ab.',
     supplied: (date) => `Leistungsdatum: Übertragung der Domain am ${date}`,
     deductionsTitle: 'Abzüglich der Anzahlungen (§ 14 Abs. 5 Satz 2 UStG)',
     deduction: (number, date, rate) => `Anzahlungsrechnung ${number} vom ${date} (${rate})`,
@@ -138,7 +141,10 @@ export const WORDS: Record<InvoiceLanguage, Words> = {
     advanceInvoice: 'Advance payment invoice',
     finalInvoice: 'Final invoice',
     rateOf: (number, count) => (number === 0 ? 'Down payment' : `Rate ${number} of ${count}`),
-    advanceItem: (number, count, domain) => (number === 0 ? `Down payment for the transfer of the domain ${domain}` : `Advance payment (rate ${number} of ${count}) for the transfer of the domain ${domain}`),
+    advanceItem: (number, count, domain) =>
+      number === 0
+        ? `Down payment for the transfer of the domain ${domain}`
+        : `Advance payment (rate ${number} of ${count}) for the transfer of the domain ${domain}`,
     advanceSupply: (month, by) => `Not yet supplied: the domain is transferred after the last rate, expected in ${month} (by ${by}).`,
     advancePaid: (date) => `Advance payment received on ${date}`,
     advanceNote: 'Invoice for an advance payment for a supply not yet made. The final invoice after the transfer deducts this payment and its VAT.',

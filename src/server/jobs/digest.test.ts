@@ -113,13 +113,29 @@ test('a week without anything says so, and the top list holds at most five names
 test('the open deals are listed, next deadline first, passed deadlines marked, without the buyer', async () => {
   const store = await open()
   const saved = await save(store, { domain: 'verkauf.de', offer: { amount: 900, currency: 'EUR' } })
-  const unpaid = await store.accept(saved, { body: 'Angenommen', to: 'erika@example.de', replyTo: 'owner@example.org', now: DUE - 9 * DAY, amount: 900, deal: { linkHash: 'h-digest-1', linkSealed: 'v1.x', amount: 90_000, currency: 'EUR', paymentDueAt: DUE - 2 * DAY, transferDays: 5 } })
+  const unpaid = await store.accept(saved, {
+    body: 'Angenommen',
+    to: 'erika@example.de',
+    replyTo: 'owner@example.org',
+    now: DUE - 9 * DAY,
+    amount: 900,
+    deal: { linkHash: 'h-digest-1', linkSealed: 'v1.x', amount: 90_000, currency: 'EUR', paymentDueAt: DUE - 2 * DAY, transferDays: 5 },
+  })
   expect(unpaid.status).toBe('queued')
   const other = await save(store, { domain: 'spaeter.de', offer: { amount: 500, currency: 'EUR' } })
-  await store.accept(other, { body: 'Angenommen', to: 'erika@example.de', replyTo: 'owner@example.org', now: DUE - DAY, amount: 500, deal: { linkHash: 'h-digest-2', linkSealed: 'v1.x', amount: 50_000, currency: 'EUR', paymentDueAt: DUE + 6 * DAY, transferDays: 5 } })
+  await store.accept(other, {
+    body: 'Angenommen',
+    to: 'erika@example.de',
+    replyTo: 'owner@example.org',
+    now: DUE - DAY,
+    amount: 500,
+    deal: { linkHash: 'h-digest-2', linkSealed: 'v1.x', amount: 50_000, currency: 'EUR', paymentDueAt: DUE + 6 * DAY, transferDays: 5 },
+  })
   const { text } = composeDigest(await store.digestFacts({ ...week, quietSince: DUE - QUIET_DAYS * DAY }), week, [], await store.listDeals())
   const plain = text.replaceAll('\u00a0', ' ')
-  expect(plain).toMatch(/Offene Verkäufe \(nächste Frist zuerst\):\n {2}DL-\d{4}-\d{4} verkauf\.de: Wartet auf Zahlung, 900 €, Zahlung bis .+ – FRIST VERSTRICHEN\n {2}DL-\d{4}-\d{4} spaeter\.de: Wartet auf Zahlung, 500 €, Zahlung bis [^–\n]+\n/)
+  expect(plain).toMatch(
+    /Offene Verkäufe \(nächste Frist zuerst\):\n {2}DL-\d{4}-\d{4} verkauf\.de: Wartet auf Zahlung, 900 €, Zahlung bis .+ – FRIST VERSTRICHEN\n {2}DL-\d{4}-\d{4} spaeter\.de: Wartet auf Zahlung, 500 €, Zahlung bis [^–\n]+\n/,
+  )
   expect(plain).toContain('Verstrichene Fristen: 1 ')
   expect(plain).not.toContain('@example.org')
   expect(plain).not.toContain('Besucher')
@@ -127,17 +143,35 @@ test('the open deals are listed, next deadline first, passed deadlines marked, w
   expect(none.text).toContain('Offene Verkäufe (nächste Frist zuerst):\n  keine')
 })
 
-test('the daily checks\' findings are listed every week while they last: not pointing here, records, expiring soon', async () => {
+test("the daily checks' findings are listed every week while they last: not pointing here, records, expiring soon", async () => {
   const store = await open()
   const facts = await store.digestFacts({ ...week, quietSince: DUE - QUIET_DAYS * DAY })
-  const check = (domain: string, overrides: Partial<DomainCheck>): DomainCheck => ({ domain, checkedAt: DUE - DAY, pointing: 'here', pointingDetail: '192.0.2.10', records: 'ok', recordsDetail: '', expiry: 'known', expiresAt: DUE + 300 * DAY, expiryDetail: 'RDAP', rdapCheckedAt: DUE - DAY, ...overrides })
-  const { text } = composeDigest(facts, week, [], [], [
-    check('hier.de', {}),
-    check('xn--mnchen-3ya.de', { pointing: 'elsewhere', pointingDetail: '198.51.100.7' }),
-    check('fehlt.de', { records: 'missing' }),
-    check('bald.de', { expiresAt: Date.parse('2026-11-12T10:00:00Z') }),
-    check('unbekannt.de', { pointing: 'unknown', records: 'unknown', expiry: 'unknown', expiresAt: null }),
-  ])
+  const check = (domain: string, overrides: Partial<DomainCheck>): DomainCheck => ({
+    domain,
+    checkedAt: DUE - DAY,
+    pointing: 'here',
+    pointingDetail: '192.0.2.10',
+    records: 'ok',
+    recordsDetail: '',
+    expiry: 'known',
+    expiresAt: DUE + 300 * DAY,
+    expiryDetail: 'RDAP',
+    rdapCheckedAt: DUE - DAY,
+    ...overrides,
+  })
+  const { text } = composeDigest(
+    facts,
+    week,
+    [],
+    [],
+    [
+      check('hier.de', {}),
+      check('xn--mnchen-3ya.de', { pointing: 'elsewhere', pointingDetail: '198.51.100.7' }),
+      check('fehlt.de', { records: 'missing' }),
+      check('bald.de', { expiresAt: Date.parse('2026-11-12T10:00:00Z') }),
+      check('unbekannt.de', { pointing: 'unknown', records: 'unknown', expiry: 'unknown', expiresAt: null }),
+    ],
+  )
   expect(text).toContain(
     [
       'Tägliche Prüfung der Namen (5 Namen geprüft):',

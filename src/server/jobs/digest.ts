@@ -84,9 +84,14 @@ function dealLines(deals: StoredDeal[], now: number): string[] {
   for (const deal of open) {
     const next = nextDeadline(deal)
     const overdue = passed.includes(deal) ? ' – FRIST VERSTRICHEN' : ''
-    lines.push(`  ${deal.reference} ${displayHost(deal.domain)}: ${DEAL_STATE_LABEL[deal.status]}, ${formatMinor(deal.amount, deal.currency)}${next ? `, ${next.what} ${formatDeadline(next.at)}` : ''}${overdue}`)
+    lines.push(
+      `  ${deal.reference} ${displayHost(deal.domain)}: ${DEAL_STATE_LABEL[deal.status]}, ${formatMinor(deal.amount, deal.currency)}${next ? `, ${next.what} ${formatDeadline(next.at)}` : ''}${overdue}`,
+    )
   }
-  lines.push('', passed.length === 0 ? 'Verstrichene Fristen: keine.' : `Verstrichene Fristen: ${passed.length} (in der Konsole unter „Verkäufe“ als überfällig markiert).`)
+  lines.push(
+    '',
+    passed.length === 0 ? 'Verstrichene Fristen: keine.' : `Verstrichene Fristen: ${passed.length} (in der Konsole unter „Verkäufe“ als überfällig markiert).`,
+  )
   return lines
 }
 
@@ -102,12 +107,14 @@ function checkLines(checks: DomainCheck[], now: number): string[] {
   const records = checks.filter((check) => check.records !== 'ok' && check.records !== 'unknown')
   const expiring = checks.filter((check) => isExpiringSoon(check, now)).sort((a, b) => a.expiresAt! - b.expiresAt!)
   if (away.length + records.length + expiring.length === 0) return [...lines, '  alles in Ordnung']
-  if (away.length) lines.push('  Zeigen nicht hierher:', ...away.map((check) => `    ${displayHost(check.domain)}${check.pointingDetail ? ` (${check.pointingDetail})` : ''}`))
-  if (records.length) lines.push('  _for-sale-Eintrag nicht aktuell:', ...records.map((check) => `    ${displayHost(check.domain)}: ${RECORDS_LABEL[check.records]}`))
-  if (expiring.length) lines.push(`  Laufen in weniger als ${EXPIRING_DAYS} Tagen ab:`, ...expiring.map((check) => `    ${displayHost(check.domain)}: ${expiryLabel(check)}`))
+  if (away.length)
+    lines.push('  Zeigen nicht hierher:', ...away.map((check) => `    ${displayHost(check.domain)}${check.pointingDetail ? ` (${check.pointingDetail})` : ''}`))
+  if (records.length)
+    lines.push('  _for-sale-Eintrag nicht aktuell:', ...records.map((check) => `    ${displayHost(check.domain)}: ${RECORDS_LABEL[check.records]}`))
+  if (expiring.length)
+    lines.push(`  Laufen in weniger als ${EXPIRING_DAYS} Tagen ab:`, ...expiring.map((check) => `    ${displayHost(check.domain)}: ${expiryLabel(check)}`))
   return lines
 }
-
 
 /** The week's visitors as the console's Übersicht counts them (decision 049): the same function, the same numbers. */
 function visitorLines(stats: VisitorStats): string[] {
@@ -118,13 +125,22 @@ function visitorLines(stats: VisitorStats): string[] {
     `  ${count(total.visitors, 'Besucher', 'Besucher')}, ${count(total.visits, 'Besuch', 'Besuche')}, ${number().format(total.botsFiltered)} Bot-Aufrufe gefiltert, ${number().format(total.formTurns)} zum Formular, ${count(total.inquiries, 'Anfrage', 'Anfragen')}, ${count(total.offers, 'Angebot', 'Angebote')}, ${count(total.deals, 'Abschluss', 'Abschlüsse')}.`,
   ]
   for (const name of stats.names.filter((n) => n.visits > 0 || n.inquiries > 0).slice(0, TOP_NAMES)) {
-    lines.push(`  ${name.domain}: ${number().format(name.visitors)} Besucher, ${number().format(name.visits)} Besuche, ${number().format(name.formTurns)} zum Formular, ${number().format(name.inquiries)} Anfragen`)
+    lines.push(
+      `  ${name.domain}: ${number().format(name.visitors)} Besucher, ${number().format(name.visits)} Besuche, ${number().format(name.formTurns)} zum Formular, ${number().format(name.inquiries)} Anfragen`,
+    )
   }
   if (stats.hints.length > 0) lines.push('', 'Hinweise:', ...stats.hints.map((hint) => `  ${hintText(hint)}`))
   return lines
 }
 
-export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: string[] = [], deals: StoredDeal[] = [], checks: DomainCheck[] = [], visits?: VisitorStats): { subject: string; text: string } {
+export function composeDigest(
+  facts: DigestFacts,
+  week: DigestWeek,
+  listed: string[] = [],
+  deals: StoredDeal[] = [],
+  checks: DomainCheck[] = [],
+  visits?: VisitorStats,
+): { subject: string; text: string } {
   const first = date().format(new Date(week.since))
   const last = date().format(new Date(week.until - DAY_MS))
   const domains = facts.domains.filter((d) => d.domain !== OTHER_NAMES)
@@ -141,7 +157,9 @@ export function composeDigest(facts: DigestFacts, week: DigestWeek, listed: stri
   ]
   const top = byInterest(domains).slice(0, TOP_NAMES)
   if (top.length === 0) lines.push('  Keine Seitenaufrufe und keine Anfragen in dieser Woche.')
-  top.forEach((d, i) => lines.push(`  ${i + 1}. ${displayHost(d.domain)}: ${count(d.inquiries, 'Anfrage', 'Anfragen')}, ${count(d.views, 'Seitenaufruf', 'Seitenaufrufe')}`))
+  top.forEach((d, i) =>
+    lines.push(`  ${i + 1}. ${displayHost(d.domain)}: ${count(d.inquiries, 'Anfrage', 'Anfragen')}, ${count(d.views, 'Seitenaufruf', 'Seitenaufrufe')}`),
+  )
   lines.push('', 'Je Domain:')
   if (domains.length === 0) lines.push('  Keine Aktivität in dieser Woche.')
   for (const d of domains) {

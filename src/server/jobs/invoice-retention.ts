@@ -23,7 +23,11 @@ export function invoiceRetentionJob(options: { store: Store; years: number; log:
     async run({ now }) {
       const erased = await rest.store.eraseInvoicesIssuedBefore(invoicesDueBefore(now, rest.years))
       // Numbers only: what an invoice said never reaches the log.
-      if (erased.length > 0) log.info({ years: rest.years, invoices: erased }, `invoice retention: erased ${erased.length} invoices issued before ${berlinPartsOf(now).year - rest.years}`)
+      if (erased.length > 0)
+        log.info(
+          { years: rest.years, invoices: erased },
+          `invoice retention: erased ${erased.length} invoices issued before ${berlinPartsOf(now).year - rest.years}`,
+        )
     },
   }
 }

@@ -20,9 +20,14 @@ export interface RetentionResult {
 }
 
 /** Erases what is older than `days` at `now`, batch by batch, until nothing is left or `signal` says stop. */
-export async function eraseExpired(
-  options: { store: Store; dataDir: string; days: number; now: number; signal?: AbortSignal; batch?: number },
-): Promise<RetentionResult> {
+export async function eraseExpired(options: {
+  store: Store
+  dataDir: string
+  days: number
+  now: number
+  signal?: AbortSignal
+  batch?: number
+}): Promise<RetentionResult> {
   const { store, dataDir, days, now, signal, batch = RETENTION_BATCH } = options
   const before = now - days * DAY_MS
   const total: RetentionResult = { inquiries: 0, replies: 0, outboxRows: 0, files: 0, keptInvoices: 0 }
@@ -57,7 +62,9 @@ export function retentionJob(options: { store: Store; dataDir: string; days: num
     async run({ now, signal }) {
       const erased = await eraseExpired({ ...rest, now, signal })
       // Counts only: what was erased must not live on in the log.
-      const kept = erased.keptInvoices ? `; kept ${erased.keptInvoices} invoices of their deals (§147 AO, §14b UStG: erased after their own period, INVOICE_RETENTION_YEARS)` : ''
+      const kept = erased.keptInvoices
+        ? `; kept ${erased.keptInvoices} invoices of their deals (§147 AO, §14b UStG: erased after their own period, INVOICE_RETENTION_YEARS)`
+        : ''
       log.info({ days: rest.days, ...erased }, `retention: erased ${erased.inquiries} inquiries older than ${rest.days} days${kept}`)
     },
   }

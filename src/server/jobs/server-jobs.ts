@@ -24,10 +24,7 @@ function jobsClock(start: number | undefined): () => number {
   return () => Date.now() + offset
 }
 
-export function createServerJobs(
-  config: Config,
-  deps: { store: Store; transport: MailTransport; domains: DomainRegistry; log: FastifyBaseLogger },
-): Scheduler {
+export function createServerJobs(config: Config, deps: { store: Store; transport: MailTransport; domains: DomainRegistry; log: FastifyBaseLogger }): Scheduler {
   const { store, transport, domains, log } = deps
   const jobs = createScheduler({ store, log, owner: leaseOwnerOf(process.pid), now: jobsClock(config.jobsClockStart) })
   if (config.retentionDays !== undefined) {

@@ -6,15 +6,15 @@ import { lazy } from '../../shared/lazy.ts'
 const parts = lazy(
   () =>
     new Intl.DateTimeFormat('en-US', {
-  timeZone: 'Europe/Berlin',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  weekday: 'short',
+      timeZone: 'Europe/Berlin',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      weekday: 'short',
     }),
 )
 
@@ -33,7 +33,11 @@ export interface BerlinTime {
 }
 
 export function berlinPartsOf(time: number): BerlinTime {
-  const found = Object.fromEntries(parts().formatToParts(new Date(time)).map((part) => [part.type, part.value]))
+  const found = Object.fromEntries(
+    parts()
+      .formatToParts(new Date(time))
+      .map((part) => [part.type, part.value]),
+  )
   return {
     year: Number(found.year),
     month: Number(found.month),

@@ -30,8 +30,7 @@ export function signConfirmToken(secret: string, target: LinkTarget): string {
  * Always https: the public port sits behind the TLS terminator (deploy/), and a link in a mail should not send the
  * visitor over plain http first.
  */
-export const confirmUrl = (secret: string, target: LinkTarget) =>
-  `https://${target.domain}${CONFIRM_PATH}?t=${signConfirmToken(secret, target)}`
+export const confirmUrl = (secret: string, target: LinkTarget) => `https://${target.domain}${CONFIRM_PATH}?t=${signConfirmToken(secret, target)}`
 
 const SHAPE = /^([0-9a-z]{1,11})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/
 
@@ -48,7 +47,12 @@ export function readConfirmToken(t: unknown): { id: number; expiresAt: number; s
 export type LinkCheck = 'valid' | 'invalid' | 'expired'
 
 /** Whether the token was signed for this inquiry (and domain), and whether it is still in time. */
-export function checkConfirmToken(secret: string, token: { expiresAt: number; signature: string }, target: Omit<LinkTarget, 'createdAt'>, now: number): LinkCheck {
+export function checkConfirmToken(
+  secret: string,
+  token: { expiresAt: number; signature: string },
+  target: Omit<LinkTarget, 'createdAt'>,
+  now: number,
+): LinkCheck {
   const expected = Buffer.from(mac(secret, target, token.expiresAt))
   const given = Buffer.from(token.signature)
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid'

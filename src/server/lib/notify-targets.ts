@@ -78,7 +78,8 @@ export function parseTarget(entry: string): ParsedTarget {
       break
     case 'matrix': {
       const room = decodeURIComponent(segments.at(-1) ?? '')
-      if (!/^![^:]+:.+$/.test(room)) return fail('needs a room id (!…:server) as its path, e.g. matrix+https://matrix.example.org/!abc:example.org?access_token=<TOKEN>')
+      if (!/^![^:]+:.+$/.test(room))
+        return fail('needs a room id (!…:server) as its path, e.g. matrix+https://matrix.example.org/!abc:example.org?access_token=<TOKEN>')
       if (!url.searchParams.get('access_token')) return fail('needs ?access_token=<TOKEN>')
       break
     }

@@ -18,7 +18,8 @@ export const BUYER_WORDS_FR: BuyerMailWords = {
     },
     close: {
       notice: 'Si vous n’avez envoyé aucune demande, vous pouvez ignorer cet e-mail.',
-      verify: 'Le lien est valable 48\u00a0heures. Si vous n’avez envoyé aucune demande, ignorez simplement cet e-mail\u00a0: la demande sera alors supprimée au bout de 48\u00a0heures.',
+      verify:
+        'Le lien est valable 48\u00a0heures. Si vous n’avez envoyé aucune demande, ignorez simplement cet e-mail\u00a0: la demande sera alors supprimée au bout de 48\u00a0heures.',
     },
     linkPlaceholder: '[lien de confirmation]',
     signature: (domain) => `Envoyé automatiquement par le formulaire de contact de ${domain}.`,

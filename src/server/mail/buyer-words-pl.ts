@@ -18,7 +18,8 @@ export const BUYER_WORDS_PL: BuyerMailWords = {
     },
     close: {
       notice: 'Jeśli nie wysyłali Państwo żadnego zapytania, prosimy zignorować tę wiadomość.',
-      verify: 'Link jest ważny 48 godzin. Jeśli nie wysyłali Państwo żadnego zapytania, prosimy zignorować tę wiadomość: zapytanie zostanie wtedy usunięte po 48 godzinach.',
+      verify:
+        'Link jest ważny 48 godzin. Jeśli nie wysyłali Państwo żadnego zapytania, prosimy zignorować tę wiadomość: zapytanie zostanie wtedy usunięte po 48 godzinach.',
     },
     linkPlaceholder: '[link potwierdzający]',
     signature: (domain) => `Wiadomość wysłana automatycznie przez formularz kontaktowy ${domain}.`,

@@ -80,7 +80,7 @@ describe('the owner mail', () => {
   })
 })
 
-describe('the owner\'s reply to the visitor', () => {
+describe("the owner's reply to the visitor", () => {
   const inquiryMessageId = '<inquiry-7-abcdefghijklmno@xn--mnchen-3ya.de>'
   const mail = composeReplyMail(
     { ...inquiry, message: 'Zeile 1\nZeile 2' },
@@ -99,7 +99,7 @@ describe('the owner\'s reply to the visitor', () => {
     expect(mail.messageId).toBe('<reply-3-abcdefghijklmno@xn--mnchen-3ya.de>')
   })
 
-  test('is plain text: the reply, then the visitor\'s message quoted', () => {
+  test("is plain text: the reply, then the visitor's message quoted", () => {
     expect(mail.html).toBeUndefined()
     expect(mail.text).toMatch(/^Guten Tag,\nder Preis ist 5\.000 €\.\n\n.* schrieben Sie zu münchen\.de:\n> Zeile 1\n> Zeile 2$/)
   })

@@ -41,7 +41,12 @@ export function composeInquiryMail(inquiry: StoredInquiry, messageId: string, ad
     // The owner answers in the language the buyer wrote in.
     ['Sprache', LANGUAGE_NAME[inquiry.language]],
     ...(inquiry.offer !== null
-      ? [['Angebot', `${formatPrice(inquiry.offer.amount, inquiry.offer.currency)}${inquiry.belowMinimum ? ' (unter dem Mindestangebot)' : ''}`] as [string, string]]
+      ? [
+          ['Angebot', `${formatPrice(inquiry.offer.amount, inquiry.offer.currency)}${inquiry.belowMinimum ? ' (unter dem Mindestangebot)' : ''}`] as [
+            string,
+            string,
+          ],
+        ]
       : []),
     ['Zeit', time],
   ]
@@ -85,7 +90,10 @@ export function composeReplyMail(
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
   const domain = displayHost(inquiry.domain)
-  const quoted = inquiry.message.split(/\r?\n/).map((line) => `> ${line}`).join('\n')
+  const quoted = inquiry.message
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`)
+    .join('\n')
   const text = [reply.body, '', `${berlinTime().format(new Date(inquiry.createdAt))} schrieben Sie zu ${domain}:`, quoted].join('\n')
   return {
     from: addresses.from,

@@ -17,7 +17,14 @@ const inquiry: StoredInquiry = {
   createdAt: Date.UTC(2026, 2, 1, 9),
 }
 const addresses = { from: 'Domain Lander <lander@example.org>', to: 'owner@example.org', visitor: 'erika@example.de', secret: 'a-secret-of-at-least-16' }
-const reply = (kind: 'notice' | 'verify') => ({ id: 3, kind, amount: null, body: '', replyTo: null, inquiryMessageId: '<inquiry-7-AbCdEfGhIjKlMnO@xn--mnchen-3ya.de>' })
+const reply = (kind: 'notice' | 'verify') => ({
+  id: 3,
+  kind,
+  amount: null,
+  body: '',
+  replyTo: null,
+  inquiryMessageId: '<inquiry-7-AbCdEfGhIjKlMnO@xn--mnchen-3ya.de>',
+})
 
 describe('the confirmation mails', () => {
   test.each(['notice', 'verify'] as const)('%s: fixed text with the domain, nothing the visitor typed, threaded under the inquiry', (kind) => {
@@ -53,7 +60,7 @@ describe('the confirmation mails', () => {
     }
   })
 
-  test('the text the console shows has a placeholder for the link, in the inquiry\'s language', () => {
+  test("the text the console shows has a placeholder for the link, in the inquiry's language", () => {
     expect(confirmText('verify', 'example.com', 'en').text).toContain('\n[confirmation link]\n')
     expect(confirmText('verify', 'example.de', 'de').text).toContain('\n[Bestätigungslink]\n')
   })

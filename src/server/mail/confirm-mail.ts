@@ -25,7 +25,8 @@ const WORDS: Record<Language, ConfirmWords> = {
     },
     close: {
       notice: 'Wenn Sie keine Anfrage gesendet haben, können Sie diese E-Mail ignorieren.',
-      verify: 'Der Link ist 48 Stunden gültig. Wenn Sie keine Anfrage gesendet haben, ignorieren Sie diese E-Mail: Die Anfrage wird dann nach 48 Stunden gelöscht.',
+      verify:
+        'Der Link ist 48 Stunden gültig. Wenn Sie keine Anfrage gesendet haben, ignorieren Sie diese E-Mail: Die Anfrage wird dann nach 48 Stunden gelöscht.',
     },
     linkPlaceholder: '[Bestätigungslink]',
     signature: (domain) => `Automatisch gesendet über das Kontaktformular von ${domain}.`,
@@ -38,8 +39,7 @@ const WORDS: Record<Language, ConfirmWords> = {
     },
     lead: {
       notice: (domain) => `Your inquiry about ${domain} has arrived. The owner's answer will come to this email address.`,
-      verify: (domain) =>
-        `An inquiry was sent with this email address through the contact form of ${domain}. It only reaches the owner once you confirm it:`,
+      verify: (domain) => `An inquiry was sent with this email address through the contact form of ${domain}. It only reaches the owner once you confirm it:`,
     },
     close: {
       notice: 'If you did not send an inquiry, you can ignore this email.',

@@ -1,6 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import type { StoredInquiry } from '../store/types.ts'
-import { DEFAULT_TEMPLATES, TEMPLATE_KINDS, composeDealMail, composeSoldNotice, renderDealText, templateFor, templateLanguage, templateProblem } from './deal-mail.ts'
+import {
+  DEFAULT_TEMPLATES,
+  TEMPLATE_KINDS,
+  composeDealMail,
+  composeSoldNotice,
+  renderDealText,
+  templateFor,
+  templateLanguage,
+  templateProblem,
+} from './deal-mail.ts'
 
 // 8 November 2026, 12:00 UTC: 13:00 in Berlin (winter time).
 const EXPIRES = Date.UTC(2026, 10, 8, 12)
@@ -26,7 +35,13 @@ describe('templates', () => {
 
 describe('the text of a step', () => {
   test('fills in the amount in the domain’s currency, the deadline in Berlin time and the domain in Unicode', () => {
-    const text = renderDealText('counter', DEFAULT_TEMPLATES.counter, { domain: 'xn--bcher-kva.de', amount: 4900, currency: 'EUR', expiresAt: EXPIRES, note: '' })
+    const text = renderDealText('counter', DEFAULT_TEMPLATES.counter, {
+      domain: 'xn--bcher-kva.de',
+      amount: 4900,
+      currency: 'EUR',
+      expiresAt: EXPIRES,
+      note: '',
+    })
     expect(text).toContain('bücher.de')
     expect(text).toContain('4.900\u00a0€')
     expect(text).toContain('8. November 2026 um 13:00 Uhr')
@@ -35,7 +50,12 @@ describe('the text of a step', () => {
   })
 
   test('a note is filled in once: placeholders in it stay as typed, control characters and carriage returns go', () => {
-    const text = renderDealText('decline', 'A {notiz} B', { domain: 'a.de', amount: null, currency: 'EUR', note: '{domain} <script>x</script>\r\nzweite\u001b[31m Zeile\u0000' })
+    const text = renderDealText('decline', 'A {notiz} B', {
+      domain: 'a.de',
+      amount: null,
+      currency: 'EUR',
+      note: '{domain} <script>x</script>\r\nzweite\u001b[31m Zeile\u0000',
+    })
     expect(text).toBe('A {domain} <script>x</script>\nzweite[31m Zeile B')
   })
 })
@@ -63,7 +83,9 @@ describe('the acceptance’s link to the deal page', () => {
   test('is in the default text, and its paragraph is left out when the acceptance made no deal', () => {
     const values = { domain: 'beispiel.de', amount: 2500, currency: 'EUR', note: '' }
     const withDeal = renderDealText('accept', DEFAULT_TEMPLATES.accept, { ...values, link: 'https://beispiel.de/kauf/abc.def' })
-    expect(withDeal).toContain('Alles Weitere (Zahlung, Übertragung der Domain) finden Sie auf Ihrer persönlichen Kaufseite:\nhttps://beispiel.de/kauf/abc.def\n\nBei Fragen')
+    expect(withDeal).toContain(
+      'Alles Weitere (Zahlung, Übertragung der Domain) finden Sie auf Ihrer persönlichen Kaufseite:\nhttps://beispiel.de/kauf/abc.def\n\nBei Fragen',
+    )
     const without = renderDealText('accept', DEFAULT_TEMPLATES.accept, { ...values, amount: null })
     expect(without).not.toContain('Kaufseite')
     expect(without).toContain('Vereinbarter Betrag: wie besprochen\n\nBei Fragen antworten Sie einfach auf diese Mail.')
@@ -83,15 +105,34 @@ describe('a checkout of an English buyer (decision 037)', () => {
   })
 
   test('its text writes the amount the English way', () => {
-    const text = renderDealText('checkout-accept-en', DEFAULT_TEMPLATES['checkout-accept-en'], { domain: 'xn--bcher-kva.com', amount: 2000, currency: 'USD', note: '', link: 'https://bücher.com/kauf/a.b' })
+    const text = renderDealText('checkout-accept-en', DEFAULT_TEMPLATES['checkout-accept-en'], {
+      domain: 'xn--bcher-kva.com',
+      amount: 2000,
+      currency: 'USD',
+      note: '',
+      link: 'https://bücher.com/kauf/a.b',
+    })
     expect(text).toContain('sell you bücher.com at the fixed price of $2,000.')
     expect(renderDealText('checkout-accept-en', '{betrag}', { domain: 'a.com', amount: null, currency: 'USD', note: '' })).toBe('as agreed')
   })
 
   test('its mail has an English subject and no German quote of our summary', () => {
-    const inquiry = { id: 3, domain: 'example.com', email: 'k@example.net', language: 'en', checkout, message: 'Kauf zum Festpreis: 2.000 $', createdAt: EXPIRES } as StoredInquiry
+    const inquiry = {
+      id: 3,
+      domain: 'example.com',
+      email: 'k@example.net',
+      language: 'en',
+      checkout,
+      message: 'Kauf zum Festpreis: 2.000 $',
+      createdAt: EXPIRES,
+    } as StoredInquiry
     const mail = composeDealMail(inquiry, { kind: 'decline', body: 'Sorry', replyTo: null, inquiryMessageId: '<i@example.com>' }, '<r@example.com>', addresses)
-    expect(mail).toMatchObject({ subject: 'Re: Inquiry about example.com: Purchase declined', text: 'Sorry', replyTo: 'owner@example.org', inReplyTo: '<i@example.com>' })
+    expect(mail).toMatchObject({
+      subject: 'Re: Inquiry about example.com: Purchase declined',
+      text: 'Sorry',
+      replyTo: 'owner@example.org',
+      inReplyTo: '<i@example.com>',
+    })
   })
 })
 
@@ -99,11 +140,21 @@ describe('"bereits verkauft"', () => {
   const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'k@example.net' }
   test('is German or English by the inquirer’s language, and quotes what they wrote as text', () => {
     const base = { id: 4, domain: 'example.de', email: 'k@example.net', message: '<b>Preis?</b>\nGruß', createdAt: EXPIRES }
-    const german = composeSoldNotice({ ...base, language: 'de' } as StoredInquiry, { body: 'Verkauft.', replyTo: null, inquiryMessageId: '<i@x>' }, '<r@x>', addresses)
+    const german = composeSoldNotice(
+      { ...base, language: 'de' } as StoredInquiry,
+      { body: 'Verkauft.', replyTo: null, inquiryMessageId: '<i@x>' },
+      '<r@x>',
+      addresses,
+    )
     expect(german.subject).toBe('Re: Anfrage zu example.de: Bereits verkauft')
     expect(german.text).toMatch(/^Verkauft\.\n\n.*schrieben Sie zu example\.de:\n> <b>Preis\?<\/b>\n> Gruß$/)
     expect(german.html).toBeUndefined()
-    const english = composeSoldNotice({ ...base, language: 'en' } as StoredInquiry, { body: 'Sold.', replyTo: null, inquiryMessageId: '<i@x>' }, '<r@x>', addresses)
+    const english = composeSoldNotice(
+      { ...base, language: 'en' } as StoredInquiry,
+      { body: 'Sold.', replyTo: null, inquiryMessageId: '<i@x>' },
+      '<r@x>',
+      addresses,
+    )
     expect(english.subject).toBe('Re: Inquiry about example.de: Already sold')
     expect(english.text).toMatch(/^Sold\.\n\nOn 8 November 2026 at 13:00 \(Berlin time\) you wrote about example\.de:\n> <b>Preis\?<\/b>\n> Gruß$/)
   })
@@ -111,7 +162,14 @@ describe('"bereits verkauft"', () => {
 
 describe('the negotiation with an English buyer', () => {
   const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'k@example.net' }
-  const inquiry = { id: 5, domain: 'english.com', email: 'k@example.net', language: 'en', message: 'Would you take €2,000?\nJohn', createdAt: EXPIRES } as StoredInquiry
+  const inquiry = {
+    id: 5,
+    domain: 'english.com',
+    email: 'k@example.net',
+    language: 'en',
+    message: 'Would you take €2,000?\nJohn',
+    createdAt: EXPIRES,
+  } as StoredInquiry
 
   test('counter-offer, acceptance and refusal use the English templates; a German buyer keeps the German ones', () => {
     expect(templateFor('counter', { language: 'en' })).toBe('counter-en')
@@ -122,21 +180,42 @@ describe('the negotiation with an English buyer', () => {
   })
 
   test('the counter-offer writes the amount and the deadline the English way', () => {
-    const text = renderDealText('counter-en', DEFAULT_TEMPLATES['counter-en'], { domain: 'english.com', amount: 3500, currency: 'EUR', expiresAt: EXPIRES, note: '' })
+    const text = renderDealText('counter-en', DEFAULT_TEMPLATES['counter-en'], {
+      domain: 'english.com',
+      amount: 3500,
+      currency: 'EUR',
+      expiresAt: EXPIRES,
+      note: '',
+    })
     expect(text).toContain('I can offer you the domain for €3,500. This offer is valid until 8 November 2026 at 13:00 (Berlin time).')
     expect(text).not.toMatch(/Guten Tag|Uhr|\n\n\n/)
-    const accepted = renderDealText('accept-en', DEFAULT_TEMPLATES['accept-en'], { domain: 'english.com', amount: 3500, currency: 'EUR', note: '', link: 'https://english.com/kauf/a.b' })
+    const accepted = renderDealText('accept-en', DEFAULT_TEMPLATES['accept-en'], {
+      domain: 'english.com',
+      amount: 3500,
+      currency: 'EUR',
+      note: '',
+      link: 'https://english.com/kauf/a.b',
+    })
     expect(accepted).toContain('Agreed amount: €3,500')
     expect(accepted).toContain('https://english.com/kauf/a.b')
-    expect(renderDealText('accept-en', DEFAULT_TEMPLATES['accept-en'], { domain: 'english.com', amount: null, currency: 'EUR', note: '' })).toContain('Agreed amount: as agreed\n\nIf you have any questions')
-    expect(renderDealText('decline-en', DEFAULT_TEMPLATES['decline-en'], { domain: 'english.com', amount: null, currency: 'EUR', note: 'Maybe next year.' })).toContain('Unfortunately I cannot accept your offer.\n\nMaybe next year.')
+    expect(renderDealText('accept-en', DEFAULT_TEMPLATES['accept-en'], { domain: 'english.com', amount: null, currency: 'EUR', note: '' })).toContain(
+      'Agreed amount: as agreed\n\nIf you have any questions',
+    )
+    expect(
+      renderDealText('decline-en', DEFAULT_TEMPLATES['decline-en'], { domain: 'english.com', amount: null, currency: 'EUR', note: 'Maybe next year.' }),
+    ).toContain('Unfortunately I cannot accept your offer.\n\nMaybe next year.')
   })
 
   test('their mails have English subjects and quote the buyer under an English line, threaded as every reply', () => {
     const subjects = { counter: 'Counter-offer', accept: 'Offer accepted', decline: 'Offer declined' } as const
     for (const kind of ['counter', 'accept', 'decline'] as const) {
       const mail = composeDealMail(inquiry, { kind, body: 'Hello', replyTo: null, inquiryMessageId: '<i@english.com>' }, '<r@english.com>', addresses)
-      expect(mail).toMatchObject({ subject: `Re: Inquiry about english.com: ${subjects[kind]}`, replyTo: 'owner@example.org', inReplyTo: '<i@english.com>', references: ['<i@english.com>'] })
+      expect(mail).toMatchObject({
+        subject: `Re: Inquiry about english.com: ${subjects[kind]}`,
+        replyTo: 'owner@example.org',
+        inReplyTo: '<i@english.com>',
+        references: ['<i@english.com>'],
+      })
       expect(mail.text).toBe('Hello\n\nOn 8 November 2026 at 13:00 (Berlin time) you wrote about english.com:\n> Would you take €2,000?\n> John')
     }
   })
@@ -169,10 +248,22 @@ describe('templates in the languages decision 048 added', () => {
   })
 
   test('amount and deadline are written as the buyer reads them', () => {
-    const text = renderDealText('counter-fr', DEFAULT_TEMPLATES['counter-fr'], { domain: 'exemple.fr', amount: 3500, currency: 'EUR', expiresAt: EXPIRES, note: '' })
+    const text = renderDealText('counter-fr', DEFAULT_TEMPLATES['counter-fr'], {
+      domain: 'exemple.fr',
+      amount: 3500,
+      currency: 'EUR',
+      expiresAt: EXPIRES,
+      note: '',
+    })
     expect(text).toContain('3\u202f500\u00a0€')
     expect(text).toMatch(/jusqu’au \d{1,2} \p{L}+ 2026 à \d{2}:\d{2} \(heure de Berlin\)/u)
-    const polish = renderDealText('accept-pl', DEFAULT_TEMPLATES['accept-pl'], { domain: 'przyklad.pl', amount: null, currency: 'PLN', note: '', link: 'https://przyklad.pl/kauf/x' })
+    const polish = renderDealText('accept-pl', DEFAULT_TEMPLATES['accept-pl'], {
+      domain: 'przyklad.pl',
+      amount: null,
+      currency: 'PLN',
+      note: '',
+      link: 'https://przyklad.pl/kauf/x',
+    })
     expect(polish).toContain('Uzgodniona kwota: zgodnie z ustaleniami')
   })
 })
@@ -183,7 +274,9 @@ test('a French buyer’s counter-offer and "already sold" come with French subje
   const addresses = { from: 'lander@example.org', to: 'owner@example.org', visitor: 'c@example.fr' }
   const mail = composeDealMail(inquiry, reply, '<reply-10-t@exemple.fr>', addresses)
   expect(mail.subject).toBe('Re: Demande concernant exemple.fr: Contre-proposition')
-  expect(mail.text).toMatch(/^Mon offre\n\nLe \d{1,2} novembre 2026 à \d{2}:\d{2} \(heure de Berlin\), vous avez écrit au sujet de exemple\.fr\u00a0:\n> Quel est le prix \?$/u)
+  expect(mail.text).toMatch(
+    /^Mon offre\n\nLe \d{1,2} novembre 2026 à \d{2}:\d{2} \(heure de Berlin\), vous avez écrit au sujet de exemple\.fr\u00a0:\n> Quel est le prix \?$/u,
+  )
   expect(composeSoldNotice(inquiry, reply, '<reply-11-t@exemple.fr>', addresses).subject).toBe('Re: Demande concernant exemple.fr: Déjà vendu')
   const checkout = composeDealMail({ ...inquiry, checkout: CHECKOUT }, { ...reply, kind: 'accept' }, '<reply-12-t@exemple.fr>', addresses)
   expect(checkout.subject).toBe('Re: Demande concernant exemple.fr: Achat confirmé')

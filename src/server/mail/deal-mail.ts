@@ -19,7 +19,10 @@ const ADDED_LANGUAGES = Object.keys(BUYER_WORDS) as AddedLanguage[]
 
 /** One entry per template of the languages decision 048 added, made from each base's entry. */
 const forAddedLanguages = <T>(value: (base: TemplateBase, language: AddedLanguage) => T) =>
-  Object.fromEntries(ADDED_LANGUAGES.flatMap((language) => TEMPLATE_BASES.map((base) => [`${base}-${language}`, value(base, language)]))) as Record<`${TemplateBase}-${AddedLanguage}`, T>
+  Object.fromEntries(ADDED_LANGUAGES.flatMap((language) => TEMPLATE_BASES.map((base) => [`${base}-${language}`, value(base, language)]))) as Record<
+    `${TemplateBase}-${AddedLanguage}`,
+    T
+  >
 
 export const DEFAULT_TEMPLATES: Record<DealTemplateKind, string> = {
   ...forAddedLanguages((base, language) => BUYER_WORDS[language].templates[base]),
@@ -266,14 +269,25 @@ export function renderDealText(kind: DealTemplateKind, template: string, values:
   const language = templateLanguage(kind)
   const filled: Record<string, string> = {
     domain: displayHost(values.domain),
-    betrag: values.amount === null ? (isAddedLanguage(language) ? BUYER_WORDS[language].asAgreed : AS_AGREED[language]) : formatPrice(values.amount, values.currency, language),
+    betrag:
+      values.amount === null
+        ? isAddedLanguage(language)
+          ? BUYER_WORDS[language].asAgreed
+          : AS_AGREED[language]
+        : formatPrice(values.amount, values.currency, language),
     frist: values.expiresAt === undefined ? '' : formatBuyerDeadline(values.expiresAt, language),
     notiz: cleanNote(values.note),
     link: values.link ?? '',
   }
   // Without a deal (an acceptance without any amount) there is no page to point to: the paragraph that would name it
   // is left out rather than sent with nothing after its colon.
-  const source = values.link ? template : template.replace(/\r\n?/g, '\n').split(/\n{2,}/).filter((paragraph) => !paragraph.includes('{link}')).join('\n\n')
+  const source = values.link
+    ? template
+    : template
+        .replace(/\r\n?/g, '\n')
+        .split(/\n{2,}/)
+        .filter((paragraph) => !paragraph.includes('{link}'))
+        .join('\n\n')
   const text = source.replace(/\r\n?/g, '\n').replace(PLACEHOLDER, (whole, name: string) => (PLACEHOLDERS[kind].includes(name) ? filled[name]! : whole))
   // An empty note leaves an empty paragraph behind.
   return text.replace(/\n{3,}/g, '\n\n').trim()
@@ -293,7 +307,11 @@ type ReplySubject = keyof typeof ENGLISH_SUBJECT
 
 /** The subject and the line above the quote of a reply in a language other than German. */
 function replyWords(language: Exclude<Language, 'de'>, domain: string, subject: ReplySubject, createdAt: number) {
-  if (language === 'en') return { subject: `Re: Inquiry about ${domain}: ${ENGLISH_SUBJECT[subject]}`, quoteLine: `On ${englishTime().format(new Date(createdAt))} (Berlin time) you wrote about ${domain}:` }
+  if (language === 'en')
+    return {
+      subject: `Re: Inquiry about ${domain}: ${ENGLISH_SUBJECT[subject]}`,
+      quoteLine: `On ${englishTime().format(new Date(createdAt))} (Berlin time) you wrote about ${domain}:`,
+    }
   const words = BUYER_WORDS[language]
   return { subject: `${words.replyPrefix(domain)}: ${words.subjects[subject]}`, quoteLine: words.quoteLine(formatBuyerDeadline(createdAt, language), domain) }
 }
@@ -312,7 +330,10 @@ function foreignReply(
   quote: boolean,
 ): SendMailOptions {
   const domain = displayHost(inquiry.domain)
-  const quoted = inquiry.message.split(/\r?\n/).map((line) => `> ${line}`).join('\n')
+  const quoted = inquiry.message
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`)
+    .join('\n')
   const words = replyWords(language, domain, subject, inquiry.createdAt)
   return {
     from: addresses.from,
@@ -350,7 +371,8 @@ export function composeSoldNotice(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  if (inquiry.language === 'en' || isAddedLanguage(inquiry.language)) return foreignReply(inquiry, reply, messageId, addresses, inquiry.language, 'sold-notice', true)
+  if (inquiry.language === 'en' || isAddedLanguage(inquiry.language))
+    return foreignReply(inquiry, reply, messageId, addresses, inquiry.language, 'sold-notice', true)
   const mail = composeReplyMail(inquiry, reply, messageId, addresses)
   return { ...mail, subject: `${mail.subject as string}: Bereits verkauft` }
 }

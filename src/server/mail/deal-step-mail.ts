@@ -69,7 +69,8 @@ const BODY: Record<'de' | 'en', Record<DealMailKind, (values: StepValues) => str
       `Guten Tag,\n\nIhre Zahlung von ${v.amount} für ${v.domain} (Kaufnummer ${v.reference}) ist eingegangen. Vielen Dank!\n\nAls Nächstes bereite ich die Übertragung der Domain vor. Sobald der Transfer-Code bereitsteht, erhalten Sie eine E-Mail. Den Stand sehen Sie jederzeit auf Ihrer Kaufseite:\n${v.link}\n\nMit freundlichen Grüßen`,
     'deal-transferred': (v) =>
       `Guten Tag,\n\nder Transfer-Code für ${v.domain} (Kaufnummer ${v.reference}) steht bereit. Aus Sicherheitsgründen steht er nicht in dieser E-Mail: Sie sehen ihn auf Ihrer Kaufseite, nachdem Sie dort Ihre E-Mail-Adresse eingegeben haben:\n${v.link}\n\nGeben Sie den Code bei Ihrem Registrar ein. Wenn die Domain bei Ihnen angekommen ist, bestätigen Sie das bitte auf der Kaufseite mit „Domain erhalten“${v.completesAt ? `; ohne Rückmeldung gilt der Kauf am ${v.completesAt} als abgeschlossen` : ''}.\n\nMit freundlichen Grüßen`,
-    'deal-completed': (v) => `Guten Tag,\n\nder Kauf von ${v.domain} (Kaufnummer ${v.reference}) ist abgeschlossen. Die Domain gehört jetzt Ihnen. Vielen Dank!\n\n${v.link}\n\nMit freundlichen Grüßen`,
+    'deal-completed': (v) =>
+      `Guten Tag,\n\nder Kauf von ${v.domain} (Kaufnummer ${v.reference}) ist abgeschlossen. Die Domain gehört jetzt Ihnen. Vielen Dank!\n\n${v.link}\n\nMit freundlichen Grüßen`,
     'deal-cancelled': (v) =>
       `Guten Tag,\n\nder Kauf von ${v.domain} (Kaufnummer ${v.reference}) wurde abgebrochen.${v.reason ? `\n\nBegründung: ${v.reason}` : ''}\n\n${v.link}\n\nMit freundlichen Grüßen`,
     'deal-payment-reminder': (v) =>
@@ -84,8 +85,10 @@ const BODY: Record<'de' | 'en', Record<DealMailKind, (values: StepValues) => str
       `Hello,\n\nyour payment of ${v.amount} for ${v.domain} (purchase number ${v.reference}) has arrived. Thank you!\n\nNext I will prepare the transfer of the domain. You will get an email as soon as the transfer code is ready. Your purchase page always shows where things stand:\n${v.link}\n\nKind regards`,
     'deal-transferred': (v) =>
       `Hello,\n\nthe transfer code for ${v.domain} (purchase number ${v.reference}) is ready. For your security it is not in this email: you see it on your purchase page after entering your email address there:\n${v.link}\n\nEnter the code at your registrar. Once the domain has arrived, please confirm with “Domain received” on the purchase page${v.completesAt ? `; without an answer the purchase counts as completed on ${v.completesAt}` : ''}.\n\nKind regards`,
-    'deal-completed': (v) => `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) is complete. The domain is yours now. Thank you!\n\n${v.link}\n\nKind regards`,
-    'deal-cancelled': (v) => `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) was cancelled.${v.reason ? `\n\nReason: ${v.reason}` : ''}\n\n${v.link}\n\nKind regards`,
+    'deal-completed': (v) =>
+      `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) is complete. The domain is yours now. Thank you!\n\n${v.link}\n\nKind regards`,
+    'deal-cancelled': (v) =>
+      `Hello,\n\nthe purchase of ${v.domain} (purchase number ${v.reference}) was cancelled.${v.reason ? `\n\nReason: ${v.reason}` : ''}\n\n${v.link}\n\nKind regards`,
     'deal-payment-reminder': (v) =>
       `Hello,\n\na friendly reminder: the payment of ${v.amount} for ${v.domain} (purchase number ${v.reference}) is still open. Please pay by ${v.deadline ?? ''}. Your purchase page says how:\n${v.link}\n\nIf you have paid already, please disregard this email.\n\nKind regards`,
     // The owner's mails (OWNER_KINDS) are German, whatever the buyer's language.

@@ -42,7 +42,19 @@ test('a batch that takes longer than half its lease is given back and claimed an
   }
   for (let i = 0; i < 6; i++) {
     await store.saveInquiry(
-      { token: `token${i}`.padEnd(15, 'x'), contentHash: `h${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt: clock - 1000 },
+      {
+        token: `token${i}`.padEnd(15, 'x'),
+        contentHash: `h${i}`,
+        domain: 'example.de',
+        name: 'Erika',
+        email: 'erika@example.de',
+        message: `Nachricht ${i}`,
+        language: 'de',
+        spamReason: null,
+        offer: null,
+        belowMinimum: false,
+        createdAt: clock - 1000,
+      },
       { queue: true, mailTo: null },
     )
   }
@@ -81,14 +93,31 @@ test('new mail kicked before the delayed start is sent at once by this process; 
   const store = await createSqliteStore(path.join(dir, 'store.sqlite'))
   const queue = (i: number) =>
     store.saveInquiry(
-      { token: `kick${i}`.padEnd(15, 'x'), contentHash: `k${i}`, domain: 'example.de', name: 'Erika', email: 'erika@example.de', message: `Nachricht ${i}`, language: 'de', spamReason: null, offer: null, belowMinimum: false, createdAt: Date.now() },
+      {
+        token: `kick${i}`.padEnd(15, 'x'),
+        contentHash: `k${i}`,
+        domain: 'example.de',
+        name: 'Erika',
+        email: 'erika@example.de',
+        message: `Nachricht ${i}`,
+        language: 'de',
+        spamReason: null,
+        offer: null,
+        belowMinimum: false,
+        createdAt: Date.now(),
+      },
       { queue: true, mailTo: null },
     )
   const sent: string[] = []
   const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
   const worker = createOutboxWorker({
     store,
-    transport: { async send(message) { sent.push(String(message.messageId)) }, close() {} },
+    transport: {
+      async send(message) {
+        sent.push(String(message.messageId))
+      },
+      close() {},
+    },
     addresses: { from: 'lander@example.org', to: 'owner@example.org' },
     log: silent,
     owner: 'this-process',

@@ -181,7 +181,10 @@ export function createOutboxWorker(options: {
         await store.markRetry(item.id, now() + delay, reason)
         const failingForMs = now() - item.createdAt
         if (failingForMs > RETRY.alarmAfterMs) {
-          log.error({ inquiry: item.inquiry.id, attempts, failingForMinutes: Math.round(failingForMs / 60_000), reason }, 'MAIL FAILING for over an hour: check SMTP_URL and the mail server; the inquiry is kept and retried')
+          log.error(
+            { inquiry: item.inquiry.id, attempts, failingForMinutes: Math.round(failingForMs / 60_000), reason },
+            'MAIL FAILING for over an hour: check SMTP_URL and the mail server; the inquiry is kept and retried',
+          )
         } else {
           log.warn({ inquiry: item.inquiry.id, attempts, retryInMs: delay, reason }, 'mail not delivered, will retry')
         }

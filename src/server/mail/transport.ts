@@ -49,9 +49,7 @@ export function createMailTransport(config: MailConfig, timeouts: Partial<SmtpTi
   if (smtpUrl) {
     // nodemailer reads host, port, TLS and credentials from the URL; the options object adds the timeouts. A pooled
     // connection is reused for the next mail, which is far cheaper than a new one per mail (docs/decisions/004).
-    const transporter = lazily((nodemailer) =>
-      nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 1, ...SMTP_TIMEOUTS, ...timeouts }),
-    )
+    const transporter = lazily((nodemailer) => nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 1, ...SMTP_TIMEOUTS, ...timeouts }))
     return {
       async send(message) {
         await (await transporter.get()).sendMail(message)

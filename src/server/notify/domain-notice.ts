@@ -27,7 +27,8 @@ export function domainNoticeMessage(item: DomainNoticeItem, link: string | null)
       console: link,
     },
     text: (outsideText = (text) => text) => {
-      const what = item.event === 'unreachable' ? `zeigt auf ${outsideText(item.facts.pointingDetail)}` : expiryLabel({ expiry: 'known', expiresAt: item.facts.expiresAt })
+      const what =
+        item.event === 'unreachable' ? `zeigt auf ${outsideText(item.facts.pointingDetail)}` : expiryLabel({ expiry: 'known', expiresAt: item.facts.expiresAt })
       return [`${title} (${what})`, ...(link ? ['', link] : [])].join('\n')
     },
   }

@@ -76,7 +76,14 @@ function dealPayloadOf({ deliveryId, inquiry, link, personal }: Notice, deal: De
     transferDueAt: iso(deal.transferDueAt),
     completesAt: iso(deal.completesAt),
     console: link,
-    ...(deal.rate && { rate: { number: deal.rate.number, reference: deal.rate.reference, amount: { minor: deal.rate.amount, currency: deal.currency }, dueAt: iso(deal.rate.dueAt) } }),
+    ...(deal.rate && {
+      rate: {
+        number: deal.rate.number,
+        reference: deal.rate.reference,
+        amount: { minor: deal.rate.amount, currency: deal.currency },
+        dueAt: iso(deal.rate.dueAt),
+      },
+    }),
     ...(personal && { name: deal.buyer.name, email: deal.buyer.email }),
   }
 }

@@ -33,7 +33,9 @@ describe('notification texts and signatures', () => {
 
   test('the German text names the domain in Unicode, the offer in its currency, and the link; the visitor only when personal', () => {
     expect(textOf(notice())).toBe('Neue Anfrage zu münchen.de: 4.900\u00a0€ (unter dem Mindestangebot)\n\nhttps://konsole.example.org/anfragen/4')
-    expect(textOf(notice({ personal: true, link: null }))).toBe('Neue Anfrage zu münchen.de: 4.900\u00a0€ (unter dem Mindestangebot)\nVon: Erika (erika@example.de)\n\nHallo')
+    expect(textOf(notice({ personal: true, link: null }))).toBe(
+      'Neue Anfrage zu münchen.de: 4.900\u00a0€ (unter dem Mindestangebot)\nVon: Erika (erika@example.de)\n\nHallo',
+    )
   })
 
   test('JSON keeps markup and line separators escaped, and parses back to the same text', () => {

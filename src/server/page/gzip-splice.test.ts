@@ -66,7 +66,16 @@ describe('acceptsGzip', () => {
 
 describe('crc32CombineOp', () => {
   test('gives the CRC-32 of two byte strings joined, for lengths from none to a megabyte', () => {
-    for (const [lengthA, lengthB] of [[0, 0], [0, 7], [5, 0], [1, 1], [3, 64], [1000, 4095], [17, 65_537], [4096, 1_048_576]] as const) {
+    for (const [lengthA, lengthB] of [
+      [0, 0],
+      [0, 7],
+      [5, 0],
+      [1, 1],
+      [3, 64],
+      [1000, 4095],
+      [17, 65_537],
+      [4096, 1_048_576],
+    ] as const) {
       const a = randomBytes(lengthA)
       const b = randomBytes(lengthB)
       expect(crc32CombineOp(zlib.crc32(a), zlib.crc32(b), crc32CombineGen(b.length))).toBe(zlib.crc32(Buffer.concat([a, b])))

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest'
 import { pngSize } from '../../../tests/helpers/png.ts'
 import { ogImageSvg, renderOgImage } from './og-image.ts'
 
-
-const texts = (svg: string) => [...svg.matchAll(/<text [^>]*font-size="(\d+)"[^>]*>([^<]*)<\/text>/g)].map(([, size, text]) => ({ size: Number(size), text: text ?? '' }))
+const texts = (svg: string) =>
+  [...svg.matchAll(/<text [^>]*font-size="(\d+)"[^>]*>([^<]*)<\/text>/g)].map(([, size, text]) => ({ size: Number(size), text: text ?? '' }))
 
 describe('the link-preview image', () => {
   test('shows name, price and text, and is a PNG of 1200x630 within 60 KB', async () => {

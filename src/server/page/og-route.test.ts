@@ -15,7 +15,14 @@ const file = domainsConfigOf({
     'verkauft.de': { price: 4900, status: 'sold' },
   },
 })
-const siteFor = (ascii: string): Site => ({ host: { ascii, display: ascii }, settings: file.resolve(ascii)!.settings, domainsConfig: file, legal: {}, language: 'de', variesByLanguage: false })
+const siteFor = (ascii: string): Site => ({
+  host: { ascii, display: ascii },
+  settings: file.resolve(ascii)!.settings,
+  domainsConfig: file,
+  legal: {},
+  language: 'de',
+  variesByLanguage: false,
+})
 
 describe('what the link-preview image shows', () => {
   test('the price in the words of the page, terms and VAT included', () => {

@@ -118,13 +118,14 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
 /** index.html says the page is German; the renderer puts in the page's language instead. */
 const GERMAN_ROOT = '<html lang="de">'
 
-function rendererFrom(html: string, { TEXTS, renderApp, renderCheckoutPage, renderDealPage, renderDomainList, renderHead, renderProps }: typeof entryServer): PageRenderer {
+function rendererFrom(
+  html: string,
+  { TEXTS, renderApp, renderCheckoutPage, renderDealPage, renderDomainList, renderHead, renderProps }: typeof entryServer,
+): PageRenderer {
   if (!html.includes(GERMAN_ROOT)) throw new Error(`index.html has no ${GERMAN_ROOT}`)
   const template = html.replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
   // The build puts the style sheet into the page (vite.config.ts); the CSP allows that element, and only it.
-  const styleSources = [...template.matchAll(/<style>([^<]*)<\/style>/g)].map(
-    ([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`,
-  )
+  const styleSources = [...template.matchAll(/<style>([^<]*)<\/style>/g)].map(([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`)
   const noticeTemplate = template
     .replace(/<script nonce="[^"]*" type="module"[^>]*>[\s\S]*?<\/script>\s*/g, '')
     .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
@@ -172,7 +173,7 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderCheckoutPage, rend
       const slot: Record<string, string> = { [TOKEN]: props.token, [HASH]: props.hash, [NONCE]: nonce }
       const page = cached(props, head, key)
       const values = page.parts.filter((part) => typeof part === 'string').map((part) => Buffer.from(slot[part]!, 'latin1'))
-      const filled = <T,>(value: (v: Buffer) => T) => {
+      const filled = <T>(value: (v: Buffer) => T) => {
         let next = 0
         return page.parts.map((part) => (typeof part === 'string' ? value(values[next++]!) : part))
       }
@@ -183,13 +184,20 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderCheckoutPage, rend
       return { body: spliceGzip(page.gzip, values) ?? zlib.gzipSync(plain()), encoding: 'gzip' }
     },
     domainList(props) {
-      const head = [`<title>${escapeHtml(`${TEXTS[props.language].domainListTitle} | ${props.host}`)}</title>`, '<meta name="robots" content="noindex,follow" />']
+      const head = [
+        `<title>${escapeHtml(`${TEXTS[props.language].domainListTitle} | ${props.host}`)}</title>`,
+        '<meta name="robots" content="noindex,follow" />',
+      ]
       return inLanguage(noticeTemplate, props.language)
         .replace('<!--app-head-->', () => head.join('\n    '))
         .replace('<!--app-html-->', () => renderDomainList(props))
     },
     dealPage(props, title) {
-      const head = [`<title>${escapeHtml(title)}</title>`, '<meta name="robots" content="noindex,nofollow" />', '<meta name="referrer" content="same-origin" />']
+      const head = [
+        `<title>${escapeHtml(title)}</title>`,
+        '<meta name="robots" content="noindex,nofollow" />',
+        '<meta name="referrer" content="same-origin" />',
+      ]
       return inLanguage(noticeTemplate, props.language)
         .replace('<!--app-head-->', () => head.join('\n    '))
         .replace('<!--app-html-->', () => renderDealPage(props))
@@ -207,7 +215,9 @@ function rendererFrom(html: string, { TEXTS, renderApp, renderCheckoutPage, rend
         .replace('<!--app-html-->', () => body)
     },
     notice(language, title, text, link, form) {
-      const fields = form ? Object.entries(form.fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`) : []
+      const fields = form
+        ? Object.entries(form.fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+        : []
       const body = `<main class="page notice"><h1>${escapeHtml(title)}</h1>${text ? `<p>${escapeHtml(text)}</p>` : ''}${
         form ? `<form method="post" action="${escapeHtml(form.action)}">${fields.join('')}<button type="submit">${escapeHtml(form.label)}</button></form>` : ''
       }${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}</main>`

@@ -20,7 +20,8 @@ describe('an amount of a bank statement in minor units', () => {
   })
 
   test('refuses what is no plain decimal, cents of a cent, and more than counts exactly', () => {
-    for (const bad of ['', '-5.00', '+5', '1e3', '1,00', '1.', '.5', 'NaN', 'Infinity', '0x10', '١٢', '1 000.00', '1.000000']) expect(parseMinor(bad, 'EUR')).toBe('format')
+    for (const bad of ['', '-5.00', '+5', '1e3', '1,00', '1.', '.5', 'NaN', 'Infinity', '0x10', '١٢', '1 000.00', '1.000000'])
+      expect(parseMinor(bad, 'EUR')).toBe('format')
     expect(parseMinor('1.001', 'EUR')).toBe('precision')
     expect(parseMinor('1.5', 'JPY')).toBe('precision')
     expect(parseMinor('999999999999999999', 'EUR')).toBe('range')

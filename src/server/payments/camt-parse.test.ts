@@ -34,11 +34,22 @@ describe('a CAMT.053 statement', () => {
       ['camt53_20261104_USD', 'DE27370400440532013001', 1],
     ])
     const [first, second] = document.statements
-    expect(first!.entries[0]).toMatchObject({ amount: 490_000, currency: 'EUR', direction: 'credit', booked: true, bankRef: '2026110300001', bookingDate: '2026-11-03', bankCode: 'PMNT/RCDT/ESCT NTRF+166+9310' })
+    expect(first!.entries[0]).toMatchObject({
+      amount: 490_000,
+      currency: 'EUR',
+      direction: 'credit',
+      booked: true,
+      bankRef: '2026110300001',
+      bookingDate: '2026-11-03',
+      bankCode: 'PMNT/RCDT/ESCT NTRF+166+9310',
+    })
     expect(first!.entries[1]!.transactions[0]!.remittance).toEqual(['Kauf der Domain zweite.de, Ref. DL-2026-00', '02, erste Teilzahlung'])
     // The five XML entities and character references are read (those XML 1.0 forbids, ESC and BEL, dropped); the
     // name is text, whatever it looks like. A C1 control and a bidi override are allowed in XML: shown escaped later.
-    expect(first!.entries[3]!.transactions[0]).toMatchObject({ name: '<script>alert(1)</script> Studio', remittance: ['Rechnung 2026-117 Webdesign ]0;pwned \u009b2J \u202egnuhcer'] })
+    expect(first!.entries[3]!.transactions[0]).toMatchObject({
+      name: '<script>alert(1)</script> Studio',
+      remittance: ['Rechnung 2026-117 Webdesign ]0;pwned \u009b2J \u202egnuhcer'],
+    })
     expect(second!.entries[0]!.transactions.map((tx) => [tx.amount, tx.remittance])).toEqual([
       [150_000, ['DL 2026 0002 Restzahlung']],
       [10_000, ['Spende Sommerfest']],
@@ -51,7 +62,12 @@ describe('a CAMT.053 statement', () => {
     expect(document.version).toBe(8)
     const [credit, returned, reversal] = document.statements[0]!.entries
     expect(credit).toMatchObject({ amount: 75_000, booked: true, transactions: [{ amount: 75_000, name: 'Petra Neumann', structured: ['DL-2026-0003'] }] })
-    expect(returned).toMatchObject({ direction: 'debit', reversal: false, bankCode: 'PMNT/RCDT/RRTN NRTI+159+9310', transactions: [{ returnReason: 'AC04', name: 'Hans Schmidt' }] })
+    expect(returned).toMatchObject({
+      direction: 'debit',
+      reversal: false,
+      bankCode: 'PMNT/RCDT/RRTN NRTI+159+9310',
+      transactions: [{ returnReason: 'AC04', name: 'Hans Schmidt' }],
+    })
     expect(reversal).toMatchObject({ direction: 'credit', reversal: true })
   })
 
@@ -97,7 +113,9 @@ describe('malformed and hostile statements are refused with a reason', () => {
   test('an entity expansion attempt ("billion laughs") and an external entity are refused before any is read', () => {
     const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]>${minimal(entry('1.00', '<AddtlNtryInf>&lol2;</AddtlNtryInf>'))}`
     expect(problemOf(laughs)).toEqual({ code: 'doctype' })
-    expect(problemOf(`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>${minimal(entry('1.00', '<AddtlNtryInf>&x;</AddtlNtryInf>'))}`)).toEqual({ code: 'doctype' })
+    expect(
+      problemOf(`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>${minimal(entry('1.00', '<AddtlNtryInf>&x;</AddtlNtryInf>'))}`),
+    ).toEqual({ code: 'doctype' })
     // Without a DOCTYPE an undefined entity stays as it is written; nothing is looked up.
     expect(parseCamt(minimal(entry('1.00', '<AddtlNtryInf>&x;</AddtlNtryInf>'))).statements[0]!.entries[0]!.additional).toBe('&x;')
   })
@@ -105,7 +123,10 @@ describe('malformed and hostile statements are refused with a reason', () => {
   test('the wrong namespace, another message, an unknown version', () => {
     expect(problemOf(valid.replace('camt.053.001.02"', 'camt.052.001.02"'))).toEqual({ code: 'not-camt053' })
     expect(problemOf(valid.replace('xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"', ''))).toEqual({ code: 'not-camt053' })
-    expect(problemOf(valid.replace('camt.053.001.02"', 'camt.053.001.99"'))).toEqual({ code: 'version', detail: 'urn:iso:std:iso:20022:tech:xsd:camt.053.001.99' })
+    expect(problemOf(valid.replace('camt.053.001.02"', 'camt.053.001.99"'))).toEqual({
+      code: 'version',
+      detail: 'urn:iso:std:iso:20022:tech:xsd:camt.053.001.99',
+    })
     expect(problemOf('<?xml version="1.0"?><html><body>Kontoauszug</body></html>')).toEqual({ code: 'not-camt053' })
     expect(problemOf('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><Other/></Document>')).toEqual({ code: 'not-camt053' })
   })
@@ -114,14 +135,20 @@ describe('malformed and hostile statements are refused with a reason', () => {
     for (const amount of ['99999999999999999', '1e5', '-5.00', 'viertausend', '4.900,00', '', '1.001', 'NaN']) {
       expect(problemOf(minimal(entry(amount))).code, amount).toBe('amount')
     }
-    expect(problemOf(minimal('<Ntry><Amt>5.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Ntry>'))).toMatchObject({ code: 'amount', detail: expect.stringContaining('no currency') })
+    expect(problemOf(minimal('<Ntry><Amt>5.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Ntry>'))).toMatchObject({
+      code: 'amount',
+      detail: expect.stringContaining('no currency'),
+    })
     expect(problemOf(minimal('<Ntry><Amt Ccy="euro">5.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Ntry>')).code).toBe('amount')
   })
 
   test('entries without an amount or an indicator, an element twice, a statement without an account', () => {
     expect(problemOf(minimal('<Ntry><CdtDbtInd>CRDT</CdtDbtInd></Ntry>'))).toMatchObject({ code: 'structure', detail: 'Stmt[1]/Ntry[1]: no Amt' })
     expect(problemOf(minimal('<Ntry><Amt Ccy="EUR">5.00</Amt><CdtDbtInd>MAYBE</CdtDbtInd></Ntry>')).code).toBe('structure')
-    expect(problemOf(minimal('<Ntry><Amt Ccy="EUR">5.00</Amt><Amt Ccy="EUR">5000.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Ntry>'))).toMatchObject({ code: 'structure', detail: expect.stringContaining('occurs more than once') })
+    expect(problemOf(minimal('<Ntry><Amt Ccy="EUR">5.00</Amt><Amt Ccy="EUR">5000.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Ntry>'))).toMatchObject({
+      code: 'structure',
+      detail: expect.stringContaining('occurs more than once'),
+    })
     expect(problemOf(minimal(entry('5.00')).replace(/<Acct>.*<\/Acct>/, ''))).toMatchObject({ code: 'structure', detail: 'Stmt[1]: no account (Acct/Id)' })
     expect(problemOf(minimal('').replace(/<Stmt>.*<\/Stmt>/, ''))).toEqual({ code: 'not-camt053' })
   })

@@ -103,7 +103,10 @@ function transactionOf(node: unknown, where: string): CamtTransaction {
     for (const line of list(child(strd, 'AddtlRmtInf', where))) structured.push(textOf(line, `${where}/RmtInf/Strd/AddtlRmtInf`) ?? '')
   }
   // A credit's other party is its debtor, a debit's its creditor; version .02 has Nm directly, later ones in Pty.
-  const name = ['Dbtr', 'Cdtr'].map((party) => textAt(node, ['RltdPties', party, 'Nm'], where) ?? textAt(node, ['RltdPties', party, 'Pty', 'Nm'], where)).find((n) => n !== null) ?? null
+  const name =
+    ['Dbtr', 'Cdtr']
+      .map((party) => textAt(node, ['RltdPties', party, 'Nm'], where) ?? textAt(node, ['RltdPties', party, 'Pty', 'Nm'], where))
+      .find((n) => n !== null) ?? null
   return {
     amount: amount?.amount ?? null,
     currency: amount?.currency ?? null,

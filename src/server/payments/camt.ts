@@ -25,9 +25,15 @@ export class CamtError extends Error {
 const PROBLEM_TEXT: Record<CamtProblem['code'], { de: string; en: string }> = {
   empty: { de: 'Die Datei ist leer.', en: 'the file is empty' },
   'too-large': { de: `Die Datei ist größer als ${CAMT_MAX_BYTES / 1024 / 1024} MB.`, en: `the file is larger than ${CAMT_MAX_BYTES / 1024 / 1024} MB` },
-  zip: { de: 'Das ist ein ZIP-Archiv: bitte entpacken und die XML-Dateien einzeln importieren.', en: 'this is a ZIP archive: unpack it and import its XML files one by one' },
+  zip: {
+    de: 'Das ist ein ZIP-Archiv: bitte entpacken und die XML-Dateien einzeln importieren.',
+    en: 'this is a ZIP archive: unpack it and import its XML files one by one',
+  },
   'not-utf8': { de: 'Die Datei ist kein UTF-8-Text (CAMT-Dateien sind UTF-8).', en: 'the file is not UTF-8 text (CAMT files are UTF-8)' },
-  doctype: { de: 'Die Datei enthält eine DOCTYPE-Deklaration; CAMT-Dateien haben keine, sie wird nicht gelesen.', en: 'the file has a DOCTYPE declaration; CAMT files have none, and it is not read' },
+  doctype: {
+    de: 'Die Datei enthält eine DOCTYPE-Deklaration; CAMT-Dateien haben keine, sie wird nicht gelesen.',
+    en: 'the file has a DOCTYPE declaration; CAMT files have none, and it is not read',
+  },
   'not-camt053': { de: 'Das ist kein CAMT.053-Kontoauszug (Document mit BkToCstmrStmt).', en: 'this is no CAMT.053 statement (a Document with BkToCstmrStmt)' },
   syntax: { de: 'Die Datei ist kein gültiges XML', en: 'the file is not well-formed XML' },
   version: { de: 'Unbekannter Namensraum; gelesen werden camt.053.001.02 bis .13', en: 'unknown namespace; camt.053.001.02 to .13 are read' },

@@ -62,7 +62,18 @@ describe('a return', () => {
     transactions: [],
     ...fields,
   })
-  const tx = (fields: Partial<CamtTransaction> = {}): CamtTransaction => ({ amount: null, currency: null, bankRef: null, endToEndId: null, remittance: [], structured: [], name: null, returnReason: null, additional: null, ...fields })
+  const tx = (fields: Partial<CamtTransaction> = {}): CamtTransaction => ({
+    amount: null,
+    currency: null,
+    bankRef: null,
+    endToEndId: null,
+    remittance: [],
+    structured: [],
+    name: null,
+    returnReason: null,
+    additional: null,
+    ...fields,
+  })
 
   test('is told by the reversal indicator, a return reason, the ISO sub-family or the German GVC', () => {
     expect(isReturn(entry({ reversal: true }), tx())).toBe(true)

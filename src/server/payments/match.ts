@@ -135,7 +135,10 @@ const looksLikeReference = (text: string) => /DL\d{8}/.test(compact(text))
 
 /** The remittance as the owner reads it: the bank's lines joined, shown as text everywhere. */
 const displayText = (entry: CamtEntry, tx: CamtTransaction) =>
-  [tx.remittance.join(''), ...tx.structured, tx.additional ?? '', entry.additional ?? ''].filter((part) => part.trim() !== '').join(' · ').slice(0, 500)
+  [tx.remittance.join(''), ...tx.structured, tx.additional ?? '', entry.additional ?? '']
+    .filter((part) => part.trim() !== '')
+    .join(' · ')
+    .slice(0, 500)
 
 export interface MatchInput {
   document: CamtDocument
@@ -175,7 +178,10 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
           return
         }
         const key = bankKeyOf(statement, entry, tx, txIndex)
-        const references = referencesIn([...tx.structured, tx.remittance.join(''), tx.endToEndId === 'NOTPROVIDED' ? null : tx.endToEndId, tx.additional, entry.additional], known)
+        const references = referencesIn(
+          [...tx.structured, tx.remittance.join(''), tx.endToEndId === 'NOTPROVIDED' ? null : tx.endToEndId, tx.additional, entry.additional],
+          known,
+        )
         const target = references.length === 1 ? targets.get(references[0]!)! : null
         const item: BankEntryItem = {
           class: 'unmatched',
@@ -209,7 +215,17 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
           // A return never marks anything paid. One of a credit (money leaving) is recorded against its deal, so
           // that what the deal has received drops and the owner sees it.
           if (target && entry.direction === 'debit' && amount !== null && currency === target.currency) {
-            records.push({ key, dealId: target.dealId, reference: target.reference, account: statement.account, bankRef: item.bankRef, bookedOn: entry.bookingDate, amount: -amount, currency, kind: 'return' })
+            records.push({
+              key,
+              dealId: target.dealId,
+              reference: target.reference,
+              account: statement.account,
+              bankRef: item.bankRef,
+              bookedOn: entry.bookingDate,
+              amount: -amount,
+              currency,
+              kind: 'return',
+            })
             added.set(target.reference, (added.get(target.reference) ?? 0) - amount)
             touched.add(target.reference)
             return push('return', target.received > 0 || target.status !== 'awaiting_payment' ? 'returned-after-payment' : undefined)
@@ -220,11 +236,22 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
         if (references.length > 1) return push('unmatched', 'several-references')
         if (!target) return push('unmatched', looksLikeReference(item.text) ? 'unknown-reference' : 'no-reference')
         if (currency !== target.currency) return push('unmatched', 'currency')
-        records.push({ key, dealId: target.dealId, reference: target.reference, account: statement.account, bankRef: item.bankRef, bookedOn: entry.bookingDate, amount, currency, kind: 'payment' })
+        records.push({
+          key,
+          dealId: target.dealId,
+          reference: target.reference,
+          account: statement.account,
+          bankRef: item.bankRef,
+          bookedOn: entry.bookingDate,
+          amount,
+          currency,
+          kind: 'payment',
+        })
         const total = target.received + (added.get(target.reference) ?? 0) + amount
         added.set(target.reference, total - target.received)
         touched.add(target.reference)
-        const reason: BankEntryReason | undefined = target.status === 'cancelled' ? 'deal-cancelled' : target.status !== 'awaiting_payment' ? 'deal-already-paid' : undefined
+        const reason: BankEntryReason | undefined =
+          target.status === 'cancelled' ? 'deal-cancelled' : target.status !== 'awaiting_payment' ? 'deal-already-paid' : undefined
         push(total === target.amount ? 'matched' : total < target.amount ? 'partial' : 'overpaid', reason)
       })
     }
@@ -247,7 +274,14 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
     }
   })
   return {
-    preview: { version: document.version, statements: document.statements.length, counts: { ...counts, ignored }, items, listedAll: items.length === Object.values(counts).reduce((a, b) => a + b, 0), deals: outcomes },
+    preview: {
+      version: document.version,
+      statements: document.statements.length,
+      counts: { ...counts, ignored },
+      items,
+      listedAll: items.length === Object.values(counts).reduce((a, b) => a + b, 0),
+      deals: outcomes,
+    },
     records,
   }
 }

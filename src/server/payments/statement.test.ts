@@ -48,12 +48,20 @@ async function makeDeals(setup: Awaited<ReturnType<typeof setUp>>) {
     const outcome = await takeDealStep({ ...setup.context, secret: 's'.repeat(40) }, saved.id, { kind: 'accept' }, T0)
     if (outcome.status !== 'queued' || !outcome.deal) throw new Error(`not accepted: ${outcome.status}`)
   }
-  expect((await setup.store.listDeals()).map((deal) => deal.reference).sort()).toEqual(['DL-2026-0001', 'DL-2026-0002', 'DL-2026-0003', 'DL-2026-0004', 'DL-2026-0005'])
+  expect((await setup.store.listDeals()).map((deal) => deal.reference).sort()).toEqual([
+    'DL-2026-0001',
+    'DL-2026-0002',
+    'DL-2026-0003',
+    'DL-2026-0004',
+    'DL-2026-0005',
+  ])
 }
 
 const states = async (store: Store) => Object.fromEntries((await store.listDeals()).map((deal) => [deal.reference, deal.status]))
 const paidMails = async (dataDir: string) =>
-  (await queryStore<{ inquiry_id: number }>(dataDir, "SELECT inquiry_id FROM replies WHERE kind = 'deal-paid' ORDER BY inquiry_id")).map((row) => Number(row.inquiry_id))
+  (await queryStore<{ inquiry_id: number }>(dataDir, "SELECT inquiry_id FROM replies WHERE kind = 'deal-paid' ORDER BY inquiry_id")).map((row) =>
+    Number(row.inquiry_id),
+  )
 const recorded = async (dataDir: string) => Number((await queryStore<{ n: number }>(dataDir, 'SELECT count(*) AS n FROM bank_payments'))[0]!.n)
 
 describe('importing bank statements', () => {
@@ -80,7 +88,13 @@ describe('importing bank statements', () => {
       ['DL-2026-0002', 250_000, true],
       ['DL-2026-0004', 120_000, true],
     ])
-    expect(await states(setup.store)).toEqual({ 'DL-2026-0001': 'awaiting_payment', 'DL-2026-0002': 'awaiting_payment', 'DL-2026-0003': 'awaiting_payment', 'DL-2026-0004': 'awaiting_payment', 'DL-2026-0005': 'awaiting_payment' })
+    expect(await states(setup.store)).toEqual({
+      'DL-2026-0001': 'awaiting_payment',
+      'DL-2026-0002': 'awaiting_payment',
+      'DL-2026-0003': 'awaiting_payment',
+      'DL-2026-0004': 'awaiting_payment',
+      'DL-2026-0005': 'awaiting_payment',
+    })
     expect(await recorded(setup.dataDir)).toBe(0)
     expect(await paidMails(setup.dataDir)).toEqual([])
   })
@@ -90,7 +104,13 @@ describe('importing bank statements', () => {
     await makeDeals(setup)
     const result = await applyStatement(setup.context, SPARKASSE, LATER)
     expect(result).toMatchObject({ applied: true, recorded: 4, paid: [{ dealId: 1 }, { dealId: 2 }, { dealId: 4 }] })
-    expect(await states(setup.store)).toMatchObject({ 'DL-2026-0001': 'paid', 'DL-2026-0002': 'paid', 'DL-2026-0003': 'awaiting_payment', 'DL-2026-0004': 'paid', 'DL-2026-0005': 'awaiting_payment' })
+    expect(await states(setup.store)).toMatchObject({
+      'DL-2026-0001': 'paid',
+      'DL-2026-0002': 'paid',
+      'DL-2026-0003': 'awaiting_payment',
+      'DL-2026-0004': 'paid',
+      'DL-2026-0005': 'awaiting_payment',
+    })
     expect((await setup.store.getDeal(2))!.paidAt).toBe(LATER)
     expect(await paidMails(setup.dataDir)).toEqual([1, 2, 4])
     // The ledger keeps amounts, dates and references: no name, no remittance text.
@@ -108,7 +128,9 @@ describe('importing bank statements', () => {
     expect(await recorded(setup.dataDir)).toBe(4)
     expect(await paidMails(setup.dataDir)).toEqual([1, 2, 4])
     // The month's statement has the same bookings under another statement id and other entry numbers.
-    const monthly = SPARKASSE.toString('utf8').replaceAll('camt53_20261103_1', 'camt53_202611_M').replaceAll('<ElctrncSeqNb>212</ElctrncSeqNb>', '<ElctrncSeqNb>11</ElctrncSeqNb>')
+    const monthly = SPARKASSE.toString('utf8')
+      .replaceAll('camt53_20261103_1', 'camt53_202611_M')
+      .replaceAll('<ElctrncSeqNb>212</ElctrncSeqNb>', '<ElctrncSeqNb>11</ElctrncSeqNb>')
     expect((await applyStatement(setup.context, monthly, LATER + 2000)).counts).toMatchObject({ applied: 4, matched: 0 })
     expect(await recorded(setup.dataDir)).toBe(4)
   })
@@ -165,7 +187,12 @@ describe('importing bank statements', () => {
     const deals = await setup.store.listDeals()
     const { records } = matchStatement({
       document: parseCamt(SPARKASSE),
-      targets: new Map(deals.map((deal) => [deal.reference, { reference: deal.reference, dealId: deal.id, domain: deal.domain, amount: deal.amount, currency: deal.currency, status: deal.status, received: 0 }])),
+      targets: new Map(
+        deals.map((deal) => [
+          deal.reference,
+          { reference: deal.reference, dealId: deal.id, domain: deal.domain, amount: deal.amount, currency: deal.currency, status: deal.status, received: 0 },
+        ]),
+      ),
       recorded: new Map(),
     })
     expect(await setup.store.recordBankPayments(records, LATER)).toBe(4)
@@ -220,7 +247,9 @@ describe('importing bank statements', () => {
     const setup = await setUp()
     await makeDeals(setup)
     await expect(applyStatement(setup.context, SPARKASSE.subarray(0, 5000), LATER)).rejects.toMatchObject({ name: 'CamtError' })
-    await expect(applyStatement(setup.context, SPARKASSE.toString('utf8').replace('<Amt Ccy="EUR">1600.00</Amt>', '<Amt Ccy="EUR">16OO.00</Amt>'), LATER)).rejects.toMatchObject({
+    await expect(
+      applyStatement(setup.context, SPARKASSE.toString('utf8').replace('<Amt Ccy="EUR">1600.00</Amt>', '<Amt Ccy="EUR">16OO.00</Amt>'), LATER),
+    ).rejects.toMatchObject({
       problem: { code: 'amount' },
     })
     expect(await recorded(setup.dataDir)).toBe(0)

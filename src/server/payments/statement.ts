@@ -27,7 +27,14 @@ async function targetsOf(store: Store): Promise<Map<string, PaymentTarget>> {
     }
     for (const rate of deal.plan.rates) {
       const status = deal.status === 'cancelled' ? 'cancelled' : rate.paidAt !== null ? 'paid' : 'awaiting_payment'
-      targets.set(rate.reference, { ...base, reference: rate.reference, amount: rate.amount, status, received: byReference.get(rate.reference) ?? 0, rate: rate.number })
+      targets.set(rate.reference, {
+        ...base,
+        reference: rate.reference,
+        amount: rate.amount,
+        status,
+        received: byReference.get(rate.reference) ?? 0,
+        rate: rate.number,
+      })
     }
   }
   return targets

@@ -15,7 +15,11 @@ const PAGE_SIZE = 50
 const PLAIN_PAGES_KEPT = 64
 
 const listQuery = z.object({
-  q: z.string().max(100).transform((q) => q.trim()).default(''),
+  q: z
+    .string()
+    .max(100)
+    .transform((q) => q.trim())
+    .default(''),
   sort: z.enum(['name', 'price']).default('name'),
   order: z.enum(['asc', 'desc']).default('asc'),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),

@@ -38,7 +38,14 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
       counterOffer: inquiry.counter ? { amount: inquiry.counter.amount, expiresAt: iso(inquiry.counter.expiresAt) } : null,
       status: inquiry.status,
       spamReason: inquiry.spamReason,
-      replies: replies.map((reply) => ({ id: reply.id, kind: reply.kind, createdAt: iso(reply.createdAt), body: withoutDealLinks(reply.body), amount: reply.amount, replyTo: reply.replyTo })),
+      replies: replies.map((reply) => ({
+        id: reply.id,
+        kind: reply.kind,
+        createdAt: iso(reply.createdAt),
+        body: withoutDealLinks(reply.body),
+        amount: reply.amount,
+        replyTo: reply.replyTo,
+      })),
       deals: deals.map((deal) => ({
         id: deal.id,
         domain: displayHost(deal.domain),
@@ -55,7 +62,13 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
         cancelledBy: deal.cancelledBy,
         cancelReason: deal.cancelReason,
         transferNote: deal.transferNote,
-        rates: deal.rates.map((rate) => ({ number: rate.number, dueAt: iso(rate.dueAt), amount: { minor: rate.amount, currency: deal.currency }, paidAt: iso(rate.paidAt), reference: rate.reference })),
+        rates: deal.rates.map((rate) => ({
+          number: rate.number,
+          dueAt: iso(rate.dueAt),
+          amount: { minor: rate.amount, currency: deal.currency },
+          paidAt: iso(rate.paidAt),
+          reference: rate.reference,
+        })),
         invoices: deal.invoices.map((invoice) => ({ number: formatInvoiceNumber(invoice.number), kind: invoice.kind, issuedAt: iso(invoice.issuedAt) })),
       })),
       mails: mails.map((mail) => ({
@@ -63,7 +76,12 @@ export function accessReport(email: string, data: PersonInquiry[], now = Date.no
         kind: mail.webhookUrl !== null ? ('webhook' as const) : mail.replyId !== null ? ('reply' as const) : ('inquiry' as const),
         replyId: mail.replyId,
         // A notification by its receiver's host only: the rest of its address may hold a token (decision 019).
-        to: mail.webhookUrl !== null ? `Webhook an ${notifyHost(mail.webhookUrl)}` : mail.replyId !== null ? (mail.mailTo ?? inquiry.email) : (mail.mailTo ?? 'MAIL_TO'),
+        to:
+          mail.webhookUrl !== null
+            ? `Webhook an ${notifyHost(mail.webhookUrl)}`
+            : mail.replyId !== null
+              ? (mail.mailTo ?? inquiry.email)
+              : (mail.mailTo ?? 'MAIL_TO'),
         messageId: mail.messageId,
         status: mail.status,
         attempts: mail.attempts,

@@ -54,7 +54,10 @@ describe('Berlin wall-clock schedules', () => {
   })
 
   test('interval schedules count periods from the epoch, the same in every process', () => {
-    expect(latestRun({ everyMs: 3_600_000 }, Date.parse('2026-11-02T07:59:59Z'))).toEqual({ dueAt: Date.parse('2026-11-02T07:00:00Z'), period: '2026-11-02T07:00:00.000Z' })
+    expect(latestRun({ everyMs: 3_600_000 }, Date.parse('2026-11-02T07:59:59Z'))).toEqual({
+      dueAt: Date.parse('2026-11-02T07:00:00Z'),
+      period: '2026-11-02T07:00:00.000Z',
+    })
   })
 })
 

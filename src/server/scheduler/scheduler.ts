@@ -9,10 +9,7 @@ import { addDays, berlinPartsOf, berlinTime } from '../lib/berlin.ts'
  * When a job runs: every `everyMs` (periods counted from the epoch, so every process agrees on them), or at a wall-
  * clock time in Europe/Berlin, daily or on one weekday (1 Monday to 7 Sunday).
  */
-export type Schedule =
-  | { everyMs: number }
-  | { daily: { hour: number; minute?: number } }
-  | { weekly: { weekday: number; hour: number; minute?: number } }
+export type Schedule = { everyMs: number } | { daily: { hour: number; minute?: number } } | { weekly: { weekday: number; hour: number; minute?: number } }
 
 interface JobRun {
   /** The scheduler's clock at the start of the run. */

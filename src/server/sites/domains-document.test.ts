@@ -10,7 +10,23 @@ const value = fc.oneof(
   fc.constantFrom('verkauf@example.org', 'a@b, c@d', true, false, null, [], ['https://hooks.example.org/a'], {}, 'text'),
   fc.string({ maxLength: 8 }),
 )
-const key = fc.constantFrom('price', 'currency', 'minOffer', 'priceType', 'vat', 'status', 'listed', 'noindex', 'language', 'buyUrl', 'mailTo', 'description', 'notify', 'confirm', 'prize')
+const key = fc.constantFrom(
+  'price',
+  'currency',
+  'minOffer',
+  'priceType',
+  'vat',
+  'status',
+  'listed',
+  'noindex',
+  'language',
+  'buyUrl',
+  'mailTo',
+  'description',
+  'notify',
+  'confirm',
+  'prize',
+)
 const entry = fc.oneof(fc.dictionary(key, value, { maxKeys: 4 }), fc.constantFrom(null, 'x', 3, []))
 
 describe('a domains document', () => {

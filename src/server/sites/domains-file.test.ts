@@ -51,7 +51,9 @@ describe('a broken edit of a large file names the line', () => {
     const json = large('json', 100_000, (lines) => (lines[70_002] = lines[70_002]!.replace('"price": 70000', '"price": -1')))
     expect(refusal(json)).toBe(`${json} is not a valid domains file:\n  line 70003: domains.name-70000.de.price: Too small: expected number to be >=0`)
     const yaml = large('yaml', 100_000, (lines) => (lines[3 * 70_000 + 4] = '    minOffer: viel'))
-    expect(refusal(yaml)).toBe(`${yaml} is not a valid domains file:\n  line 210005: domains.name-70000.de.minOffer: Invalid input: expected number, received string`)
+    expect(refusal(yaml)).toBe(
+      `${yaml} is not a valid domains file:\n  line 210005: domains.name-70000.de.minOffer: Invalid input: expected number, received string`,
+    )
   })
 
   test('an unknown key, a name that is not one and the same domain twice, each with its line', () => {

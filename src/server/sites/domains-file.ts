@@ -46,7 +46,9 @@ export function nestsTooDeep(value: unknown): boolean {
 /** Throws the error that refuses a domains file of `bytes` bytes, if it is larger than MAX_FILE_MIB. */
 export function checkFileSize(file: string, bytes: number): void {
   if (bytes > MAX_FILE_MIB * 2 ** 20) {
-    throw new DomainsFileError(`${file} is ${(bytes / 2 ** 20).toFixed(1)} MiB; a domains file may have at most ${MAX_FILE_MIB} MiB (see "Large portfolios" in docs/domains.md)`)
+    throw new DomainsFileError(
+      `${file} is ${(bytes / 2 ** 20).toFixed(1)} MiB; a domains file may have at most ${MAX_FILE_MIB} MiB (see "Large portfolios" in docs/domains.md)`,
+    )
   }
 }
 

@@ -22,10 +22,11 @@ describe('the domains table', () => {
     const table = tableOf(names)
     expect(table.size).toBe(5000)
     for (const [i, name] of names.entries()) expect(table.resolve(name)?.settings.price).toBe(i)
-    for (const name of ['name-5000.de', 'name-1.d', 'ame-1.de', 'name-1.dee', '', 'de']) expect(table.resolve(name)).toEqual({ known: false, settings: { currency: 'EUR' } })
+    for (const name of ['name-5000.de', 'name-1.d', 'ame-1.de', 'name-1.dee', '', 'de'])
+      expect(table.resolve(name)).toEqual({ known: false, settings: { currency: 'EUR' } })
   })
 
-  test('lists every name in order as one array, as names() yields them, and gives an unlisted entry\'s settings', () => {
+  test("lists every name in order as one array, as names() yields them, and gives an unlisted entry's settings", () => {
     const names = ['xn--mnchen-3ya.de', '*.wild.de', ...Array.from({ length: 300 }, (_, i) => `name-${i}.de`)]
     const table = tableOf(names)
     expect(table.nameList()).toEqual([...table.names()])

@@ -122,5 +122,8 @@ test('a host of letters, digits, hyphens and dots is parsed as tr46 has it, also
     const ascii = name && tr46.toASCII(name, { checkBidi: true, checkHyphens: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true })
     return ascii && ascii.length <= 253 && ascii.split('.').every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) ? ascii : null
   }
-  fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z0-9.-]{1,80}$/), (host) => (parseHost(host)?.ascii ?? null) === viaTr46(host)), { numRuns: 2000 })
+  fc.assert(
+    fc.property(fc.stringMatching(/^[a-zA-Z0-9.-]{1,80}$/), (host) => (parseHost(host)?.ascii ?? null) === viaTr46(host)),
+    { numRuns: 2000 },
+  )
 })

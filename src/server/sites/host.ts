@@ -83,8 +83,35 @@ export function displayHost(ascii: string): string {
 
 // UTS #39, Table 5 (Recommended Scripts), by their ISO 15924 codes.
 const RECOMMENDED_SCRIPTS = [
-  'Arab', 'Armn', 'Beng', 'Bopo', 'Cyrl', 'Deva', 'Ethi', 'Geor', 'Grek', 'Gujr', 'Guru', 'Hang', 'Hani', 'Hebr',
-  'Hira', 'Kana', 'Khmr', 'Knda', 'Laoo', 'Latn', 'Mlym', 'Mymr', 'Orya', 'Sinh', 'Taml', 'Telu', 'Thaa', 'Thai', 'Tibt',
+  'Arab',
+  'Armn',
+  'Beng',
+  'Bopo',
+  'Cyrl',
+  'Deva',
+  'Ethi',
+  'Geor',
+  'Grek',
+  'Gujr',
+  'Guru',
+  'Hang',
+  'Hani',
+  'Hebr',
+  'Hira',
+  'Kana',
+  'Khmr',
+  'Knda',
+  'Laoo',
+  'Latn',
+  'Mlym',
+  'Mymr',
+  'Orya',
+  'Sinh',
+  'Taml',
+  'Telu',
+  'Thaa',
+  'Thai',
+  'Tibt',
 ].map((code) => ({ code, pattern: new RegExp(`^\\p{sc=${code}}$`, 'u') }))
 
 /** Digits, hyphens and combining marks belong to no script of their own. */

@@ -94,7 +94,7 @@ describe('Accept-Language among the languages the owner allows', () => {
     expect(preferredLanguage('pl', ['fr', 'es'])).toBe('fr')
   })
 
-  test('the owner\'s first language is the fallback, German or not', () => {
+  test("the owner's first language is the fallback, German or not", () => {
     expect(preferredLanguage(undefined, ['en', 'fr'])).toBe('en')
     expect(preferredLanguage('de-DE', ['en', 'fr'])).toBe('en')
     expect(preferredLanguage('ja', ['nl', 'de'])).toBe('nl')

@@ -86,7 +86,8 @@ export function packSections<T extends Record<string, Section>>(sections: T): { 
     size += section.byteLength
   }
   const buffer = new ArrayBuffer(size)
-  for (const [name, section] of Object.entries(sections)) new Uint8Array(buffer, layout[name]!.offset, section.byteLength).set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength))
+  for (const [name, section] of Object.entries(sections))
+    new Uint8Array(buffer, layout[name]!.offset, section.byteLength).set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength))
   return { buffer, layout: layout as Layout<T> }
 }
 

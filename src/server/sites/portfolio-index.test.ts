@@ -56,7 +56,12 @@ describe('related names', () => {
 
   test('each item has its price, currency and price type; a price on request has no amount', () => {
     const items = PORTFOLIO.related('x.com', 100)
-    expect(items.find((item) => item.ascii === 'berlin-hotel.com')).toEqual({ ascii: 'berlin-hotel.com', display: 'berlin-hotel.com', price: 7000, currency: 'USD' })
+    expect(items.find((item) => item.ascii === 'berlin-hotel.com')).toEqual({
+      ascii: 'berlin-hotel.com',
+      display: 'berlin-hotel.com',
+      price: 7000,
+      currency: 'USD',
+    })
     expect(items.find((item) => item.ascii === 'auto.de')).toEqual({ ascii: 'auto.de', display: 'auto.de', currency: 'EUR', priceType: 'on-request' })
     expect(items.find((item) => item.ascii === 'xn--mnchen-hotel-dlb.de')).toEqual({
       ascii: 'xn--mnchen-hotel-dlb.de',
@@ -105,7 +110,13 @@ describe('the whole list', () => {
     expect(found('berlin').total).toBe(3)
     expect(names(found('münchen').items)).toEqual(['xn--mnchen-hotel-dlb.de'])
     expect(names(found('xn--mnchen').items)).toEqual(['xn--mnchen-hotel-dlb.de'])
-    expect(names(found('hotel', { sort: 'price', order: 'desc' }).items)).toEqual(['berlin-hotel.com', 'hotel-berlin.de', 'hotel.net', 'hotel-muenchen.de', 'xn--mnchen-hotel-dlb.de'])
+    expect(names(found('hotel', { sort: 'price', order: 'desc' }).items)).toEqual([
+      'berlin-hotel.com',
+      'hotel-berlin.de',
+      'hotel.net',
+      'hotel-muenchen.de',
+      'xn--mnchen-hotel-dlb.de',
+    ])
     expect(found('gibt-es-nicht')).toEqual({ total: 0, items: [] })
   })
 
@@ -123,10 +134,17 @@ describe('the whole list', () => {
  * list sorted (by name with accents folded, ties by the ASCII form; by price either way, ties by name, names without
  * an amount last by name), then the page cut out of it.
  */
-function naiveList(document: { domains: Record<string, { price?: number; priceType?: string; status?: string; listed?: boolean }> }, query: { q: string; sort: 'name' | 'price'; order: 'asc' | 'desc'; offset: number; limit: number }) {
+function naiveList(
+  document: { domains: Record<string, { price?: number; priceType?: string; status?: string; listed?: boolean }> },
+  query: { q: string; sort: 'name' | 'price'; order: 'asc' | 'desc'; offset: number; limit: number },
+) {
   const fold = (display: string) => display.normalize('NFD').replace(/\p{M}/gu, '')
-  const byName = (a: { key: string; ascii: string }, b: { key: string; ascii: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.ascii < b.ascii ? -1 : a.ascii > b.ascii ? 1 : 0)
-  const needle = query.q.replace(/[\0\n]/g, '').trim().toLowerCase()
+  const byName = (a: { key: string; ascii: string }, b: { key: string; ascii: string }) =>
+    a.key < b.key ? -1 : a.key > b.key ? 1 : a.ascii < b.ascii ? -1 : a.ascii > b.ascii ? 1 : 0
+  const needle = query.q
+    .replace(/[\0\n]/g, '')
+    .trim()
+    .toLowerCase()
   const names = Object.entries(document.domains)
     .filter(([name, entry]) => !name.startsWith('*') && entry.listed !== false && (entry.status ?? 'available') === 'available')
     .map(([name, entry]) => {
@@ -160,7 +178,11 @@ describe('the list against a plain sort of every match', () => {
     },
     { requiredKeys: [] },
   )
-  const document = fc.dictionary(fc.tuple(label, fc.constantFrom('de', 'com', 'at')).map(([name, tld]) => `${name}.${tld}`), entry, { minKeys: 1, maxKeys: 120 })
+  const document = fc.dictionary(
+    fc.tuple(label, fc.constantFrom('de', 'com', 'at')).map(([name, tld]) => `${name}.${tld}`),
+    entry,
+    { minKeys: 1, maxKeys: 120 },
+  )
   const query = fc.record({
     q: fc.oneof(fc.constant(''), fc.stringMatching(/^[abcäö.\-0-9 ]{1,4}$/), fc.constantFrom('xn--', 'A', ' b ', 'de\n', 'c\0')),
     sort: fc.constantFrom('name' as const, 'price' as const),
@@ -173,7 +195,9 @@ describe('the list against a plain sort of every match', () => {
     fc.assert(
       fc.property(document, fc.array(query, { minLength: 1, maxLength: 8 }), (domains, queries) => {
         // Names that differ only in case or spelling (ÄÖ, punycode) are one name to the file: keep one of each.
-        const unique = Object.fromEntries([...new Map(Object.entries(domains).map(([name, settings]) => [new URL(`http://${name}/`).hostname, [name, settings] as const])).values()])
+        const unique = Object.fromEntries([
+          ...new Map(Object.entries(domains).map(([name, settings]) => [new URL(`http://${name}/`).hostname, [name, settings] as const])).values(),
+        ])
         const file = { portfolio: true, domains: unique }
         const portfolio = domainsConfigOf(file)
         // Several queries on one index: its kept searches must not leak from one query into the next.
@@ -192,7 +216,13 @@ describe('the list against a plain sort of every match', () => {
     const portfolio = domainsConfigOf(file)
     for (const sort of ['name', 'price'] as const) {
       for (const order of ['asc', 'desc'] as const) {
-        for (const [q, offset] of [['zz', 0], ['zz', 20], ['1', 500], ['1', 1200], ['', 2990]] as const) {
+        for (const [q, offset] of [
+          ['zz', 0],
+          ['zz', 20],
+          ['1', 500],
+          ['1', 1200],
+          ['', 2990],
+        ] as const) {
           const query = { q, sort, order, offset, limit: 50 }
           const { total, items } = portfolio.list(query)
           expect({ total, names: items.map((item) => item.ascii) }).toEqual(naiveList(file, query))

@@ -286,7 +286,7 @@ export function openPortfolio(s: PortfolioSections, entries: PortfolioEntries): 
     text ??= new TextDecoder().decode(s.searchBytes)
     const bits = new Uint32Array((count + 31) >>> 5)
     let total = 0
-    for (let at = text.indexOf(q), item = 0; at >= 0; ) {
+    for (let at = text.indexOf(q), item = 0; at >= 0;) {
       item = lineOf(at, item)
       bits[item >>> 5]! |= 1 << (item & 31)
       total++
@@ -314,7 +314,10 @@ export function openPortfolio(s: PortfolioSections, entries: PortfolioEntries): 
 
   function list({ q = '', sort = 'name', order = 'asc', offset = 0, limit = 50 }: PortfolioQuery): PortfolioPage {
     // Separators of the search text never match: a query cannot span two names.
-    const needle = q.replace(/[\0\n]/g, '').trim().toLowerCase()
+    const needle = q
+      .replace(/[\0\n]/g, '')
+      .trim()
+      .toLowerCase()
     const from = Math.max(0, Math.floor(offset) || 0)
     const size = Math.min(MAX_PAGE, Math.max(0, Math.floor(limit) || 0))
     const { at, rankOf } = orderOf(sort === 'price' ? 'price' : 'name', order === 'desc' ? 'desc' : 'asc')

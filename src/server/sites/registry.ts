@@ -36,7 +36,9 @@ export interface RegistryOptions {
 
 // Built, the loader is an entry of its own beside main.js (vite.config.ts) and this code a chunk in assets/; from
 // the sources (tests, `npm run dev`) Node runs the TypeScript file itself.
-const LOADER = fileURLToPath(import.meta.url.endsWith('.ts') ? new URL('./domains-loader.ts', import.meta.url) : new URL('../domains-loader.js', import.meta.url))
+const LOADER = fileURLToPath(
+  import.meta.url.endsWith('.ts') ? new URL('./domains-loader.ts', import.meta.url) : new URL('../domains-loader.js', import.meta.url),
+)
 
 /** How long the file's events must pause before it is reloaded: a write and a rename come within milliseconds. */
 const SETTLE_MS = 50

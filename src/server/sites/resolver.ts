@@ -23,10 +23,7 @@ export interface Site extends AnswerLanguage {
 }
 
 type SiteLookup =
-  | { kind: 'site'; site: Site }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'invalid' }
-  | { kind: 'unknown'; answer: 'neutral' | 'not-found' }
+  { kind: 'site'; site: Site } | { kind: 'redirect'; location: string } | { kind: 'invalid' } | { kind: 'unknown'; answer: 'neutral' | 'not-found' }
 
 /** What the TLS check may answer for a name: yes, no, or yes within the daily limit of its wildcard entry. */
 type CertificateRule = { kind: 'approve' } | { kind: 'refuse' } | { kind: 'limited'; wildcard: string; name: string }

@@ -105,7 +105,10 @@ test('on English pages prices are shown as English readers write them', () => {
 })
 
 test('language is one of the seven or auto, per domain and in default; languages lists what auto chooses among', () => {
-  const parsed = domainsConfigOf({ default: { language: 'auto', languages: ['de', 'en', 'fr'] }, domains: { 'a.fr': { language: 'fr' }, 'b.pl': { languages: ['pl', 'de'] } } })
+  const parsed = domainsConfigOf({
+    default: { language: 'auto', languages: ['de', 'en', 'fr'] },
+    domains: { 'a.fr': { language: 'fr' }, 'b.pl': { languages: ['pl', 'de'] } },
+  })
   expect(parsed.resolve('a.fr')?.settings.language).toBe('fr')
   expect(parsed.resolve('b.pl')?.settings).toMatchObject({ language: 'auto', languages: ['pl', 'de'] })
   for (const language of ['es', 'it', 'nl', 'pl']) expect(domainsFileSchema.safeParse({ domains: { 'a.com': { language } } }).success).toBe(true)
@@ -132,7 +135,10 @@ test('notify: a list or one entry; a domain’s list replaces the default’s, a
   expect(notifying.resolve('erbt.de')?.settings.notify).toEqual(['https://hooks.example.org/a'])
   const wrong = domainsFileSchema.safeParse({ domains: { 'x.de': { notify: ['https://ok.example.org', 'telegram+https://api.telegram.org/bot1:GEHEIM'] } } })
   expect(wrong.success).toBe(false)
-  expect(wrong.error?.issues[0]).toMatchObject({ path: ['domains', 'x.de', 'notify'], message: expect.stringContaining('entry 2, "telegram+https://api.telegram.org/…" needs ?chat_id=') })
+  expect(wrong.error?.issues[0]).toMatchObject({
+    path: ['domains', 'x.de', 'notify'],
+    message: expect.stringContaining('entry 2, "telegram+https://api.telegram.org/…" needs ?chat_id='),
+  })
 })
 
 describe('price terms', () => {
@@ -204,12 +210,34 @@ describe('names without tr46', () => {
   const viaTr46 = (name: string) => tr46.toASCII(name.toLowerCase(), UTS46) || null
 
   test('a plain name, a Unicode name, punycode and names that are not domains come out as tr46 has them', () => {
-    const names = ['example.de', 'Example.DE', 'a-b.c-d.de', 'münchen.de', 'xn--mnchen-3ya.de', 'xn--zz.de', 'ab--cd.de', '-a.de', 'a-.de', 'a..de', 'a.de.', '.de', 'a_b.de', 'a b.de', '1.2.3.4', `${'a'.repeat(63)}.de`, `${'a'.repeat(64)}.de`, `${'abcdefgh.'.repeat(28)}de`]
+    const names = [
+      'example.de',
+      'Example.DE',
+      'a-b.c-d.de',
+      'münchen.de',
+      'xn--mnchen-3ya.de',
+      'xn--zz.de',
+      'ab--cd.de',
+      '-a.de',
+      'a-.de',
+      'a..de',
+      'a.de.',
+      '.de',
+      'a_b.de',
+      'a b.de',
+      '1.2.3.4',
+      `${'a'.repeat(63)}.de`,
+      `${'a'.repeat(64)}.de`,
+      `${'abcdefgh.'.repeat(28)}de`,
+    ]
     expect(names.map(asciiName)).toEqual(names.map(viaTr46))
   })
 
   test('any name of letters, digits, hyphens and dots gets the same answer as from tr46', () => {
     const name = fc.stringMatching(/^[a-zA-Z0-9.-]{1,80}$/)
-    fc.assert(fc.property(name, (text) => asciiName(text) === viaTr46(text)), { numRuns: 2000 })
+    fc.assert(
+      fc.property(name, (text) => asciiName(text) === viaTr46(text)),
+      { numRuns: 2000 },
+    )
   })
 })

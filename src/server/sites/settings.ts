@@ -31,10 +31,7 @@ const paymentSchema = z
     bank: z
       .object({
         holder: z.string().trim().min(1).max(70),
-        iban: z
-          .string()
-          .transform(normalIban)
-          .refine(isValidIban, 'is not a valid IBAN: its check digits do not match (a typo?)'),
+        iban: z.string().transform(normalIban).refine(isValidIban, 'is not a valid IBAN: its check digits do not match (a typo?)'),
         bic: z
           .string()
           .transform((value) => value.replace(/\s+/g, '').toUpperCase())
@@ -46,7 +43,10 @@ const paymentSchema = z
     /** A payment page (PayPal.me, a Stripe Payment Link, an escrow's transaction): {betrag}, {waehrung}, {referenz} are filled in. */
     link: httpsUrl('https://paypal.me/name/{betrag}{waehrung}').optional(),
     /** An escrow service ("Treuhand"): the buyer pays it, it pays the seller once the domain has moved. */
-    escrow: z.object({ name: z.string().trim().min(1).max(100), url: httpsUrl('https://escrow.example/') }).strict().optional(),
+    escrow: z
+      .object({ name: z.string().trim().min(1).max(100), url: httpsUrl('https://escrow.example/') })
+      .strict()
+      .optional(),
   })
   .strict()
   .refine((payment) => payment.bank || payment.link || payment.escrow, 'needs at least one of bank, link or escrow')
@@ -80,7 +80,8 @@ const checkoutPlanSchema = z.unknown().transform((value, ctx): CheckoutPlan => {
   }
   const result = typeof value === 'number' ? rateCount.safeParse(value) : checkoutPlanObject.safeParse(value)
   if (!result.success) {
-    for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : issue.path })
+    for (const issue of result.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : issue.path })
     return z.NEVER
   }
   if (typeof result.data === 'number') return { rates: result.data, downPayment: 0, transfer: 'after-last' }
@@ -91,7 +92,10 @@ const domainSettingsSchema = z
   .object({
     /** Asking price in whole units of the currency. */
     price: wholeAmount.optional(),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')
+      .optional(),
     /** With a minimum offer the form asks for an offer; lower offers are stored but not mailed as leads. */
     minOffer: wholeAmount.optional(),
     /** Overrides MAIL_TO for this domain. */
@@ -160,9 +164,7 @@ export function asciiName(name: string): string | null {
   const lower = name.toLowerCase()
   // tr46 costs tens of microseconds a name: seconds for a portfolio of 100,000, most of them plain.
   if (isPlainName(lower)) return lower
-  return (
-    toASCII(lower, { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true }) || null
-  )
+  return toASCII(lower, { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true }) || null
 }
 
 /** A key of `domains`, an exact name ("example.de", "münchen.de") or a wildcard ("*.example.de"), in ASCII; or null. */

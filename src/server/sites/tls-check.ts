@@ -13,13 +13,7 @@ export interface TlsApprovals {
 /** Refused names already logged: each once, not on every ask. Per process, and bounded. */
 const LOGGED_MAX = 10_000
 
-export function createTlsApprovals(deps: {
-  sites: SiteResolver
-  store: Store
-  dailyLimit: number
-  log: FastifyBaseLogger
-  now?: () => number
-}): TlsApprovals {
+export function createTlsApprovals(deps: { sites: SiteResolver; store: Store; dailyLimit: number; log: FastifyBaseLogger; now?: () => number }): TlsApprovals {
   const { sites, store, dailyLimit, log, now = Date.now } = deps
   let logged = new Set<string>()
   return {
@@ -45,6 +39,9 @@ export function createTlsApprovals(deps: {
 export default async function tlsCheckRoutes(app: FastifyInstance, deps: { tls: TlsApprovals }) {
   app.get<{ Querystring: { domain?: string } }>('/tls-check', async (request, reply) => {
     const allowed = typeof request.query.domain === 'string' && (await deps.tls.approve(request.query.domain))
-    return reply.code(allowed ? 200 : 404).header('cache-control', 'no-store').send(allowed ? 'ok' : 'unknown domain')
+    return reply
+      .code(allowed ? 200 : 404)
+      .header('cache-control', 'no-store')
+      .send(allowed ? 'ok' : 'unknown domain')
   })
 }

@@ -26,7 +26,17 @@ describe('the audit trail in the store', () => {
       [1000, 'deal-paid'],
       [0, 'reply'],
     ])
-    expect(all[1]).toEqual({ id: all[1]!.id, at: T0 + 1000, actor: 'none', action: 'sign-in', outcome: 'refused', inquiryId: null, dealId: null, domain: null, detail: 'password · 203.0.x.x' })
+    expect(all[1]).toEqual({
+      id: all[1]!.id,
+      at: T0 + 1000,
+      actor: 'none',
+      action: 'sign-in',
+      outcome: 'refused',
+      inquiryId: null,
+      dealId: null,
+      domain: null,
+      detail: 'password · 203.0.x.x',
+    })
     expect(all[2]).toMatchObject({ actor: 'session:abcdefgh', inquiryId: 2, dealId: 7, domain: 'b.example' })
 
     expect((await store.auditEntries({ action: 'reply', limit: 10 })).map((entry) => entry.inquiryId)).toEqual([3, 1])
@@ -60,7 +70,10 @@ describe('the audit trail in the store', () => {
     const storeConfig = await testStoreConfig('audit-')
     const store = await openTestStore(storeConfig)
     const config = loadConfig({ DATA_DIR: storeConfig.dataDir })
-    const saved = await store.saveInquiry(newInquiry({ domain: 'audit-privacy.de', email: 'erika@example.de', offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }), { queue: false })
+    const saved = await store.saveInquiry(
+      newInquiry({ domain: 'audit-privacy.de', email: 'erika@example.de', offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }),
+      { queue: false },
+    )
     const other = await store.saveInquiry(newInquiry({ domain: 'audit-privacy.de', email: 'max@example.de', createdAt: T0 }), { queue: false })
     if (saved.status !== 'created' || other.status !== 'created') throw new Error('not created')
     const accepted = await takeDealStep({ store, config, secret: SECRET, domains: domainsConfigOf({}) }, saved.id, { kind: 'accept' }, T0)

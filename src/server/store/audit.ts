@@ -55,9 +55,7 @@ export function auditStore(db: Kysely<Database>, dialect: DialectSpecifics): Aud
           .$if(filter.dealId !== undefined, (qb) => qb.where('deal_id', '=', filter.dealId!))
           .$if(filter.domain !== undefined, (qb) => qb.where('domain', '=', filter.domain!))
           .$if(filter.before !== undefined, (qb) =>
-            qb.where((eb) =>
-              eb.or([eb('at', '<', filter.before!.at), eb.and([eb('at', '=', filter.before!.at), eb('id', '<', filter.before!.id)])]),
-            ),
+            qb.where((eb) => eb.or([eb('at', '<', filter.before!.at), eb.and([eb('at', '=', filter.before!.at), eb('id', '<', filter.before!.id)])])),
           )
           .orderBy('at', 'desc')
           .orderBy('id', 'desc')

@@ -15,10 +15,22 @@ export function confirmationStore(db: Kysely<Database>, dialect: DialectSpecific
   return {
     async confirmationTarget(id) {
       const row = await guard(() =>
-        db.selectFrom('inquiries').select(['id', 'token', 'domain', 'created_at', 'below_minimum', 'status', 'language']).where('id', '=', id).executeTakeFirst(),
+        db
+          .selectFrom('inquiries')
+          .select(['id', 'token', 'domain', 'created_at', 'below_minimum', 'status', 'language'])
+          .where('id', '=', id)
+          .executeTakeFirst(),
       )
       return row
-        ? { id: row.id, token: row.token, domain: row.domain, createdAt: row.created_at, belowMinimum: row.below_minimum === 1, status: row.status, language: row.language }
+        ? {
+            id: row.id,
+            token: row.token,
+            domain: row.domain,
+            createdAt: row.created_at,
+            belowMinimum: row.below_minimum === 1,
+            status: row.status,
+            language: row.language,
+          }
         : null
     },
     async confirmInquiry(id, domain, mail, now) {
@@ -41,7 +53,16 @@ export function confirmationStore(db: Kysely<Database>, dialect: DialectSpecific
           if (mail.queue) {
             await trx
               .insertInto('outbox')
-              .values({ inquiry_id: id, reply_id: null, message_id: messageIdFor(confirmed), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, mail_to: mail.mailTo })
+              .values({
+                inquiry_id: id,
+                reply_id: null,
+                message_id: messageIdFor(confirmed),
+                status: 'pending',
+                attempts: 0,
+                next_attempt_at: now,
+                created_at: now,
+                mail_to: mail.mailTo,
+              })
               .onConflict((oc) => oc.column('inquiry_id').where('reply_id', 'is', null).where('webhook_url', 'is', null).doNothing())
               .execute()
           }

@@ -16,7 +16,8 @@ const RATE_OVERDUE_AFTER_MS = 7 * DAY_MS
 /** The states whose rates are still watched: a cancelled deal's are not, a transferred one's (at once) still are. */
 const WATCHED: readonly DealState[] = ['awaiting_payment', 'paid', 'transferred', 'completed']
 
-const dealIn = async (trx: Transaction<Database>, id: number) => (await withPlans(trx, [(await selectDeals(trx).where('d.id', '=', id).executeTakeFirstOrThrow()) as DealRow]))[0]!
+const dealIn = async (trx: Transaction<Database>, id: number) =>
+  (await withPlans(trx, [(await selectDeals(trx).where('d.id', '=', id).executeTakeFirstOrThrow()) as DealRow]))[0]!
 
 export function dealRateStore(db: Kysely<Database>, dialect: DialectSpecifics): DealRateStore {
   const { guard } = dialect
@@ -120,11 +121,18 @@ export function dealRateStore(db: Kysely<Database>, dialect: DialectSpecifics): 
           // tests) must not hold the mail back until that time comes.
           const due = Math.min(now, Date.now())
           for (const mail of mails) await queueMail(trx, current, mail, due)
-          if (reminder === 'rate-overdue') await queueDealNotifications(trx, { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain }, 'overdue', notify, due, number)
+          if (reminder === 'rate-overdue')
+            await queueDealNotifications(
+              trx,
+              { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain },
+              'overdue',
+              notify,
+              due,
+              number,
+            )
           return true
         }),
       )
     },
   }
 }
-

@@ -21,7 +21,15 @@ async function save(store: Store, domain = 'example.de') {
 }
 
 let links = 0
-const newDeal = (overrides: Partial<NewDeal> = {}): NewDeal => ({ linkHash: `hash-${++links}`, linkSealed: 'v1.sealed-link', amount: 150_000, currency: 'EUR', paymentDueAt: T0 + 7 * DAY, transferDays: 5, ...overrides })
+const newDeal = (overrides: Partial<NewDeal> = {}): NewDeal => ({
+  linkHash: `hash-${++links}`,
+  linkSealed: 'v1.sealed-link',
+  amount: 150_000,
+  currency: 'EUR',
+  paymentDueAt: T0 + 7 * DAY,
+  transferDays: 5,
+  ...overrides,
+})
 const acceptWith = (store: Store, id: number, deal: NewDeal, now = T0) =>
   store.accept(id, { body: 'Angenommen', to: 'erika@example.de', replyTo: 'owner@example.org', now, amount: 1500, deal })
 
@@ -105,8 +113,18 @@ describe('its steps', () => {
       ['deal-paid', 'pending'],
     ])
     const due = await store.claimDueMail(T0 + 2 * DAY, 10, 'test', 60_000)
-    expect(due.find((item) => item.reply?.kind === 'deal-paid')).toMatchObject({ mailTo: 'erika@example.de', reply: { body: 'Zahlung erhalten', replyTo: 'owner@example.org' } })
-    await store.changeDeal(dealId, { from: ['paid'], to: 'transferred', now: T0 + 2 * DAY, transferCode: 'v1.sealed-code', transferredAt: T0 + 2 * DAY, completesAt: T0 + 16 * DAY })
+    expect(due.find((item) => item.reply?.kind === 'deal-paid')).toMatchObject({
+      mailTo: 'erika@example.de',
+      reply: { body: 'Zahlung erhalten', replyTo: 'owner@example.org' },
+    })
+    await store.changeDeal(dealId, {
+      from: ['paid'],
+      to: 'transferred',
+      now: T0 + 2 * DAY,
+      transferCode: 'v1.sealed-code',
+      transferredAt: T0 + 2 * DAY,
+      completesAt: T0 + 16 * DAY,
+    })
     expect(await store.getDeal(dealId)).toMatchObject({ status: 'transferred', hasTransferCode: true, completesAt: T0 + 16 * DAY })
     expect(await store.dealTransferCode(dealId)).toBe('v1.sealed-code')
     // The listing and the deal itself never carry the code.
@@ -141,7 +159,8 @@ describe('its steps', () => {
 })
 
 describe('one open deal per name (decision 037)', () => {
-  const cancel = (store: Store, dealId: number) => store.changeDeal(dealId, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'owner' })
+  const cancel = (store: Store, dealId: number) =>
+    store.changeDeal(dealId, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'owner' })
 
   test('a second inquiry’s offer is not accepted while the first one’s deal is open, and is once that deal is cancelled', async () => {
     const { store } = await open()

@@ -100,7 +100,9 @@ export async function withPlans(q: Q, rows: readonly DealRow[]): Promise<StoredD
     const found = await q.selectFrom('deal_rates').selectAll().where('deal_id', 'in', part).orderBy('deal_id').orderBy('number').execute()
     for (const row of found) rates.set(Number(row.deal_id), [...(rates.get(Number(row.deal_id)) ?? []), toRate(row)])
   }
-  return deals.map((deal, i) => (rows[i]!.plan_transfer === null ? deal : { ...deal, plan: { transfer: rows[i]!.plan_transfer!, rates: rates.get(deal.id) ?? [] } }))
+  return deals.map((deal, i) =>
+    rows[i]!.plan_transfer === null ? deal : { ...deal, plan: { transfer: rows[i]!.plan_transfer!, rates: rates.get(deal.id) ?? [] } },
+  )
 }
 
 /** A rate's own reference: the deal's and the rate's number (deal/instalments.ts rateReference says the same). */
@@ -109,18 +111,29 @@ const rateReferenceOf = (dealReference: string, number: number) => `${dealRefere
 /** The plan's rates, in the acceptance's transaction (a renewed deal's rates are planned anew). */
 async function storePlan(trx: Transaction<Database>, dealId: number, plan: NewDeal['plan']) {
   await trx.deleteFrom('deal_rates').where('deal_id', '=', dealId).execute()
-  await trx.updateTable('deals').set({ plan_transfer: plan?.transfer ?? null }).where('id', '=', dealId).execute()
+  await trx
+    .updateTable('deals')
+    .set({ plan_transfer: plan?.transfer ?? null })
+    .where('id', '=', dealId)
+    .execute()
   if (!plan) return
   const { reference } = await trx.selectFrom('deals').select('reference').where('id', '=', dealId).executeTakeFirstOrThrow()
   await trx
     .insertInto('deal_rates')
-    .values(plan.rates.map((rate) => ({ deal_id: dealId, number: rate.number, amount: rate.amount, due_at: rate.dueAt, reference: rateReferenceOf(reference, rate.number) })))
+    .values(
+      plan.rates.map((rate) => ({
+        deal_id: dealId,
+        number: rate.number,
+        amount: rate.amount,
+        due_at: rate.dueAt,
+        reference: rateReferenceOf(reference, rate.number),
+      })),
+    )
     .execute()
 }
 
 /** "DL-2026-0042": the year the deal was made and its number; unique because the number is. */
 const referenceOf = (id: number, createdAt: number) => `DL-${new Date(createdAt).getUTCFullYear()}-${String(id).padStart(4, '0')}`
-
 
 export function selectDeals(q: Q) {
   return q
@@ -134,7 +147,14 @@ export function selectDeals(q: Q) {
  * In the acceptance's transaction: the inquiry's open deal is renewed while it waits for payment (new amount, new
  * link: the newest mail's link is the one that works), or a new one is made. A deal already paid is not touched.
  */
-export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: number, domain: string, deal: NewDeal, now: number, lock: boolean): Promise<{ dealId: number } | { inProgress: number }> {
+export async function createOrRenewDeal(
+  trx: Transaction<Database>,
+  inquiryId: number,
+  domain: string,
+  deal: NewDeal,
+  now: number,
+  lock: boolean,
+): Promise<{ dealId: number } | { inProgress: number }> {
   const open = await trx
     .selectFrom('deals')
     .select(['id', 'status'])
@@ -168,7 +188,11 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
     .values({ ...values, inquiry_id: inquiryId, domain, status: 'awaiting_payment', reference: `new-${deal.linkHash}`, created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow()
-  await trx.updateTable('deals').set({ reference: referenceOf(Number(id), now) }).where('id', '=', id).execute()
+  await trx
+    .updateTable('deals')
+    .set({ reference: referenceOf(Number(id), now) })
+    .where('id', '=', id)
+    .execute()
   if (deal.plan) await storePlan(trx, Number(id), deal.plan)
   if (deal.notify?.length) {
     const { token } = await trx.selectFrom('inquiries').select('token').where('id', '=', inquiryId).executeTakeFirstOrThrow()
@@ -178,8 +202,18 @@ export async function createOrRenewDeal(trx: Transaction<Database>, inquiryId: n
 }
 
 /** A deal's mail as a reply of its inquiry, with its outbox row: in the caller's transaction. */
-export function queueMail(trx: Transaction<Database>, inquiry: { inquiry_id: number; token: string; domain: string }, mail: DealMail | (Omit<SoldNotice, 'inquiryId'> & { kind: 'sold-notice' }), now: number): Promise<number> {
-  return queueReplyMail(trx, { id: inquiry.inquiry_id, token: inquiry.token, domain: inquiry.domain }, { kind: mail.kind, body: mail.body, replyTo: mail.replyTo, to: mail.to }, now)
+export function queueMail(
+  trx: Transaction<Database>,
+  inquiry: { inquiry_id: number; token: string; domain: string },
+  mail: DealMail | (Omit<SoldNotice, 'inquiryId'> & { kind: 'sold-notice' }),
+  now: number,
+): Promise<number> {
+  return queueReplyMail(
+    trx,
+    { id: inquiry.inquiry_id, token: inquiry.token, domain: inquiry.domain },
+    { kind: mail.kind, body: mail.body, replyTo: mail.replyTo, to: mail.to },
+    now,
+  )
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -201,10 +235,17 @@ async function queueSoldNotices(trx: Transaction<Database>, domain: string, noti
       .where('i.id', '=', notice.inquiryId)
       .where('i.domain', '=', domain)
       .where('i.status', 'in', OPEN_INQUIRY)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('replies as r').select('r.id').whereRef('r.inquiry_id', '=', 'i.id').where('r.kind', '=', 'sold-notice'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('replies as r').select('r.id').whereRef('r.inquiry_id', '=', 'i.id').where('r.kind', '=', 'sold-notice'))),
+      )
       .executeTakeFirst()
     if (!inquiry) continue
-    await queueMail(trx, { inquiry_id: Number(inquiry.id), token: inquiry.token, domain: inquiry.domain }, { kind: 'sold-notice', body: notice.body, to: notice.to, replyTo: notice.replyTo }, now)
+    await queueMail(
+      trx,
+      { inquiry_id: Number(inquiry.id), token: inquiry.token, domain: inquiry.domain },
+      { kind: 'sold-notice', body: notice.body, to: notice.to, replyTo: notice.replyTo },
+      now,
+    )
     // A new inquiry is answered now, as by any reply; the badge in its history says how.
     await trx.updateTable('inquiries').set({ status: 'answered' }).where('id', '=', inquiry.id).where('status', '=', 'new').execute()
     queued++
@@ -246,7 +287,13 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
       )
       // Open deals by their next deadline, then the finished ones, newest first.
       const nextDeadline = (deal: StoredDeal) =>
-        deal.status === 'awaiting_payment' ? deal.paymentDueAt : deal.status === 'paid' ? deal.transferDueAt : deal.status === 'transferred' ? deal.completesAt : null
+        deal.status === 'awaiting_payment'
+          ? deal.paymentDueAt
+          : deal.status === 'paid'
+            ? deal.transferDueAt
+            : deal.status === 'transferred'
+              ? deal.completesAt
+              : null
       return deals.sort((a, b) => {
         const [da, dbb] = [nextDeadline(a), nextDeadline(b)]
         if (da !== null && dbb !== null) return da - dbb || a.id - b.id
@@ -280,14 +327,22 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           if (change.transferNote !== undefined) set.transfer_note = change.transferNote
           if (change.notifyOthers !== undefined) set.notify_others = change.notifyOthers === null ? null : change.notifyOthers ? 1 : 0
           await trx.updateTable('deals').set(set).where('id', '=', id).execute()
-          if (change.ratesPaid) await trx.updateTable('deal_rates').set({ paid_at: change.now, paid_by: 'owner' }).where('deal_id', '=', id).where('paid_at', 'is', null).execute()
+          if (change.ratesPaid)
+            await trx.updateTable('deal_rates').set({ paid_at: change.now, paid_by: 'owner' }).where('deal_id', '=', id).where('paid_at', 'is', null).execute()
           const replyId = change.mail ? await queueMail(trx, current, change.mail, change.now) : null
           const soldNotices = change.soldNotices?.length ? await queueSoldNotices(trx, current.domain, change.soldNotices, change.now) : undefined
           // The Anzahlungsrechnungen first: an invoice over the whole price issued in the same step deducts them.
           const advanceIds = change.advances ? await issueAdvancesIn(trx, id, change.advances, replyId, change.now) : []
           const invoiceId = (change.invoice ? await issueInvoiceIn(trx, id, change.invoice, replyId, change.now) : null) ?? advanceIds[0] ?? null
           const event = STEP_EVENT[change.to]
-          if (event) await queueDealNotifications(trx, { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain }, event, change.notify, change.now)
+          if (event)
+            await queueDealNotifications(
+              trx,
+              { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain },
+              event,
+              change.notify,
+              change.now,
+            )
           const deal = (await one(trx, (qb) => qb.where('d.id', '=', id)))!
           return { status: 'done', deal, replyId, invoiceId, ...(soldNotices !== undefined && { soldNotices }) } as const
         }),
@@ -296,7 +351,12 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
     changeDealDeadlines(id, deadlines) {
       return write(() =>
         db.transaction().execute(async (trx) => {
-          const current = await trx.selectFrom('deals').select(['id', 'status']).where('id', '=', id).$if(postgres, (qb) => qb.forUpdate()).executeTakeFirst()
+          const current = await trx
+            .selectFrom('deals')
+            .select(['id', 'status'])
+            .where('id', '=', id)
+            .$if(postgres, (qb) => qb.forUpdate())
+            .executeTakeFirst()
           if (!current) return { status: 'not-found' } as const
           const set: Updateable<Database['deals']> = {}
           // A moved deadline has its reminders planned again: the halfway point and the "passed" notice follow it.
@@ -321,7 +381,9 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           .where('i.domain', '=', domain)
           .where('i.id', '!=', exceptInquiryId)
           .where('i.status', 'in', OPEN_INQUIRY)
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('replies as r').select('r.id').whereRef('r.inquiry_id', '=', 'i.id').where('r.kind', '=', 'sold-notice'))))
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('replies as r').select('r.id').whereRef('r.inquiry_id', '=', 'i.id').where('r.kind', '=', 'sold-notice'))),
+          )
           .orderBy('i.created_at', 'desc')
           .orderBy('i.id', 'desc')
           .execute(),
@@ -372,7 +434,11 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
           .where((eb) =>
             eb.or([
               // A plan's payments are watched rate by rate (rateRemindersDue).
-              eb.and([eb('status', '=', 'awaiting_payment'), eb('plan_transfer', 'is', null), eb.or([eb('payment_reminded_at', 'is', null), eb('payment_overdue_at', 'is', null)])]),
+              eb.and([
+                eb('status', '=', 'awaiting_payment'),
+                eb('plan_transfer', 'is', null),
+                eb.or([eb('payment_reminded_at', 'is', null), eb('payment_overdue_at', 'is', null)]),
+              ]),
               eb.and([eb('status', '=', 'paid'), eb('transfer_reminded_at', 'is', null)]),
             ]),
           )
@@ -386,7 +452,8 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
         if (row.status === 'awaiting_payment') {
           // Past the deadline the buyer is not reminded any more: the owner is told instead and decides.
           if (row.payment_overdue_at === null && now >= paymentDue) due.push({ id, reminder: 'payment-overdue' })
-          else if (row.payment_reminded_at === null && now < paymentDue && now >= created + (paymentDue - created) / 2) due.push({ id, reminder: 'payment-reminder' })
+          else if (row.payment_reminded_at === null && now < paymentDue && now >= created + (paymentDue - created) / 2)
+            due.push({ id, reminder: 'payment-reminder' })
         } else if (row.transfer_due_at !== null && now >= Number(row.transfer_due_at) - DAY_MS) {
           due.push({ id, reminder: 'transfer-reminder' })
         }
@@ -398,7 +465,13 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
       return write(() =>
         db.transaction().execute(async (trx) => {
           // The mark and the mail together: of two processes (a retried run, another instance) one sets it, one mail.
-          const marked = await trx.updateTable('deals').set({ [column]: now }).where('id', '=', id).where('status', '=', status).where(column, 'is', null).executeTakeFirst()
+          const marked = await trx
+            .updateTable('deals')
+            .set({ [column]: now })
+            .where('id', '=', id)
+            .where('status', '=', status)
+            .where(column, 'is', null)
+            .executeTakeFirst()
           if (Number(marked.numUpdatedRows) !== 1) return false
           const inquiry = await trx
             .selectFrom('deals as d')
@@ -407,7 +480,14 @@ export function dealRecordStore(db: Kysely<Database>, dialect: DialectSpecifics)
             .where('d.id', '=', id)
             .executeTakeFirstOrThrow()
           await queueMail(trx, { inquiry_id: Number(inquiry.inquiry_id), token: inquiry.token, domain: inquiry.domain }, mail, now)
-          if (reminder === 'payment-overdue') await queueDealNotifications(trx, { id, inquiryId: Number(inquiry.inquiry_id), token: inquiry.token, domain: inquiry.domain }, 'overdue', notify, now)
+          if (reminder === 'payment-overdue')
+            await queueDealNotifications(
+              trx,
+              { id, inquiryId: Number(inquiry.inquiry_id), token: inquiry.token, domain: inquiry.domain },
+              'overdue',
+              notify,
+              now,
+            )
           return true
         }),
       )

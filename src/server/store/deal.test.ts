@@ -63,7 +63,11 @@ describe('negotiation steps', () => {
     const unconfirmed = await save(store)
     // The double opt-in's state comes from another part of the store: written here as it would leave it.
     await queryStore(dataDirOf(store), 'UPDATE inquiries SET status = ? WHERE id = ?', ['unconfirmed', unconfirmed])
-    for (const [id, status] of [[spam, 'spam'], [unconfirmed, 'unconfirmed'], [999_999, 'not-found']] as const) {
+    for (const [id, status] of [
+      [spam, 'spam'],
+      [unconfirmed, 'unconfirmed'],
+      [999_999, 'not-found'],
+    ] as const) {
       expect(await store.counterOffer(id, { ...step(T0), amount: 100, expiresAt: T0 + DAY })).toEqual({ status })
       expect(await store.accept(id, { ...step(T0), amount: null })).toEqual({ status })
       expect(await store.decline(id, step(T0))).toEqual({ status })
@@ -118,13 +122,19 @@ describe('expiry', () => {
     await store.expireCounterOffers(T0 + DAY)
     for (const id of [marked, unmarked]) {
       expect(await store.accept(id, { ...step(T0 + 2 * DAY), amount: 3000 })).toEqual({ status: 'counter-expired', expiredAt: T0 + DAY })
-      expect(await store.accept(id, { ...step(T0 + 2 * DAY), amount: 3000, confirmExpired: true })).toMatchObject({ status: 'queued', inquiryStatus: 'accepted' })
+      expect(await store.accept(id, { ...step(T0 + 2 * DAY), amount: 3000, confirmExpired: true })).toMatchObject({
+        status: 'queued',
+        inquiryStatus: 'accepted',
+      })
     }
     // A new counter-offer after the old one ran out is simply made.
     const again = await save(store)
     await store.counterOffer(again, { ...step(T0), amount: 3000, expiresAt: T0 + DAY })
     await store.expireCounterOffers(T0 + DAY)
-    expect(await store.counterOffer(again, { ...step(T0 + 2 * DAY), amount: 2800, expiresAt: T0 + 9 * DAY })).toMatchObject({ status: 'queued', inquiryStatus: 'countered' })
+    expect(await store.counterOffer(again, { ...step(T0 + 2 * DAY), amount: 2800, expiresAt: T0 + 9 * DAY })).toMatchObject({
+      status: 'queued',
+      inquiryStatus: 'countered',
+    })
     expect((await store.getInquiry(again))!.counter).toEqual({ amount: 2800, expiresAt: T0 + 9 * DAY })
   })
 })

@@ -73,7 +73,11 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
         }
         const replyId = await queueReplyMail(trx, inquiry, { kind, amount: input.amount, body: input.body, replyTo: input.replyTo, to: input.to }, input.now)
         const status = STATUS_AFTER[kind]
-        await trx.updateTable('inquiries').set({ status, ...update }).where('id', '=', inquiry.id).execute()
+        await trx
+          .updateTable('inquiries')
+          .set({ status, ...update })
+          .where('id', '=', inquiry.id)
+          .execute()
         return { status: 'queued', replyId, inquiryStatus: status, ...(dealId !== undefined && { dealId }) } as const
       }),
     )
@@ -112,7 +116,11 @@ export function dealStore(db: Kysely<Database>, dialect: DialectSpecifics): Deal
         db
           .selectFrom('meta')
           .select(['key', 'value'])
-          .where('key', 'in', DEAL_TEMPLATE_KINDS.map((kind) => `${TEMPLATE_PREFIX}${kind}`))
+          .where(
+            'key',
+            'in',
+            DEAL_TEMPLATE_KINDS.map((kind) => `${TEMPLATE_PREFIX}${kind}`),
+          )
           .execute(),
       )
       return Object.fromEntries(rows.map((row) => [row.key.slice(TEMPLATE_PREFIX.length), row.value]))

@@ -42,7 +42,14 @@ describe('DNS updates in the store', () => {
     expect(await store.dnsPublishedZones()).toEqual(['beispiel.de'])
     // Already published: the same records are not queued again.
     expect(await store.queueDnsUpdate('beispiel.de', names, T0 + 1)).toBeNull()
-    const id = await store.queueDnsUpdate('beispiel.de', [{ ascii: 'beispiel.de', records: [] }, { ascii: 'shop.beispiel.de', records: names[1]!.records }], T0 + 2)
+    const id = await store.queueDnsUpdate(
+      'beispiel.de',
+      [
+        { ascii: 'beispiel.de', records: [] },
+        { ascii: 'shop.beispiel.de', records: names[1]!.records },
+      ],
+      T0 + 2,
+    )
     const [item] = await store.claimDnsUpdates(T0 + 2, 10, 'w', 60_000)
     await store.markDnsUpdateRetry(item!.id, T0 + 10_000, 'the DNS server cannot be reached (ECONNREFUSED)')
     expect(await store.claimDnsUpdates(T0 + 3, 10, 'w', 60_000)).toEqual([])
@@ -51,7 +58,15 @@ describe('DNS updates in the store', () => {
     expect(again).toMatchObject({ id, attempts: 1 })
     await store.markDnsUpdateFailed(id!, 'the DNS server answered NOTAUTH (BADSIG)', T0 + 10_001)
     expect(await store.listDnsUpdates(['pending', 'failed'])).toEqual([
-      { id, zone: 'beispiel.de', status: 'failed', attempts: 2, lastError: 'the DNS server answered NOTAUTH (BADSIG)', createdAt: T0 + 2, nextAttemptAt: T0 + 10_000 },
+      {
+        id,
+        zone: 'beispiel.de',
+        status: 'failed',
+        attempts: 2,
+        lastError: 'the DNS server answered NOTAUTH (BADSIG)',
+        createdAt: T0 + 2,
+        nextAttemptAt: T0 + 10_000,
+      },
     ])
     expect(await store.dnsPublishedNames('beispiel.de')).toEqual(['beispiel.de', 'shop.beispiel.de'])
     // Erneut senden: due now; once sent, only the name with records is published.

@@ -14,9 +14,19 @@ async function setPublished(trx: Transaction<Database>, zone: string, names: Dns
   await trx.deleteFrom('dns_names').where('zone', '=', zone).execute()
   const published = names.filter((name) => name.records.length > 0).map((name) => ({ domain: name.ascii, zone }))
   // A name moved to another zone is the new zone's now.
-  if (published.length) await trx.insertInto('dns_names').values(published).onConflict((oc) => oc.column('domain').doUpdateSet({ zone })).execute()
+  if (published.length)
+    await trx
+      .insertInto('dns_names')
+      .values(published)
+      .onConflict((oc) => oc.column('domain').doUpdateSet({ zone }))
+      .execute()
   // The last sent update stays (queueDnsUpdate compares with it); older ones say nothing more.
-  await trx.deleteFrom('dns_updates').where('zone', '=', zone).where('status', '=', 'sent').where('id', '<', (eb) => eb.selectFrom('dns_updates').select(eb.fn.max('id').as('id')).where('zone', '=', zone).where('status', '=', 'sent')).execute()
+  await trx
+    .deleteFrom('dns_updates')
+    .where('zone', '=', zone)
+    .where('status', '=', 'sent')
+    .where('id', '<', (eb) => eb.selectFrom('dns_updates').select(eb.fn.max('id').as('id')).where('zone', '=', zone).where('status', '=', 'sent'))
+    .execute()
 }
 
 export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics): DnsUpdateStore {
@@ -33,17 +43,39 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
       return write(() =>
         db.transaction().execute(async (trx) => {
           await lockZone(trx, zone)
-          const last = await trx.selectFrom('dns_updates').select(['names', 'status']).where('zone', '=', zone).orderBy('id', 'desc').limit(1).executeTakeFirst()
+          const last = await trx
+            .selectFrom('dns_updates')
+            .select(['names', 'status'])
+            .where('zone', '=', zone)
+            .orderBy('id', 'desc')
+            .limit(1)
+            .executeTakeFirst()
           if (last && last.status !== 'failed' && last.names === text) return null
           // Superseded: pending and not being sent, or failed. One being sent finishes first (claimDnsUpdates).
           await trx
             .deleteFrom('dns_updates')
             .where('zone', '=', zone)
-            .where((eb) => eb.or([eb('status', '=', 'failed'), eb.and([eb('status', '=', 'pending'), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)])])]))
+            .where((eb) =>
+              eb.or([
+                eb('status', '=', 'failed'),
+                eb.and([eb('status', '=', 'pending'), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)])]),
+              ]),
+            )
             .execute()
           const row = await trx
             .insertInto('dns_updates')
-            .values({ zone, names: text, status: 'pending', next_attempt_at: now, created_at: now, last_error: null, sent_at: null, failed_at: null, lease_owner: null, lease_until: null })
+            .values({
+              zone,
+              names: text,
+              status: 'pending',
+              next_attempt_at: now,
+              created_at: now,
+              last_error: null,
+              sent_at: null,
+              failed_at: null,
+              lease_owner: null,
+              lease_until: null,
+            })
             .returning('id')
             .executeTakeFirstOrThrow()
           return row.id
@@ -63,7 +95,15 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
               .where('d.next_attempt_at', '<=', now)
               .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', now)]))
               .where(({ not, exists, selectFrom }) =>
-                not(exists(selectFrom('dns_updates as e').select('e.id').whereRef('e.zone', '=', 'd.zone').where('e.status', '=', 'pending').whereRef('e.id', '<', 'd.id'))),
+                not(
+                  exists(
+                    selectFrom('dns_updates as e')
+                      .select('e.id')
+                      .whereRef('e.zone', '=', 'd.zone')
+                      .where('e.status', '=', 'pending')
+                      .whereRef('e.id', '<', 'd.id'),
+                  ),
+                ),
               )
               .orderBy('d.id')
               .limit(limit)
@@ -71,7 +111,13 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
           )
           .returning(['id', 'zone', 'names', 'attempts', 'created_at'])
           .execute()
-        return claimed.map((row) => ({ id: row.id, zone: row.zone, names: JSON.parse(row.names) as DnsNameRecords[], attempts: row.attempts, createdAt: row.created_at }))
+        return claimed.map((row) => ({
+          id: row.id,
+          zone: row.zone,
+          names: JSON.parse(row.names) as DnsNameRecords[],
+          attempts: row.attempts,
+          createdAt: row.created_at,
+        }))
       })
     },
     async dnsPublishedNames(zone) {
@@ -84,7 +130,13 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
           .selectFrom('dns_updates as d')
           .select(['d.zone', 'd.names'])
           .where('d.status', '!=', 'failed')
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('dns_updates as e').select('e.id').whereRef('e.zone', '=', 'd.zone').where('e.status', '!=', 'failed').whereRef('e.id', '>', 'd.id'))))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('dns_updates as e').select('e.id').whereRef('e.zone', '=', 'd.zone').where('e.status', '!=', 'failed').whereRef('e.id', '>', 'd.id'),
+              ),
+            ),
+          )
           .execute(),
       )
       return new Map(rows.map((row) => [row.zone, row.names]))
@@ -130,7 +182,19 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
           await lockZone(trx, zone)
           await trx
             .insertInto('dns_updates')
-            .values({ zone, names: namesText(names), status: 'sent', attempts: 1, next_attempt_at: now, created_at: now, sent_at: now, last_error: null, failed_at: null, lease_owner: null, lease_until: null })
+            .values({
+              zone,
+              names: namesText(names),
+              status: 'sent',
+              attempts: 1,
+              next_attempt_at: now,
+              created_at: now,
+              sent_at: now,
+              last_error: null,
+              failed_at: null,
+              lease_owner: null,
+              lease_until: null,
+            })
             .execute()
           await setPublished(trx, zone, names)
         }),
@@ -148,7 +212,15 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
           .limit(1000)
           .execute(),
       )
-      return rows.map((row) => ({ id: row.id, zone: row.zone, status: row.status, attempts: row.attempts, lastError: row.last_error, createdAt: row.created_at, nextAttemptAt: row.next_attempt_at }))
+      return rows.map((row) => ({
+        id: row.id,
+        zone: row.zone,
+        status: row.status,
+        attempts: row.attempts,
+        lastError: row.last_error,
+        createdAt: row.created_at,
+        nextAttemptAt: row.next_attempt_at,
+      }))
     },
     async resendDnsUpdate(id, now) {
       return write(async () => {

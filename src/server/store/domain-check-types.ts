@@ -48,7 +48,10 @@ export interface DomainCheckStore {
    * expiry date is under `expiringMs` away and not the date told before. One row per address `notify` gives for the
    * name (none: the change is still recorded, so a later address is not told old news). Returns the events, per name.
    */
-  saveDomainChecks(checks: DomainCheck[], options: { now: number; expiringMs: number; notify: (ascii: string) => readonly string[] }): Promise<{ domain: string; event: DomainNoticeEvent }[]>
+  saveDomainChecks(
+    checks: DomainCheck[],
+    options: { now: number; expiringMs: number; notify: (ascii: string) => readonly string[] },
+  ): Promise<{ domain: string; event: DomainNoticeEvent }[]>
   claimDomainNotices(now: number, limit: number, owner: string, leaseMs: number): Promise<DomainNoticeItem[]>
   markDomainNoticeSent(id: number, now: number): Promise<void>
   markDomainNoticeRetry(id: number, nextAttemptAt: number, error: string): Promise<void>

@@ -26,17 +26,39 @@ const check = (domain: string, at: number, overrides: Partial<DomainCheck> = {})
 describe('domain checks in the store', () => {
   test('the last check of each name is kept, and a name that is no longer checked is not dropped', async () => {
     const store = await openTestStore()
-    await store.saveDomainChecks([check('a.de', T0), check('b.de', T0, { records: 'missing', recordsDetail: 'no _for-sale record' })], { now: T0, expiringMs: EXPIRING, notify: () => [] })
-    await store.saveDomainChecks([check('a.de', T0 + DAY, { pointing: 'unknown', pointingDetail: 'DNS: ETIMEOUT', expiry: 'unknown', expiresAt: null, expiryDetail: 'RDAP: no answer in time' })], { now: T0 + DAY, expiringMs: EXPIRING, notify: () => [] })
+    await store.saveDomainChecks([check('a.de', T0), check('b.de', T0, { records: 'missing', recordsDetail: 'no _for-sale record' })], {
+      now: T0,
+      expiringMs: EXPIRING,
+      notify: () => [],
+    })
+    await store.saveDomainChecks(
+      [
+        check('a.de', T0 + DAY, {
+          pointing: 'unknown',
+          pointingDetail: 'DNS: ETIMEOUT',
+          expiry: 'unknown',
+          expiresAt: null,
+          expiryDetail: 'RDAP: no answer in time',
+        }),
+      ],
+      { now: T0 + DAY, expiringMs: EXPIRING, notify: () => [] },
+    )
     expect(await store.domainChecks()).toEqual([
-      check('a.de', T0 + DAY, { pointing: 'unknown', pointingDetail: 'DNS: ETIMEOUT', expiry: 'unknown', expiresAt: null, expiryDetail: 'RDAP: no answer in time' }),
+      check('a.de', T0 + DAY, {
+        pointing: 'unknown',
+        pointingDetail: 'DNS: ETIMEOUT',
+        expiry: 'unknown',
+        expiresAt: null,
+        expiryDetail: 'RDAP: no answer in time',
+      }),
       check('b.de', T0, { records: 'missing', recordsDetail: 'no _for-sale record' }),
     ])
   })
 
   test('a name that stopped pointing here is notified once, again only after it pointed here in between', async () => {
     const store = await openTestStore()
-    const save = (at: number, pointing: DomainCheck['pointing']) => store.saveDomainChecks([check('weg.de', at, { pointing, pointingDetail: '198.51.100.7' })], { now: at, expiringMs: EXPIRING, notify: () => [HOOK] })
+    const save = (at: number, pointing: DomainCheck['pointing']) =>
+      store.saveDomainChecks([check('weg.de', at, { pointing, pointingDetail: '198.51.100.7' })], { now: at, expiringMs: EXPIRING, notify: () => [HOOK] })
     expect(await save(T0, 'here')).toEqual([])
     expect(await save(T0 + DAY, 'elsewhere')).toEqual([{ domain: 'weg.de', event: 'unreachable' }])
     expect(await save(T0 + 2 * DAY, 'elsewhere')).toEqual([])
@@ -53,7 +75,8 @@ describe('domain checks in the store', () => {
 
   test('an expiry under 30 days is notified once per date: a renewal that moves it, then nearing again, is news', async () => {
     const store = await openTestStore()
-    const save = (at: number, expiresAt: number) => store.saveDomainChecks([check('bald.de', at, { expiresAt })], { now: at, expiringMs: EXPIRING, notify: () => [HOOK, HOOK] })
+    const save = (at: number, expiresAt: number) =>
+      store.saveDomainChecks([check('bald.de', at, { expiresAt })], { now: at, expiringMs: EXPIRING, notify: () => [HOOK, HOOK] })
     expect(await save(T0, T0 + 40 * DAY)).toEqual([])
     expect(await save(T0 + 11 * DAY, T0 + 40 * DAY)).toEqual([{ domain: 'bald.de', event: 'expiring' }])
     expect(await save(T0 + 12 * DAY, T0 + 40 * DAY)).toEqual([])
@@ -64,7 +87,11 @@ describe('domain checks in the store', () => {
 
   test('notifications are leased to one sender and retried or given up like mail', async () => {
     const store = await openTestStore()
-    await store.saveDomainChecks([check('weg.de', T0, { pointing: 'elsewhere' }), check('bald.de', T0, { expiresAt: T0 + 10 * DAY })], { now: T0, expiringMs: EXPIRING, notify: () => [HOOK] })
+    await store.saveDomainChecks([check('weg.de', T0, { pointing: 'elsewhere' }), check('bald.de', T0, { expiresAt: T0 + 10 * DAY })], {
+      now: T0,
+      expiringMs: EXPIRING,
+      notify: () => [HOOK],
+    })
     const claimed = await store.claimDomainNotices(T0, 10, 'w1', 60_000)
     expect(claimed.map((item) => [item.domain, item.event, item.facts.expiresAt])).toEqual([
       ['weg.de', 'unreachable', T0 + 200 * DAY],
@@ -77,7 +104,9 @@ describe('domain checks in the store', () => {
     const [again] = await store.claimDomainNotices(T0 + 10_000, 10, 'w2', 60_000)
     expect(again).toMatchObject({ id: claimed[1]!.id, attempts: 1 })
     await store.markDomainNoticeFailed(again!.id, 'HTTP 404', T0 + 10_001)
-    expect(await store.listDomainNotices(['pending', 'failed'])).toEqual([expect.objectContaining({ domain: 'bald.de', status: 'failed', lastError: 'HTTP 404', attempts: 2 })])
+    expect(await store.listDomainNotices(['pending', 'failed'])).toEqual([
+      expect.objectContaining({ domain: 'bald.de', status: 'failed', lastError: 'HTTP 404', attempts: 2 }),
+    ])
     expect(await store.nextDomainNoticeDueAt()).toBeNull()
   })
 })

@@ -66,7 +66,11 @@ export function domainCheckStore(db: Kysely<Database>, dialect: DialectSpecifics
                 await trx
                   .selectFrom('domain_checks')
                   .select(['domain', 'told_pointing', 'told_expires_at'])
-                  .where('domain', 'in', chunk.map((check) => check.domain))
+                  .where(
+                    'domain',
+                    'in',
+                    chunk.map((check) => check.domain),
+                  )
                   .$if(postgres, (qb) => qb.forUpdate())
                   .execute()
               ).map((row) => [row.domain, row]),
@@ -194,7 +198,17 @@ export function domainCheckStore(db: Kysely<Database>, dialect: DialectSpecifics
           .limit(1000)
           .execute(),
       )
-      return rows.map((row) => ({ id: Number(row.id), domain: row.domain, event: row.event, webhookUrl: row.webhook_url, status: row.status, attempts: row.attempts, lastError: row.last_error, createdAt: Number(row.created_at), nextAttemptAt: Number(row.next_attempt_at) }))
+      return rows.map((row) => ({
+        id: Number(row.id),
+        domain: row.domain,
+        event: row.event,
+        webhookUrl: row.webhook_url,
+        status: row.status,
+        attempts: row.attempts,
+        lastError: row.last_error,
+        createdAt: Number(row.created_at),
+        nextAttemptAt: Number(row.next_attempt_at),
+      }))
     },
     async resendDomainNotice(id, now) {
       return write(async () => {

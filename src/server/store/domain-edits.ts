@@ -21,7 +21,12 @@ export function domainEditStore(db: Kysely<Database>, dialect: DialectSpecifics)
       return rows.map((row) => ({ version: Number(row.version), edits: row.edits }))
     },
     async latestDomainEdit() {
-      const row = await guard(() => db.selectFrom('domain_edits').select((eb) => eb.fn.max('version').as('latest')).executeTakeFirst())
+      const row = await guard(() =>
+        db
+          .selectFrom('domain_edits')
+          .select((eb) => eb.fn.max('version').as('latest'))
+          .executeTakeFirst(),
+      )
       return row?.latest == null ? 0 : Number(row.latest)
     },
     async recordDomainEdit(version, edits, now) {
@@ -36,9 +41,7 @@ export function domainEditStore(db: Kysely<Database>, dialect: DialectSpecifics)
       return rows.length === 1
     },
     async pruneDomainEdits(takenIn, before) {
-      const result = await write(() =>
-        db.deleteFrom('domain_edits').where('version', '<', takenIn).where('created_at', '<', before).executeTakeFirst(),
-      )
+      const result = await write(() => db.deleteFrom('domain_edits').where('version', '<', takenIn).where('created_at', '<', before).executeTakeFirst())
       return Number(result.numDeletedRows)
     },
   }

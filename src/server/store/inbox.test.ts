@@ -24,7 +24,13 @@ describe('the inbox query', () => {
   test('lists newest first, and pages by (time, id) without gaps or repeats, also when times are equal', async () => {
     const store = await open()
     const same = T0 + 5_000_000
-    const all = [await save(store), await save(store, { createdAt: same }), await save(store, { createdAt: same }), await save(store, { createdAt: same }), await save(store)]
+    const all = [
+      await save(store),
+      await save(store, { createdAt: same }),
+      await save(store, { createdAt: same }),
+      await save(store, { createdAt: same }),
+      await save(store),
+    ]
     const first = await store.consoleInquiries({ limit: 2 })
     expect(first).toHaveLength(2)
     const second = await store.consoleInquiries({ limit: 2, before: { createdAt: first[1]!.createdAt, id: first[1]!.id } })
@@ -87,7 +93,7 @@ describe('the inbox query', () => {
     const newestFirst = (pick: (n: number) => boolean) => all.filter((_, n) => pick(n)).reverse()
     const pages = async (words: string[], domain?: string) => {
       const found: number[] = []
-      for (let before: number | undefined; ; ) {
+      for (let before: number | undefined; ;) {
         const page = await store.consoleInquiries({ limit: 2, words, domain, before: before === undefined ? undefined : { createdAt: 0, id: before } })
         found.push(...ids(page))
         if (page.length < 2) return found
@@ -111,12 +117,20 @@ describe('an inquiry in the console', () => {
   test('a reply is stored, queued to the visitor threaded under the owner’s mail, and answers the inquiry', async () => {
     const store = await open()
     const id = await save(store)
-    const replyId = await store.addReply({ inquiryId: id, body: 'Gern, 5.000 €.', to: 'erika@example.de', replyTo: 'owner@example.org', createdAt: T0 + 10_000_000 })
+    const replyId = await store.addReply({
+      inquiryId: id,
+      body: 'Gern, 5.000 €.',
+      to: 'erika@example.de',
+      replyTo: 'owner@example.org',
+      createdAt: T0 + 10_000_000,
+    })
     expect(replyId).toEqual(expect.any(Number))
     const thread = await store.inquiryThread(id)
     expect(thread?.inquiry.status).toBe('answered')
     expect(thread?.ownerMail).toMatchObject({ status: 'pending', messageId: expect.stringMatching(/^<inquiry-/) })
-    expect(thread?.replies).toEqual([{ id: replyId, kind: 'reply', amount: null, body: 'Gern, 5.000 €.', createdAt: T0 + 10_000_000, mail: expect.objectContaining({ status: 'pending' }) }])
+    expect(thread?.replies).toEqual([
+      { id: replyId, kind: 'reply', amount: null, body: 'Gern, 5.000 €.', createdAt: T0 + 10_000_000, mail: expect.objectContaining({ status: 'pending' }) },
+    ])
     const due = await store.claimDueMail(T0 + 20_000_000, 10, 'me', 60_000)
     const reply = due.find((item) => item.reply !== null)
     expect(reply).toMatchObject({

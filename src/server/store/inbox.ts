@@ -96,13 +96,19 @@ export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry
         vatId: row.buyer_vat_id,
       },
     }),
-  ...(row.plan_rates !== null && { plan: { rates: row.plan_rates, downPayment: Number(row.plan_down_payment ?? 0), transfer: row.plan_transfer ?? 'after-last' } }),
+  ...(row.plan_rates !== null && {
+    plan: { rates: row.plan_rates, downPayment: Number(row.plan_down_payment ?? 0), transfer: row.plan_transfer ?? 'after-last' },
+  }),
 })
 
-const toMailRow = (row: { id: number | null; status: OutboxStatus | null; attempts: number | null; last_error: string | null; message_id: string | null }): MailRow | null =>
-  row.id === null
-    ? null
-    : { id: row.id, status: row.status!, attempts: row.attempts ?? 0, lastError: row.last_error, messageId: row.message_id ?? '' }
+const toMailRow = (row: {
+  id: number | null
+  status: OutboxStatus | null
+  attempts: number | null
+  last_error: string | null
+  message_id: string | null
+}): MailRow | null =>
+  row.id === null ? null : { id: row.id, status: row.status!, attempts: row.attempts ?? 0, lastError: row.last_error, messageId: row.message_id ?? '' }
 
 /**
  * The search expression of these words: each must occur as a word, or as the start of one when it ends in "*".
@@ -114,7 +120,12 @@ function searchQuery(postgres: boolean, words: string[], domain?: string): strin
   const text = parts.map(({ text, prefix }) => `{name email message} : "${text}"${prefix ? '*' : ''}`).join(' AND ')
   // SQLite's index holds the domain too, as the phrase of its labels: a common word within a small domain is then
   // found without reading every inquiry with that word. The exact domain is still checked on the row.
-  return domain === undefined ? text : `domain : "${domain.split(/[^a-z0-9]+/).filter(Boolean).join(' ')}" AND ${text}`
+  return domain === undefined
+    ? text
+    : `domain : "${domain
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean)
+        .join(' ')}" AND ${text}`
 }
 
 /**
@@ -135,7 +146,16 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
   async function queueInquiryMail(trx: Transaction<Database>, inquiry: { id: number; token: string; domain: string }, mailTo: string | null, now: number) {
     await trx
       .insertInto('outbox')
-      .values({ inquiry_id: inquiry.id, reply_id: null, message_id: messageIdFor(inquiry), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, mail_to: mailTo })
+      .values({
+        inquiry_id: inquiry.id,
+        reply_id: null,
+        message_id: messageIdFor(inquiry),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        mail_to: mailTo,
+      })
       .onConflict((oc) => oc.column('inquiry_id').where('reply_id', 'is', null).where('webhook_url', 'is', null).doNothing())
       .execute()
   }
@@ -181,11 +201,23 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
             .where(sql<boolean>`i.search @@ to_tsquery('simple', ${text})`)
             .$if(filter.before !== undefined, (qb) => qb.where('i.id', '<', filter.before!.id))
           const newest =
-            filter.before?.id ?? ((await db.selectFrom('inquiries').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0) + 1
+            filter.before?.id ??
+            ((
+              await db
+                .selectFrom('inquiries')
+                .select((eb) => eb.fn.max('id').as('id'))
+                .executeTakeFirst()
+            )?.id ?? 0) + 1
           const oldestRecent = newest - SEARCH_BOUNDS.window
-          const recent = await withMail(matching.where('i.id', '>=', oldestRecent)).orderBy('i.id', 'desc').limit(filter.limit).execute()
+          const recent = await withMail(matching.where('i.id', '>=', oldestRecent))
+            .orderBy('i.id', 'desc')
+            .limit(filter.limit)
+            .execute()
           if (recent.length === filter.limit || oldestRecent <= 1) return recent
-          const probe = await matching.select('i.id').limit(SEARCH_BOUNDS.rareMatches + 1).execute()
+          const probe = await matching
+            .select('i.id')
+            .limit(SEARCH_BOUNDS.rareMatches + 1)
+            .execute()
           const rare = probe.length <= SEARCH_BOUNDS.rareMatches
           return withMail(rare ? filtered.where(sql<boolean>`i.id = ANY(${probe.map((row) => row.id)})`) : matching)
             .orderBy('i.id', 'desc')
@@ -212,7 +244,12 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
         if (domainsCache && now - domainsCache.at < DOMAINS_TTL_MS) {
           if (newest === domainsCache.newest) return domainsCache.list
           // Only the inquiries that came since are read for new names; erased ones drop out at the next full read.
-          const added = await db.selectFrom('inquiries').select('domain').distinct().where('id', '>', domainsCache.newest ?? 0).execute()
+          const added = await db
+            .selectFrom('inquiries')
+            .select('domain')
+            .distinct()
+            .where('id', '>', domainsCache.newest ?? 0)
+            .execute()
           const list = [...new Set([...domainsCache.list, ...added.map((row) => row.domain)])].sort()
           domainsCache = { ...domainsCache, newest, list }
           return list
@@ -234,7 +271,13 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
           .selectFrom('inquiries as i')
           .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null).on('o.webhook_url', 'is', null))
           .select(INQUIRY_COLUMNS)
-          .select(['o.id as mail_id', 'o.status as mail_status', 'o.attempts as mail_attempts', 'o.last_error as mail_error', 'o.message_id as mail_message_id'])
+          .select([
+            'o.id as mail_id',
+            'o.status as mail_status',
+            'o.attempts as mail_attempts',
+            'o.last_error as mail_error',
+            'o.message_id as mail_message_id',
+          ])
           .where('i.id', '=', id)
           .executeTakeFirst()
         if (!row) return null
@@ -248,7 +291,13 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
           .execute()
         const thread: InquiryThread = {
           inquiry: { ...toInquiry(row), status: row.status, mailStatus: row.mail_status },
-          ownerMail: toMailRow({ id: row.mail_id, status: row.mail_status, attempts: row.mail_attempts, last_error: row.mail_error, message_id: row.mail_message_id }),
+          ownerMail: toMailRow({
+            id: row.mail_id,
+            status: row.mail_status,
+            attempts: row.mail_attempts,
+            last_error: row.mail_error,
+            message_id: row.mail_message_id,
+          }),
           replies: replies.map((reply) => ({
             id: reply.id,
             kind: reply.kind,
@@ -313,7 +362,12 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
     async markNotSpam(id, mailTo, now, notify = []) {
       return write(() =>
         db.transaction().execute(async (trx) => {
-          const inquiry = await trx.selectFrom('inquiries').select(['id', 'token', 'domain']).where('id', '=', id).where('status', '=', 'spam').executeTakeFirst()
+          const inquiry = await trx
+            .selectFrom('inquiries')
+            .select(['id', 'token', 'domain'])
+            .where('id', '=', id)
+            .where('status', '=', 'spam')
+            .executeTakeFirst()
           if (!inquiry) return false
           await trx.updateTable('inquiries').set({ status: 'new', spam_reason: null }).where('id', '=', id).execute()
           await queueInquiryMail(trx, inquiry, mailTo, now)
@@ -339,7 +393,18 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
         db
           .selectFrom('outbox as o')
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
-          .select(['o.id', 'o.inquiry_id', 'o.reply_id', 'i.domain', 'o.status', 'o.attempts', 'o.last_error', 'o.created_at', 'o.next_attempt_at', 'o.webhook_url'])
+          .select([
+            'o.id',
+            'o.inquiry_id',
+            'o.reply_id',
+            'i.domain',
+            'o.status',
+            'o.attempts',
+            'o.last_error',
+            'o.created_at',
+            'o.next_attempt_at',
+            'o.webhook_url',
+          ])
           .where('o.status', 'in', statuses)
           .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('o.created_at', 'o.id'), '>', eb.tuple(after!.createdAt, after!.id))))
           .orderBy('o.created_at')
@@ -347,20 +412,18 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
           .$if(limit !== undefined, (qb) => qb.limit(limit!))
           .execute(),
       )
-      return rows.map(
-        (row): MailListing => ({
-          id: row.id,
-          inquiryId: row.inquiry_id,
-          replyId: row.reply_id,
-          domain: row.domain,
-          status: row.status,
-          attempts: row.attempts,
-          lastError: row.last_error,
-          createdAt: row.created_at,
-          nextAttemptAt: row.next_attempt_at,
-          webhookUrl: row.webhook_url,
-        }),
-      )
+      return rows.map((row): MailListing => ({
+        id: row.id,
+        inquiryId: row.inquiry_id,
+        replyId: row.reply_id,
+        domain: row.domain,
+        status: row.status,
+        attempts: row.attempts,
+        lastError: row.last_error,
+        createdAt: row.created_at,
+        nextAttemptAt: row.next_attempt_at,
+        webhookUrl: row.webhook_url,
+      }))
     },
     async resendMail(outboxId, now) {
       return write(() =>
@@ -380,11 +443,21 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
             row.webhook_url !== null
               ? row.message_id
               : row.reply_id === null
-              ? messageIdFor({ id: row.inquiry_id, token: row.token, domain: row.domain }, resends)
-              : replyMessageIdFor({ id: row.reply_id, token: row.token, domain: row.domain }, resends)
+                ? messageIdFor({ id: row.inquiry_id, token: row.token, domain: row.domain }, resends)
+                : replyMessageIdFor({ id: row.reply_id, token: row.token, domain: row.domain }, resends)
           await trx
             .updateTable('outbox')
-            .set({ status: 'pending', attempts: 0, last_error: null, next_attempt_at: now, created_at: now, message_id: messageId, resends, lease_owner: null, lease_until: null })
+            .set({
+              status: 'pending',
+              attempts: 0,
+              last_error: null,
+              next_attempt_at: now,
+              created_at: now,
+              message_id: messageId,
+              resends,
+              lease_owner: null,
+              lease_until: null,
+            })
             .where('id', '=', outboxId)
             .execute()
           return true

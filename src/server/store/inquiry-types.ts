@@ -175,10 +175,7 @@ export interface DailyStats {
   spam: number
 }
 
-export type SaveResult =
-  | { status: 'created'; id: number }
-  | { status: 'duplicate'; id: number }
-  | { status: 'conflict' }
+export type SaveResult = { status: 'created'; id: number } | { status: 'duplicate'; id: number } | { status: 'conflict' }
 
 export interface OutboxItem {
   id: number

@@ -51,7 +51,8 @@ export interface StoredInvoice extends InvoiceListing {
 export type KeepAddressResult = 'done' | 'not-found' | 'checkout' | 'cancelled' | 'invoiced'
 
 /** The owner's "Rechnung ausstellen" for a deal marked paid without one (the address came later). */
-export type LateInvoiceResult = { status: 'done'; invoiceId: number } | { status: 'not-found' } | { status: 'wrong-state'; current: DealState } | { status: 'invoiced' }
+export type LateInvoiceResult =
+  { status: 'done'; invoiceId: number } | { status: 'not-found' } | { status: 'wrong-state'; current: DealState } | { status: 'invoiced' }
 
 export interface InvoiceStore {
   /**

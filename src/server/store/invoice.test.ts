@@ -31,7 +31,14 @@ async function dealIn(store: Store): Promise<number> {
 
 const issue: InvoiceIssue = { kind: 'invoice', build: (sequence) => ({ data: JSON.stringify({ sequence }), eInvoice: false }) }
 const paid = (store: Store, id: number, invoice: InvoiceIssue = issue) =>
-  store.changeDeal(id, { from: ['awaiting_payment'], to: 'paid', now: T0 + DAY, paidAt: T0 + DAY, mail: { kind: 'deal-paid', body: 'Bezahlt', to: 'erika@example.de', replyTo: 'owner@example.org' }, invoice })
+  store.changeDeal(id, {
+    from: ['awaiting_payment'],
+    to: 'paid',
+    now: T0 + DAY,
+    paidAt: T0 + DAY,
+    mail: { kind: 'deal-paid', body: 'Bezahlt', to: 'erika@example.de', replyTo: 'owner@example.org' },
+    invoice,
+  })
 
 async function numbers(store: Store) {
   return (await store.listInvoices()).map((invoice) => invoice.number).sort((a, b) => a - b)
@@ -47,13 +54,21 @@ describe('invoice numbers', () => {
     expect(results.every((result) => result.status === 'done')).toBe(true)
     expect(await numbers(stores[1]!)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1))
     // Each invoice's data was built with the number it got.
-    for (const listed of await stores[2]!.listInvoices()) expect(JSON.parse((await stores[2]!.getInvoice(listed.id))!.data)).toEqual({ sequence: listed.number })
+    for (const listed of await stores[2]!.listInvoices())
+      expect(JSON.parse((await stores[2]!.getInvoice(listed.id))!.data)).toEqual({ sequence: listed.number })
   })
 
   test('a step that fails after taking a number gives it back: the next invoice has it', async () => {
     const store = await openTestStore()
     const [a, b] = [await dealIn(store), await dealIn(store)]
-    await expect(paid(store, a, { kind: 'invoice', build: () => { throw new Error('drawing failed') } })).rejects.toThrow('drawing failed')
+    await expect(
+      paid(store, a, {
+        kind: 'invoice',
+        build: () => {
+          throw new Error('drawing failed')
+        },
+      }),
+    ).rejects.toThrow('drawing failed')
     expect((await store.getDeal(a))!.status).toBe('awaiting_payment')
     expect(await store.listInvoices()).toEqual([])
     expect(await paid(store, b)).toMatchObject({ status: 'done', invoiceId: expect.any(Number) })
@@ -76,11 +91,24 @@ describe('an invoice', () => {
     const result = await paid(store, id)
     if (result.status !== 'done') throw new Error('not paid')
     expect(await store.replyInvoices(result.replyId!)).toEqual([result.invoiceId])
-    const cancellation: InvoiceIssue = { kind: 'cancellation', build: (sequence, original) => ({ data: JSON.stringify({ sequence, cancels: JSON.parse(original.data) }), eInvoice: original.eInvoice }) }
-    const cancelled = await store.changeDeal(id, { from: ['paid'], to: 'cancelled', now: T0 + 2 * DAY, cancelledAt: T0 + 2 * DAY, cancelledBy: 'owner', invoice: cancellation })
+    const cancellation: InvoiceIssue = {
+      kind: 'cancellation',
+      build: (sequence, original) => ({ data: JSON.stringify({ sequence, cancels: JSON.parse(original.data) }), eInvoice: original.eInvoice }),
+    }
+    const cancelled = await store.changeDeal(id, {
+      from: ['paid'],
+      to: 'cancelled',
+      now: T0 + 2 * DAY,
+      cancelledAt: T0 + 2 * DAY,
+      cancelledBy: 'owner',
+      invoice: cancellation,
+    })
     expect(cancelled).toMatchObject({ status: 'done', invoiceId: expect.any(Number) })
     const invoices = await store.dealInvoices(id)
-    expect(invoices.map(({ number, kind }) => ({ number, kind }))).toEqual([{ number: 1, kind: 'invoice' }, { number: 2, kind: 'cancellation' }])
+    expect(invoices.map(({ number, kind }) => ({ number, kind }))).toEqual([
+      { number: 1, kind: 'invoice' },
+      { number: 2, kind: 'cancellation' },
+    ])
     const storno = (await store.getInvoice(invoices[1]!.id))!
     expect(storno.cancelsId).toBe(invoices[0]!.id)
     expect(JSON.parse(storno.data)).toEqual({ sequence: 2, cancels: { sequence: 1 } })
@@ -90,7 +118,9 @@ describe('an invoice', () => {
     const store = await openTestStore()
     const id = await dealIn(store)
     const cancellation: InvoiceIssue = { kind: 'cancellation', build: () => ({ data: '{}', eInvoice: false }) }
-    expect(await store.changeDeal(id, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'buyer', invoice: cancellation })).toMatchObject({ status: 'done', invoiceId: null })
+    expect(
+      await store.changeDeal(id, { from: ['awaiting_payment'], to: 'cancelled', now: T0, cancelledAt: T0, cancelledBy: 'buyer', invoice: cancellation }),
+    ).toMatchObject({ status: 'done', invoiceId: null })
     expect(await store.listInvoices()).toEqual([])
   })
 
@@ -116,7 +146,12 @@ describe('an invoice', () => {
     expect(erased.inquiries).toHaveLength(1)
     expect(erased.keptInvoices).toEqual([1])
     expect(await store.getDeal(result.deal.id)).toBeNull()
-    expect(await store.getInvoice(result.invoiceId!)).toMatchObject({ dealId: null, number: 1, pdf: Buffer.from('%PDF-kept'), data: JSON.stringify({ sequence: 1 }) })
+    expect(await store.getInvoice(result.invoiceId!)).toMatchObject({
+      dealId: null,
+      number: 1,
+      pdf: Buffer.from('%PDF-kept'),
+      data: JSON.stringify({ sequence: 1 }),
+    })
   })
 })
 
@@ -131,10 +166,11 @@ test('retention (RETENTION_DAYS) erases the stale inquiry with its deal, keeps i
   expect(await store.getInvoice(result.invoiceId!)).toMatchObject({ number: 1, dealId: null })
 })
 
-describe('the invoices\' retention (INVOICE_RETENTION_YEARS, decision 038)', () => {
+describe("the invoices' retention (INVOICE_RETENTION_YEARS, decision 038)", () => {
   const logged: unknown[] = []
   const log = { info: (...args: unknown[]) => logged.push(args) } as unknown as Parameters<typeof invoiceRetentionJob>[0]['log']
-  const run = (store: Store, years: number, now: number) => invoiceRetentionJob({ store, years, log }).run({ now, dueAt: now, period: 'test', signal: new AbortController().signal })
+  const run = (store: Store, years: number, now: number) =>
+    invoiceRetentionJob({ store, years, log }).run({ now, dueAt: now, period: 'test', signal: new AbortController().signal })
 
   test('keeps an invoice 8 years from the end of the year it was issued in, and erases it the first night after', async () => {
     const store = await openTestStore()
@@ -164,7 +200,9 @@ describe('the invoices\' retention (INVOICE_RETENTION_YEARS, decision 038)', () 
     if (result.status !== 'done') throw new Error('not paid')
     const january = Date.UTC(2027, 0, 10)
     const cancellation: InvoiceIssue = { kind: 'cancellation', build: (sequence) => ({ data: JSON.stringify({ sequence }), eInvoice: false }) }
-    expect(await store.changeDeal(id, { from: ['paid'], to: 'cancelled', now: january, cancelledAt: january, cancelledBy: 'owner', invoice: cancellation })).toMatchObject({ status: 'done' })
+    expect(
+      await store.changeDeal(id, { from: ['paid'], to: 'cancelled', now: january, cancelledAt: january, cancelledBy: 'owner', invoice: cancellation }),
+    ).toMatchObject({ status: 'done' })
     await run(store, 8, berlinTime(2035, 6, 1, 3, 45))
     expect(await numbers(store)).toEqual([1, 2])
     await run(store, 8, berlinTime(2036, 1, 1, 3, 45))
@@ -172,8 +210,16 @@ describe('the invoices\' retention (INVOICE_RETENTION_YEARS, decision 038)', () 
   })
 })
 
-describe('a negotiated deal\'s invoice address', () => {
-  const address = { name: 'Erika Mustermann', company: 'Beispiel GmbH', street: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123456789' }
+describe("a negotiated deal's invoice address", () => {
+  const address = {
+    name: 'Erika Mustermann',
+    company: 'Beispiel GmbH',
+    street: 'Hauptstraße 1',
+    postcode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    vatId: 'DE123456789',
+  }
 
   test('is kept on the inquiry while the deal is not invoiced, may be changed until then, and never after', async () => {
     const store = await openTestStore()
@@ -205,7 +251,10 @@ describe('a negotiated deal\'s invoice address', () => {
     const id = await dealIn(store)
     expect(await store.issueLateInvoice(id, issue, T0)).toEqual({ status: 'wrong-state', current: 'awaiting_payment' })
     // Marked paid without an invoice: the buyer had not given the address yet.
-    expect(await store.changeDeal(id, { from: ['awaiting_payment'], to: 'paid', now: T0 + DAY, paidAt: T0 + DAY })).toMatchObject({ status: 'done', invoiceId: null })
+    expect(await store.changeDeal(id, { from: ['awaiting_payment'], to: 'paid', now: T0 + DAY, paidAt: T0 + DAY })).toMatchObject({
+      status: 'done',
+      invoiceId: null,
+    })
     expect(await store.listInvoices()).toEqual([])
     const late = await store.issueLateInvoice(id, issue, T0 + 3 * DAY)
     expect(late).toEqual({ status: 'done', invoiceId: expect.any(Number) })

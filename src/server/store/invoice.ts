@@ -40,7 +40,16 @@ const openAdvances = (trx: Transaction<Database>, dealId: number) =>
 
 const insertInvoice = async (
   trx: Transaction<Database>,
-  row: { number: number; kind: 'invoice' | 'cancellation'; dealId: number; cancelsId: number | null; advanceRate: number | null; replyId: number | null; now: number; values: { data: string; eInvoice: boolean } },
+  row: {
+    number: number
+    kind: 'invoice' | 'cancellation'
+    dealId: number
+    cancelsId: number | null
+    advanceRate: number | null
+    replyId: number | null
+    now: number
+    values: { data: string; eInvoice: boolean }
+  },
 ) => {
   const { id } = await trx
     .insertInto('invoices')
@@ -67,10 +76,22 @@ const insertInvoice = async (
  * the deal's Anzahlungsrechnungen to deduct (decision 046); a cancellation cancels every invoice of the deal not yet
  * cancelled, each with a Stornorechnung of its own. Returns the (first) new invoice's id, or null.
  */
-export async function issueInvoiceIn(trx: Transaction<Database>, dealId: number, issue: InvoiceIssue, replyId: number | null, now: number): Promise<number | null> {
+export async function issueInvoiceIn(
+  trx: Transaction<Database>,
+  dealId: number,
+  issue: InvoiceIssue,
+  replyId: number | null,
+  now: number,
+): Promise<number | null> {
   if (issue.kind === 'invoice') {
     // A deal is invoiced once (a second "paid" cannot happen: the state moved on; this guards a retried step).
-    const existing = await trx.selectFrom('invoices').select('id').where('deal_id', '=', dealId).where('kind', '=', 'invoice').where('advance_rate', 'is', null).executeTakeFirst()
+    const existing = await trx
+      .selectFrom('invoices')
+      .select('id')
+      .where('deal_id', '=', dealId)
+      .where('kind', '=', 'invoice')
+      .where('advance_rate', 'is', null)
+      .executeTakeFirst()
     if (existing) return null
     const advances: IssuedAdvance[] = (await openAdvances(trx, dealId)).map((row) => ({ rate: Number(row.advance_rate), data: row.data }))
     const number = await nextNumber(trx)
@@ -106,7 +127,15 @@ export async function issueAdvancesIn(trx: Transaction<Database>, dealId: number
     .where('r.deal_id', '=', dealId)
     .where('r.paid_at', 'is not', null)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('invoices as a').select('a.id').where('a.deal_id', '=', dealId).where('a.kind', '=', 'invoice').whereRef('a.advance_rate', '=', 'r.number'))),
+      not(
+        exists(
+          selectFrom('invoices as a')
+            .select('a.id')
+            .where('a.deal_id', '=', dealId)
+            .where('a.kind', '=', 'invoice')
+            .whereRef('a.advance_rate', '=', 'r.number'),
+        ),
+      ),
     )
     .orderBy('r.paid_at')
     .orderBy('r.number')
@@ -139,7 +168,12 @@ export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): I
   const getInvoice = async (id: number): Promise<StoredInvoice | null> => {
     const row = await guard(() => db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst())
     if (!row) return null
-    return { ...toListing(row), cancelsId: row.cancels_id === null ? null : Number(row.cancels_id), data: row.data, pdf: row.pdf === null ? null : Buffer.from(row.pdf) }
+    return {
+      ...toListing(row),
+      cancelsId: row.cancels_id === null ? null : Number(row.cancels_id),
+      data: row.data,
+      pdf: row.pdf === null ? null : Buffer.from(row.pdf),
+    }
   }
   const postgres = dialect.name === 'postgres'
   /** The deal's row, locked until the transaction ends (PostgreSQL; SQLite has one writer): a step waits for it. */
@@ -165,7 +199,15 @@ export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): I
           if (await invoiced(trx, dealId)) return 'invoiced' as const
           await trx
             .updateTable('inquiries')
-            .set({ buyer_name: address.name, buyer_company: address.company, buyer_street: address.street, buyer_postcode: address.postcode, buyer_city: address.city, buyer_country: address.country, buyer_vat_id: address.vatId })
+            .set({
+              buyer_name: address.name,
+              buyer_company: address.company,
+              buyer_street: address.street,
+              buyer_postcode: address.postcode,
+              buyer_city: address.city,
+              buyer_country: address.country,
+              buyer_vat_id: address.vatId,
+            })
             .where('id', '=', deal.inquiry_id)
             .execute()
           return 'done' as const
@@ -199,7 +241,12 @@ export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): I
       return write(() =>
         db.transaction().execute(async (trx) => {
           // A Stornorechnung is issued after its invoice: when it is due, so is the invoice it names.
-          const cancellations = await trx.deleteFrom('invoices').where('kind', '=', 'cancellation').where('issued_at', '<', issuedBefore).returning('number').execute()
+          const cancellations = await trx
+            .deleteFrom('invoices')
+            .where('kind', '=', 'cancellation')
+            .where('issued_at', '<', issuedBefore)
+            .returning('number')
+            .execute()
           const invoices = await trx
             .deleteFrom('invoices')
             .where('kind', '=', 'invoice')

@@ -8,8 +8,7 @@ import type { DealEvent } from './types.ts'
  * The outbox needs a Message-ID on every row; a notification carries none (its delivery id is the row's id), so
  * this only tells its rows apart from mail when someone reads the table.
  */
-export const notificationMessageIdFor = (inquiry: { id: number; token: string; domain: string }) =>
-  `<notify-${inquiry.id}-${inquiry.token}@${inquiry.domain}>`
+export const notificationMessageIdFor = (inquiry: { id: number; token: string; domain: string }) => `<notify-${inquiry.id}-${inquiry.token}@${inquiry.domain}>`
 
 /** The outbox rows of an inquiry's notifications, one per distinct address, due `now`. */
 function notificationRows(inquiry: { id: number; token: string; domain: string }, urls: readonly string[], now: number) {

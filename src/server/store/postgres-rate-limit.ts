@@ -8,8 +8,7 @@ export function postgresRateLimitStore(databaseUrl: string, secret: string): Rat
   // A small pool of its own: a flood of counted requests must not take the connections that store inquiries.
   const pool = createPool(databaseUrl, 4)
   // A lost connection or an exhausted pool means "try again" (503), as for the inquiries.
-  const query = <R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params: unknown[]) =>
-    guardedPg(() => pool.query<R>(sql, params))
+  const query = <R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params: unknown[]) => guardedPg(() => pool.query<R>(sql, params))
   // One count up, a new window when the old one has run out; `onlyIf` may leave the row alone (no row returned).
   const upsert = (onlyIf: string) =>
     `INSERT INTO rate_limit_counters AS c (scope, key, count, expires) VALUES ($1, $2, 1, $3::bigint + $4::bigint)
@@ -43,10 +42,7 @@ export function postgresRateLimitStore(databaseUrl: string, secret: string): Rat
         return rows[0]
       },
       async giveBack(scope, key, expires) {
-        await query(
-          'UPDATE rate_limit_counters SET count = count - 1 WHERE scope = $1 AND key = $2 AND expires = $3 AND count > 0',
-          [scope, key, expires],
-        )
+        await query('UPDATE rate_limit_counters SET count = count - 1 WHERE scope = $1 AND key = $2 AND expires = $3 AND count > 0', [scope, key, expires])
       },
     },
     secret,

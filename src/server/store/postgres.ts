@@ -43,7 +43,11 @@ export async function createPostgresStore(databaseUrl: string, migration: Migrat
       // ask stores its candidate, the others take that one.
       const candidate = randomBytes(32).toString('base64url')
       return guardedPg(async () => {
-        await db.insertInto('meta').values({ key: 'contact-secret', value: candidate }).onConflict((oc) => oc.column('key').doNothing()).execute()
+        await db
+          .insertInto('meta')
+          .values({ key: 'contact-secret', value: candidate })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .execute()
         return (await db.selectFrom('meta').select('value').where('key', '=', 'contact-secret').executeTakeFirstOrThrow()).value
       })
     },

@@ -65,12 +65,25 @@ async function addWebhookRow(dataDir: string, inquiryId: number) {
 /** Erika's inquiries, each with a reply, a webhook row and an .eml file; Max's one to stay. */
 async function seedPerson(store: Store, dataDir: string) {
   const erika = [
-    await save(store, { name: 'Erika Zwirbelmeier', email: 'Erika.Zwirbel@Example.ORG', message: 'Angebot Zwirbelkuchen', offer: { amount: 900, currency: 'EUR' } }),
+    await save(store, {
+      name: 'Erika Zwirbelmeier',
+      email: 'Erika.Zwirbel@Example.ORG',
+      message: 'Angebot Zwirbelkuchen',
+      offer: { amount: 900, currency: 'EUR' },
+    }),
     await save(store, { name: 'Erika Zwirbelmeier', email: 'erika.zwirbel@example.org', domain: 'xn--mnchen-3ya.de', message: 'Noch eine Zwirbelfrage' }),
   ]
   const replyIds = []
   for (const id of erika) {
-    replyIds.push((await store.addReply({ inquiryId: id, body: `Antwort an Zwirbel ${id}`, to: 'erika.zwirbel@example.org', replyTo: 'owner@example.org', createdAt: NOW }))!)
+    replyIds.push(
+      (await store.addReply({
+        inquiryId: id,
+        body: `Antwort an Zwirbel ${id}`,
+        to: 'erika.zwirbel@example.org',
+        replyTo: 'owner@example.org',
+        createdAt: NOW,
+      }))!,
+    )
     await addWebhookRow(dataDir, id)
     await store.addAuditEntry({ at: NOW, actor: 'CLI', action: 'reply', outcome: 'ok', inquiryId: id, domain: 'example.de' })
   }
@@ -91,7 +104,13 @@ describe('access (Art. 15)', () => {
     const { erika, replyIds } = await seedPerson(store, dataDir)
     const data = await store.personData('ERIKA.zwirbel@example.org')
     expect(data.map((entry) => entry.inquiry.id)).toEqual(erika)
-    expect(data[0]!.inquiry).toMatchObject({ name: 'Erika Zwirbelmeier', email: 'Erika.Zwirbel@Example.ORG', message: 'Angebot Zwirbelkuchen', status: 'answered', offer: { amount: 900, currency: 'EUR' } })
+    expect(data[0]!.inquiry).toMatchObject({
+      name: 'Erika Zwirbelmeier',
+      email: 'Erika.Zwirbel@Example.ORG',
+      message: 'Angebot Zwirbelkuchen',
+      status: 'answered',
+      offer: { amount: 900, currency: 'EUR' },
+    })
     expect(data[0]!.replies).toEqual([expect.objectContaining({ id: replyIds[0], kind: 'reply', body: `Antwort an Zwirbel ${erika[0]}` })])
     // The owner's mail, the reply's mail and the webhook.
     expect(data[0]!.mails.map((mail) => [mail.replyId, mail.webhookUrl])).toEqual([
@@ -109,7 +128,11 @@ describe('access (Art. 15)', () => {
       await save(store, { email: 'opfer@xn--mnchen-3ya.de' }),
       await save(store, { email: 'opfer@ｍüｎｃｈｅｎ．ｄｅ' }),
     ]
-    const others = [await save(store, { email: 'opfer+x@münchen.de' }), await save(store, { email: 'op.fer@münchen.de' }), await save(store, { email: 'opfer@muenchen.de' })]
+    const others = [
+      await save(store, { email: 'opfer+x@münchen.de' }),
+      await save(store, { email: 'op.fer@münchen.de' }),
+      await save(store, { email: 'opfer@muenchen.de' }),
+    ]
     const gmail = [await save(store, { email: 'O.p.f.e.r+werbung@googlemail.com' }), await save(store, { email: 'opfer@ｇｍａｉｌ.com' })]
     const ids = async (email: string) => (await store.personData(email)).map((entry) => entry.inquiry.id)
     expect(await ids('opfer@münchen.de')).toEqual(box)
@@ -199,7 +222,13 @@ describe('retention', () => {
     for (let i = 0; i < 5; i++) old.push(await save(store, { createdAt: NOW - 40 * DAY - i, name: `Altkunde Rumpelstilz ${i}`, email: `alt${i}@example.org` }))
     const talkedLately = await save(store, { createdAt: NOW - 50 * DAY })
     await store.addReply({ inquiryId: talkedLately, body: 'noch im Gespräch', to: 'max@example.org', replyTo: 'owner@example.org', createdAt: NOW - 5 * DAY })
-    const oldReply = (await store.addReply({ inquiryId: old[0]!, body: 'Rumpelstilz-Antwort', to: 'alt0@example.org', replyTo: 'owner@example.org', createdAt: NOW - 39 * DAY }))!
+    const oldReply = (await store.addReply({
+      inquiryId: old[0]!,
+      body: 'Rumpelstilz-Antwort',
+      to: 'alt0@example.org',
+      replyTo: 'owner@example.org',
+      createdAt: NOW - 39 * DAY,
+    }))!
     const recent = await save(store, { createdAt: NOW - 29 * DAY })
     await store.addPageViews([{ domain: 'example.de', day: '2026-09-01', views: 3 }])
     fs.mkdirSync(path.join(dataDir, 'mail'))

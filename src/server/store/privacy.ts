@@ -34,7 +34,13 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
     const inquiries = await trx.selectFrom('inquiries').select(['id', 'domain']).where('id', 'in', ids).orderBy('id').execute()
     const replies = await trx.selectFrom('replies').select('id').where('inquiry_id', 'in', ids).orderBy('id').execute()
     // Invoices stay (their deal_id and reply_id are set null by the database): only counted, for the report.
-    const invoices = await trx.selectFrom('invoices as v').innerJoin('deals as d', 'd.id', 'v.deal_id').select('v.number').where('d.inquiry_id', 'in', ids).orderBy('v.number').execute()
+    const invoices = await trx
+      .selectFrom('invoices as v')
+      .innerJoin('deals as d', 'd.id', 'v.deal_id')
+      .select('v.number')
+      .where('d.inquiry_id', 'in', ids)
+      .orderBy('v.number')
+      .execute()
     // Outbox rows first: they refer to the replies and the inquiries. SQLite's triggers take the FTS rows along.
     const outbox = await trx.deleteFrom('outbox').where('inquiry_id', 'in', ids).executeTakeFirst()
     // The trail's rows that name them go with them (decision 043); the erasure's own row names no inquiry.
@@ -69,13 +75,44 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
           // Column by column: the transfer code and the link are never read here.
           db
             .selectFrom('deals')
-            .select(['id', 'inquiry_id', 'domain', 'reference', 'status', 'amount', 'currency', 'created_at', 'payment_due_at', 'paid_at', 'transfer_due_at', 'transferred_at', 'completed_at', 'cancelled_at', 'cancelled_by', 'cancel_reason', 'transfer_note'])
+            .select([
+              'id',
+              'inquiry_id',
+              'domain',
+              'reference',
+              'status',
+              'amount',
+              'currency',
+              'created_at',
+              'payment_due_at',
+              'paid_at',
+              'transfer_due_at',
+              'transferred_at',
+              'completed_at',
+              'cancelled_at',
+              'cancelled_by',
+              'cancel_reason',
+              'transfer_note',
+            ])
             .where('inquiry_id', 'in', ids)
             .orderBy('id')
             .execute(),
           db
             .selectFrom('outbox')
-            .select(['id', 'inquiry_id', 'reply_id', 'webhook_url', 'message_id', 'status', 'attempts', 'last_error', 'mail_to', 'created_at', 'sent_at', 'failed_at'])
+            .select([
+              'id',
+              'inquiry_id',
+              'reply_id',
+              'webhook_url',
+              'message_id',
+              'status',
+              'attempts',
+              'last_error',
+              'mail_to',
+              'created_at',
+              'sent_at',
+              'failed_at',
+            ])
             .where('inquiry_id', 'in', ids)
             .orderBy('id')
             .execute(),
@@ -104,58 +141,64 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
             .orderBy('v.number')
             .execute(),
         ])
-        return rows.map(
-          (row): PersonInquiry => ({
-            inquiry: { ...toInquiry(row), status: row.status },
-            replies: replies
-              .filter((reply) => reply.inquiry_id === row.id)
-              .map((reply) => ({ id: reply.id, kind: reply.kind, body: reply.body, amount: reply.amount, replyTo: reply.reply_to, createdAt: reply.created_at })),
-            deals: deals
-              .filter((deal) => Number(deal.inquiry_id) === Number(row.id))
-              .map((deal) => ({
-                id: Number(deal.id),
-                domain: deal.domain,
-                reference: deal.reference,
-                status: deal.status,
-                amount: Number(deal.amount),
-                currency: deal.currency,
-                createdAt: deal.created_at,
-                paymentDueAt: deal.payment_due_at,
-                paidAt: deal.paid_at,
-                transferDueAt: deal.transfer_due_at,
-                transferredAt: deal.transferred_at,
-                completedAt: deal.completed_at,
-                cancelledAt: deal.cancelled_at,
-                cancelledBy: deal.cancelled_by,
-                cancelReason: deal.cancel_reason,
-                transferNote: deal.transfer_note,
-                rates: rates
-                  .filter((rate) => Number(rate.deal_id) === Number(deal.id))
-                  .map((rate) => ({ number: Number(rate.number), amount: Number(rate.amount), dueAt: Number(rate.due_at), paidAt: rate.paid_at === null ? null : Number(rate.paid_at), reference: rate.reference })),
-                invoices: invoices
-                  .filter((invoice) => Number(invoice.deal_id) === Number(deal.id))
-                  .map((invoice) => ({ number: Number(invoice.number), kind: invoice.kind === 'invoice' && invoice.advance_rate !== null ? ('advance' as const) : invoice.kind, issuedAt: Number(invoice.issued_at) })),
-              })),
-            mails: mails
-              .filter((mail) => mail.inquiry_id === row.id)
-              .map((mail) => ({
-                id: mail.id,
-                replyId: mail.reply_id,
-                webhookUrl: mail.webhook_url,
-                messageId: mail.message_id,
-                status: mail.status,
-                attempts: mail.attempts,
-                lastError: mail.last_error,
-                mailTo: mail.mail_to,
-                createdAt: mail.created_at,
-                sentAt: mail.sent_at,
-                failedAt: mail.failed_at,
-              })),
-            audit: audit
-              .filter((entry) => Number(entry.inquiry_id ?? entry.deal_inquiry_id) === Number(row.id))
-              .map(toAuditEntry),
-          }),
-        )
+        return rows.map((row): PersonInquiry => ({
+          inquiry: { ...toInquiry(row), status: row.status },
+          replies: replies
+            .filter((reply) => reply.inquiry_id === row.id)
+            .map((reply) => ({ id: reply.id, kind: reply.kind, body: reply.body, amount: reply.amount, replyTo: reply.reply_to, createdAt: reply.created_at })),
+          deals: deals
+            .filter((deal) => Number(deal.inquiry_id) === Number(row.id))
+            .map((deal) => ({
+              id: Number(deal.id),
+              domain: deal.domain,
+              reference: deal.reference,
+              status: deal.status,
+              amount: Number(deal.amount),
+              currency: deal.currency,
+              createdAt: deal.created_at,
+              paymentDueAt: deal.payment_due_at,
+              paidAt: deal.paid_at,
+              transferDueAt: deal.transfer_due_at,
+              transferredAt: deal.transferred_at,
+              completedAt: deal.completed_at,
+              cancelledAt: deal.cancelled_at,
+              cancelledBy: deal.cancelled_by,
+              cancelReason: deal.cancel_reason,
+              transferNote: deal.transfer_note,
+              rates: rates
+                .filter((rate) => Number(rate.deal_id) === Number(deal.id))
+                .map((rate) => ({
+                  number: Number(rate.number),
+                  amount: Number(rate.amount),
+                  dueAt: Number(rate.due_at),
+                  paidAt: rate.paid_at === null ? null : Number(rate.paid_at),
+                  reference: rate.reference,
+                })),
+              invoices: invoices
+                .filter((invoice) => Number(invoice.deal_id) === Number(deal.id))
+                .map((invoice) => ({
+                  number: Number(invoice.number),
+                  kind: invoice.kind === 'invoice' && invoice.advance_rate !== null ? ('advance' as const) : invoice.kind,
+                  issuedAt: Number(invoice.issued_at),
+                })),
+            })),
+          mails: mails
+            .filter((mail) => mail.inquiry_id === row.id)
+            .map((mail) => ({
+              id: mail.id,
+              replyId: mail.reply_id,
+              webhookUrl: mail.webhook_url,
+              messageId: mail.message_id,
+              status: mail.status,
+              attempts: mail.attempts,
+              lastError: mail.last_error,
+              mailTo: mail.mail_to,
+              createdAt: mail.created_at,
+              sentAt: mail.sent_at,
+              failedAt: mail.failed_at,
+            })),
+          audit: audit.filter((entry) => Number(entry.inquiry_id ?? entry.deal_inquiry_id) === Number(row.id)).map(toAuditEntry),
+        }))
       })
     },
     async eraseByEmail(email) {

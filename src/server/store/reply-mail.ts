@@ -22,10 +22,22 @@ export interface ReplyMail {
 }
 
 /** Writes the reply and queues its mail; returns the reply's id. */
-export async function queueReplyMail(trx: Transaction<Database>, inquiry: { id: number; token: string; domain: string }, mail: ReplyMail, now: number): Promise<number> {
+export async function queueReplyMail(
+  trx: Transaction<Database>,
+  inquiry: { id: number; token: string; domain: string },
+  mail: ReplyMail,
+  now: number,
+): Promise<number> {
   const inserted = await trx
     .insertInto('replies')
-    .values({ inquiry_id: inquiry.id, ...(mail.kind && { kind: mail.kind }), amount: mail.amount ?? null, body: mail.body, reply_to: mail.replyTo, created_at: now })
+    .values({
+      inquiry_id: inquiry.id,
+      ...(mail.kind && { kind: mail.kind }),
+      amount: mail.amount ?? null,
+      body: mail.body,
+      reply_to: mail.replyTo,
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
   const replyId = Number(inserted.id)

@@ -31,7 +31,28 @@ function precompiled<Name extends string, Row>(names: readonly Name[], build: (v
 
 /** Stores the inquiry and its outbox entries (the owner's mail and its notifications); the same token again is a duplicate, or a conflict with other content. */
 export function inquirySaver(db: Kysely<Database>) {
-  const inquiryColumns = ['token', 'content_hash', 'domain', 'name', 'email', 'message', 'language', 'spam_reason', 'offer_amount', 'offer_currency', 'below_minimum', 'created_at', 'status', 'kind', 'buyer_company', 'buyer_street', 'buyer_postcode', 'buyer_city', 'buyer_country', 'buyer_vat_id'] as const
+  const inquiryColumns = [
+    'token',
+    'content_hash',
+    'domain',
+    'name',
+    'email',
+    'message',
+    'language',
+    'spam_reason',
+    'offer_amount',
+    'offer_currency',
+    'below_minimum',
+    'created_at',
+    'status',
+    'kind',
+    'buyer_company',
+    'buyer_street',
+    'buyer_postcode',
+    'buyer_city',
+    'buyer_country',
+    'buyer_vat_id',
+  ] as const
   const insertInquiry = precompiled(inquiryColumns, (value) =>
     db
       .insertInto('inquiries')
@@ -80,10 +101,12 @@ export function inquirySaver(db: Kysely<Database>) {
     if (!insert) {
       const urls = Array.from({ length: count }, (_, i) => `url${i}`)
       insert = precompiled([...outboxColumns, 'notify_message_id', ...urls], (value) =>
-        db.insertInto('outbox').values([
-          { ...mailRow(value), webhook_url: null },
-          ...urls.map((url) => ({ ...mailRow(value), message_id: value('notify_message_id'), mail_to: null, webhook_url: value(url) })),
-        ]),
+        db
+          .insertInto('outbox')
+          .values([
+            { ...mailRow(value), webhook_url: null },
+            ...urls.map((url) => ({ ...mailRow(value), message_id: value('notify_message_id'), mail_to: null, webhook_url: value(url) })),
+          ]),
       )
       withNotifications.set(count, insert)
     }

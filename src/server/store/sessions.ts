@@ -52,9 +52,7 @@ export function sessionStore(db: Kysely<Database>, dialect: DialectSpecifics): S
       )
     },
     async useSession(idHash, now, idleMs, maxMs) {
-      const row = await guard(() =>
-        db.selectFrom('sessions').select(['created_at', 'last_seen_at']).where('id_hash', '=', idHash).executeTakeFirst(),
-      )
+      const row = await guard(() => db.selectFrom('sessions').select(['created_at', 'last_seen_at']).where('id_hash', '=', idHash).executeTakeFirst())
       if (!row) return false
       if (now - row.last_seen_at >= idleMs || now - row.created_at >= maxMs) {
         // With it every other expired session goes too: a browser that never comes back leaves its row behind.

@@ -122,7 +122,13 @@ export function signInStore(db: Kysely<Database>, dialect: DialectSpecifics): Si
           await trx
             .deleteFrom('webauthn_challenges')
             .where('challenge', 'in', (eb) =>
-              eb.selectFrom('webauthn_challenges').select('challenge').orderBy('expires_at', 'desc').orderBy('challenge').limit(1_000_000).offset(MAX_CHALLENGES),
+              eb
+                .selectFrom('webauthn_challenges')
+                .select('challenge')
+                .orderBy('expires_at', 'desc')
+                .orderBy('challenge')
+                .limit(1_000_000)
+                .offset(MAX_CHALLENGES),
             )
             .execute()
         }),
@@ -168,7 +174,10 @@ export function signInStore(db: Kysely<Database>, dialect: DialectSpecifics): Si
             .executeTakeFirst()
           if (Number(result.numUpdatedRows) === 0) return false
           await trx.deleteFrom('recovery_codes').execute()
-          await trx.insertInto('recovery_codes').values(recoveryHashes.map((code_hash) => ({ code_hash, used_at: null }))).execute()
+          await trx
+            .insertInto('recovery_codes')
+            .values(recoveryHashes.map((code_hash) => ({ code_hash, used_at: null })))
+            .execute()
           return true
         }),
       )
@@ -188,7 +197,11 @@ export function signInStore(db: Kysely<Database>, dialect: DialectSpecifics): Si
     },
     async recoveryCodesLeft() {
       const row = await guard(() =>
-        db.selectFrom('recovery_codes').select((eb) => eb.fn.countAll<number>().as('count')).where('used_at', 'is', null).executeTakeFirst(),
+        db
+          .selectFrom('recovery_codes')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('used_at', 'is', null)
+          .executeTakeFirst(),
       )
       return Number(row?.count ?? 0)
     },

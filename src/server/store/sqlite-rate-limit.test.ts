@@ -53,6 +53,9 @@ test('two processes on one directory share the counts, and addresses are not wri
   expect((await incr(second.store, '203.0.113.7', 60_000)).current).toBe(2)
   first.close()
   second.close()
-  const bytes = fs.readdirSync(first.dir).map((name) => fs.readFileSync(path.join(first.dir, name)).toString('latin1')).join('')
+  const bytes = fs
+    .readdirSync(first.dir)
+    .map((name) => fs.readFileSync(path.join(first.dir, name)).toString('latin1'))
+    .join('')
   expect(bytes).not.toContain('203.0.113.7')
 })

@@ -42,14 +42,20 @@ test('an inquiry keeps the language it was written in wherever it is read; the s
   expect(await store.getInquiry(id)).toEqual({ ...english, id })
   expect((await store.findInquiry(english.token))?.language).toBe('en')
   expect((await store.getInquiry(german.id))?.language).toBe('de')
-  expect((await store.listInquiries({})).map((row) => [row.id, row.language])).toEqual([[german.id, 'de'], [id, 'en']])
+  expect((await store.listInquiries({})).map((row) => [row.id, row.language])).toEqual([
+    [german.id, 'de'],
+    [id, 'en'],
+  ])
   expect((await store.consoleInquiries({ limit: 10 })).map((row) => row.language)).toEqual(['de', 'en'])
   expect((await store.inquiryThread(id))?.inquiry.language).toBe('en')
   expect((await store.confirmationTarget(id))?.language).toBe('en')
   expect((await store.personData('john@example.com')).map((person) => person.inquiry.language)).toEqual(['en'])
   // The owner's mail and the visitor's confirmation both know it: the one names it, the other is written in it.
   const claimed = await store.claimDueMail(Date.now() + 1000, 10, 'owner-a', 60_000)
-  expect(claimed.filter((item) => item.inquiry.id === id).map((item) => [item.reply?.kind ?? 'owner', item.inquiry.language])).toEqual([['owner', 'en'], ['notice', 'en']])
+  expect(claimed.filter((item) => item.inquiry.id === id).map((item) => [item.reply?.kind ?? 'owner', item.inquiry.language])).toEqual([
+    ['owner', 'en'],
+    ['notice', 'en'],
+  ])
   await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'xx' WHERE id = ${id}`)).rejects.toThrow(/check/i)
   await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'EN' WHERE id = ${id}`)).rejects.toThrow(/check/i)
   await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = NULL WHERE id = ${id}`)).rejects.toThrow(/null/i)
@@ -69,7 +75,10 @@ test('an inquiry written in French, Spanish, Italian, Dutch or Polish keeps its 
 test('the step that lets inquiries take the new languages keeps the language of every inquiry before it', async () => {
   const config = await storeConfig()
   await schemaBefore(config, (steps) => steps.findIndex((step) => typeof step === 'string' && step.includes("'de', 'en', 'fr', 'es', 'it', 'nl', 'pl'")))
-  for (const [token, language] of [['englishtoken000', 'en'], ['germantoken0000', 'de']] as const) {
+  for (const [token, language] of [
+    ['englishtoken000', 'en'],
+    ['germantoken0000', 'de'],
+  ] as const) {
     await queryStore(
       config.dataDir,
       `INSERT INTO inquiries (token, content_hash, domain, name, email, message, created_at, language) VALUES ('${token}', 'h', 'example.de', 'Erika', 'erika@example.de', 'Alt', 1, '${language}')`,
@@ -96,9 +105,7 @@ test('two processes claiming at the same time never get the same mail', async ()
   const [a, b] = [await open(config), await open(config)]
   for (let i = 0; i < 40; i++) await a.saveInquiry(inquiry(), queue)
   const now = Date.now() + 1000
-  const claims = await Promise.all(
-    Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).claimDueMail(now, 5, `owner-${i}`, 60_000)),
-  )
+  const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).claimDueMail(now, 5, `owner-${i}`, 60_000)))
   const ids = claims.flat().map((item) => item.id)
   expect(ids).toHaveLength(40)
   expect(new Set(ids).size).toBe(40)
@@ -281,7 +288,12 @@ test('names under a wildcard are approved up to the daily limit by every process
   expect(approved).toHaveLength(5)
   expect(names.every((_, i) => answers[2 * i] === answers[2 * i + 1])).toBe(true)
   for (const name of approved) expect(await ask(b, name, '2026-11-03')).toBe(true)
-  expect(await ask(a, names.find((name) => !approved.includes(name))!)).toBe(false)
+  expect(
+    await ask(
+      a,
+      names.find((name) => !approved.includes(name))!,
+    ),
+  ).toBe(false)
   // A new day has a new limit; other wildcards have their own.
   expect(await ask(a, 'new.parked.de', '2026-11-03')).toBe(true)
   expect(await a.approveWildcardName({ wildcard: '*.other.de', name: 'x.other.de', day: '2026-11-02', limit: 5 })).toBe(true)

@@ -105,7 +105,17 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
           .leftJoin('replies as r', 'r.id', 'o.reply_id')
           .select(INQUIRY_COLUMNS)
-          .select(['o.id as outbox_id', 'o.message_id', 'o.attempts', 'o.created_at as outbox_created_at', 'o.mail_to', 'o.webhook_url', 'o.deal_id', 'o.deal_event', 'o.deal_rate'])
+          .select([
+            'o.id as outbox_id',
+            'o.message_id',
+            'o.attempts',
+            'o.created_at as outbox_created_at',
+            'o.mail_to',
+            'o.webhook_url',
+            'o.deal_id',
+            'o.deal_event',
+            'o.deal_rate',
+          ])
           .select(['r.id as reply_id', 'r.body as reply_body', 'r.reply_to', 'r.kind as reply_kind', 'r.amount as reply_amount'])
           // A reply refers to the mail the owner got about the inquiry (In-Reply-To), whatever became of it.
           .select((eb) =>
@@ -117,7 +127,11 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
               .where('first.webhook_url', 'is', null)
               .as('inquiry_message_id'),
           )
-          .where('o.id', 'in', claimed.map((row) => row.id))
+          .where(
+            'o.id',
+            'in',
+            claimed.map((row) => row.id),
+          )
           .orderBy('o.next_attempt_at')
           .orderBy('o.id')
           .execute()
@@ -128,7 +142,10 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
             messageId: row.message_id,
             mailTo: row.mail_to,
             webhookUrl: row.webhook_url,
-            deal: row.deal_id === null || row.deal_event === null ? null : { id: Number(row.deal_id), event: row.deal_event, ...(Number(row.deal_rate) !== 0 && { rate: Number(row.deal_rate) }) },
+            deal:
+              row.deal_id === null || row.deal_event === null
+                ? null
+                : { id: Number(row.deal_id), event: row.deal_event, ...(Number(row.deal_rate) !== 0 && { rate: Number(row.deal_rate) }) },
             attempts: row.attempts,
             createdAt: row.outbox_created_at,
             inquiry,
@@ -279,19 +296,17 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .orderBy('o.created_at')
           .execute(),
       )
-      return rows.map(
-        (row): OutboxListing => ({
-          inquiryId: row.inquiry_id,
-          domain: row.domain,
-          status: row.status,
-          attempts: row.attempts,
-          nextAttemptAt: row.next_attempt_at,
-          lastError: row.last_error,
-          createdAt: row.created_at,
-          mailTo: row.mail_to,
-          webhookUrl: row.webhook_url,
-        }),
-      )
+      return rows.map((row): OutboxListing => ({
+        inquiryId: row.inquiry_id,
+        domain: row.domain,
+        status: row.status,
+        attempts: row.attempts,
+        nextAttemptAt: row.next_attempt_at,
+        lastError: row.last_error,
+        createdAt: row.created_at,
+        mailTo: row.mail_to,
+        webhookUrl: row.webhook_url,
+      }))
     },
     async requeueMail(inquiryId, now, mailTo = null) {
       return write(() =>
@@ -309,7 +324,16 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           const messageId = messageIdFor(inquiry, (previous?.resends ?? 0) + 1)
           await trx
             .insertInto('outbox')
-            .values({ inquiry_id: inquiryId, message_id: messageId, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, mail_to: mailTo, resends: 1 })
+            .values({
+              inquiry_id: inquiryId,
+              message_id: messageId,
+              status: 'pending',
+              attempts: 0,
+              next_attempt_at: now,
+              created_at: now,
+              mail_to: mailTo,
+              resends: 1,
+            })
             .onConflict((oc) =>
               oc
                 .column('inquiry_id')
@@ -366,7 +390,10 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
               .groupBy(['u.domain', 'u.day']),
           )
           .with('keys', (db) =>
-            db.selectFrom('views_by_day').select(['domain', 'day']).union(db.selectFrom('inquiries_by_day').select(['domain', 'day'])),
+            db
+              .selectFrom('views_by_day')
+              .select(['domain', 'day'])
+              .union(db.selectFrom('inquiries_by_day').select(['domain', 'day'])),
           )
           .selectFrom('keys as k')
           .leftJoin('views_by_day as v', (join) => join.onRef('v.domain', '=', 'k.domain').onRef('v.day', '=', 'k.day'))
@@ -384,7 +411,13 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
           .orderBy('k.domain')
           .execute(),
       )
-      return rows.map((row): DailyStats => ({ domain: row.domain, day: row.day, views: Number(row.views), inquiries: Number(row.inquiries), spam: Number(row.spam) }))
+      return rows.map((row): DailyStats => ({
+        domain: row.domain,
+        day: row.day,
+        views: Number(row.views),
+        inquiries: Number(row.inquiries),
+        spam: Number(row.spam),
+      }))
     },
     async approveWildcardName({ wildcard, name, day, limit }) {
       const known = async (q: Db | Transaction<Database>) =>

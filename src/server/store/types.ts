@@ -2,7 +2,24 @@
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
 import type { DealRateStore, DealRecordStore } from './deal-record-types.ts'
-import type { NewInquiry, NewReply, StoredInquiry, MailPlan, InquiryFilter, InquiryListing, OutboxListing, ConsoleFilter, ConsoleInquiry, InquiryThread, MailListing, DailyStats, SaveResult, OutboxItem, OutboxStatus, OutboxHealth } from './inquiry-types.ts'
+import type {
+  NewInquiry,
+  NewReply,
+  StoredInquiry,
+  MailPlan,
+  InquiryFilter,
+  InquiryListing,
+  OutboxListing,
+  ConsoleFilter,
+  ConsoleInquiry,
+  InquiryThread,
+  MailListing,
+  DailyStats,
+  SaveResult,
+  OutboxItem,
+  OutboxStatus,
+  OutboxHealth,
+} from './inquiry-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { DnsUpdateStore } from './dns-types.ts'
 import type { DomainCheckStore } from './domain-check-types.ts'
@@ -29,7 +46,8 @@ export type * from './domain-edits-types.ts'
 export type * from './visit-types.ts'
 
 export interface Store
-  extends ConfirmationStore,
+  extends
+    ConfirmationStore,
     DealStore,
     DealRecordStore,
     DealRateStore,
@@ -212,8 +230,7 @@ export class StoreUnavailableError extends Error {
 
 /** Wraps work so that a failure `isTransient` calls "not now" becomes StoreUnavailableError (503 + Retry-After). */
 export function guardBy(isTransient: (error: unknown) => boolean) {
-  const unavailable = (error: unknown) =>
-    isTransient(error) ? new StoreUnavailableError((error as Error).message, { cause: error }) : error
+  const unavailable = (error: unknown) => (isTransient(error) ? new StoreUnavailableError((error as Error).message, { cause: error }) : error)
   return {
     sync<T>(work: () => T): T {
       try {

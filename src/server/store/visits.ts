@@ -17,7 +17,9 @@ export function visitStore(db: Kysely<Database>, dialect: DialectSpecifics): Vis
       await trx
         .insertInto('visit_counts')
         .values(rows.slice(start, start + CHUNK))
-        .onConflict((oc) => oc.columns(['day', 'domain', 'metric', 'key']).doUpdateSet((eb) => ({ count: eb('visit_counts.count', '+', eb.ref('excluded.count')) })))
+        .onConflict((oc) =>
+          oc.columns(['day', 'domain', 'metric', 'key']).doUpdateSet((eb) => ({ count: eb('visit_counts.count', '+', eb.ref('excluded.count')) })),
+        )
         .execute()
     }
   }
@@ -43,7 +45,11 @@ export function visitStore(db: Kysely<Database>, dialect: DialectSpecifics): Vis
     },
     async visitSalt(day, candidate) {
       return write(async () => {
-        await db.insertInto('visit_salts').values({ day, salt: candidate }).onConflict((oc) => oc.column('day').doNothing()).execute()
+        await db
+          .insertInto('visit_salts')
+          .values({ day, salt: candidate })
+          .onConflict((oc) => oc.column('day').doNothing())
+          .execute()
         const row = await db.selectFrom('visit_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow()
         return row.salt
       })
@@ -66,7 +72,12 @@ export function visitStore(db: Kysely<Database>, dialect: DialectSpecifics): Vis
       )
     },
     async firstVisitDay() {
-      const row = await guard(() => db.selectFrom('visit_counts').select((eb) => eb.fn.min('day').as('day')).executeTakeFirst())
+      const row = await guard(() =>
+        db
+          .selectFrom('visit_counts')
+          .select((eb) => eb.fn.min('day').as('day'))
+          .executeTakeFirst(),
+      )
       return row?.day ?? null
     },
     async visitCounts(filter) {
@@ -94,7 +105,3 @@ export function visitStore(db: Kysely<Database>, dialect: DialectSpecifics): Vis
     },
   }
 }
-
-
-
-

@@ -4,7 +4,16 @@ import { openTestStore } from '../../../tests/helpers/store.ts'
 import { domainsConfigOf } from '../sites/domains-document.ts'
 import type { DomainRegistry } from '../sites/registry.ts'
 import type { Store, VisitCount } from '../store/types.ts'
-import { createVisitCounter, MAX_KEYS_PER_NAME, MAX_NAMES_PER_DAY, MAX_PENDING, MAX_RECENT_CLIENTS, MAX_VISITORS_PER_DAY, OTHER_NAMES, REPEAT_WINDOW_MS } from './counter.ts'
+import {
+  createVisitCounter,
+  MAX_KEYS_PER_NAME,
+  MAX_NAMES_PER_DAY,
+  MAX_PENDING,
+  MAX_RECENT_CLIENTS,
+  MAX_VISITORS_PER_DAY,
+  OTHER_NAMES,
+  REPEAT_WINDOW_MS,
+} from './counter.ts'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0'
@@ -26,7 +35,12 @@ function visit(overrides: { ip?: string; userAgent?: string; method?: string; he
 
 /** The script request of the form as the browser makes it. */
 const formRequest = (ip = '203.0.113.7', userAgent = CHROME) =>
-  ({ method: 'GET', ip, query: {}, headers: { 'user-agent': userAgent, accept: '*/*', 'accept-language': 'de-DE,de;q=0.9', referer: 'https://example.de/' } }) as unknown as FastifyRequest
+  ({
+    method: 'GET',
+    ip,
+    query: {},
+    headers: { 'user-agent': userAgent, accept: '*/*', 'accept-language': 'de-DE,de;q=0.9', referer: 'https://example.de/' },
+  }) as unknown as FastifyRequest
 
 function quietLog() {
   const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() }
@@ -52,7 +66,7 @@ async function countsOf(store: Store, sinceDay = '2026-01-01') {
   return Object.fromEntries(rows.map((row) => [`${row.day} ${row.domain} ${row.metric} ${row.key}`.trimEnd(), row.count]))
 }
 
-test('a browser\'s GET is a visit with its visitor, source and language; bots, HEAD, prefetch and bare requests are counted apart', async () => {
+test("a browser's GET is a visit with its visitor, source and language; bots, HEAD, prefetch and bare requests are counted apart", async () => {
   const store = await openTestStore()
   const clock = { time: NOON }
   const counter = await counterOn(store, clock)
@@ -99,7 +113,7 @@ test('a second load by the same client within the window is a repeat; after it, 
   })
 })
 
-test('the same client before and after midnight in Berlin is two visitors of two days, and the past day\'s salt and hashes are erased', async () => {
+test("the same client before and after midnight in Berlin is two visitors of two days, and the past day's salt and hashes are erased", async () => {
   const store = await openTestStore()
   const clock = { time: BEFORE_MIDNIGHT }
   const counter = await counterOn(store, clock)
@@ -132,7 +146,7 @@ test('the same client before and after midnight in Berlin is two visitors of two
   await counter.close()
 })
 
-test('several processes share the day\'s salt, so one visitor is one whichever answered', async () => {
+test("several processes share the day's salt, so one visitor is one whichever answered", async () => {
   const store = await openTestStore()
   const clock = { time: NOON }
   const first = await counterOn(store, clock)
@@ -177,7 +191,10 @@ test('a spray of hosts, addresses, Referers and languages leaves memory and rows
   const SPRAY = MAX_NAMES_PER_DAY + 2000
   for (let i = 0; i < SPRAY; i++) {
     const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
-    const headers = { referer: `https://s${i}.example.org/`, 'accept-language': `x${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i >> 5) % 26))}` }
+    const headers = {
+      referer: `https://s${i}.example.org/`,
+      'accept-language': `x${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i >> 5) % 26))}`,
+    }
     counter.page(visit({ ip, headers }), `n${i}.example.de`)
     // And the same, many times, on one name.
     counter.page(visit({ ip: `${ip}0`, headers }), 'one.example.de')

@@ -215,7 +215,7 @@ export function createVisitCounter(
         if (visitorsSent < MAX_VISITORS_PER_DAY) {
           visitorsSent++
           if (pendingHashes.size < MAX_VISITORS_PER_DAY) pendingHashes.set(`${day}\t${name}\t${hash}`, { day, domain: name, hash })
-        } else if (droppedVisitors++ === 0) log.warn({ day }, 'visitors beyond the day\'s limit are counted as visits only')
+        } else if (droppedVisitors++ === 0) log.warn({ day }, "visitors beyond the day's limit are counted as visits only")
       }
       add(name, 'visit', '')
       const query = request.query as Record<string, string | string[] | undefined> | undefined

@@ -50,7 +50,16 @@ test('per name and for the portfolio: visitors, visits, bots, sources, the turn 
   const stats = await visitorStats({ store, domains }, { days: 7, now: NOW })
   expect([stats.firstDay, stats.lastDay, stats.daily.length]).toEqual(['2026-11-16', '2026-11-22', 7])
   const byName = Object.fromEntries(stats.names.map((name) => [name.domainAscii, name]))
-  expect(byName['viel-besucht.de']).toMatchObject({ visitors: 60, visits: 80, botsFiltered: 500, repeats: 9, formTurns: 0, inquiries: 0, offers: 0, highestShare: null })
+  expect(byName['viel-besucht.de']).toMatchObject({
+    visitors: 60,
+    visits: 80,
+    botsFiltered: 500,
+    repeats: 9,
+    formTurns: 0,
+    inquiries: 0,
+    offers: 0,
+    highestShare: null,
+  })
   expect(byName['viel-besucht.de']!.sources).toEqual([
     { key: 'market:sedo', count: 50 },
     { key: 'site:=cmd|calc', count: 30 },
@@ -76,7 +85,14 @@ test('hints come with their figures: many visitors and no inquiry, offers at the
   const stats = await visitorStats({ store, domains }, { days: 30, now: NOW })
   expect(stats.hints).toEqual([
     { kind: 'no-inquiries', domain: 'viel-besucht.de', visitors: 60, visits: 80, formTurns: 0 },
-    { kind: 'offers-near-price', domain: 'gefragt.de', offers: 3, highestOffer: { amount: 2000, currency: 'EUR' }, askingPrice: { amount: 2000, currency: 'EUR' }, highestShare: 100 },
+    {
+      kind: 'offers-near-price',
+      domain: 'gefragt.de',
+      offers: 3,
+      highestOffer: { amount: 2000, currency: 'EUR' },
+      askingPrice: { amount: 2000, currency: 'EUR' },
+      highestShare: 100,
+    },
     { kind: 'no-visitors', domain: 'vergessen.de', days: 90 },
   ])
   // Before counting has run for 90 days, nobody is called quiet.
@@ -94,7 +110,7 @@ test('the CSV has a row per name, numbers bare, a hostile Referer host defused',
   const rows = parse(text, { bom: true, delimiter: ';' }) as string[][]
   expect(rows[0]!.slice(0, 3)).toEqual(['Domain', 'Besucher', 'Besuche'])
   expect(rows[1]!.slice(0, 3)).toEqual(['viel-besucht.de', '60', '80'])
-  expect(rows[1]![15]).toBe("Andere Website: =cmd|calc")
+  expect(rows[1]![15]).toBe('Andere Website: =cmd|calc')
   for (const cell of rows.flat()) expect(cell).not.toMatch(/^[=+\-@]/)
 })
 

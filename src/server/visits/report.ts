@@ -37,7 +37,10 @@ const median = (sorted: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2)
 }
 
-export async function visitorStats(deps: { store: Store; domains: Pick<DomainRegistry, 'current' | 'fromFile'> }, options: { days: number; now?: number; domain?: string }): Promise<VisitorStats> {
+export async function visitorStats(
+  deps: { store: Store; domains: Pick<DomainRegistry, 'current' | 'fromFile'> },
+  options: { days: number; now?: number; domain?: string },
+): Promise<VisitorStats> {
   const { store, domains } = deps
   const { days, now = Date.now() } = options
   const lastDay = berlinDayOf(now).day
@@ -53,7 +56,8 @@ export async function visitorStats(deps: { store: Store; domains: Pick<DomainReg
     store.listDeals(),
   ])
   const config = domains.current()
-  const settingsOf = (ascii: string): DomainSettings => (ascii.startsWith('*.') ? config.entry(ascii) : null) ?? config.resolve(ascii)?.settings ?? config.default
+  const settingsOf = (ascii: string): DomainSettings =>
+    (ascii.startsWith('*.') ? config.entry(ascii) : null) ?? config.resolve(ascii)?.settings ?? config.default
 
   const byName = new Map<string, NameStats & { sourceCounts: Map<string, number>; languageCounts: Map<string, number>; amounts: number[] }>()
   const entry = (ascii: string) => {
@@ -128,7 +132,8 @@ export async function visitorStats(deps: { store: Store; domains: Pick<DomainReg
   for (const deal of deals) {
     if (options.domain !== undefined && deal.domain !== options.domain) continue
     if (deal.status !== 'cancelled' && deal.createdAt >= since) entry(deal.domain).deals++
-    if (deal.status === 'completed' && deal.completedAt !== null && deal.completedAt >= since) addRevenue(entry(deal.domain).revenue, deal.amount, deal.currency)
+    if (deal.status === 'completed' && deal.completedAt !== null && deal.completedAt >= since)
+      addRevenue(entry(deal.domain).revenue, deal.amount, deal.currency)
   }
 
   const total = { ...emptyCounts(), sources: new Map<string, number>(), languages: new Map<string, number>() }
@@ -153,10 +158,20 @@ export async function visitorStats(deps: { store: Store; domains: Pick<DomainReg
 
   const hints: StatsHint[] = []
   const noInquiries = names.filter((name) => name.visitors >= HINT_RULES.manyVisitors && name.inquiries === 0)
-  for (const name of noInquiries.slice(0, HINTS_PER_KIND)) hints.push({ kind: 'no-inquiries', domain: name.domain, visitors: name.visitors, visits: name.visits, formTurns: name.formTurns })
-  const nearPrice = names.filter((name) => name.highestShare !== null && name.highestShare >= HINT_RULES.nearPrice).sort((a, b) => b.highestShare! - a.highestShare!)
+  for (const name of noInquiries.slice(0, HINTS_PER_KIND))
+    hints.push({ kind: 'no-inquiries', domain: name.domain, visitors: name.visitors, visits: name.visits, formTurns: name.formTurns })
+  const nearPrice = names
+    .filter((name) => name.highestShare !== null && name.highestShare >= HINT_RULES.nearPrice)
+    .sort((a, b) => b.highestShare! - a.highestShare!)
   for (const name of nearPrice.slice(0, HINTS_PER_KIND)) {
-    hints.push({ kind: 'offers-near-price', domain: name.domain, offers: name.offers, highestOffer: name.highestOffer!, askingPrice: name.askingPrice!, highestShare: name.highestShare! })
+    hints.push({
+      kind: 'offers-near-price',
+      domain: name.domain,
+      offers: name.offers,
+      highestOffer: name.highestOffer!,
+      askingPrice: name.askingPrice!,
+      highestShare: name.highestShare!,
+    })
   }
   // Only once counting has run for the whole time, and only for the names the domains file lists.
   if (domains.fromFile && options.domain === undefined && firstCounted !== null && firstCounted <= quietSince) {

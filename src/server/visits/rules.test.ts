@@ -1,7 +1,11 @@
 import { expect, test } from 'vitest'
 import { filterReason, languageOf } from './rules.ts'
 
-const browser = (userAgent: string) => ({ 'user-agent': userAgent, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' })
+const browser = (userAgent: string) => ({
+  'user-agent': userAgent,
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'accept-language': 'de-DE,de;q=0.9,en;q=0.8',
+})
 
 /** User-Agents as real browsers send them. */
 const BROWSERS = [
@@ -69,7 +73,7 @@ test.each(['user-agent', 'accept', 'accept-language'])('a request without %s, wh
   expect(filterReason('GET', { ...headers, [name]: '' })).toBe('headers')
 })
 
-test('the language is the primary tag of the browser\'s first choice', () => {
+test("the language is the primary tag of the browser's first choice", () => {
   expect(languageOf('de-DE,de;q=0.9,en;q=0.8')).toBe('de')
   expect(languageOf('en-US,en;q=0.9')).toBe('en')
   expect(languageOf('fr')).toBe('fr')

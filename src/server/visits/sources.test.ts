@@ -54,14 +54,14 @@ test.each([
   expect(sourceOf(referer, undefined, OWN)).toBe(source)
 })
 
-test('a link\'s own ?ref= or utm_source says more than the Referer, and only safe words are kept', () => {
+test("a link's own ?ref= or utm_source says more than the Referer, and only safe words are kept", () => {
   expect(sourceOf('https://www.google.com/', 'Newsletter-2026', OWN)).toBe('ref:newsletter-2026')
   expect(sourceOf(undefined, 'sedo_listing', OWN)).toBe('ref:sedo_listing')
   expect(sourceOf(undefined, '<img src=x>', OWN)).toBe('ref:other')
   expect(sourceOf(undefined, 'x'.repeat(41), OWN)).toBe('ref:other')
 })
 
-test('the Referer\'s host is read without its user, port and path', () => {
+test("the Referer's host is read without its user, port and path", () => {
   expect(refererHost('https://www.google.de/search?q=example')).toBe('www.google.de')
   expect(refererHost('https://a@b.example:443#x')).toBe('b.example')
   expect(refererHost('example.de/path')).toBeNull()

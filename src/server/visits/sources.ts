@@ -3,7 +3,25 @@
 // own page, or nothing at all (typed in, a bookmark, an app: "direct", the common case for a domain).
 
 /** Search engines and answer engines, by the name left of their public suffix (google.de, google.co.uk, …). */
-const SEARCH = ['google', 'bing', 'duckduckgo', 'yahoo', 'yandex', 'baidu', 'ecosia', 'qwant', 'startpage', 'kagi', 'ask', 'seznam', 'naver', 'metager', 'mojeek', 'perplexity', 'chatgpt']
+const SEARCH = [
+  'google',
+  'bing',
+  'duckduckgo',
+  'yahoo',
+  'yandex',
+  'baidu',
+  'ecosia',
+  'qwant',
+  'startpage',
+  'kagi',
+  'ask',
+  'seznam',
+  'naver',
+  'metager',
+  'mojeek',
+  'perplexity',
+  'chatgpt',
+]
 /** Marketplaces, domain search sites and registrars. */
 const MARKETS = [
   'sedo',
@@ -39,7 +57,31 @@ const MARKETS = [
   'unstoppabledomains',
 ]
 /** Social sites and forums; a short host stands for its site (t.co is X's link shortener). */
-const SOCIAL = ['facebook', 'fb', 'instagram', 'twitter', 'x', 'linkedin', 'lnkd', 'reddit', 'youtube', 'pinterest', 'tiktok', 'xing', 'mastodon', 'threads', 'bsky', 'ycombinator', 'namepros', 'dnforum', 'telegram', 'whatsapp', 'quora', 'tumblr', 'vk']
+const SOCIAL = [
+  'facebook',
+  'fb',
+  'instagram',
+  'twitter',
+  'x',
+  'linkedin',
+  'lnkd',
+  'reddit',
+  'youtube',
+  'pinterest',
+  'tiktok',
+  'xing',
+  'mastodon',
+  'threads',
+  'bsky',
+  'ycombinator',
+  'namepros',
+  'dnforum',
+  'telegram',
+  'whatsapp',
+  'quora',
+  'tumblr',
+  'vk',
+]
 /** A few hosts whose name is not the site's. */
 const SPECIAL: Record<string, string> = {
   't.co': 'social:x',

@@ -146,7 +146,13 @@ export function auditHooks(app: FastifyInstance, deps: ConsoleDeps): void {
     if (!row || row.skip) return
     pending.delete(request)
     try {
-      await deps.store.addAuditEntry({ at: Date.now(), action: row.action, outcome: outcomeOf(reply.statusCode), ...row.entry, actor: row.entry.actor ?? 'none' })
+      await deps.store.addAuditEntry({
+        at: Date.now(),
+        action: row.action,
+        outcome: outcomeOf(reply.statusCode),
+        ...row.entry,
+        actor: row.entry.actor ?? 'none',
+      })
     } catch (error) {
       // The change is made; answering it with an error would invite the owner to make it twice.
       request.log.error({ err: error, action: row.action }, 'audit: the row was not written')

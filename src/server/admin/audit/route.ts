@@ -13,7 +13,10 @@ import { sendPage, type ConsoleRenderer } from '../render.ts'
 
 const AUDIT_PAGE_SIZE = 50
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Datum als JJJJ-MM-TT', abort: true }).refine(isCalendarDay, 'kein gültiges Datum')
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Datum als JJJJ-MM-TT', abort: true })
+  .refine(isCalendarDay, 'kein gültiges Datum')
 // Empty form fields (a GET form sends every field) mean "no filter".
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
 

@@ -6,7 +6,16 @@ import { CONSOLE_PATHS, NOTE_MAX, type DealTemplateKind, type InquiryDetail, typ
 import { MAX_RATES, MIN_RATES } from '../../deal/instalments.ts'
 import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest, type PlanRequest } from '../../deal/actions.ts'
 import { HttpError } from '../../http/errors.ts'
-import { formatDeadline, DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_KINDS, TEMPLATE_MAX, templateLanguage, templateProblem } from '../../mail/deal-mail.ts'
+import {
+  formatDeadline,
+  DEAL_LABEL,
+  DEFAULT_TEMPLATES,
+  PLACEHOLDERS,
+  TEMPLATE_KINDS,
+  TEMPLATE_MAX,
+  templateLanguage,
+  templateProblem,
+} from '../../mail/deal-mail.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from '../inbox/data.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
@@ -64,7 +73,10 @@ function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError
     case 'deal-in-progress':
       return new HttpError(409, `Zu dieser Anfrage läuft ein Verkauf (Nr. ${outcome.dealId}). Brechen Sie ihn zuerst ab (Verkäufe).`)
     case 'domain-deal-open':
-      return new HttpError(409, `Diese Domain wird gerade verkauft (Verkauf Nr. ${outcome.dealId}): ein Verkauf je Domain zur Zeit. Brechen Sie ihn zuerst ab (Verkäufe).`)
+      return new HttpError(
+        409,
+        `Diese Domain wird gerade verkauft (Verkauf Nr. ${outcome.dealId}): ein Verkauf je Domain zur Zeit. Brechen Sie ihn zuerst ab (Verkäufe).`,
+      )
     case 'sold':
       return new HttpError(409, `Diese Domain ist verkauft (Verkauf Nr. ${outcome.dealId}): Es wird nichts mehr angenommen.`)
     case 'checkout-counter':
@@ -113,7 +125,13 @@ export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer)
     app.post('/api/inquiries/:id/counter', async (request) => {
       const id = idOf(request)
       const body = parse(counterBody, request.body)
-      return take(id, { kind: 'counter', amount: body.amount, ...(body.days !== undefined && { days: body.days }), ...(body.note !== undefined && { note: body.note }), ...(body.plan && { plan: planOf(body.plan) }) })
+      return take(id, {
+        kind: 'counter',
+        amount: body.amount,
+        ...(body.days !== undefined && { days: body.days }),
+        ...(body.note !== undefined && { note: body.note }),
+        ...(body.plan && { plan: planOf(body.plan) }),
+      })
     })
     app.post('/api/inquiries/:id/accept', async (request) => {
       const id = idOf(request)

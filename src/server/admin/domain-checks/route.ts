@@ -13,7 +13,15 @@ import type { ConsoleDeps } from '../deps.ts'
 const ATTENTION_MAX = 200
 
 const query = z.union([
-  z.object({ names: z.string().max(DOMAINS_PAGE_SIZE * 260).transform((value) => value.split(',').filter(Boolean)).pipe(z.array(z.string().max(253)).max(DOMAINS_PAGE_SIZE)) }).strict(),
+  z
+    .object({
+      names: z
+        .string()
+        .max(DOMAINS_PAGE_SIZE * 260)
+        .transform((value) => value.split(',').filter(Boolean))
+        .pipe(z.array(z.string().max(253)).max(DOMAINS_PAGE_SIZE)),
+    })
+    .strict(),
   z.object({ attention: z.literal('1') }).strict(),
 ])
 

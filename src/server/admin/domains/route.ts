@@ -71,7 +71,10 @@ export default async function domainsRoutes(app: FastifyInstance, deps: ConsoleD
   // `?q=` opens the page on a search (the Übersicht links a name that needs attention this way).
   app.get(DOMAINS_PATH, async (request, reply) => {
     const parsed = listQuery.safeParse(request.query)
-    return sendPage(reply, renderer, { page: 'domains', data: { domainsFile: config.domainsFile ?? null, suggestedFile, list: list(parsed.success ? parsed.data : {}) } })
+    return sendPage(reply, renderer, {
+      page: 'domains',
+      data: { domainsFile: config.domainsFile ?? null, suggestedFile, list: list(parsed.success ? parsed.data : {}) },
+    })
   })
 
   app.get('/api/domains', async (request) => {

@@ -58,7 +58,7 @@ export default async function importRoutes(app: FastifyInstance, deps: ConsoleDe
     if (refused) throw new HttpError(422, `${TEXTS.refused} ${visible(refused.message)}`)
     const unwritten = report.problems.find((problem) => problem.kind === 'write')
     if (unwritten) {
-      log.error({ reason: unwritten.message }, 'domains file not written by the console\'s import')
+      log.error({ reason: unwritten.message }, "domains file not written by the console's import")
       throw new HttpError(500, TEXTS.write)
     }
     if (report.counts.errors) throw new HttpError(422, TEXTS.errors)

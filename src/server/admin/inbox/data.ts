@@ -116,7 +116,13 @@ function createInboxData(deps: ConsoleDeps) {
       deal: deal && dealSummary(deal, config, Date.now()),
       checkout: inquiry.checkout ?? null,
       // The plan offered with the counter-offer or chosen at the checkout (decision 042); the down payment in whole units.
-      plan: inquiry.plan ? { rates: inquiry.plan.rates, downPayment: inquiry.plan.downPayment === 0 ? '' : decimalOf(inquiry.plan.downPayment, dealCurrency).replace(/\.0+$/, ''), transfer: inquiry.plan.transfer } : null,
+      plan: inquiry.plan
+        ? {
+            rates: inquiry.plan.rates,
+            downPayment: inquiry.plan.downPayment === 0 ? '' : decimalOf(inquiry.plan.downPayment, dealCurrency).replace(/\.0+$/, ''),
+            transfer: inquiry.plan.transfer,
+          }
+        : null,
     }
   }
 
@@ -138,51 +144,45 @@ function createInboxData(deps: ConsoleDeps) {
     ])
     const page = rows.slice(0, OUTBOX_PAGE_SIZE)
     const last = page.at(-1)
-    const mail = page.map(
-      (row): OutboxRow => ({
-        id: row.id,
-        inquiryId: row.inquiryId,
-        domain: displayHost(row.domain),
-        kind: row.webhookUrl !== null ? 'webhook' : row.replyId === null ? 'inquiry' : 'reply',
-        // The host only: the rest of a notification's address may hold a token.
-        target: row.webhookUrl === null ? null : notifyHost(row.webhookUrl),
-        status: row.status,
-        attempts: row.attempts,
-        lastError: row.lastError,
-        createdAt: row.createdAt,
-        nextAttemptAt: row.nextAttemptAt,
-      }),
-    )
+    const mail = page.map((row): OutboxRow => ({
+      id: row.id,
+      inquiryId: row.inquiryId,
+      domain: displayHost(row.domain),
+      kind: row.webhookUrl !== null ? 'webhook' : row.replyId === null ? 'inquiry' : 'reply',
+      // The host only: the rest of a notification's address may hold a token.
+      target: row.webhookUrl === null ? null : notifyHost(row.webhookUrl),
+      status: row.status,
+      attempts: row.attempts,
+      lastError: row.lastError,
+      createdAt: row.createdAt,
+      nextAttemptAt: row.nextAttemptAt,
+    }))
     const server = config.dnsUpdate
-    const dns = dnsRows.map(
-      (row): OutboxRow => ({
-        id: row.id,
-        inquiryId: null,
-        domain: displayHost(row.zone),
-        kind: 'dns',
-        target: server && `${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}`,
-        status: row.status,
-        attempts: row.attempts,
-        lastError: row.lastError,
-        createdAt: row.createdAt,
-        nextAttemptAt: row.nextAttemptAt,
-      }),
-    )
-    const notices = noticeRows.map(
-      (row): OutboxRow => ({
-        id: row.id,
-        inquiryId: null,
-        domain: displayHost(row.domain),
-        kind: 'domain-notice',
-        target: notifyHost(row.webhookUrl),
-        event: `domain.${row.event}`,
-        status: row.status,
-        attempts: row.attempts,
-        lastError: row.lastError,
-        createdAt: row.createdAt,
-        nextAttemptAt: row.nextAttemptAt,
-      }),
-    )
+    const dns = dnsRows.map((row): OutboxRow => ({
+      id: row.id,
+      inquiryId: null,
+      domain: displayHost(row.zone),
+      kind: 'dns',
+      target: server && `${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}`,
+      status: row.status,
+      attempts: row.attempts,
+      lastError: row.lastError,
+      createdAt: row.createdAt,
+      nextAttemptAt: row.nextAttemptAt,
+    }))
+    const notices = noticeRows.map((row): OutboxRow => ({
+      id: row.id,
+      inquiryId: null,
+      domain: displayHost(row.domain),
+      kind: 'domain-notice',
+      target: notifyHost(row.webhookUrl),
+      event: `domain.${row.event}`,
+      status: row.status,
+      attempts: row.attempts,
+      lastError: row.lastError,
+      createdAt: row.createdAt,
+      nextAttemptAt: row.nextAttemptAt,
+    }))
     return {
       next: rows.length > OUTBOX_PAGE_SIZE && last ? encodeCursor(last) : null,
       items: [...mail, ...dns, ...notices].sort((a, b) => a.createdAt - b.createdAt),

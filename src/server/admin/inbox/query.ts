@@ -16,7 +16,10 @@ export const EXPORT_BATCH = 1000
 export const DAY_MS = 24 * 60 * 60 * 1000
 const MAX_WORDS = 8
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Datum als JJJJ-MM-TT').refine(isCalendarDay, 'kein gültiges Datum')
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Datum als JJJJ-MM-TT')
+  .refine(isCalendarDay, 'kein gültiges Datum')
 // Empty form fields (a GET form sends every field) mean "no filter".
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
 
@@ -30,7 +33,12 @@ export const inboxQuerySchema = z.object({
 })
 
 export const idParams = z.object({ id: z.coerce.number().int().positive() })
-export const replyBody = z.object({ body: z.string().max(REPLY_MAX).refine((text) => text.trim() !== '', 'Bitte eine Antwort schreiben.') })
+export const replyBody = z.object({
+  body: z
+    .string()
+    .max(REPLY_MAX)
+    .refine((text) => text.trim() !== '', 'Bitte eine Antwort schreiben.'),
+})
 export const actionBody = z.object({ action: z.enum(['archive', 'unarchive', 'spam', 'not-spam']) })
 export const exportQuery = inboxQuerySchema.extend({ format: z.enum(['csv', 'json']).default('csv'), sep: z.enum(CSV_SEPARATORS).default(',') })
 export const outboxQuery = z.object({ cursor: optional(z.string().max(100)) })

@@ -9,13 +9,7 @@ import { notifyUrlsFor } from '../../notify/routing.ts'
 import { dayOf } from '../../lib/utc-day.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from './data.ts'
-import {
-  actionBody,
-  exportQuery,
-  idParams,
-  parse,
-  replyBody,
-} from './query.ts'
+import { actionBody, exportQuery, idParams, parse, replyBody } from './query.ts'
 
 export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   const { store, outbox, log } = deps
@@ -52,7 +46,12 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
         changed = await store.markSpam(id)
         break
       case 'not-spam':
-        changed = await store.markNotSpam(id, data.settingsOf(inquiry.domain).mailTo ?? null, Date.now(), notifyUrlsFor(data.settingsOf(inquiry.domain), deps.config))
+        changed = await store.markNotSpam(
+          id,
+          data.settingsOf(inquiry.domain).mailTo ?? null,
+          Date.now(),
+          notifyUrlsFor(data.settingsOf(inquiry.domain), deps.config),
+        )
         if (changed) outbox.kick()
         break
     }

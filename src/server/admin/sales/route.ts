@@ -7,7 +7,18 @@ import { CONSOLE_PATHS, DEAL_STATES, type DealState, type DealSummary, type Sale
 import { dealSummary } from '../../deal/summary.ts'
 import { TRANSFER_CODE_MAX } from '../../deal/seal.ts'
 import { endOfBerlinDay } from '../../deal/due-date.ts'
-import { cancelDeal, changeDeadlines, completeDeal, markPaid, MAX_DEADLINE_DAYS, REASON_MAX, recordTransfer, type DealStepContext, type DeadlineInput, type StepOutcome } from '../../deal/steps.ts'
+import {
+  cancelDeal,
+  changeDeadlines,
+  completeDeal,
+  markPaid,
+  MAX_DEADLINE_DAYS,
+  REASON_MAX,
+  recordTransfer,
+  type DealStepContext,
+  type DeadlineInput,
+  type StepOutcome,
+} from '../../deal/steps.ts'
 import { markRatePaid, waitForRate, type RateOutcome } from '../../deal/rates.ts'
 import { HttpError } from '../../http/errors.ts'
 import { invoiceFile } from '../../invoice/files.ts'
@@ -26,8 +37,15 @@ const transferBody = z.object({
 const completeBody = z.object({ notifyOthers: z.boolean().optional() }).default({})
 const day = z.string().max(20).optional()
 const deadlineBody = z
-  .object({ payment: day, transfer: day, days: z.number().int().min(1, 'mindestens 1 Tag').max(MAX_DEADLINE_DAYS, `höchstens ${MAX_DEADLINE_DAYS} Tage`).optional() })
-  .refine((body) => [body.payment, body.transfer, body.days].filter((value) => value !== undefined).length === 1, 'bitte genau eine neue Frist angeben (Zahlung, Übertragung oder Tage)')
+  .object({
+    payment: day,
+    transfer: day,
+    days: z.number().int().min(1, 'mindestens 1 Tag').max(MAX_DEADLINE_DAYS, `höchstens ${MAX_DEADLINE_DAYS} Tage`).optional(),
+  })
+  .refine(
+    (body) => [body.payment, body.transfer, body.days].filter((value) => value !== undefined).length === 1,
+    'bitte genau eine neue Frist angeben (Zahlung, Übertragung oder Tage)',
+  )
 const rateParams = z.object({ id: z.coerce.number().int().positive(), number: z.coerce.number().int().min(0).max(60) })
 const cancelBody = z.object({ reason: z.string().max(REASON_MAX, `Begründung: höchstens ${REASON_MAX} Zeichen`).optional() }).default({})
 
@@ -127,7 +145,11 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
         recordTransfer(
           context,
           id,
-          { ...(body.code !== undefined && { code: body.code }), ...(body.note !== undefined && { note: body.note }), notifyOthers: body.notifyOthers === true },
+          {
+            ...(body.code !== undefined && { code: body.code }),
+            ...(body.note !== undefined && { note: body.note }),
+            notifyOthers: body.notifyOthers === true,
+          },
           now,
         ),
       )
@@ -177,7 +199,11 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
     app.get('/api/invoices/:id', async (request, reply) => {
       const file = await invoiceFile(store, idOf(request))
       if (!file) throw new HttpError(404, 'Diese Rechnung gibt es nicht.')
-      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${file.filename}"`).header('x-content-sha256', file.sha256).send(file.pdf)
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('x-content-sha256', file.sha256)
+        .send(file.pdf)
     })
 
     app.get(CONSOLE_PATHS.sales, async (_request, reply) => sendPage(reply, renderer, { page: 'sales', data: await salesPage() }))

@@ -13,8 +13,7 @@ const isLocalhost = (host: string) => host === 'localhost' || host.endsWith('.lo
 export function relyingPartyOf(config: Pick<Config, 'adminUrl'>, request: FastifyRequest): RelyingParty {
   const hostHeader = (request.headers.host ?? '').toLowerCase()
   const fromUrl = config.adminUrl ? new URL(config.adminUrl) : null
-  const url =
-    fromUrl && new URL(`http://${hostHeader}`).hostname === fromUrl.hostname ? fromUrl : new URL(`${request.protocol}://${request.host}`)
+  const url = fromUrl && new URL(`http://${hostHeader}`).hostname === fromUrl.hostname ? fromUrl : new URL(`${request.protocol}://${request.host}`)
   const origin = url.origin
   const host = url.hostname
   const port = url.port ? `:${url.port}` : ''
@@ -68,4 +67,3 @@ export function challengeOf(response: { clientDataJSON?: unknown } | undefined):
     return null
   }
 }
-

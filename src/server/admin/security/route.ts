@@ -94,7 +94,9 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       tellProblem(rp)
       if (!rp.ok) throw new HttpError(409, rp.problem)
       const existing = await store.listPasskeys()
-      const options = await (await webAuthn()).generateRegistrationOptions({
+      const options = await (
+        await webAuthn()
+      ).generateRegistrationOptions({
         rpName: 'domain-lander Konsole',
         rpID: rp.rpID,
         userName: 'Inhaber',
@@ -122,7 +124,9 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       }
       let credential
       try {
-        const result = await (await webAuthn()).verifyRegistrationResponse({
+        const result = await (
+          await webAuthn()
+        ).verifyRegistrationResponse({
           response: body.response as unknown as RegistrationResponseJSON,
           expectedChallenge: challenge,
           expectedOrigin: rp.origin,

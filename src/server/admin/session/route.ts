@@ -14,15 +14,7 @@ import { sendPage, type ConsoleRenderer } from '../render.ts'
 import { browserSummary, partialAddress } from '../security/client-summary.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../security/relying-party.ts'
 import { looksLikeRecoveryCode, openedTotpSecret, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
-import {
-  SESSION_IDLE_MS,
-  SESSION_MAX_MS,
-  clearSessionCookie,
-  hashOfSessionId,
-  newSessionId,
-  setSessionCookie,
-  sessionIdOf,
-} from './cookie.ts'
+import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, newSessionId, setSessionCookie, sessionIdOf } from './cookie.ts'
 
 // WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
 // start of the server: the public page never needs them (decision 034).
@@ -81,12 +73,10 @@ export interface SessionDeps extends ConsoleDeps {
   renderer: ConsoleRenderer
 }
 
-const sendError = (reply: FastifyReply, status: number, error: string) =>
-  reply.code(status).type('application/json; charset=utf-8').send({ error })
+const sendError = (reply: FastifyReply, status: number, error: string) => reply.code(status).type('application/json; charset=utf-8').send({ error })
 
 /** A page is what a browser navigates to; everything else (the API, other methods) is answered with JSON. */
-const wantsPage = (request: FastifyRequest) =>
-  (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')
+const wantsPage = (request: FastifyRequest) => (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')
 
 /** Whether the request carries a session that is valid now; using it keeps it alive. */
 async function hasSession(request: FastifyRequest, deps: ConsoleDeps): Promise<boolean> {
@@ -137,7 +127,12 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     if (all.status === 'full') {
       // Not a guess that was checked: the client's own count is not spent on it.
       await mine.giveBack()
-      return refuse(request, reply, all.retryAfterMs, `${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together (npx domain-lander set-password ends this)`)
+      return refuse(
+        request,
+        reply,
+        all.retryAfterMs,
+        `${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together (npx domain-lander set-password ends this)`,
+      )
     }
     giveBack.set(request, async () => {
       await mine.giveBack()
@@ -162,7 +157,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     const trimmed = code.trim()
     const secret = openedTotpSecret(deps.config, sealed)
     // Recovery codes still pass: they are hashes, not sealed.
-    if (secret === null) request.log.error('console: the second factor\'s secret does not open with this deal key (DEAL_KEY differs?)')
+    if (secret === null) request.log.error("console: the second factor's secret does not open with this deal key (DEAL_KEY differs?)")
     const step = totpStepOf(secret, trimmed.replace(/\s/g, ''), Date.now())
     if (step !== null) return (await deps.store.useTotpStep(step)) ? 'totp' : null
     if (looksLikeRecoveryCode(trimmed)) return (await deps.store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now())) ? 'recovery' : null
@@ -240,7 +235,9 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     if (!passkey) return refuse('unknown passkey')
     let newCounter: number
     try {
-      const result = await (await webAuthn()).verifyAuthenticationResponse({
+      const result = await (
+        await webAuthn()
+      ).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,

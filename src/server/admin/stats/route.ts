@@ -12,7 +12,10 @@ import type { ConsoleDeps } from '../deps.ts'
 import { parse } from '../inbox/query.ts'
 
 const statsCsvQuery = z.object({
-  days: z.coerce.number().pipe(z.union(OVERVIEW_DAYS.map((days) => z.literal(days)))).default(30),
+  days: z.coerce
+    .number()
+    .pipe(z.union(OVERVIEW_DAYS.map((days) => z.literal(days))))
+    .default(30),
   sep: z.enum(CSV_SEPARATORS).default(','),
 })
 

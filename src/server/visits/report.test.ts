@@ -125,3 +125,52 @@ test('the weekly digest shows the same numbers and hints as the Übersicht', asy
   expect(text).toContain('62 Besucher, 90 Besuche, 500 Bot-Aufrufe gefiltert, 4 zum Formular, 3 Anfragen, 3 Angebote, 0 Abschlüsse.')
   expect(text).toContain('viel-besucht.de: 60 Besucher (80 Besuche, 0 zum Formular) und keine Anfrage.')
 })
+
+test('deals and revenue: every deal made in the range counts, a cancelled one does not; revenue is what completed, per currency', async () => {
+  const store = await openTestStore()
+  let links = 0
+  const deal = async (domain: string, amount: number, currency: string) => {
+    const saved = await store.saveInquiry(newInquiry({ domain, offer: { amount: amount / 100, currency }, createdAt: NOW - 3 * DAY }), { queue: false })
+    if (saved.status !== 'created') throw new Error('not created')
+    const made = await store.accept(saved.id, {
+      body: 'Angenommen',
+      to: 'erika@example.de',
+      replyTo: 'owner@example.org',
+      now: NOW - 3 * DAY,
+      amount: amount / 100,
+      deal: { linkHash: `report-${++links}`, linkSealed: 'v1.sealed-link', amount, currency, paymentDueAt: NOW + 4 * DAY, transferDays: 5 },
+    })
+    return (made as { dealId: number }).dealId
+  }
+  const completed = await deal('gefragt.de', 200_000, 'EUR')
+  await store.changeDeal(completed, { from: ['awaiting_payment'], to: 'paid', now: NOW - 2 * DAY, paidAt: NOW - 2 * DAY })
+  await store.changeDeal(completed, { from: ['paid'], to: 'completed', now: NOW - DAY, completedAt: NOW - DAY })
+  // Paid, not yet completed: a deal, but no revenue yet.
+  const paid = await deal('viel-besucht.de', 450_000, 'EUR')
+  await store.changeDeal(paid, { from: ['awaiting_payment'], to: 'paid', now: NOW - DAY, paidAt: NOW - DAY })
+  // One open deal per name (decision 037): the dollars are another name's.
+  const dollars = await deal('vergessen.de', 90_000, 'USD')
+  await store.changeDeal(dollars, { from: ['awaiting_payment'], to: 'paid', now: NOW - DAY, paidAt: NOW - DAY })
+  await store.changeDeal(dollars, { from: ['paid'], to: 'completed', now: NOW - DAY, completedAt: NOW - DAY })
+  // Made after the first one completed; then cancelled.
+  const cancelled = await deal('gefragt.de', 150_000, 'EUR')
+  await store.changeDeal(cancelled, { from: ['awaiting_payment'], to: 'cancelled', now: NOW - DAY, cancelledAt: NOW - DAY, cancelledBy: 'owner' })
+
+  const stats = await visitorStats({ store, domains }, { days: 7, now: NOW })
+  const byName = Object.fromEntries(stats.names.map((name) => [name.domainAscii, name]))
+  expect(byName['gefragt.de']).toMatchObject({ deals: 1, revenue: [{ amount: 200_000, currency: 'EUR' }] })
+  expect(byName['viel-besucht.de']).toMatchObject({ deals: 1, revenue: [] })
+  expect(byName['vergessen.de']).toMatchObject({ deals: 1, revenue: [{ amount: 90_000, currency: 'USD' }] })
+  expect(stats.total.deals).toBe(3)
+  expect(stats.total.revenue).toEqual(
+    expect.arrayContaining([
+      { amount: 200_000, currency: 'EUR' },
+      { amount: 90_000, currency: 'USD' },
+    ]),
+  )
+  expect(stats.total.revenue).toHaveLength(2)
+  // Out of the range: the week before these deals counts none of them, nor a later day's visits.
+  await store.addVisitCounts([{ domain: 'gefragt.de', day: '2026-11-20', metric: 'visit', key: '', count: 5 }])
+  const before = await visitorStats({ store, domains }, { days: 7, now: NOW - 7 * DAY })
+  expect([before.total.deals, before.total.revenue, before.total.visits]).toEqual([0, [], 0])
+})

@@ -88,7 +88,9 @@ export async function visitorStats(
   const daily = dayList.map((day) => ({ day, visitors: 0, visits: 0, formTurns: 0, inquiries: 0 }))
   const dayIndex = new Map(dayList.map((day, i) => [day, i]))
 
+  // The range ends with `now`'s day: a report for a past week (the digest's) leaves out what came after it.
   for (const row of counts) {
+    if (row.day > lastDay) continue
     const name = entry(row.domain)
     const slot = daily[dayIndex.get(row.day) ?? -1]
     switch (row.metric) {
@@ -117,7 +119,7 @@ export async function visitorStats(
     }
   }
   for (const row of stats) {
-    if (row.inquiries === 0) continue
+    if (row.inquiries === 0 || row.day > lastDay) continue
     entry(row.domain).inquiries += row.inquiries
     const slot = daily[dayIndex.get(row.day) ?? -1]
     if (slot) slot.inquiries += row.inquiries
@@ -131,8 +133,8 @@ export async function visitorStats(
   }
   for (const deal of deals) {
     if (options.domain !== undefined && deal.domain !== options.domain) continue
-    if (deal.status !== 'cancelled' && deal.createdAt >= since) entry(deal.domain).deals++
-    if (deal.status === 'completed' && deal.completedAt !== null && deal.completedAt >= since)
+    if (deal.status !== 'cancelled' && deal.createdAt >= since && deal.createdAt <= now) entry(deal.domain).deals++
+    if (deal.status === 'completed' && deal.completedAt !== null && deal.completedAt >= since && deal.completedAt <= now)
       addRevenue(entry(deal.domain).revenue, deal.amount, deal.currency)
   }
 

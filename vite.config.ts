@@ -1,3 +1,4 @@
+import { builtinModules, createRequire } from 'node:module'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 
@@ -26,7 +27,11 @@ function inlineIntoPage(): Plugin {
       }
       for (const [fileName, file] of Object.entries(bundle)) {
         if (file.type !== 'asset' || !fileName.endsWith('.css')) continue
-        replace(new RegExp(`<link rel="stylesheet"[^>]*href="/${escapeRegExp(fileName)}"[^>]*>`), `<style>${String(file.source).trim()}</style>`, `link ${fileName}`)
+        replace(
+          new RegExp(`<link rel="stylesheet"[^>]*href="/${escapeRegExp(fileName)}"[^>]*>`),
+          `<style>${String(file.source).trim()}</style>`,
+          `link ${fileName}`,
+        )
         delete bundle[fileName]
       }
       const entry = (name: string) => {
@@ -40,7 +45,11 @@ function inlineIntoPage(): Plugin {
       const code = loader.code.trim()
       if (!code.includes(CLIENT_ENTRY)) throw new Error(`the loader does not name ${CLIENT_ENTRY}`)
       const inline = code.replaceAll(CLIENT_ENTRY, `/${client.fileName}`).replace(/<\/script/gi, '<\\/script')
-      replace(new RegExp(`<script type="module"[^>]*src="/${escapeRegExp(loader.fileName)}"[^>]*></script>`), `<script type="module">${inline}</script>`, `load ${loader.fileName}`)
+      replace(
+        new RegExp(`<script type="module"[^>]*src="/${escapeRegExp(loader.fileName)}"[^>]*></script>`),
+        `<script type="module">${inline}</script>`,
+        `load ${loader.fileName}`,
+      )
       delete bundle[loader.fileName]
     },
   }
@@ -74,6 +83,50 @@ function lazyBuiltinsForFastify(): Plugin {
   }
 }
 
+/**
+ * Node's built-in modules, imported from ESM, are loaded by require. Importing one as ESM makes Node build a facade
+ * that reads every export once, and node:http's exports include getters that load all of undici (fetch, WebSocket):
+ * that alone was a fifth of the server's start (decision 034). Only the data properties become named exports; a
+ * getter imported by name fails the build instead of costing every start.
+ */
+function builtinsByRequire(): Plugin {
+  const PREFIX = '\0builtin-by-require:'
+  const builtins = new Set(builtinModules.flatMap((name) => (name.startsWith('node:') ? [name] : [name, `node:${name}`])))
+  const buildRequire = createRequire(import.meta.url)
+  const isIdentifier = (name: string) => {
+    try {
+      new Function(`const ${name} = 0`)
+      return true
+    } catch {
+      return false
+    }
+  }
+  return {
+    name: 'domain-lander:builtins-by-require',
+    enforce: 'pre',
+    resolveId(source, _importer, options) {
+      const kind = (options as { kind?: string } | undefined)?.kind
+      if (!builtins.has(source) || source === 'node:module' || source === 'module') return undefined
+      if (kind !== undefined && kind !== 'import-statement' && kind !== 'dynamic-import') return undefined
+      return PREFIX + (source.startsWith('node:') ? source : `node:${source}`)
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return undefined
+      const name = id.slice(PREFIX.length)
+      const exports = buildRequire(name) as object
+      const names = Object.entries(Object.getOwnPropertyDescriptors(exports))
+        .filter(([key, descriptor]) => 'value' in descriptor && key !== 'default' && isIdentifier(key))
+        .map(([key]) => key)
+      return [
+        `import { createRequire } from 'node:module'`,
+        `const builtin = createRequire(import.meta.url)(${JSON.stringify(name)})`,
+        `export default builtin`,
+        names.length ? `export const { ${names.join(', ')} } = builtin` : '',
+      ].join('\n')
+    },
+  }
+}
+
 /** The server's entries: the server, and the process that loads the domains file (src/server/sites/registry.ts). */
 const SERVER_ENTRIES: Record<string, string> = {
   main: 'src/server/main.ts',
@@ -101,51 +154,55 @@ export default defineConfig(({ isSsrBuild, mode }) =>
           rolldownOptions: {
             input: 'src/console/index.html',
             // Named apart from the public page's assets: a console file is recognisable wherever it turns up.
-            output: { entryFileNames: 'assets/console-[hash].js', chunkFileNames: 'assets/console-[hash].js', assetFileNames: 'assets/console-[hash][extname]' },
+            output: {
+              entryFileNames: 'assets/console-[hash].js',
+              chunkFileNames: 'assets/console-[hash].js',
+              assetFileNames: 'assets/console-[hash][extname]',
+            },
           },
           // One entry; the one further chunk (the Übersicht's charts) is fetched when they are drawn, never before.
           modulePreload: false,
         },
       }
     : isSsrBuild
-    ? {
-        plugins: [react(), lazyBuiltinsForFastify()],
-        publicDir: false,
-        // React's packages pick their production or development build by NODE_ENV at run time; decided here, the
-        // development build (slower, and half the bundle) is left out.
-        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-        // The server's dependencies are bundled too, minified: Node then reads and compiles a few files instead of
-        // hundreds of modules (cold start 0.6 of before, docs/decisions/011). What is imported lazily (nodemailer,
-        // pg) becomes a chunk of its own and is still loaded only when first needed.
-        // resvg is a native addon (its .node file is loaded by require): it stays in node_modules. So do the invoice's
-        // PDF libraries (decision 038): they load fonts, WebAssembly and ICC profiles from their own files. And
-        // WebAuthn's library, loaded with the first passkey request: bundled, its X.509 code ran tsyringe before the
-        // reflect-metadata it imports for that side effect, and the server did not start.
-        ssr: { noExternal: true, external: ['@resvg/resvg-js', '@react-pdf/renderer', '@e-invoice-eu/core', '@simplewebauthn/server'] },
-        build: {
-          ssr: true,
-          outDir: 'dist/server',
-          emptyOutDir: true,
-          target: 'node24',
-          sourcemap: true,
-          minify: true,
-          rolldownOptions: {
-            input: SERVER_ENTRIES,
-            // One non-ASCII character makes V8 keep a whole chunk's source as two bytes per character.
-            output: { charset: 'ascii' },
+      ? {
+          plugins: [react(), lazyBuiltinsForFastify(), builtinsByRequire()],
+          publicDir: false,
+          // React's packages pick their production or development build by NODE_ENV at run time; decided here, the
+          // development build (slower, and half the bundle) is left out.
+          define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+          // The server's dependencies are bundled too, minified: Node then reads and compiles a few files instead of
+          // hundreds of modules (cold start 0.6 of before, docs/decisions/011). What is imported lazily (nodemailer,
+          // pg) becomes a chunk of its own and is still loaded only when first needed.
+          // resvg is a native addon (its .node file is loaded by require): it stays in node_modules. So do the invoice's
+          // PDF libraries (decision 038): they load fonts, WebAssembly and ICC profiles from their own files. And
+          // WebAuthn's library, loaded with the first passkey request: bundled, its X.509 code ran tsyringe before the
+          // reflect-metadata it imports for that side effect, and the server did not start.
+          ssr: { noExternal: true, external: ['@resvg/resvg-js', '@react-pdf/renderer', '@e-invoice-eu/core', '@simplewebauthn/server'] },
+          build: {
+            ssr: true,
+            outDir: 'dist/server',
+            emptyOutDir: true,
+            target: 'node24',
+            sourcemap: true,
+            minify: true,
+            rolldownOptions: {
+              input: SERVER_ENTRIES,
+              // One non-ASCII character makes V8 keep a whole chunk's source as two bytes per character.
+              output: { charset: 'ascii' },
+            },
+          },
+        }
+      : {
+          root: 'src/client',
+          plugins: [react(), inlineIntoPage()],
+          build: {
+            outDir: '../../dist/client',
+            emptyOutDir: true,
+            target: 'es2022',
+            rolldownOptions: { input: { index: 'src/client/index.html', client: 'src/client/entry-client.tsx' } },
+            // The loader imports the client entry, which imports nothing else: no preload polyfill needed.
+            modulePreload: false,
           },
         },
-      }
-    : {
-        root: 'src/client',
-        plugins: [react(), inlineIntoPage()],
-        build: {
-          outDir: '../../dist/client',
-          emptyOutDir: true,
-          target: 'es2022',
-          rolldownOptions: { input: { index: 'src/client/index.html', client: 'src/client/entry-client.tsx' } },
-          // The loader imports the client entry, which imports nothing else: no preload polyfill needed.
-          modulePreload: false,
-        },
-      },
 )

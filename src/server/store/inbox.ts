@@ -468,13 +468,13 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
       const rows = await guard(() =>
         db
           .selectFrom('inquiries')
-          .select(['domain', 'offer_amount', 'offer_currency'])
+          .select(['domain', 'offer_amount', 'offer_currency', 'created_at'])
           .where('created_at', '>=', since)
           .where('offer_amount', 'is not', null)
           .where('status', '!=', 'spam')
           .execute(),
       )
-      return rows.map((row) => ({ domain: row.domain, amount: row.offer_amount!, currency: row.offer_currency ?? 'EUR' }))
+      return rows.map((row) => ({ domain: row.domain, amount: row.offer_amount!, currency: row.offer_currency ?? 'EUR', createdAt: row.created_at }))
     },
   }
 }

@@ -139,7 +139,7 @@ export interface Store
   /** Queues one outbox entry again, due now; false when there is none or it is being sent. */
   resendMail(outboxId: number, now: number): Promise<boolean>
   /** Every genuine offer since `since` (epoch ms). */
-  offersSince(since: number): Promise<{ domain: string; amount: number; currency: string }[]>
+  offersSince(since: number): Promise<{ domain: string; amount: number; currency: string; createdAt: number }[]>
   // Sign-in:
   /** The owner's password hash, or null when none is set. */
   ownerPassword(): Promise<string | null>

@@ -174,3 +174,19 @@ test('deals and revenue: every deal made in the range counts, a cancelled one do
   const before = await visitorStats({ store, domains }, { days: 7, now: NOW - 7 * DAY })
   expect([before.total.deals, before.total.revenue, before.total.visits]).toEqual([0, [], 0])
 })
+
+test('offers count in the range of Berlin days they were made in: not those made after a past range, nor late on the day before it', async () => {
+  const store = await openTestStore()
+  const offer = (amount: number, createdAt: number) =>
+    store.saveInquiry(newInquiry({ domain: 'gefragt.de', offer: { amount, currency: 'EUR' }, createdAt }), { queue: false })
+  // The range of 7 days ending 2026-11-15 (Berlin) runs from 2026-11-09 00:00 Berlin, which is 2026-11-08 23:00 UTC.
+  const rangeEnd = NOW - 7 * DAY
+  await offer(1500, Date.UTC(2026, 10, 8, 22, 30)) // 23:30 Berlin on the day before the range
+  await offer(1800, Date.UTC(2026, 10, 8, 23, 30)) // 00:30 Berlin on its first day
+  await offer(1900, Date.UTC(2026, 10, 15, 22, 30)) // 23:30 Berlin on its last day
+  await offer(2500, NOW - DAY) // after the range
+  const past = await visitorStats({ store, domains }, { days: 7, now: rangeEnd })
+  expect(past.names.find((name) => name.domainAscii === 'gefragt.de')).toMatchObject({ offers: 2, highestOffer: { amount: 1900, currency: 'EUR' } })
+  const current = await visitorStats({ store, domains }, { days: 7, now: NOW })
+  expect(current.names.find((name) => name.domainAscii === 'gefragt.de')).toMatchObject({ offers: 1, highestOffer: { amount: 2500, currency: 'EUR' } })
+})

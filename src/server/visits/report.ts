@@ -126,6 +126,8 @@ export async function visitorStats(
   }
   for (const offer of offers) {
     if (options.domain !== undefined && offer.domain !== options.domain) continue
+    const day = berlinDayOf(offer.createdAt).day
+    if (day < firstDay || day > lastDay) continue
     const name = entry(offer.domain)
     name.offers++
     // Offers compare in the name's currency, the one its price is in.

@@ -55,7 +55,7 @@ export const DEAL_ES: DealPageWords = {
     codeShown: 'Su código de transferencia (AuthInfo)',
     codeWrongEmail: 'Esta dirección de correo electrónico no corresponde a esta compra.',
     transferNote: 'Nota del vendedor',
-    invoicesTitle: 'Factura',
+    invoicesTitle: (count) => (count === 1 ? 'Factura' : 'Facturas'),
     invoiceLink: (kind, number) => `${{ invoice: 'Factura', advance: 'Factura de anticipo', cancellation: 'Factura rectificativa' }[kind]} ${number} (PDF)`,
     receivedTitle: '¿Ha recibido el dominio?',
     receivedText: (date) =>

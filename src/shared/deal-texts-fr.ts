@@ -54,7 +54,7 @@ export const DEAL_FR: DealPageWords = {
     codeShown: 'Votre code de transfert (AuthInfo)',
     codeWrongEmail: 'Cette adresse e-mail ne correspond pas à cet achat.',
     transferNote: 'Remarque du vendeur',
-    invoicesTitle: 'Facture',
+    invoicesTitle: (count) => (count === 1 ? 'Facture' : 'Factures'),
     invoiceLink: (kind, number) => `${{ invoice: 'Facture', advance: 'Facture d’acompte', cancellation: 'Facture d’annulation' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Nom de domaine reçu\u00a0?',
     receivedText: (date) =>

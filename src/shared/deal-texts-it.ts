@@ -54,7 +54,7 @@ export const DEAL_IT: DealPageWords = {
     codeShown: 'Il Suo codice di trasferimento (AuthInfo)',
     codeWrongEmail: 'Questo indirizzo e-mail non corrisponde a questo acquisto.',
     transferNote: 'Nota del venditore',
-    invoicesTitle: 'Fattura',
+    invoicesTitle: (count) => (count === 1 ? 'Fattura' : 'Fatture'),
     invoiceLink: (kind, number) => `${{ invoice: 'Fattura', advance: 'Fattura di acconto', cancellation: 'Nota di credito' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Dominio ricevuto?',
     receivedText: (date) =>

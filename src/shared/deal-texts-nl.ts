@@ -54,7 +54,7 @@ export const DEAL_NL: DealPageWords = {
     codeShown: 'Uw verhuiscode (AuthInfo)',
     codeWrongEmail: 'Dit e-mailadres hoort niet bij deze aankoop.',
     transferNote: 'Opmerking van de verkoper',
-    invoicesTitle: 'Factuur',
+    invoicesTitle: (count) => (count === 1 ? 'Factuur' : 'Facturen'),
     invoiceLink: (kind, number) => `${{ invoice: 'Factuur', advance: 'Voorschotfactuur', cancellation: 'Creditnota' }[kind]} ${number} (pdf)`,
     receivedTitle: 'Domeinnaam ontvangen?',
     receivedText: (date) =>

@@ -55,7 +55,7 @@ export const DEAL_PL: DealPageWords = {
     codeShown: 'Kod transferu (AuthInfo)',
     codeWrongEmail: 'Ten adres e-mail nie pasuje do tego zakupu.',
     transferNote: 'Uwaga sprzedającego',
-    invoicesTitle: 'Faktura',
+    invoicesTitle: (count) => (count === 1 ? 'Faktura' : 'Faktury'),
     invoiceLink: (kind, number) => `${{ invoice: 'Faktura', advance: 'Faktura zaliczkowa', cancellation: 'Faktura korygująca' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Domena otrzymana?',
     receivedText: (date) =>

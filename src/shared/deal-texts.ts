@@ -72,7 +72,7 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     codeShown: 'Ihr Transfer-Code (AuthInfo)',
     codeWrongEmail: 'Diese E-Mail-Adresse passt nicht zu diesem Kauf.',
     transferNote: 'Hinweis des Verkäufers',
-    invoicesTitle: 'Rechnung',
+    invoicesTitle: (count) => (count === 1 ? 'Rechnung' : 'Rechnungen'),
     invoiceLink: (kind, number) => `${{ invoice: 'Rechnung', advance: 'Anzahlungsrechnung', cancellation: 'Stornorechnung' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Domain erhalten?',
     receivedText: (date) =>
@@ -135,7 +135,7 @@ export const DEAL_TEXTS: Record<Language, DealWords> = {
     codeShown: 'Your transfer code (AuthInfo)',
     codeWrongEmail: 'This email address does not match this purchase.',
     transferNote: 'Note from the seller',
-    invoicesTitle: 'Invoice',
+    invoicesTitle: (count) => (count === 1 ? 'Invoice' : 'Invoices'),
     invoiceLink: (kind, number) => `${{ invoice: 'Invoice', advance: 'Advance payment invoice', cancellation: 'Cancellation invoice' }[kind]} ${number} (PDF)`,
     receivedTitle: 'Domain received?',
     receivedText: (date) =>

@@ -51,7 +51,8 @@ export interface DealWords {
   codeWrongEmail: string
   transferNote: string
   /** The deal's invoices (decision 038): the heading and each link's words. */
-  invoicesTitle: string
+  /** The heading over the deal's invoices: one, or several (advance invoices, a cancellation). */
+  invoicesTitle: (count: number) => string
   invoiceLink: (kind: 'invoice' | 'advance' | 'cancellation', number: string) => string
   receivedTitle: string
   receivedText: (date: string | null) => string

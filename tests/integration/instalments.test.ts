@@ -224,8 +224,11 @@ describe('an instalment plan', () => {
       expect(pdfNames).toEqual(numbers.map((number) => [`RE-${String(number).padStart(5, '0')}.pdf`]))
       // The buyer's deal page lists them, each a download under the page's own link.
       const page = /https:\/\/festpreis\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(mails[0]!.parsed.text ?? '')![1]!
-      const listed = textOf(await open('festpreis.de', page))
+      const dealPage = await open('festpreis.de', page)
+      const listed = textOf(dealPage)
       for (const number of numbers) expect(listed).toContain(`Anzahlungsrechnung RE-${String(number).padStart(5, '0')} (PDF)`)
+      // Several invoices: the heading over them says so.
+      expect(dealPage.html).toContain('<h2 id="deal-invoices">Rechnungen</h2>')
       const advance = pdfText(Buffer.from(await (await client.call(`/api/invoices/${invoices[2]!.id}`, { cookie })).arrayBuffer()))
       expect(advance).toContain('Anzahlungsrechnung')
       expect(advance).toContain('Anzahlung (Rate 3 von 3) für die Übertragung der Domain festpreis.de')

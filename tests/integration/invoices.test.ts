@@ -152,6 +152,7 @@ describe('marking a deal paid', () => {
     const [invoice] = await invoicesOf(purchase.dealId)
     const shown = await requestAs('fest.de', `${server.url}${page}`)
     expect(shown.html).toContain(`<a href="${page}/rechnung/${invoice!.number}" download="">Rechnung RE-${String(invoice!.number).padStart(5, '0')} (PDF)</a>`)
+    expect(shown.html).toContain('<h2 id="deal-invoices">Rechnung</h2>')
     const download = await getBytes('fest.de', `${server.url}${page}/rechnung/${invoice!.number}`)
     expect(download.status, download.body.toString()).toBe(200)
     expect(download.headers['content-type']).toBe('application/pdf')

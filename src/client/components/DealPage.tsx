@@ -261,7 +261,7 @@ export function DealPage(props: DealPageProps) {
 
         {props.invoices && props.invoices.length > 0 && (
           <section aria-labelledby="deal-invoices">
-            <h2 id="deal-invoices">{text.invoicesTitle}</h2>
+            <h2 id="deal-invoices">{text.invoicesTitle(props.invoices.length)}</h2>
             <ul>
               {props.invoices.map((invoice) => (
                 <li key={invoice.href}>

@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config'
 // touch the store (deploy, fuzzing the parser, most browser tests) run once. The browser tests of a whole sale run on
 // both: "Done when" of the deals (issue 13/19) asks for the paths in Chromium on each store.
 const STORE_TESTS = [
-  'src/server/store/{store,postgres,inbox,sessions,sign-in,confirmation,deal,deal-record,dns-updates,domain-checks,invoice,notifications,privacy,audit}.test.ts',
+  'src/server/store/{store,migrations,postgres,inbox,sessions,sign-in,confirmation,deal,deal-record,dns-updates,domain-checks,invoice,notifications,privacy,audit}.test.ts',
   'src/server/jobs/{digest,audit-retention}.test.ts',
   'src/server/scheduler/scheduler.test.ts',
   'src/server/deal/{advance-invoices,auto-complete,deadlines,deal-rules,privacy,rates,webhooks}.test.ts',

@@ -4,14 +4,15 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { Kysely, PostgresDialect } from 'kysely'
 import { onTestFinished } from 'vitest'
 import { openStore, sqliteFileOf, type StoreConfig } from '../../src/server/store/index.ts'
-import { statementsOf } from '../../src/server/store/migrate.ts'
-import type { MigrationStep } from '../../src/server/store/migration-step.ts'
-import { POSTGRES_MIGRATIONS } from '../../src/server/store/migrations-postgres.ts'
-import { SQLITE_MIGRATIONS } from '../../src/server/store/migrations-sqlite.ts'
+import { migrate, stepsOf } from '../../src/server/store/migrate.ts'
+import { NodeSqliteDialect } from '../../src/server/store/node-sqlite-dialect.ts'
+import { createPool } from '../../src/server/store/postgres-common.ts'
 import type { NewInquiry, Store } from '../../src/server/store/types.ts'
-import { databaseUrlFor, queryStore } from './postgres.ts'
+import { databaseUrlFor } from './postgres.ts'
 
 /** A fresh DATA_DIR (and PostgreSQL schema), deleted after the test. */
 export async function testStoreConfig(prefix = 'store-'): Promise<StoreConfig> {
@@ -48,25 +49,27 @@ export function newInquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
 }
 
 /**
- * Makes `config`'s (empty) store what the program before `step` left: every earlier step run, counted the way the
- * programs before the Migrator counted them (PRAGMA user_version, PostgreSQL's schema_version), which migrate.ts still
- * takes over. Steps given as code change data only, and there is none yet: they are left out. Returns the number of
- * steps in all, for the test to see them all recorded after the store is opened.
+ * Makes `config`'s (empty) store what the program before `step` left: every earlier schema step run and recorded, as
+ * that program left them. `step` finds the step among the names of the modules of src/server/store/migrations/ that
+ * the test's database runs (such as '0025-seal-totp-secrets'). Returns the number of steps in all, for the test to
+ * see them all recorded after the store is opened.
  */
-export async function schemaBefore(config: StoreConfig, step: (steps: MigrationStep[]) => number): Promise<number> {
-  const postgres = config.databaseUrl !== undefined
-  const steps = postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS
-  const before = step(steps)
+export async function schemaBefore(config: StoreConfig, step: (steps: readonly string[]) => number): Promise<number> {
+  const dialect = config.databaseUrl !== undefined ? 'postgres' : 'sqlite'
+  const steps = stepsOf(dialect)
+  const before = step(steps.map((each) => each.id))
   if (before < 0) throw new Error('schemaBefore: no such step')
-  if (!postgres) fs.closeSync(fs.openSync(sqliteFileOf(config), 'w', 0o600))
-  for (const text of steps.slice(0, before)) {
-    if (typeof text === 'string') for (const statement of statementsOf(text)) await queryStore(config.dataDir, statement)
+  let db: Kysely<unknown>
+  if (config.databaseUrl) db = new Kysely({ dialect: new PostgresDialect({ pool: createPool(config.databaseUrl) }) })
+  else {
+    const file = sqliteFileOf(config)
+    fs.closeSync(fs.openSync(file, 'w', 0o600))
+    db = new Kysely({ dialect: new NodeSqliteDialect(new DatabaseSync(file), file) })
   }
-  if (postgres)
-    await queryStore(
-      config.dataDir,
-      `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL); DELETE FROM schema_version; INSERT INTO schema_version VALUES (${before})`,
-    )
-  else await queryStore(config.dataDir, `PRAGMA user_version = ${before}`)
+  try {
+    await migrate(db, dialect, {}, before)
+  } finally {
+    await db.destroy()
+  }
   return steps.length
 }

@@ -1,7 +1,7 @@
 // What really differs between SQLite and PostgreSQL, as each store's part receives it (sqlite.ts and postgres.ts make
 // it), and the one way every part writes.
 import type { Expression, RawBuilder, Transaction } from 'kysely'
-import type { DialectName } from './migrate.ts'
+import type { DialectName } from './migration-step.ts'
 import type { Database } from './schema.ts'
 import type { SaveResult } from './types.ts'
 

@@ -2,52 +2,21 @@
 // processes starting together on one database never migrate it twice. Databases made before the Migrator (their
 // version in PRAGMA user_version or the table schema_version) are taken over as they are.
 import { sql, type Kysely, type Transaction } from 'kysely'
-import { Migrator, type Migration } from 'kysely/migration'
-import type { MigrationContext } from './migration-step.ts'
-import { POSTGRES_MIGRATIONS } from './migrations-postgres.ts'
-import { SQLITE_MIGRATIONS } from './migrations-sqlite.ts'
-
-export type DialectName = 'sqlite' | 'postgres'
+import { Migrator, NO_MIGRATIONS, type Migration } from 'kysely/migration'
+import type { DialectName, MigrationContext, SchemaStep } from './migration-step.ts'
+import { SCHEMA_STEPS } from './migrations/index.ts'
 
 /** Any fixed number: the advisory lock that keeps two instances starting at once from migrating together. */
-const MIGRATION_LOCK = 4_711_001
+export const MIGRATION_LOCK = 4_711_001
 
-const stepsOf = (dialect: DialectName) => (dialect === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS)
+/** The steps `dialect` runs, in order (migrations/index.ts). */
+export const stepsOf = (dialect: DialectName): SchemaStep[] => SCHEMA_STEPS.filter((step) => !step.only || step.only === dialect)
 
-/** Names sort in the order the steps were written, which is the order the Migrator runs them in. */
+/** A step's recorded name: its place among the steps of its database, in the order the Migrator runs them. */
 const nameOf = (index: number) => `${String(index + 1).padStart(4, '0')}`
 
-/**
- * node:sqlite prepares one statement at a time. No step has a semicolon inside a literal; a trigger's body has
- * them, and runs to its END.
- */
-export function statementsOf(text: string): string[] {
-  const statements: string[] = []
-  let current = ''
-  for (const part of text.split(';')) {
-    current += part
-    if (/^\s*CREATE\s+TRIGGER\b/i.test(current) && !/\bEND\s*$/i.test(current)) {
-      current += ';'
-      continue
-    }
-    if (current.trim()) statements.push(current)
-    current = ''
-  }
-  return statements
-}
-
 function migrationsOf(dialect: DialectName, context: MigrationContext): Record<string, Migration> {
-  return Object.fromEntries(
-    stepsOf(dialect).map((step, index) => [
-      nameOf(index),
-      {
-        async up(db: Kysely<unknown>) {
-          if (typeof step === 'function') return step(db, context)
-          for (const statement of statementsOf(step)) await sql.raw(statement).execute(db)
-        },
-      },
-    ]),
-  )
+  return Object.fromEntries(stepsOf(dialect).map((step, index) => [nameOf(index), { up: (db: Kysely<unknown>) => step.up(db, { ...context, dialect }) }]))
 }
 
 async function legacyVersion(trx: Kysely<unknown>, dialect: DialectName, { create = true } = {}): Promise<number> {
@@ -80,6 +49,11 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName,
   // Every process opens the store as it starts (each worker of a cluster): one that finds the schema current must
   // not queue for the write lock behind the others.
   if (await isCurrent(db, dialect)) return
+  await migrate(db, dialect, context, stepsOf(dialect).length)
+}
+
+/** Runs the first `count` steps (those not run yet); the tests make a store of an earlier program with it. */
+export async function migrate(db: Kysely<unknown>, dialect: DialectName, context: MigrationContext, count: number): Promise<void> {
   const steps = stepsOf(dialect)
   await db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx)
@@ -88,6 +62,8 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName,
     if (legacy > steps.length) {
       throw new Error(`The database is of schema version ${legacy}, newer than this program (${steps.length}).`)
     }
+    // The steps have no way down.
+    if (legacy > count) throw new Error(`The database is of schema version ${legacy}, past the ${count} steps asked for.`)
     const migrator = new Migrator({ db: trx, provider: { getMigrations: async () => migrationsOf(dialect, context) } })
     // The Migrator's own tables, as it makes them, made here: it looks for them in every schema of the database
     // (a PostgreSQL database shared by several installations, each in a schema of its own, would fool it), and
@@ -101,8 +77,8 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName,
         await sql`INSERT INTO kysely_migration (name, timestamp) VALUES (${nameOf(index)}, ${new Date(0).toISOString()})`.execute(trx)
       }
     }
-    const { error } = await migrator.migrateToLatest()
+    const { error } = await migrator.migrateTo(count === 0 ? NO_MIGRATIONS : nameOf(count - 1))
     if (error) throw error
-    await recordLegacyVersion(trx, dialect, steps.length)
+    await recordLegacyVersion(trx, dialect, count)
   })
 }

@@ -16,7 +16,7 @@ type Db = Kysely<Database>
 export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
   const { guard } = dialect
   const write = writer(dialect)
-  // Written exactly as the index is (migrations-*.ts), so that the planner uses it; localStem computes the same.
+  // Written exactly as the index is (migrations/0011-email-stem.ts), so that the planner uses it; localStem computes the same.
   const stemMatches = (email: string) =>
     dialect.name === 'postgres'
       ? sql<boolean>`lower(replace(split_part(split_part(i.email, '@', 1), '+', 1), '.', '')) = ${localStem(email)}`

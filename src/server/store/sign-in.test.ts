@@ -6,7 +6,6 @@ import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { openTestStore as open, schemaBefore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { openTotpSecret } from '../lib/seal.ts'
 import { openStore } from './index.ts'
-import { sealPlainTotpSecrets } from './migration-seal-totp.ts'
 
 const HOUR = 60 * 60 * 1000
 const IDLE = 12 * HOUR
@@ -103,7 +102,7 @@ test('the sessions list shows the valid sessions with their details, the last us
 
 test('a plain TOTP secret of a store made before the sealing is sealed by its schema step, with the key of the configuration', async () => {
   const config = await testStoreConfig('sign-in-')
-  const steps = await schemaBefore(config, (all) => all.indexOf(sealPlainTotpSecrets))
+  const steps = await schemaBefore(config, (all) => all.indexOf('0025-seal-totp-secrets'))
   // What the program before the sealing stored: the secret as it is.
   await queryStore(config.dataDir, "INSERT INTO totp (owner, secret, confirmed_at, last_step, created_at) VALUES (1, 'JBSWY3DPEHPK3PXP', 1, 0, 1)")
 

@@ -1,13 +1,12 @@
 // The store's contract, checked on the store of the test project: the SQLite file, or a real PostgreSQL server
 // (project "postgres"). Two store objects on the same data stand for two server processes.
-import fs from 'node:fs'
 import { afterEach, expect, onTestFinished, test, vi } from 'vitest'
 import { newInquiry, openTestStore as open, schemaBefore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
-import { openRateLimitStore, openStore, sqliteFileOf } from './index.ts'
+import { oldSchema } from '../../../tests/helpers/schema.ts'
+import { openRateLimitStore, openStore } from './index.ts'
 import type { Store } from './types.ts'
-import { POSTGRES_MIGRATIONS } from './migrations-postgres.ts'
-import { SQLITE_MIGRATIONS } from './migrations-sqlite.ts'
+import { stepsOf } from './migrate.ts'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -74,7 +73,7 @@ test('an inquiry written in French, Spanish, Italian, Dutch or Polish keeps its 
 
 test('the step that lets inquiries take the new languages keeps the language of every inquiry before it', async () => {
   const config = await storeConfig()
-  await schemaBefore(config, (steps) => steps.findIndex((step) => typeof step === 'string' && step.includes("'de', 'en', 'fr', 'es', 'it', 'nl', 'pl'")))
+  await schemaBefore(config, (steps) => steps.indexOf('0028-more-languages'))
   for (const [token, language] of [
     ['englishtoken000', 'en'],
     ['germantoken0000', 'de'],
@@ -214,11 +213,7 @@ test('a store made before the query layer is taken over as it is: its offers bec
   const config = await storeConfig()
   // The schema steps as the program before Kysely's Migrator ran them, and the version it recorded.
   const postgres = config.databaseUrl !== undefined
-  const steps = (postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS).slice(0, postgres ? 6 : 5)
-  if (!postgres) fs.closeSync(fs.openSync(sqliteFileOf(config), 'w', 0o600))
-  for (const statement of steps.join(';').split(';')) if (statement.trim()) await queryStore(config.dataDir, statement)
-  if (postgres) await queryStore(config.dataDir, 'CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (6)')
-  else await queryStore(config.dataDir, 'PRAGMA user_version = 5')
+  await oldSchema(config, postgres ? 6 : 5)
   await queryStore(
     config.dataDir,
     `INSERT INTO inquiries (token, content_hash, domain, name, email, message, offer_eur, below_minimum, created_at)
@@ -229,7 +224,7 @@ test('a store made before the query layer is taken over as it is: its offers bec
   expect(await a.findInquiry('oldtoken0000000')).toMatchObject({ offer: { amount: 4900, currency: 'EUR' }, message: 'Alt', language: 'de' })
   expect((await b.saveInquiry(inquiry({ offer: { amount: 10, currency: 'USD' } }), queue)).status).toBe('created')
   const recorded = await queryStore<{ name: string }>(config.dataDir, 'SELECT name FROM kysely_migration ORDER BY name')
-  const all = (postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS).length
+  const all = stepsOf(postgres ? 'postgres' : 'sqlite').length
   expect(recorded.map((row) => row.name)).toHaveLength(all)
   // The old version marker moves on too, so that the program before refuses the newer schema instead of using it.
   const version = postgres

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { expect } from 'vitest'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
 import { runCliWithInput } from './cli.ts'
+import type { Fetch } from './contact.ts'
 import { storeEnv } from './postgres.ts'
 import type { ServerProcess } from './server.ts'
 
@@ -14,11 +15,16 @@ export interface ConsoleCall {
   headers?: Record<string, string>
 }
 
-export function consoleClient(server: ServerProcess, password = 'Kanzlei-Rheinblick-2026') {
+/**
+ * A server process, or an app in process (InProcessApp in helpers/app.ts), whose `fetch` answers through inject
+ * what fetch() would send to its console's port.
+ */
+export function consoleClient(server: Pick<ServerProcess, 'adminUrl' | 'dataDir'> & { fetch?: Fetch }, password = 'Kanzlei-Rheinblick-2026') {
   const admin = server.adminUrl!
+  const send = server.fetch ?? fetch
   /** A request as the console's page sends it: same origin, with the console's header on changes. */
   function call(pathName: string, { method = 'GET', body, cookie, client = '192.0.2.1', headers = {} }: ConsoleCall = {}) {
-    return fetch(`${admin}${pathName}`, {
+    return send(`${admin}${pathName}`, {
       method,
       redirect: 'manual',
       headers: {

@@ -65,11 +65,21 @@ export const browserHeaders = (n = 0) => ({
 /** How often a page shows `text` to the reader: in its body (the <title> is the tab's, not the page's). */
 export const timesShown = (html: string, text: string) => html.slice(html.indexOf('<body')).split(text).length - 1
 
+/** fetch(), or an app's in-process stand-in for it (InProcessApp.fetch in helpers/app.ts). */
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
+
 /** GET / as a browser would (for `host`, if given, with `headers`), and the token and hash of its form. */
-export async function fetchForm(url: string, host?: string, headers: Record<string, string> = {}): Promise<{ token: string; hash: string; html: string }> {
-  const { status, html } = host
-    ? await requestAs(host, `${url}/`, { headers })
-    : await fetch(`${url}/`, { headers }).then(async (r) => ({ status: r.status, html: await r.text() }))
+export async function fetchForm(
+  url: string,
+  host?: string,
+  headers: Record<string, string> = {},
+  send: Fetch = fetch,
+): Promise<{ token: string; hash: string; html: string }> {
+  // fetch() cannot name another Host; an in-process app's stand-in can.
+  const { status, html } =
+    host && send === fetch
+      ? await requestAs(host, `${url}/`, { headers })
+      : await send(`${url}/`, { headers: { ...headers, ...(host && { host }) } }).then(async (r) => ({ status: r.status, html: await r.text() }))
   const token = /name="token" value="([^"]+)"/.exec(html)?.[1]
   const hash = /name="hash" value="([^"]+)"/.exec(html)?.[1]
   if (!token || !hash) throw new Error(`no form in the page (status ${status})`)
@@ -77,8 +87,8 @@ export async function fetchForm(url: string, host?: string, headers: Record<stri
 }
 
 /** POST /api/contact (or another path) with a JSON body, as the page's script does. */
-export function postContact(url: string, body: unknown, headers: Record<string, string> = {}, path = '/api/contact') {
-  return fetch(`${url}${path}`, {
+export function postContact(url: string, body: unknown, headers: Record<string, string> = {}, path = '/api/contact', send: Fetch = fetch) {
+  return send(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -86,10 +96,10 @@ export function postContact(url: string, body: unknown, headers: Record<string, 
 }
 
 /** A whole visit: fetch the page, fill the form (VISITOR, changed by `fields`), send it. */
-export async function submitInquiry(url: string, fields: Fields = {}, headers: Record<string, string> = {}) {
-  const { token, hash } = await fetchForm(url)
+export async function submitInquiry(url: string, fields: Fields = {}, headers: Record<string, string> = {}, send: Fetch = fetch) {
+  const { token, hash } = await fetchForm(url, undefined, {}, send)
   const body = { ...VISITOR, token, hash, ...fields }
-  const response = await postContact(url, body, headers)
+  const response = await postContact(url, body, headers, '/api/contact', send)
   return Object.assign(response, { sent: body })
 }
 

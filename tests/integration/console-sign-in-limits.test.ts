@@ -1,12 +1,13 @@
 // Password guessing against the console where the client chooses its address (issue 12/19, break 7): the public
 // port's TRUST_PROXY, the SSH tunnel that connects from 127.0.0.1 like a proxy on the same machine, a proxy that is
 // trusted, many addresses at once, and a page of another name reaching the console through the owner's tunnel (DNS
-// rebinding). Counters live in the store: run on SQLite and PostgreSQL.
+// rebinding). Counters live in the store: run on SQLite and PostgreSQL. Which hosts the console answers is a matter of
+// the Host header alone, answered by the app in process; the guesses run against the real server process.
 import { afterEach, describe, expect, test } from 'vitest'
 import { SIGN_IN_FAILURES_ALL } from '../../src/server/admin/session/route.ts'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
 import { consoleClient, cookieParts } from '../helpers/console.ts'
-import { requestAs } from '../helpers/contact.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
@@ -14,10 +15,12 @@ const TOO_MANY = 'Zu viele falsche Passwörter. Bitte versuchen Sie es später e
 const BAD_HOST = { error: 'Diese Adresse ist ungültig.' }
 
 let server: ServerProcess | undefined
+let app: InProcessApp | undefined
 afterEach(async () => {
   await server?.stop()
   server?.cleanup()
-  server = undefined
+  await app?.close()
+  server = app = undefined
 })
 
 async function start(env: Record<string, string>) {
@@ -30,9 +33,20 @@ async function start(env: Record<string, string>) {
   return { ...client, server, attempt }
 }
 
+/** The app in process, with a password set: for what the Host header alone decides. */
+async function build(env: Record<string, string>) {
+  app = await buildTestApp(env)
+  const client = consoleClient(app, PASSWORD)
+  expect((await client.setPassword()).code).toBe(0)
+  return client
+}
+
+/** A request with any Host header, to the app in process. */
+const requestAs: InProcessApp['requestAs'] = (...args) => app!.requestAs(...args)
+
 /** A sign-in with any Host header, as a page of that name (or a tunnel on that local port) sends it. */
 function signInAs(host: string, password: string) {
-  return requestAs(host, `${server!.adminUrl}/api/session`, {
+  return requestAs(host, `${app!.adminUrl}/api/session`, {
     method: 'POST',
     body: { password },
     headers: { origin: `http://${host}`, [CONSOLE_HEADER]: '1' },
@@ -91,9 +105,9 @@ describe('guessing from many addresses', () => {
 
 describe('the hosts the console answers', () => {
   test('a page of another name (DNS rebinding through the tunnel) gets 421 for everything and cannot lock the owner out', async () => {
-    const { signIn } = await start({})
+    const { signIn } = await build({})
     for (const pathName of ['/', '/anmelden', '/api/inbox', '/assets/x.js']) {
-      const response = await requestAs('rebind.evil.example:3001', `${server!.adminUrl}${pathName}`)
+      const response = await requestAs('rebind.evil.example:3001', `${app!.adminUrl}${pathName}`)
       expect([response.status, JSON.parse(response.html)], pathName).toEqual([421, BAD_HOST])
       expect([response.headers['cache-control'], response.headers['x-frame-options']]).toEqual(['no-store', 'DENY'])
     }
@@ -109,7 +123,7 @@ describe('the hosts the console answers', () => {
   })
 
   test('through an SSH tunnel on another local port, by 127.0.0.1, localhost or [::1], the owner signs in', async () => {
-    const { call } = await start({})
+    const { call } = await build({})
     for (const host of ['127.0.0.1:8080', 'localhost:8080', '[::1]:3001']) {
       const response = await signInAs(host, PASSWORD)
       expect(response.status, host).toBe(204)
@@ -120,16 +134,16 @@ describe('the hosts the console answers', () => {
   })
 
   test("ADMIN_URL's host is answered (the name a proxy passes on), other names still are not", async () => {
-    await start({ ADMIN_URL: 'https://konsole.example.de', ADMIN_TRUST_PROXY: '127.0.0.1' })
-    const page = await requestAs('konsole.example.de', `${server!.adminUrl}/anmelden`)
+    await build({ ADMIN_URL: 'https://konsole.example.de', ADMIN_TRUST_PROXY: '127.0.0.1' })
+    const page = await requestAs('konsole.example.de', `${app!.adminUrl}/anmelden`)
     expect(page.status).toBe(200)
-    const signedIn = await requestAs('konsole.example.de', `${server!.adminUrl}/api/session`, {
+    const signedIn = await requestAs('konsole.example.de', `${app!.adminUrl}/api/session`, {
       method: 'POST',
       body: { password: PASSWORD },
       headers: { origin: 'https://konsole.example.de', [CONSOLE_HEADER]: '1', 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' },
     })
     expect(signedIn.status).toBe(204)
     expect(cookieParts(String(signedIn.headers['set-cookie'])).attributes).toContain('Secure')
-    expect((await requestAs('example.de', `${server!.adminUrl}/anmelden`)).status).toBe(421)
+    expect((await requestAs('example.de', `${app!.adminUrl}/anmelden`)).status).toBe(421)
   })
 })

@@ -1,27 +1,36 @@
 // The console's second factor, passkey routes and sessions page from outside (decision 041): every new route needs a
 // session and refuses other sites, a password alone no longer signs in once TOTP is on, a code works once, a
 // recovery code once, wrong codes count against the sign-in limit, `set-password --reset-2fa`, the sessions list,
-// and no secret in the log. Passkeys themselves are tested in Chromium (tests/e2e/console-passkeys.test.ts).
+// and no secret in the log. Passkeys themselves are tested in Chromium (tests/e2e/console-passkeys.test.ts). The
+// routes are answered by the app in process; what the log says, and a restart, by the real server process.
 import { TOTP } from 'otpauth'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { SecondFactorConfirmed, SecondFactorSetup, SessionsPageData } from '../../src/shared/sign-in-api.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
 import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { queryStore, storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
-let server: ServerProcess
+let app: InProcessApp
 let client: ReturnType<typeof consoleClient>
+/** For the tests that read the log. */
+let server: ServerProcess
+let processClient: ReturnType<typeof consoleClient>
 let clients = 0
 const newClient = () => `198.51.100.${++clients}`
 
 beforeAll(async () => {
-  server = await startServerProcess({ ADMIN_TRUST_PROXY: 'true' })
-  client = consoleClient(server, PASSWORD)
+  app = await buildTestApp({ ADMIN_TRUST_PROXY: 'true' })
+  client = consoleClient(app, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
+  server = await startServerProcess({ ADMIN_TRUST_PROXY: 'true' })
+  processClient = consoleClient(server, PASSWORD)
+  expect((await processClient.setPassword()).code).toBe(0)
 })
 afterAll(async () => {
+  await app?.close()
   await server?.stop()
   server?.cleanup()
 })
@@ -64,7 +73,7 @@ test('every new state-changing route refuses another site (Origin, Sec-Fetch-Sit
       const response = await client.call(route.url, { method: route.method, body: route.body, cookie, headers })
       expect(response.status, `${route.method} ${route.url} ${JSON.stringify(headers)}`).toBe(403)
     }
-    const withoutHeader = await fetch(`${client.admin}${route.url}`, {
+    const withoutHeader = await app.fetch(`${client.admin}${route.url}`, {
       method: route.method,
       headers: { cookie, origin: client.admin, 'content-type': 'application/json' },
       body: JSON.stringify(route.body ?? {}),
@@ -102,6 +111,7 @@ test('the sessions page lists each session with browser and address in part; one
 })
 
 test('TOTP: confirmed with one code; then a password alone signs nobody in, a code works once, a recovery code once; wrong codes count; --reset-2fa ends it; no secret in the log', async () => {
+  const client = processClient
   const { cookie } = await client.signIn({ client: newClient() })
   const setup = (await (await client.call('/api/second-factor/setup', { method: 'POST', cookie })).json()) as SecondFactorSetup
   expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/)
@@ -247,7 +257,7 @@ test("a passkey challenge handed to one browser's session cannot be answered by 
   expect(options.status).toBe(409)
   // 127.0.0.1 is no relying-party id: by the name localhost, as the owner's tunnel is opened for passkeys.
   const local = (pathName: string, cookie: string, body?: unknown) =>
-    fetch(`${client.admin.replace('127.0.0.1', 'localhost')}${pathName}`, {
+    app.fetch(`${client.admin.replace('127.0.0.1', 'localhost')}${pathName}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

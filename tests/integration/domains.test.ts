@@ -1,16 +1,17 @@
 // One server, many domains: the domains file decides what each host gets, where its inquiries go and which hosts
-// may have a certificate.
+// may have a certificate. Answered by the app in process; reloads, signals and refused starts by the real server
+// process.
 import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
-import { startApp, type TestApp } from '../helpers/app.ts'
+import { buildTestApp, startApp, type InProcessApp } from '../helpers/app.ts'
 import { runCli } from '../helpers/cli.ts'
-import { VISITOR, expectError, fetchForm, getPage, postContact, requestAs, timesShown } from '../helpers/contact.ts'
+import { VISITOR, expectError, fetchForm, getPage as getPageOverSocket, postContact, requestAs as requestOverSocket, timesShown } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile as domainsFile } from '../helpers/domains.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
-let app: TestApp | undefined
+let app: InProcessApp | undefined
 let smtp: SmtpSink | undefined
 afterEach(async () => {
   await app?.close()
@@ -42,15 +43,18 @@ domains:
     listed: false
 `
 
+const getPage = (url: string, host: string) => app!.requestAs(host, `${url}/`)
+const requestAs: InProcessApp['requestAs'] = (...args) => app!.requestAs(...args)
+
 async function withDomains(text = DOMAINS, env: Record<string, string> = {}) {
   smtp = await startSmtpSink()
-  app = await startApp({ DOMAINS_FILE: domainsFile(text), SMTP_URL: smtp.url, ...env })
+  app = await buildTestApp({ DOMAINS_FILE: domainsFile(text), SMTP_URL: smtp.url, ...env })
   return app
 }
 
 /** A whole visit to `host`: page, form, post (with the Host header the browser would send). */
 async function inquire(host: string, fields: Record<string, string> = {}) {
-  const { token, hash } = await fetchForm(app!.url, host)
+  const { token, hash } = await fetchForm(app!.url, host, {}, app!.fetch)
   return requestAs(host, `${app!.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash, ...fields } })
 }
 
@@ -82,7 +86,7 @@ describe('pages', () => {
     expect(timesShown(neutral.html, 'Diese Domain ist hier nicht verfügbar.')).toBe(1)
     expect(neutral.html).not.toContain('other.de')
     await app!.close()
-    app = await startApp({ DOMAINS_FILE: domainsFile(DOMAINS.replace('unknownHosts: not-found', 'unknownHosts: page')) })
+    app = await buildTestApp({ DOMAINS_FILE: domainsFile(DOMAINS.replace('unknownHosts: not-found', 'unknownHosts: page')) })
     expect((await getPage(app.url, 'other.de')).html).toContain('<h1 class="domain">other.de</h1>')
   })
 
@@ -92,14 +96,14 @@ describe('pages', () => {
     expect(redirect.status).toBe(301)
     expect(redirect.headers.location).toBe('http://example.de:8080/?a=1')
     await app!.close()
-    app = await startApp({ DOMAINS_FILE: domainsFile(DOMAINS.replace('www: redirect', 'www: show')) })
+    app = await buildTestApp({ DOMAINS_FILE: domainsFile(DOMAINS.replace('www: redirect', 'www: show')) })
     const shown = await getPage(app.url, 'www.example.de')
     expect(shown.status).toBe(200)
     expect(shown.html).toContain('<h1 class="domain">example.de</h1>')
   })
 
   test('without a domains file the footer stays empty and every valid host gets the page', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { html } = await getPage(app.url, 'irgendwas.de')
     expect(html).toContain('<footer class="footer"></footer>')
     expect(html).not.toContain('Angebot')
@@ -168,8 +172,8 @@ describe('inquiries', () => {
 
   test('posts for hosts this server does not sell get 404', async () => {
     await withDomains()
-    const { token, hash } = await fetchForm(app!.url, 'example.de')
-    const response = await postContact(app!.url, { ...VISITOR, token, hash })
+    const { token, hash } = await fetchForm(app!.url, 'example.de', {}, app!.fetch)
+    const response = await postContact(app!.url, { ...VISITOR, token, hash }, {}, '/api/contact', app!.fetch)
     await expectError(response, 404, 'Diese Domain ist hier nicht verfügbar.')
   })
 })
@@ -196,7 +200,7 @@ describe('legal pages and links', () => {
 describe('legal pages without a domains file', () => {
   test('IMPRINT_URL links out; PRIVACY_FILE is served as /datenschutz and linked, with the note under the form', async () => {
     const file = domainsFile('Datenschutz: Wir speichern nur, was Sie uns schreiben.', 'datenschutz.txt')
-    app = await startApp({ IMPRINT_URL: 'https://verkauf.example.org/impressum', PRIVACY_FILE: file })
+    app = await buildTestApp({ IMPRINT_URL: 'https://verkauf.example.org/impressum', PRIVACY_FILE: file })
     const { html } = await getPage(app.url, 'example.de')
     expect(html).toContain(
       '<footer class="footer"><a href="https://verkauf.example.org/impressum">Impressum</a><a href="/datenschutz">Datenschutz</a></footer>',
@@ -215,7 +219,7 @@ describe('legal pages without a domains file', () => {
 describe('TLS check for on-demand certificates', () => {
   test('only domains the file lists (and their www.) get 200', async () => {
     await withDomains()
-    const check = async (domain: string) => (await fetch(`${app!.url}/tls-check?domain=${encodeURIComponent(domain)}`)).status
+    const check = async (domain: string) => (await app!.fetch(`${app!.url}/tls-check?domain=${encodeURIComponent(domain)}`)).status
     expect(await check('example.de')).toBe(200)
     expect(await check('www.example.de')).toBe(200)
     expect(await check('xn--mnchen-3ya.de')).toBe(200)
@@ -225,16 +229,16 @@ describe('TLS check for on-demand certificates', () => {
     expect(await check('old.de')).toBe(404)
     expect(await check('other.de')).toBe(404)
     expect(await check('bad name')).toBe(404)
-    expect((await fetch(`${app!.url}/tls-check`)).status).toBe(404)
+    expect((await app!.fetch(`${app!.url}/tls-check`)).status).toBe(404)
   })
 
   test('without a domains file nothing gets a certificate unless ALLOW_ANY_TLS is set', async () => {
-    app = await startApp()
-    expect((await fetch(`${app.url}/tls-check?domain=example.de`)).status).toBe(404)
+    app = await buildTestApp()
+    expect((await app.fetch(`${app.url}/tls-check?domain=example.de`)).status).toBe(404)
     await app.close()
-    app = await startApp({ ALLOW_ANY_TLS: 'true' })
-    expect((await fetch(`${app.url}/tls-check?domain=example.de`)).status).toBe(200)
-    expect((await fetch(`${app.url}/tls-check?domain=not%20valid`)).status).toBe(404)
+    app = await buildTestApp({ ALLOW_ANY_TLS: 'true' })
+    expect((await app.fetch(`${app.url}/tls-check?domain=example.de`)).status).toBe(200)
+    expect((await app.fetch(`${app.url}/tls-check?domain=not%20valid`)).status).toBe(404)
   })
 })
 
@@ -245,10 +249,10 @@ describe('reloading', () => {
     try {
       fs.writeFileSync(`${file}.tmp`, DOMAINS.replace('price: 4900', 'price: 5500'))
       fs.renameSync(`${file}.tmp`, file)
-      await expect.poll(async () => (await getPage(server.url, 'example.de')).html, { timeout: 5000 }).toContain('5.500')
+      await expect.poll(async () => (await getPageOverSocket(server.url, 'example.de')).html, { timeout: 5000 }).toContain('5.500')
       fs.writeFileSync(file, 'domains: [this is: not valid')
       await expect.poll(() => server.output.join('\n'), { timeout: 5000 }).toContain('domains file not reloaded')
-      const { status, html } = await getPage(server.url, 'example.de')
+      const { status, html } = await getPageOverSocket(server.url, 'example.de')
       expect(status).toBe(200)
       expect(html).toContain('5.500')
     } finally {
@@ -264,7 +268,7 @@ describe('reloading', () => {
       // Change the file without the watcher noticing the content (same name), then ask for a reload explicitly.
       fs.writeFileSync(file, DOMAINS.replace('price: 4900', 'price: 7700'))
       server.child.kill('SIGHUP')
-      await expect.poll(async () => (await getPage(server.url, 'example.de')).html, { timeout: 5000 }).toContain('7.700')
+      await expect.poll(async () => (await getPageOverSocket(server.url, 'example.de')).html, { timeout: 5000 }).toContain('7.700')
       await expect.poll(() => server.output.some((line) => line.includes('domains file reloaded'))).toBe(true)
     } finally {
       expect(await server.stop()).toBe(0)
@@ -290,7 +294,7 @@ describe('reloading', () => {
       server.child.kill('SIGHUP')
       await expect.poll(() => server.output.some((line) => line.includes('domains file not reloaded') && refused.test(line)), { timeout: 5000 }).toBe(true)
       const { token, hash } = await fetchForm(server.url, 'example.de')
-      const response = await requestAs('example.de', `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash } })
+      const response = await requestOverSocket('example.de', `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash } })
       expect(response.status).toBe(200)
       const [mail] = await smtp.waitFor(1)
       expect(mail!.envelope.to).toEqual(['verkauf@example.org'])
@@ -302,7 +306,7 @@ describe('reloading', () => {
   })
 
   test('a JSON domains file works as well', async () => {
-    app = await startApp({ DOMAINS_FILE: domainsFile(JSON.stringify({ domains: { 'example.de': { price: 100 } } }), 'domains.json') })
+    app = await buildTestApp({ DOMAINS_FILE: domainsFile(JSON.stringify({ domains: { 'example.de': { price: 100 } } }), 'domains.json') })
     expect((await getPage(app.url, 'example.de')).html).toContain('Preis: 100\u00a0€')
   })
 })

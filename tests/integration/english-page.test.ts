@@ -1,11 +1,10 @@
-// The domains file's `language` against the real server process: English pages from <html lang> to the link-preview
+// The domains file's `language`, answered by the app in process: English pages from <html lang> to the link-preview
 // image, German pages as they always were, and `auto`, which follows Accept-Language and says so in Vary.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TEXT } from '../../src/shared/texts.ts'
 import { TEXTS } from '../../src/shared/texts-all.ts'
-import { requestAs } from '../helpers/contact.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
 const EN = TEXTS.en
 const DOMAINS = `
@@ -22,18 +21,17 @@ domains:
   asked.com: { language: en, price: 12000, priceType: on-request }
 `
 
-let server: ServerProcess
+let server: InProcessApp
 beforeAll(async () => {
-  server = await startServerProcess({ DOMAINS_FILE: writeTestFile(DOMAINS) })
+  server = await buildTestApp({ DOMAINS_FILE: writeTestFile(DOMAINS) })
 })
 afterAll(async () => {
-  await server?.stop()
-  server?.cleanup()
+  await server?.close()
   removeTestFiles()
 })
 
 const get = (host: string, path = '/', acceptLanguage?: string) =>
-  requestAs(host, `${server.url}${path}`, { headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } })
+  server.requestAs(host, `${server.url}${path}`, { headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } })
 const langOf = (html: string) => /<html lang="([^"]*)">/.exec(html)?.[1]
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1]
 const metaOf = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1]
@@ -97,7 +95,7 @@ describe('language: en', () => {
     const sold = await get('sold.com')
     expect(sold.html).toContain(`<p class="sale-status">${EN.sold}</p>`)
     expect(sold.html).not.toContain('<form')
-    const post = await requestAs('sold.com', `${server.url}/api/contact`, { method: 'POST', body: {} })
+    const post = await server.requestAs('sold.com', `${server.url}/api/contact`, { method: 'POST', body: {} })
     expect([post.status, JSON.parse(post.html)]).toEqual([410, { error: EN.sold }])
   })
 })

@@ -1,28 +1,31 @@
 // /healthz and /readyz, for a load balancer and a monitor.
 import { afterEach, expect, test } from 'vitest'
 import { queryStore } from '../helpers/postgres.ts'
-import { startApp, type TestApp } from '../helpers/app.ts'
+import { buildTestApp, startApp, type InProcessApp, type TestApp } from '../helpers/app.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
-let app: TestApp | undefined
+let app: InProcessApp | undefined
+/** The app on a socket: for what the client's address decides. */
+let listening: TestApp | undefined
 let smtp: SmtpSink | undefined
 afterEach(async () => {
   await app?.close()
+  await listening?.close()
   await smtp?.close()
-  app = smtp = undefined
+  app = listening = smtp = undefined
 })
 
 test('healthz says the process is up', async () => {
-  app = await startApp()
-  const response = await fetch(`${app.url}/healthz`)
+  app = await buildTestApp()
+  const response = await app.fetch(`${app.url}/healthz`)
   expect(response.status).toBe(200)
   expect(await response.json()).toEqual({ status: 'ok' })
 })
 
 test('readyz reports a writable store and an empty outbox', async () => {
-  app = await startApp()
-  const response = await fetch(`${app.url}/readyz`)
+  app = await buildTestApp()
+  const response = await app.fetch(`${app.url}/readyz`)
   expect(response.status).toBe(200)
   expect(await response.json()).toEqual({
     status: 'ok',
@@ -36,13 +39,13 @@ test('readyz reports the backlog while the mail server is down, and 503 once mai
   const deadPort = smtp.port
   await smtp.close()
   smtp = undefined
-  app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${deadPort}` })
-  expect((await submitInquiry(app.url)).status).toBe(200)
-  await expect.poll(async () => (await (await fetch(`${app!.url}/readyz`)).json()).outbox.pending).toBe(1)
+  app = await buildTestApp({ SMTP_URL: `smtp://127.0.0.1:${deadPort}` })
+  expect((await submitInquiry(app.url, {}, {}, app.fetch)).status).toBe(200)
+  await expect.poll(async () => (await (await app!.fetch(`${app!.url}/readyz`)).json()).outbox.pending).toBe(1)
   // The first attempt failed; make it look an hour and a bit old, as the clock would after an hour of failures.
   await expect.poll(async () => (await (await app!.store()).outboxHealth()).failingSince).not.toBeNull()
   await queryStore(app.dataDir, 'UPDATE outbox SET created_at = ?', [Date.now() - 61 * 60_000])
-  const response = await fetch(`${app.url}/readyz`)
+  const response = await app.fetch(`${app.url}/readyz`)
   expect(response.status).toBe(503)
   const body = await response.json()
   expect(body.status).toBe('unavailable')
@@ -51,13 +54,13 @@ test('readyz reports the backlog while the mail server is down, and 503 once mai
 })
 
 test('readyz writes to the store at most once a second, however often it is asked', async () => {
-  app = await startApp()
+  app = await buildTestApp()
   // Each write stores its time in the row 'ready-check'; an answer comes only after its write.
   const lastWrite = async () => (await queryStore<{ value: string }>(app!.dataDir, "SELECT value FROM meta WHERE key = 'ready-check'"))[0]?.value
   const writes = new Set<string>()
   const started = Date.now()
   for (let i = 0; i < 20; i++) {
-    expect((await fetch(`${app.url}/readyz`)).status).toBe(200)
+    expect((await app.fetch(`${app.url}/readyz`)).status).toBe(200)
     writes.add((await lastWrite())!)
   }
   const secondsBegun = Math.floor((Date.now() - started) / 1000) + 1
@@ -65,22 +68,22 @@ test('readyz writes to the store at most once a second, however often it is aske
   expect(writes.size).toBeLessThanOrEqual(secondsBegun)
   // A second later it writes again: the answer does not stay "ok" from a store that stopped taking writes.
   const before = await lastWrite()
-  await expect.poll(async () => (await fetch(`${app!.url}/readyz`), await lastWrite()), { interval: 100, timeout: 5000 }).not.toBe(before)
+  await expect.poll(async () => (await app!.fetch(`${app!.url}/readyz`), await lastWrite()), { interval: 100, timeout: 5000 }).not.toBe(before)
 })
 
 test("readyz shows the outbox to a client on this machine only: the socket decides, not X-Forwarded-For, and a request a local proxy forwarded is a visitor's", async () => {
-  app = await startApp({ TRUST_PROXY: 'true' })
-  const local = await app.app.inject({ url: '/readyz' })
+  listening = await startApp({ TRUST_PROXY: 'true' })
+  const local = await listening.app.inject({ url: '/readyz' })
   expect(local.json()).toHaveProperty('outbox.pending', 0)
-  const remote = await app.app.inject({ url: '/readyz', remoteAddress: '203.0.113.9', headers: { 'x-forwarded-for': '127.0.0.1' } })
+  const remote = await listening.app.inject({ url: '/readyz', remoteAddress: '203.0.113.9', headers: { 'x-forwarded-for': '127.0.0.1' } })
   expect(remote.statusCode).toBe(200)
   expect(remote.json()).toEqual({ status: 'ok' })
-  const throughLocalProxy = await fetch(`${app.url}/readyz`, { headers: { 'x-forwarded-for': '203.0.113.9' } })
+  const throughLocalProxy = await fetch(`${listening.url}/readyz`, { headers: { 'x-forwarded-for': '203.0.113.9' } })
   expect(await throughLocalProxy.json()).toEqual({ status: 'ok' })
 })
 
 test('with READYZ_DETAILS=true readyz shows the outbox to every client', async () => {
-  app = await startApp({ READYZ_DETAILS: 'true' })
+  app = await buildTestApp({ READYZ_DETAILS: 'true' })
   const remote = await app.app.inject({ url: '/readyz', remoteAddress: '203.0.113.9' })
   expect(remote.json()).toMatchObject({ status: 'ok', store: 'writable', outbox: { pending: 0, failed: 0 } })
 })

@@ -1,14 +1,13 @@
-// Price terms, the buy button, "So läuft der Kauf ab" and the icon per name, against the real server process: the
+// Price terms, the buy button, "So läuft der Kauf ab" and the icon per name, answered by the app in process: the
 // page's HTML for every priceType and vat, where the buy button and the steps show, what "on request" keeps out of
 // the page, its JSON-LD and the DNS records, and the buyUrl values a domains file may not have.
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TEXT } from '../../src/shared/texts.ts'
-import { tempDataDir } from '../helpers/app.ts'
+import { buildTestApp, tempDataDir, type InProcessApp } from '../helpers/app.ts'
 import { runCli } from '../helpers/cli.ts'
-import { getPage, requestAs } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+import { startServerProcess } from '../helpers/server.ts'
 
 const PRICE_TYPES = [undefined, 'fixed', 'negotiable', 'on-request'] as const
 const VATS = [undefined, 'included', 'excluded', 'none'] as const
@@ -32,21 +31,23 @@ ${COMBINATIONS.map(({ priceType, vat, name }) => `  ${name}: { price: 4900${pric
   anfrage.de: { price: 4900, priceType: on-request, vat: included, description: Fragen Sie uns. }
 `
 
-let server: ServerProcess
+let server: InProcessApp
 let file: string
 /** The CLI's DATA_DIR (`dns` opens no store). */
 let cliDir: string
 beforeAll(async () => {
   file = writeTestFile(DOMAINS)
   cliDir = tempDataDir()
-  server = await startServerProcess({ DOMAINS_FILE: file })
+  server = await buildTestApp({ DOMAINS_FILE: file })
 })
 afterAll(async () => {
-  await server?.stop()
-  server?.cleanup()
+  await server?.close()
   removeTestFiles()
   fs.rmSync(cliDir, { recursive: true, force: true })
 })
+
+const getPage = (url: string, host: string) => server.requestAs(host, `${url}/`)
+const requestAs: InProcessApp['requestAs'] = (...args) => server.requestAs(...args)
 
 /** The text of the first element with this class, tags and React's text separators taken out. */
 function textOf(html: string, className: string): string | undefined {

@@ -1,10 +1,10 @@
-// A name's `status` in the domains file, against the real server process: reserved keeps the form for back-up
+// A name's `status` in the domains file, answered by the app in process: reserved keeps the form for back-up
 // offers, sold shows that it is sold, has no form and answers 410 to every POST; /tls-check is unchanged for both.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { TEXT } from '../../src/shared/texts.ts'
-import { fetchForm, getPage, requestAs, VISITOR } from '../helpers/contact.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
+import { fetchForm, VISITOR } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
 const DOMAINS = `
 unknownHosts: not-found
@@ -19,18 +19,19 @@ domains:
     status: sold
 `
 
-let server: ServerProcess
+let server: InProcessApp
 let file: string
 beforeAll(async () => {
   file = writeTestFile(DOMAINS)
-  server = await startServerProcess({ DOMAINS_FILE: file, MIN_FILL_SECONDS: '0' })
+  server = await buildTestApp({ DOMAINS_FILE: file, MIN_FILL_SECONDS: '0' })
 })
 afterAll(async () => {
-  await server?.stop()
-  server?.cleanup()
+  await server?.close()
   removeTestFiles()
 })
 
+const getPage = (url: string, host: string) => server.requestAs(host, `${url}/`)
+const requestAs: InProcessApp['requestAs'] = (...args) => server.requestAs(...args)
 const availabilityOf = (html: string) =>
   (JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as { offers: { availability: string } }).offers.availability
 
@@ -47,7 +48,7 @@ test('a reserved name says so and keeps the form, which still takes back-up offe
   expect(html).toContain(`<p class="sale-status">${TEXT.reserved}</p>`)
   expect(html).toContain('<form')
   expect(availabilityOf(html)).toBe('https://schema.org/LimitedAvailability')
-  const { token, hash } = await fetchForm(server.url, 'reserviert.de')
+  const { token, hash } = await fetchForm(server.url, 'reserviert.de', {}, server.fetch)
   const sent = await requestAs('reserviert.de', `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash } })
   expect(sent.status).toBe(200)
 })
@@ -77,6 +78,6 @@ test('a sold name says so, has no form, and answers 410 to a POST, with or witho
 
 test('/tls-check answers 200 for reserved and sold names alike: their pages are still served over HTTPS', async () => {
   for (const domain of ['frei.de', 'reserviert.de', 'verkauft.de']) {
-    expect((await fetch(`${server.url}/tls-check?domain=${domain}`)).status, domain).toBe(200)
+    expect((await server.fetch(`${server.url}/tls-check?domain=${domain}`)).status, domain).toBe(200)
   }
 })

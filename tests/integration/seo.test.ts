@@ -1,12 +1,14 @@
-// Search and sharing against the real server process: the head of each host's page, and its link-preview image.
+// Search and sharing, answered by the app in process: the head of each host's page, and its link-preview image. The
+// image rate limit, which tells clients apart by their socket's address, runs against the real server process.
 import fs from 'node:fs'
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TEXT } from '../../src/shared/texts.ts'
-import { getPage, requestAs } from '../helpers/contact.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
+import { requestAs as requestOverSocket } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { pngSize } from '../helpers/png.ts'
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
+import { startServerProcess } from '../helpers/server.ts'
 
 const DOMAINS = `
 unknownHosts: not-found
@@ -22,26 +24,34 @@ domains:
     description: </script><script>alert(1)</script>
 `
 
-let server: ServerProcess
+let server: InProcessApp
 let file: string
 beforeAll(async () => {
   file = writeTestFile(DOMAINS)
-  server = await startServerProcess({ DOMAINS_FILE: file })
+  server = await buildTestApp({ DOMAINS_FILE: file })
 })
 afterAll(async () => {
-  await server?.stop()
-  server?.cleanup()
+  await server?.close()
   removeTestFiles()
 })
 
 const jsonLdOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as Record<string, unknown>
 const metaOf = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1]
 
-/** GET with a chosen Host header (from another loopback address with `localAddress`), the body as bytes. */
-function getImage(
+const requestAs = (host: string, url: string) => server.requestAs(host, url)
+const getPage = (url: string, host: string) => server.requestAs(host, `${url}/`)
+
+/** GET /og.png with a chosen Host header, the body as bytes. */
+async function getImage(host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const { status, headers: answered, body } = await server.requestAs(host, `${server.url}/og.png`, { headers })
+  return { status, headers: answered, body }
+}
+
+/** getImage over a socket of its own to a server process (from another loopback address with `localAddress`). */
+function getImageOverSocket(
   host: string,
   headers: Record<string, string> = {},
-  { url = server.url, localAddress }: { url?: string; localAddress?: string } = {},
+  { url, localAddress }: { url: string; localAddress?: string },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
@@ -139,15 +149,15 @@ describe('a client asking for the images of many hosts', () => {
     try {
       const url = spray.url
       const statuses = []
-      for (let i = 0; i < 8; i++) statuses.push((await getImage(`spray-${i}.de`, {}, { url })).status)
+      for (let i = 0; i < 8; i++) statuses.push((await getImageOverSocket(`spray-${i}.de`, {}, { url })).status)
       expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429])
-      const refused = await getImage('spray-9.de', {}, { url })
+      const refused = await getImageOverSocket('spray-9.de', {}, { url })
       expect(refused.status).toBe(429)
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
       expect(JSON.parse(refused.body.toString())).toEqual({ error: TEXT.rateLimited })
-      expect((await getPage(url, 'spray-9.de')).status).toBe(200)
-      expect((await getImage('spray-0.de', {}, { url })).status).toBe(200)
-      expect((await getImage('spray-9.de', {}, { url, localAddress: '127.0.0.2' })).status).toBe(200)
+      expect((await requestOverSocket('spray-9.de', `${url}/`)).status).toBe(200)
+      expect((await getImageOverSocket('spray-0.de', {}, { url })).status).toBe(200)
+      expect((await getImageOverSocket('spray-9.de', {}, { url, localAddress: '127.0.0.2' })).status).toBe(200)
     } finally {
       await spray.stop()
       spray.cleanup()

@@ -2,31 +2,23 @@
 // choosing a CAMT.053 file, the preview with the file's names and texts shown as text, "Übernehmen", and the deals
 // marked paid.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
-import type { ServerProcess } from '../helpers/server.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const YEAR = String(new Date().getUTCFullYear())
 const STATEMENT = fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures/camt/sparkasse-053-02.xml'), 'utf8').replace(/(DL[- ]?)2026/gi, `$1${YEAR}`)
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-camt-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let watched: WatchedPage | undefined
+const test = browserTest({
+  domains: 'domains:\n  beispiel.de: { minOffer: 100 }\n  zweite.de: { minOffer: 100 }\n',
+  env: { MAIL_TO: 'owner@example.org' },
+})
 
-beforeAll(async () => {
-  fs.writeFileSync(domainsFile, 'domains:\n  beispiel.de: { minOffer: 100 }\n  zweite.de: { minOffer: 100 }\n')
-  stack = await startE2eStack({ DOMAINS_FILE: domainsFile, MAIL_TO: 'owner@example.org' })
-  ;({ browser, server } = stack)
+test.beforeAll(async ({ stack: { server } }) => {
   const client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   const { cookie } = await client.signIn()
@@ -42,20 +34,11 @@ beforeAll(async () => {
     expect((await client.call(`/api/inquiries/${inbox.items[0]!.id}/accept`, { method: 'POST', body: {}, cookie })).status).toBe(200)
   }
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
-test('a statement: the preview names the deals it pays and shows the file’s texts as text; "Übernehmen" marks them paid, once', async () => {
-  watched = await openPage(browser, { viewport: { width: 1280, height: 900 } })
-  const { page } = watched
-  page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
+test('a statement: the preview names the deals it pays and shows the file’s texts as text; "Übernehmen" marks them paid, once', async ({
+  pages,
+  stack: { server },
+}) => {
+  const { page } = await pages.watch({ viewport: { width: 1280, height: 900 } })
   await signInToConsole(page, server.adminUrl!, PASSWORD)
   await page.getByRole('link', { name: 'Verkäufe', exact: true }).click()
   await page.getByRole('link', { name: 'Kontoauszug importieren' }).click()

@@ -5,13 +5,10 @@
 // listed price, and the GiroCode as Chromium drew it decodes (zbarimg) to the right IBAN, amount and reference; the
 // owner marks the payment and enters the transfer code on "Verkäufe", the buyer reveals the code and confirms
 // "Domain erhalten", and the name's page says sold and leaves the sitemap.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { requestAs } from '../helpers/contact.ts'
 import { decodeQrPng } from '../helpers/qr.ts'
@@ -21,19 +18,10 @@ import type { SmtpSink } from '../helpers/smtp.ts'
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const BUYER = 'festkaeuferin@example.net'
 const CODE = 'Fest-Auth#2026'
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'checkout-e2e-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let smtp: SmtpSink
-const watched: WatchedPage[] = []
-
-beforeAll(async () => {
-  fs.writeFileSync(
-    domainsFile,
-    `domains:
+const test = browserTest({
+  env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' },
+  domains: `domains:
   festpreis.de:
     price: 3500
     priceType: fixed
@@ -41,30 +29,22 @@ beforeAll(async () => {
     payment:
       bank: { holder: Jürgen Müller, iban: DE89 3704 0044 0532 0130 00 }
 `,
-  )
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0', DOMAINS_FILE: domainsFile })
-  ;({ browser, server, smtp } = stack)
+})
+let server: ServerProcess
+let smtp: SmtpSink
+
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  for (const page of watched.splice(0)) expect(await closePage(page)).toEqual([])
-})
-
-async function open(options: Parameters<typeof openPage>[1] = {}): Promise<WatchedPage> {
-  const page = await openPage(browser, options)
-  watched.push(page)
-  return page
-}
 
 const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.envelope.to.includes(email))
 const site = () => `http://festpreis.de:${server.port}`
 
-test('Jetzt kaufen → checkout → the owner confirms → deal page from the mail → GiroCode decodes → paid → code → revealed → received → sold', async () => {
-  const buyerWatch = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+test('Jetzt kaufen → checkout → the owner confirms → deal page from the mail → GiroCode decodes → paid → code → revealed → received → sold', async ({
+  pages,
+}) => {
+  const buyerWatch = await pages.watch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
   const buyer: Page = buyerWatch.page
   await buyer.goto(`${site()}/`)
   await buyer.getByRole('link', { name: 'Jetzt kaufen' }).click()
@@ -92,7 +72,7 @@ test('Jetzt kaufen → checkout → the owner confirms → deal page from the ma
   const client = consoleClient(server, PASSWORD)
   const { cookie } = await client.signIn()
   const id = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id
-  const owner = (await open({ viewport: { width: 1280, height: 900 } })).page
+  const owner = (await pages.watch({ viewport: { width: 1280, height: 900 } })).page
   await signInToConsole(owner, server.adminUrl!, PASSWORD)
   await owner.goto(`${server.adminUrl}/anfragen/${id}`)
   await owner.waitForSelector('html[data-hydrated]', { state: 'attached' })

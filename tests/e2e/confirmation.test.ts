@@ -1,41 +1,13 @@
 // Double opt-in in a real Chromium against the production server process: the form of a `confirm: verify` domain,
 // the link from the mail, the page with its button (no script, under the page's CSP), the owner's mail after it.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import { TEXT } from '../../src/shared/texts.ts'
-import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import type { ServerProcess } from '../helpers/server.ts'
-import type { SmtpSink } from '../helpers/smtp.ts'
-import { hydrate } from './hydration.ts'
+import { axeViolations, browserTest, type E2eStack } from '../helpers/chromium.ts'
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let smtp: SmtpSink
-let watched: WatchedPage | undefined
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-confirm-'))
-
-beforeAll(async () => {
-  fs.writeFileSync(path.join(dir, 'domains.yaml'), 'domains:\n  pruefen.de: { confirm: verify }\n')
-  stack = await startE2eStack({ DOMAINS_FILE: path.join(dir, 'domains.yaml') })
-  ;({ browser, server, smtp } = stack)
-})
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
+const test = browserTest({ domains: 'domains:\n  pruefen.de: { confirm: verify }\n' })
 
 async function send(page: Page, message: string) {
-  await page.goto(`http://pruefen.de:${server.port}/`)
-  await hydrate(page)
   await page.getByRole('textbox', { name: 'Name' }).fill('Erika')
   await page.getByRole('textbox', { name: 'E-Mail' }).fill('erika@example.de')
   await page.getByRole('textbox', { name: 'Nachricht' }).fill(message)
@@ -43,20 +15,20 @@ async function send(page: Page, message: string) {
 }
 
 /** The link of the verify mail, on this test server (the mail says https on port 443). */
-async function linkFromMail(): Promise<string> {
+async function linkFromMail({ server, smtp }: E2eStack): Promise<string> {
   await expect.poll(() => smtp.messages.filter((mail) => mail.envelope.to.includes('erika@example.de')).length).toBe(1)
   const mail = smtp.messages.find((m) => m.envelope.to.includes('erika@example.de'))!
   const link = new URL(/https:\/\/\S+/.exec(mail.parsed.text ?? '')![0])
   return `http://${link.hostname}:${server.port}${link.pathname}${link.search}`
 }
 
-test('the visitor is told to look in the mail, confirms on the linked page with its button, and the owner gets the inquiry', async () => {
-  watched = await openPage(browser)
-  const { page } = watched
+test('the visitor is told to look in the mail, confirms on the linked page with its button, and the owner gets the inquiry', async ({ pages, stack }) => {
+  const { page } = await pages.open('pruefen.de')
+  const { smtp } = stack
   await send(page, 'Bestätigte Anfrage aus dem Browser.')
   await expect.poll(() => page.getByRole('status').textContent()).toBe(TEXT.successVerify)
 
-  const link = await linkFromMail()
+  const link = await linkFromMail(stack)
   const response = await page.goto(link)
   expect(response?.status()).toBe(200)
   expect(response?.headers()['content-security-policy']).toContain("form-action 'self'")

@@ -8,9 +8,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TOTP } from 'otpauth'
 import type { CDPSession, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
-import { closePage, followConsoleLink, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { browserTest, followConsoleLink } from '../helpers/chromium.ts'
 import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { storeEnv } from '../helpers/postgres.ts'
@@ -20,27 +20,30 @@ const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 /** Chromium reports every 401 of a fetch on its console; the tests that expect one drop exactly these. */
 const EXPECTED_401 = /Failed to load resource: the server responded with a status of 401/
 
-let stack: E2eStack
+// The refusals below count against the sign-in limit (5 per client): the ones sent from here name an address of
+// their own (X-Forwarded-For, believed with ADMIN_TRUST_PROXY), so that the browser's own sign-ins stay below it.
+const test = browserTest({ env: { ADMIN_TRUST_PROXY: 'true' } })
+  /** A page of another origin on this machine (another port of localhost: the same relying-party id). */
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its destructured argument
+  .extend('otherOrigin', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const otherSite = http.createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Andere Seite</title>'),
+    )
+    await new Promise<void>((resolve) => otherSite.listen(0, '127.0.0.1', resolve))
+    onCleanup(() => new Promise<void>((resolve) => otherSite.close(() => resolve())))
+    return `http://localhost:${(otherSite.address() as AddressInfo).port}`
+  })
+  /** One browser with one virtual authenticator, kept open for the passkey tests in order. */
+  .extend('owner', { scope: 'file' }, async ({ filePages }) => {
+    const watched = await filePages.watch()
+    watched.allow(EXPECTED_401)
+    return { page: watched.page, ...(await withAuthenticator(watched.page)) }
+  })
 let admin: string
-/** A page of another origin on this machine (another port of localhost: the same relying-party id). */
-let otherSite: http.Server
-let otherOrigin: string
 
-beforeAll(async () => {
-  // The refusals below count against the sign-in limit (5 per client): the ones sent from here name an address of
-  // their own (X-Forwarded-For, believed with ADMIN_TRUST_PROXY), so that the browser's own sign-ins stay below it.
-  stack = await startE2eStack({ ADMIN_TRUST_PROXY: 'true' })
+test.beforeAll(async ({ stack }) => {
   admin = stack.server.adminUrl!.replace('127.0.0.1', 'localhost')
   expect((await consoleClient(stack.server, PASSWORD).setPassword()).code).toBe(0)
-  otherSite = http.createServer((_request, response) =>
-    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Andere Seite</title>'),
-  )
-  await new Promise<void>((resolve) => otherSite.listen(0, '127.0.0.1', resolve))
-  otherOrigin = `http://localhost:${(otherSite.address() as AddressInfo).port}`
-})
-afterAll(async () => {
-  await new Promise((resolve) => otherSite?.close(resolve))
-  await stack?.close()
 })
 
 async function withAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -125,23 +128,9 @@ const sendAssertion = (response: unknown) =>
   })
 
 describe('passkeys, in order, in one browser with one virtual authenticator', () => {
-  let watched: WatchedPage
-  let page: Page
-  let cdp: CDPSession
-  let authenticatorId: string
-
-  beforeAll(async () => {
-    watched = await openPage(stack.browser)
-    page = watched.page
-    page.on('dialog', (dialog) => watched.problems.push(`a dialog opened: ${dialog.message()}`))
-    ;({ cdp, authenticatorId } = await withAuthenticator(page))
-  })
-  afterAll(async () => {
-    const problems = await closePage(watched)
-    expect(problems.filter((problem) => !EXPECTED_401.test(problem))).toEqual([])
-  })
-
-  test('after the password the owner adds a named passkey ("Passkey hinzufügen"); a hostile name is shown as text', async () => {
+  test('after the password the owner adds a named passkey ("Passkey hinzufügen"); a hostile name is shown as text', async ({
+    owner: { page, cdp, authenticatorId },
+  }) => {
     await signInWithPassword(page)
     await followConsoleLink(page, 'Anmeldung')
     await page.waitForURL(`${admin}/anmeldung`)
@@ -167,7 +156,7 @@ describe('passkeys, in order, in one browser with one virtual authenticator', ()
     await signOut(page)
   })
 
-  test('the passkey alone signs in ("Mit Passkey anmelden"), and the sessions page says so', async () => {
+  test('the passkey alone signs in ("Mit Passkey anmelden"), and the sessions page says so', async ({ owner: { page } }) => {
     await page.goto(`${admin}/anmelden`)
     await hydrated(page)
     await page.getByRole('button', { name: 'Mit Passkey anmelden' }).click()
@@ -179,7 +168,7 @@ describe('passkeys, in order, in one browser with one virtual authenticator', ()
     await signOut(page)
   })
 
-  test('an assertion answers its challenge once: the same one sent again is refused', async () => {
+  test('an assertion answers its challenge once: the same one sent again is refused', async ({ owner: { page } }) => {
     const assertion = await assertionIn(page, await signInOptions())
     const first = await sendAssertion(assertion)
     expect(first.status).toBe(204)
@@ -188,7 +177,7 @@ describe('passkeys, in order, in one browser with one virtual authenticator', ()
     expect(await replayed.json()).toEqual({ error: 'Der Passkey wurde nicht angenommen. Bitte erneut versuchen.' })
   })
 
-  test('an assertion made on a page of another origin (same relying-party id) is refused', async () => {
+  test('an assertion made on a page of another origin (same relying-party id) is refused', async ({ owner: { page }, otherOrigin, stack }) => {
     await page.goto(`${otherOrigin}/`)
     const assertion = await assertionIn(page, await signInOptions())
     expect(JSON.parse(Buffer.from(assertion.response.clientDataJSON, 'base64url').toString()).origin).toBe(otherOrigin)
@@ -200,7 +189,7 @@ describe('passkeys, in order, in one browser with one virtual authenticator', ()
     expect((await sendAssertion(await assertionIn(page, await signInOptions()))).status).toBe(204)
   })
 
-  test('a cloned authenticator (its signature counter behind the one seen) is refused', async () => {
+  test('a cloned authenticator (its signature counter behind the one seen) is refused', async ({ owner: { page, cdp, authenticatorId }, stack }) => {
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId })
     const credential = credentials[0]!
     expect(credential.signCount).toBeGreaterThan(1)
@@ -213,7 +202,7 @@ describe('passkeys, in order, in one browser with one virtual authenticator', ()
     await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...credential, signCount: credential.signCount + 10 } })
   })
 
-  test('a removed passkey signs nobody in', async () => {
+  test('a removed passkey signs nobody in', async ({ owner: { page } }) => {
     await signInWithPassword(page)
     await page.goto(`${admin}/anmeldung`)
     await hydrated(page)
@@ -225,9 +214,13 @@ describe('passkeys, in order, in one browser with one virtual authenticator', ()
   })
 })
 
-test('TOTP: set up by the QR code page and one code computed from the shown secret; then the password asks for a code; a recovery code works once', async () => {
-  const watched = await openPage(stack.browser)
+test('TOTP: set up by the QR code page and one code computed from the shown secret; then the password asks for a code; a recovery code works once', async ({
+  pages,
+  stack,
+}) => {
+  const watched = await pages.watch()
   const { page } = watched
+  watched.allow(EXPECTED_401)
   try {
     await signInWithPassword(page)
     await page.goto(`${admin}/anmeldung`)
@@ -278,35 +271,28 @@ test('TOTP: set up by the QR code page and one code computed from the shown secr
     // Lost phone: the CLI switches it off again for the tests after this one.
     const reset = runCli(stack.server.dataDir, await storeEnv(stack.server.dataDir), 'set-password', '--reset-2fa')
     expect(reset.code, reset.err).toBe(0)
-    const problems = await closePage(watched)
-    expect(problems.filter((problem) => !EXPECTED_401.test(problem))).toEqual([])
   }
 })
 
-test('on the Sitzungen page one browser signs out another; "Überall abmelden" ends both', { timeout: 60_000 }, async () => {
-  const [mine, theirs] = [await openPage(stack.browser), await openPage(stack.browser)]
-  try {
-    await signInWithPassword(theirs.page)
-    await signInWithPassword(mine.page)
-    await followConsoleLink(mine.page, 'Sitzungen')
-    await mine.page.waitForURL(`${admin}/sitzungen`)
-    await hydrated(mine.page)
-    const rows = mine.page.locator('tbody tr')
-    expect(await rows.count()).toBe(2)
-    expect(await rows.first().innerText()).toContain('127.0.x.x')
-    expect(await rows.first().innerText()).toContain('Chrome auf Linux')
-    await rows.filter({ hasNotText: '(diese Sitzung)' }).getByRole('button', { name: 'Abmelden' }).click()
-    await expect.poll(() => rows.count()).toBe(1)
-    await theirs.page.goto(`${admin}/`)
-    expect(new URL(theirs.page.url()).pathname).toBe('/anmelden')
+test('on the Sitzungen page one browser signs out another; "Überall abmelden" ends both', { timeout: 60_000 }, async ({ pages }) => {
+  const [mine, theirs] = [await pages.watch(), await pages.watch()]
+  await signInWithPassword(theirs.page)
+  await signInWithPassword(mine.page)
+  await followConsoleLink(mine.page, 'Sitzungen')
+  await mine.page.waitForURL(`${admin}/sitzungen`)
+  await hydrated(mine.page)
+  const rows = mine.page.locator('tbody tr')
+  expect(await rows.count()).toBe(2)
+  expect(await rows.first().innerText()).toContain('127.0.x.x')
+  expect(await rows.first().innerText()).toContain('Chrome auf Linux')
+  await rows.filter({ hasNotText: '(diese Sitzung)' }).getByRole('button', { name: 'Abmelden' }).click()
+  await expect.poll(() => rows.count()).toBe(1)
+  await theirs.page.goto(`${admin}/`)
+  expect(new URL(theirs.page.url()).pathname).toBe('/anmelden')
 
-    await signInWithPassword(theirs.page)
-    await mine.page.getByRole('button', { name: 'Überall abmelden' }).click()
-    await mine.page.waitForURL(`${admin}/anmelden`)
-    await theirs.page.goto(`${admin}/`)
-    expect(new URL(theirs.page.url()).pathname).toBe('/anmelden')
-  } finally {
-    expect(await closePage(mine)).toEqual([])
-    expect(await closePage(theirs)).toEqual([])
-  }
+  await signInWithPassword(theirs.page)
+  await mine.page.getByRole('button', { name: 'Überall abmelden' }).click()
+  await mine.page.waitForURL(`${admin}/anmelden`)
+  await theirs.page.goto(`${admin}/`)
+  expect(new URL(theirs.page.url()).pathname).toBe('/anmelden')
 })

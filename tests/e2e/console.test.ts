@@ -1,9 +1,8 @@
 // The owner's console in a real Chromium against the production server process: signing in by its labels,
 // hostile inquiries sent through the public form shown as text, the keyboard, replying, archiving, erasing,
 // the Postausgang, the Übersicht and signing out.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { expect } from 'vitest'
+import { axeViolations, browserTest, type Pages, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import type { ServerProcess } from '../helpers/server.ts'
@@ -23,15 +22,12 @@ const HOSTILE = [
 // The form takes no control characters in a name (they would reach mail headers): there the payload goes without.
 const nameOf = (payload: string) => payload.replace(/[\u0000-\u001f]/g, '').slice(0, 200)
 
-let stack: E2eStack
-let browser: Browser
+const test = browserTest({ env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' } })
 let server: ServerProcess
 let smtp: SmtpSink
-let watched: WatchedPage | undefined
 
-beforeAll(async () => {
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' })
-  ;({ browser, server, smtp } = stack)
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
   for (const [i, payload] of HOSTILE.entries()) {
     const response = await submitInquiry(server.url, {
@@ -42,18 +38,10 @@ beforeAll(async () => {
     expect(response.status).toBe(200)
   }
 })
-afterAll(() => stack?.close())
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
 /** Signs in through the sign-in page as the owner would; lands on the Posteingang, hydrated. */
-async function signIn(width = 1280): Promise<Page> {
-  watched = await openPage(browser, { viewport: { width, height: 800 } })
+async function signIn(pages: Pages, width = 1280): Promise<WatchedPage> {
+  const watched = await pages.watch({ viewport: { width, height: 800 } })
   const { page } = watched
-  page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
   await page.goto(`${server.adminUrl}/`)
   expect(new URL(page.url()).pathname).toBe('/anmelden')
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -61,29 +49,29 @@ async function signIn(width = 1280): Promise<Page> {
   await page.getByRole('button', { name: 'Anmelden' }).click()
   await page.waitForURL(`${server.adminUrl}/`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
-  return page
+  return watched
 }
 
-const noOtherOrigin = () => watched!.requests.filter((url) => !url.startsWith(server.adminUrl!))
+const noOtherOrigin = (watched: WatchedPage) => watched.requests.filter((url) => !url.startsWith(server.adminUrl!))
 
-test('hostile inquiries are shown as text in the Posteingang: no dialog, no request elsewhere, the layout holds on a phone', async () => {
+test('hostile inquiries are shown as text in the Posteingang: no dialog, no request elsewhere, the layout holds on a phone', async ({ pages }) => {
   for (const width of [360, 1280]) {
-    const page = await signIn(width)
+    const watched = await signIn(pages, width)
+    const { page } = watched
     expect(await page.getByRole('heading', { name: 'Posteingang' }).isVisible()).toBe(true)
     for (const payload of ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', 'javascript:alert(1)', '&amp; &lt;b&gt;']) {
       expect(await page.getByText(payload, { exact: true }).first().isVisible(), payload).toBe(true)
     }
     expect(await page.locator('#console img, #console script:not([type])').count()).toBe(0)
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
-    expect(noOtherOrigin()).toEqual([])
+    expect(noOtherOrigin(watched)).toEqual([])
     if (width === 1280) expect(await axeViolations(page)).toEqual([])
-    expect(await closePage(watched)).toEqual([])
-    watched = undefined
   }
 })
 
-test('an inquiry opened with the keyboard shows the whole message as text; a reply is sent and mailed to the visitor', async () => {
-  const page = await signIn(360)
+test('an inquiry opened with the keyboard shows the whole message as text; a reply is sent and mailed to the visitor', async ({ pages }) => {
+  const watched = await signIn(pages, 360)
+  const { page } = watched
   await page.keyboard.press('j')
   await page.keyboard.press('Enter')
   await page.waitForURL(/\/anfragen\/\d+$/)
@@ -97,11 +85,11 @@ test('an inquiry opened with the keyboard shows the whole message as text; a rep
   await expect
     .poll(() => smtp.messages.map((mail) => [mail.parsed.subject, mail.envelope.to]))
     .toContainEqual(['Re: Anfrage zu 127.0.0.1', ['visitor6@example.org']])
-  expect(noOtherOrigin()).toEqual([])
+  expect(noOtherOrigin(watched)).toEqual([])
 })
 
-test('in the Posteingang "/" goes to the search and "e" archives the selected inquiry', async () => {
-  const page = await signIn()
+test('in the Posteingang "/" goes to the search and "e" archives the selected inquiry', async ({ pages }) => {
+  const { page } = await signIn(pages)
   await page.keyboard.press('/')
   expect(await page.evaluate(() => document.activeElement?.getAttribute('placeholder'))).toBe('Suchen')
   await page.locator('body').click({ position: { x: 1, y: 1 } })
@@ -117,8 +105,9 @@ test('in the Posteingang "/" goes to the search and "e" archives the selected in
   expect(await page.locator('tbody').innerText()).toContain(name)
 })
 
-test('archiving, erasing after a question, the Postausgang, the Übersicht and signing out', async () => {
-  const page = await signIn()
+test('archiving, erasing after a question, the Postausgang, the Übersicht and signing out', async ({ pages }) => {
+  const watched = await signIn(pages)
+  const { page } = watched
   await page.getByRole('link', { name: '<script>alert(1)</script>' }).click()
   await page.waitForURL(/\/anfragen\/\d+$/)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -143,23 +132,23 @@ test('archiving, erasing after a question, the Postausgang, the Übersicht and s
   await page.waitForURL(`${server.adminUrl}/anmelden`)
   await page.goto(`${server.adminUrl}/`)
   expect(new URL(page.url()).pathname).toBe('/anmelden')
-  expect(noOtherOrigin()).toEqual([])
+  expect(noOtherOrigin(watched)).toEqual([])
 })
 
-test('a wrong password is refused with its message on the sign-in page', async () => {
-  watched = await openPage(browser)
+test('a wrong password is refused with its message on the sign-in page', async ({ pages }) => {
+  const watched = await pages.watch()
   const { page } = watched
+  // Chromium reports the 401 of the sign-in request on its console; that one is expected, nothing else.
+  watched.allow(/Failed to load resource: the server responded with a status of 401/)
   await page.goto(`${server.adminUrl}/anmelden`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
   await page.getByLabel('Passwort').fill('falsch falsch falsch')
   await page.getByRole('button', { name: 'Anmelden' }).click()
   await expect.poll(() => page.getByText('Das Passwort ist falsch.').count()).toBe(1)
-  // Chromium reports the 401 of the sign-in request on its console; that one is expected, nothing else.
-  watched.problems = watched.problems.filter((problem) => !/Failed to load resource: the server responded with a status of 401/.test(problem))
 })
 
-test('the menu is one row at 1280 px; "Verwaltung" opens, walks and closes with the keyboard', async () => {
-  const page = await signIn(1280)
+test('the menu is one row at 1280 px; "Verwaltung" opens, walks and closes with the keyboard', async ({ pages }) => {
+  const { page } = await signIn(pages, 1280)
   const nav = page.getByRole('navigation', { name: 'Konsole' })
   // Every entry and "Abmelden" on one line: the bar is as high as one of them.
   const bar = (await page.locator('header.topbar').boundingBox())!

@@ -3,38 +3,26 @@
 // once the buyer has taken it up, accepts it in the console; the buyer opens the deal page from the mail, in English
 // (its GiroCode at the counter-offer's amount), reveals the transfer code and confirms "Domain received"; the mails
 // of the negotiation and of the deal's steps are English.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
 import { TEXTS } from '../../src/shared/texts-all.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { requestAs } from '../helpers/contact.ts'
 import { decodeQrPng } from '../helpers/qr.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
-import { attributeMismatches, hydrate } from './hydration.ts'
 
 const EN = TEXTS.en
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const BUYER = 'john.smith@example.com'
 const CODE = 'EN-Transfer-Code-9'
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deal-english-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let smtp: SmtpSink
-const watched: WatchedPage[] = []
-
-beforeAll(async () => {
-  fs.writeFileSync(
-    domainsFile,
-    `domains:
+// No console error or warning, no hydration mismatch on any page.
+const test = browserTest({
+  env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' },
+  domains: `domains:
   english.com:
     language: en
     price: 5000
@@ -42,37 +30,23 @@ beforeAll(async () => {
     payment:
       bank: { holder: Jürgen Müller, iban: DE89 3704 0044 0532 0130 00, bic: COBADEFFXXX }
 `,
-  )
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0', DOMAINS_FILE: domainsFile })
-  ;({ browser, server, smtp } = stack)
+})
+let server: ServerProcess
+let smtp: SmtpSink
+
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  // No console error or warning, no hydration mismatch on any page.
-  for (const page of watched.splice(0)) expect(await closePage(page)).toEqual([])
-})
-
-async function open(options: Parameters<typeof openPage>[1] = {}): Promise<WatchedPage> {
-  const page = await openPage(browser, options)
-  watched.push(page)
-  return page
-}
 
 const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.envelope.to.includes(email))
 const site = 'http://english.com'
 const local = (link: string) => link.replace('https://english.com', `${site}:${server.port}`)
 const field = (page: Page, name: string | RegExp) => page.getByRole('textbox', { name, exact: typeof name === 'string' })
 
-test('offer on the English page → counter-offer → accepted → the deal page and the step mails in English → code → received', async () => {
+test('offer on the English page → counter-offer → accepted → the deal page and the step mails in English → code → received', async ({ pages }) => {
   // The buyer makes an offer on the English page (hydrated, exactly as the server rendered it).
-  const visitor = await open({ locale: 'en-GB' })
-  const response = await visitor.page.goto(`${site}:${server.port}/`)
-  await hydrate(visitor.page)
-  visitor.problems.push(...(await attributeMismatches(visitor.page, response)))
+  const visitor = await pages.open('english.com', { locale: 'en-GB' })
   await field(visitor.page, EN.labelName).fill('John Smith')
   await field(visitor.page, EN.labelEmail).fill(BUYER)
   await field(visitor.page, EN.labelMessage).fill('Would you sell it for 2,000 euros?')
@@ -84,7 +58,7 @@ test('offer on the English page → counter-offer → accepted → the deal page
   const client = consoleClient(server, PASSWORD)
   const { cookie } = await client.signIn()
   const id = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id
-  const owner = (await open({ viewport: { width: 1280, height: 900 } })).page
+  const owner = (await pages.watch({ viewport: { width: 1280, height: 900 } })).page
   await signInToConsole(owner, server.adminUrl!, PASSWORD)
   await owner.goto(`${server.adminUrl}/anfragen/${id}`)
   await owner.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -111,7 +85,7 @@ test('offer on the English page → counter-offer → accepted → the deal page
   const link = /https:\/\/english\.com\/kauf\/[A-Za-z0-9_.-]+/.exec(acceptMail.text ?? '')![0]
 
   // The deal page from the mail, on a phone: English throughout.
-  const buyerWatch = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, locale: 'de-DE' })
+  const buyerWatch = await pages.watch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, locale: 'de-DE' })
   const buyer = buyerWatch.page
   await buyer.goto(local(link))
   expect(await buyer.getAttribute('html', 'lang')).toBe('en')

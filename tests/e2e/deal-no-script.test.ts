@@ -3,61 +3,41 @@
 // the mail, "Kauf abbrechen", the code behind the e-mail check and "Domain erhalten" are plain form posts, each
 // answered with the page as it now is. (The owner's steps go through the console's API: the console is not under
 // test here.)
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import type { InboxPage, InquiryDetail } from '../../src/shared/console-api.ts'
-import { closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { browserTest, type Pages, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { requestAs } from '../helpers/contact.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
 
 const CODE = 'Ohne-Skript-Code-42'
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deal-no-script-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let smtp: SmtpSink
-let client: ReturnType<typeof consoleClient>
-let cookie: string
-const watched: WatchedPage[] = []
-
-beforeAll(async () => {
-  fs.writeFileSync(
-    domainsFile,
-    `default:
+const test = browserTest({
+  env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' },
+  domains: `default:
   payment:
     bank: { holder: Jürgen Müller, iban: DE89 3704 0044 0532 0130 00 }
 domains:
   ohneskript.de: { price: 1200, priceType: fixed, vat: included }
   abbrechen.de: { price: 1300, priceType: fixed, vat: included }
 `,
-  )
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0', DOMAINS_FILE: domainsFile })
-  ;({ browser, server, smtp } = stack)
+})
+let server: ServerProcess
+let smtp: SmtpSink
+let client: ReturnType<typeof consoleClient>
+let cookie: string
+
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
   client = consoleClient(server)
   expect((await client.setPassword()).code).toBe(0)
   ;({ cookie } = await client.signIn())
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  for (const page of watched.splice(0)) expect(await closePage(page)).toEqual([])
-})
-
 /** A phone with JavaScript switched off. */
-async function openWithoutScript(): Promise<WatchedPage> {
-  const page = await openPage(browser, { javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true })
-  watched.push(page)
-  return page
-}
+const openWithoutScript = (pages: Pages): Promise<WatchedPage> =>
+  pages.watch({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true })
 
 const site = (host: string) => `http://${host}:${server.port}`
 const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.envelope.to.includes(email))
@@ -92,9 +72,9 @@ async function confirmed(host: string, email: string) {
   return { dealId: deal.id, link }
 }
 
-test('without script: checkout, then "Kauf abbrechen" on the deal page cancels the purchase and mails the buyer', async () => {
+test('without script: checkout, then "Kauf abbrechen" on the deal page cancels the purchase and mails the buyer', async ({ pages }) => {
   const email = 'abbrecherin@example.net'
-  const { page } = await openWithoutScript()
+  const { page } = await openWithoutScript(pages)
   await checkOut(page, 'abbrechen.de', email)
   const { link } = await confirmed('abbrechen.de', email)
   await page.goto(`${site('abbrechen.de')}${link}`)
@@ -109,9 +89,9 @@ test('without script: checkout, then "Kauf abbrechen" on the deal page cancels t
   expect(await page.getByRole('link', { name: 'Jetzt kaufen' }).count()).toBe(1)
 })
 
-test('without script: the code behind the e-mail check (a wrong address refused), then "Domain erhalten": sold', async () => {
+test('without script: the code behind the e-mail check (a wrong address refused), then "Domain erhalten": sold', async ({ pages }) => {
   const email = 'ohneskript@example.net'
-  const watchedPage = await openWithoutScript()
+  const watchedPage = await openWithoutScript(pages)
   const { page } = watchedPage
   await checkOut(page, 'ohneskript.de', email)
   const { dealId, link } = await confirmed('ohneskript.de', email)

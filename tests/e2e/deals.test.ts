@@ -3,13 +3,9 @@
 // decodes (zbarimg) to the right IBAN, amount and reference, the owner marks the payment and enters the transfer
 // code on "Verkäufe", the buyer reveals the code with their address, confirms "Domain erhalten", and the name's
 // own page says sold.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
 import { decodeQrPng } from '../helpers/qr.ts'
@@ -19,20 +15,10 @@ import type { SmtpSink } from '../helpers/smtp.ts'
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const BUYER = 'kaeuferin@example.net'
 const CODE = 'Auth-9x!Transfer'
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deals-e2e-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let smtp: SmtpSink
-const watched: WatchedPage[] = []
-let inquiryId: number
-
-beforeAll(async () => {
-  fs.writeFileSync(
-    domainsFile,
-    `domains:
+const test = browserTest({
+  env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' },
+  domains: `domains:
   kaufbar.de:
     price: 2000
     minOffer: 500
@@ -40,9 +26,13 @@ beforeAll(async () => {
     payment:
       bank: { holder: Jürgen Müller, iban: DE89 3704 0044 0532 0130 00, bic: COBADEFFXXX }
 `,
-  )
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0', DOMAINS_FILE: domainsFile })
-  ;({ browser, server, smtp } = stack)
+})
+let server: ServerProcess
+let smtp: SmtpSink
+let inquiryId: number
+
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
   const client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   const { token, hash } = await fetchForm(server.url, 'kaufbar.de')
@@ -54,27 +44,14 @@ beforeAll(async () => {
   const { cookie } = await client.signIn()
   inquiryId = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  for (const page of watched.splice(0)) expect(await closePage(page)).toEqual([])
-})
-
-async function open(options: Parameters<typeof openPage>[1] = {}): Promise<Page> {
-  const page = await openPage(browser, options)
-  watched.push(page)
-  return page.page
-}
 
 const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.envelope.to.includes(email))
 /** The page's address as the browser reaches it here: the mail's https://kaufbar.de/… on the test server's port. */
 const local = (link: string) => link.replace('https://kaufbar.de', `http://kaufbar.de:${server.port}`)
 
-test('accept → deal page from the mail → GiroCode decodes → paid → code → revealed → received → the page says sold', async () => {
+test('accept → deal page from the mail → GiroCode decodes → paid → code → revealed → received → the page says sold', async ({ pages }) => {
   // The owner accepts in the console.
-  const owner = await open({ viewport: { width: 1280, height: 900 } })
+  const { page: owner } = await pages.watch({ viewport: { width: 1280, height: 900 } })
   await signInToConsole(owner, server.adminUrl!, PASSWORD)
   await owner.goto(`${server.adminUrl}/anfragen/${inquiryId}`)
   await owner.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -86,8 +63,7 @@ test('accept → deal page from the mail → GiroCode decodes → paid → code 
   // The buyer opens the page from the mail, on a phone.
   await expect.poll(() => mailsTo(BUYER).length).toBe(1)
   const link = /https:\/\/kaufbar\.de\/kauf\/[A-Za-z0-9_.-]+/.exec(mailsTo(BUYER)[0]!.parsed.text ?? '')![0]
-  const buyerWatch = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
-  watched.push(buyerWatch)
+  const buyerWatch = await pages.watch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
   const buyer = buyerWatch.page
   await buyer.goto(local(link))
   expect(await buyer.getByRole('heading', { level: 1 }).innerText()).toBe('Ihr Kauf von kaufbar.de')

@@ -2,14 +2,11 @@
 // name's state ("zeigt nicht hierher", "Eintrag fehlt", "läuft ab am …" in red under 30 days), on the Übersicht the
 // names that need attention; details from DNS with markup in them shown as text. The checks are stored as the job
 // stores them (the job itself is tested against loopback servers in tests/integration/domain-check-job.test.ts).
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import { openStore } from '../../src/server/store/index.ts'
 import type { DomainCheck } from '../../src/shared/domain-checks.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, signInToConsole, type Pages } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import type { ServerProcess } from '../helpers/server.ts'
@@ -17,18 +14,12 @@ import type { ServerProcess } from '../helpers/server.ts'
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const DAY = 86_400_000
 const HOSTILE = '<img src=x onerror=alert(1)>'
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-checks-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
+const test = browserTest({ domains: 'domains:\n  hier.de: {price: 1000}\n  anderswo.de: {price: 1000}\n  bald.de: {price: 1000}\n  neu.de: {price: 1000}\n' })
 let server: ServerProcess
-let watched: WatchedPage | undefined
 
-beforeAll(async () => {
-  fs.writeFileSync(domainsFile, 'domains:\n  hier.de: {price: 1000}\n  anderswo.de: {price: 1000}\n  bald.de: {price: 1000}\n  neu.de: {price: 1000}\n')
-  stack = await startE2eStack({ DOMAINS_FILE: domainsFile })
-  ;({ browser, server } = stack)
+test.beforeAll(async ({ stack }) => {
+  ;({ server } = stack)
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
   const now = Date.now()
   const check = (domain: string, overrides: Partial<DomainCheck>): DomainCheck => ({
@@ -59,20 +50,8 @@ beforeAll(async () => {
     await store.close()
   }
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
-async function openConsole(link: string): Promise<Page> {
-  watched = await openPage(browser, { viewport: { width: 1280, height: 900 } })
-  const { page } = watched
-  page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
+async function openConsole(pages: Pages, link: string): Promise<Page> {
+  const { page } = await pages.watch({ viewport: { width: 1280, height: 900 } })
   await signInToConsole(page, server.adminUrl!, PASSWORD)
   await page.getByRole('link', { name: link, exact: true }).click()
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -82,8 +61,8 @@ async function openConsole(link: string): Promise<Page> {
 const row = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) })
 const red = (page: Page, name: string, text: string | RegExp) => row(page, name).locator('.check-bad').filter({ hasText: text })
 
-test('"Domains" shows each name\'s state; an expiry under 30 days and a name pointing elsewhere in red', async () => {
-  const page = await openConsole('Domains')
+test('"Domains" shows each name\'s state; an expiry under 30 days and a name pointing elsewhere in red', async ({ pages }) => {
+  const page = await openConsole(pages, 'Domains')
   await row(page, 'anderswo.de').getByText('zeigt nicht hierher').waitFor()
   expect(await red(page, 'anderswo.de', 'zeigt nicht hierher').count()).toBe(1)
   expect(await red(page, 'anderswo.de', 'Eintrag fehlt').count()).toBe(1)
@@ -103,8 +82,8 @@ test('"Domains" shows each name\'s state; an expiry under 30 days and a name poi
   expect(await axeViolations(page)).toEqual([])
 })
 
-test('the Übersicht lists the names that need attention, pointing elsewhere first, and links each to "Domains"', async () => {
-  const page = await openConsole('Übersicht')
+test('the Übersicht lists the names that need attention, pointing elsewhere first, and links each to "Domains"', async ({ pages }) => {
+  const page = await openConsole(pages, 'Übersicht')
   const section = page.getByRole('region', { name: /Domains mit Handlungsbedarf/ })
   await section.waitFor()
   expect(await section.getByRole('heading').textContent()).toBe('Domains mit Handlungsbedarf (2)')
@@ -133,8 +112,8 @@ test('GET /api/domain-checks needs a session, takes at most a page of names, and
   }
 })
 
-test('the Postausgang lists a failed domain notification by host and event, and "Erneut senden" queues it again', async () => {
-  const page = await openConsole('Postausgang')
+test('the Postausgang lists a failed domain notification by host and event, and "Erneut senden" queues it again', async ({ pages }) => {
+  const page = await openConsole(pages, 'Postausgang')
   const row = page.getByRole('row').filter({ hasText: 'Webhook an 127.0.0.1:9 (domain.unreachable)' })
   await expect
     .poll(async () => {

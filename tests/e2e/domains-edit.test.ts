@@ -2,17 +2,13 @@
 // description shown as text, a search, one name edited through its form with the change shown before "Speichern",
 // several names selected and their price raised in %, and "Speichern" refused after the file changed meanwhile.
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { axeViolations, browserTest, signInToConsole, type Pages, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-domains-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 const HOSTILE = '<img src=x onerror=alert(1)> "Bestes" Angebot'
 const DOMAINS = `# Von Hand
 unknownHosts: not-found
@@ -24,42 +20,31 @@ domains:
   dritte.de: {price: 2000}
 `
 
-let stack: E2eStack
-let browser: Browser
+const test = browserTest({ domains: DOMAINS })
 let server: ServerProcess
-let watched: WatchedPage | undefined
+let domainsFile: string
 
-beforeAll(async () => {
-  fs.writeFileSync(domainsFile, DOMAINS)
-  stack = await startE2eStack({ DOMAINS_FILE: domainsFile })
-  ;({ browser, server } = stack)
+test.beforeAll(async ({ stack }) => {
+  ;({ server } = stack)
+  domainsFile = stack.domainsFile!
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
 
-async function openDomains(): Promise<Page> {
-  watched = await openPage(browser, { viewport: { width: 1280, height: 900 } })
+async function openDomains(pages: Pages): Promise<WatchedPage> {
+  const watched = await pages.watch({ viewport: { width: 1280, height: 900 } })
   const { page } = watched
-  page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
   await signInToConsole(page, server.adminUrl!, PASSWORD)
   await page.getByRole('link', { name: 'Domains', exact: true }).click()
   await page.waitForURL(`${server.adminUrl}/domains`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
-  return page
+  return watched
 }
 
 const row = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) })
 
-test('the list shows a hostile description as text; one name is edited with its change shown before "Speichern"', async () => {
-  const page = await openDomains()
+test('the list shows a hostile description as text; one name is edited with its change shown before "Speichern"', async ({ pages }) => {
+  const watched = await openDomains(pages)
+  const { page } = watched
   expect(await page.getByText('1–3 von 3 Domains').isVisible()).toBe(true)
   expect(await row(page, 'beispiel.de').getByText(HOSTILE, { exact: true }).isVisible()).toBe(true)
   expect(await page.locator('#console img').count()).toBe(0)
@@ -90,11 +75,12 @@ test('the list shows a hostile description as text; one name is edited with its 
     DOMAINS.replace('    price: 4000 # alt\n', '    price: 5900 # alt\n').replace("Angebot'\n", "Angebot'\n    status: reserved\n"),
   )
   expect(await row(page, 'beispiel.de').innerText()).toMatch(/5\.900 EUR[\s\S]*reserviert/)
-  expect(watched!.requests.filter((url) => !url.startsWith(server.adminUrl!))).toEqual([])
+  expect(watched.requests.filter((url) => !url.startsWith(server.adminUrl!))).toEqual([])
 })
 
-test('several names selected get their price raised by 10 %; "Speichern" after a change of the file is refused', async () => {
-  const page = await openDomains()
+test('several names selected get their price raised by 10 %; "Speichern" after a change of the file is refused', async ({ pages }) => {
+  const watched = await openDomains(pages)
+  const { page } = watched
   await page.getByRole('checkbox', { name: 'zweite.de auswählen' }).check()
   await page.getByRole('checkbox', { name: 'dritte.de auswählen' }).check()
   const selection = page.getByRole('form', { name: 'Ausgewählte ändern' })
@@ -109,11 +95,10 @@ test('several names selected get their price raised by 10 %; "Speichern" after a
 
   await page.getByRole('button', { name: 'zweite.de entfernen' }).click()
   await page.getByRole('region', { name: 'Vorschau' }).waitFor()
-  // Someone edits the file by hand meanwhile.
+  // Someone edits the file by hand meanwhile. The refused save's 409 is what the browser logs for it, and expected.
   fs.appendFileSync(domainsFile, '# von Hand dazu\n')
+  watched.allow(/status of 409/)
   await page.getByRole('region', { name: 'Vorschau' }).getByRole('button', { name: 'Speichern' }).click()
   await page.getByText('Die Domains-Datei wurde seit der Vorschau geändert (hier oder auf einem anderen Server). Bitte die Vorschau neu laden.').waitFor()
   expect(fs.readFileSync(domainsFile, 'utf8')).toContain('zweite.de')
-  // The refused save's 409 is what the browser logs for it, and expected here.
-  watched!.problems = watched!.problems.filter((problem) => !/status of 409/.test(problem))
 })

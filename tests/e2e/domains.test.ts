@@ -1,25 +1,10 @@
 // A domain with a price and a minimum offer, in a real Chromium against the production server process.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import { attributeMismatches, hydrate } from './hydration.ts'
-import type { ServerProcess } from '../helpers/server.ts'
-import type { SmtpSink } from '../helpers/smtp.ts'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { axeViolations, browserTest } from '../helpers/chromium.ts'
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let smtp: SmtpSink
-let watched: WatchedPage | undefined
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-domains-'))
-
-beforeAll(async () => {
-  fs.writeFileSync(
-    path.join(dir, 'domains.yaml'),
-    `unknownHosts: not-found
+const test = browserTest({
+  domains: `unknownHosts: not-found
 legal:
   imprintUrl: https://verkauf.example.org/impressum
   privacyText: Wir speichern Ihre Anfrage nur, um sie zu beantworten.
@@ -34,27 +19,7 @@ domains:
     price: 4900
     status: sold
 `,
-  )
-  stack = await startE2eStack({ DOMAINS_FILE: path.join(dir, 'domains.yaml') })
-  ;({ browser, server, smtp } = stack)
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
-async function open(): Promise<Page> {
-  watched = await openPage(browser)
-  const response = await watched.page.goto(`http://example.de:${server.port}/`)
-  await hydrate(watched.page)
-  watched.problems.push(...(await attributeMismatches(watched.page, response)))
-  return watched.page
-}
 
 const field = (page: Page, name: string | RegExp) => page.getByRole('textbox', { name })
 
@@ -66,8 +31,8 @@ async function fillAndSend(page: Page, offer: string, message: string) {
   await page.getByRole('button', { name: 'Senden' }).click()
 }
 
-test('the page shows the price, the description, the offer field with its minimum, and the legal links', async () => {
-  const page = await open()
+test('the page shows the price, the description, the offer field with its minimum, and the legal links', async ({ pages }) => {
+  const { page } = await pages.open('example.de')
   expect(await page.locator('.price').textContent()).toBe('Preis: 4.900\u00a0€')
   expect(await page.getByText('Kurz und einprägsam.').isVisible()).toBe(true)
   expect(await field(page, /^Angebot in EUR/).isVisible()).toBe(true)
@@ -77,8 +42,8 @@ test('the page shows the price, the description, the offer field with its minimu
   expect(await axeViolations(page)).toEqual([])
 })
 
-test('an offer at the minimum is mailed with the offer', async () => {
-  const page = await open()
+test('an offer at the minimum is mailed with the offer', async ({ pages, stack: { smtp } }) => {
+  const { page } = await pages.open('example.de')
   await fillAndSend(page, '1.500', 'Mein Angebot steht.')
   await expect.poll(() => page.getByRole('status').textContent()).toBe('Anfrage erfolgreich versendet.')
   await expect
@@ -86,8 +51,8 @@ test('an offer at the minimum is mailed with the offer', async () => {
     .toContain('Angebot: 1.500\u00a0€')
 })
 
-test('an offer below the minimum is accepted politely but not mailed', async () => {
-  const page = await open()
+test('an offer below the minimum is accepted politely but not mailed', async ({ pages, stack: { smtp } }) => {
+  const { page } = await pages.open('example.de')
   await fillAndSend(page, '200', 'Nur ein kleines Angebot.')
   await expect.poll(() => page.getByRole('status').textContent()).toBe('Anfrage erfolgreich versendet.')
   // A genuine one after it arrives; the low offer never does.
@@ -96,8 +61,8 @@ test('an offer below the minimum is accepted politely but not mailed', async () 
   expect(smtp.messages.some((mail) => mail.parsed.text?.includes('Nur ein kleines Angebot.'))).toBe(false)
 })
 
-test('an offer that is not an amount gets a hint at the field and nothing is sent', async () => {
-  const page = await open()
+test('an offer that is not an amount gets a hint at the field and nothing is sent', async ({ pages }) => {
+  const { page } = await pages.open('example.de')
   const posts: string[] = []
   page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
   await fillAndSend(page, 'viel', 'Text')
@@ -106,21 +71,17 @@ test('an offer that is not an amount gets a hint at the field and nothing is sen
   expect(posts).toEqual([])
 })
 
-test('the search and sharing head breaks no CSP rule, and a description that closes its script stays data', async () => {
+test('the search and sharing head breaks no CSP rule, and a description that closes its script stays data', async ({ pages }) => {
   const scripts: number[] = []
   for (const host of ['example.de', 'attack.de']) {
-    watched = await openPage(browser)
-    const { page, problems } = watched
-    page.on('dialog', (dialog) => {
-      problems.push(`dialog: ${dialog.message()}`)
-      void dialog.dismiss()
-    })
+    // A dialog the description opened would be a problem of the page.
+    const watched = await pages.watch()
+    const { page } = watched
     await page.addInitScript(() => {
       const seen: string[] = ((window as unknown as { violations: string[] }).violations = [])
       document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
     })
-    await page.goto(`http://${host}:${server.port}/`)
-    await hydrate(page)
+    await pages.load(watched, host)
     const head = await page.evaluate(() => ({
       violations: (window as unknown as { violations: string[] }).violations,
       jsonLd: [...document.querySelectorAll('script[type="application/ld+json"]')].map((script) => JSON.parse(script.textContent!)),
@@ -138,19 +99,13 @@ test('the search and sharing head breaks no CSP rule, and a description that clo
         ? { name: 'example.de', offers: { price: 4900, priceCurrency: 'EUR', availability: 'https://schema.org/InStock' } }
         : { name: 'attack.de', description: '</script><script>alert(1)</script>' },
     )
-    expect(await closePage(watched)).toEqual([])
-    watched = undefined
   }
   // The description added no script element of its own.
   expect(scripts[1]).toBe(scripts[0])
 })
 
-test('a sold name shows that it is sold, without a form, and its page has no error and no accessibility violation', async () => {
-  watched = await openPage(browser)
-  const { page } = watched
-  const response = await page.goto(`http://verkauft.de:${server.port}/`)
-  expect(response?.status()).toBe(200)
-  watched.problems.push(...(await attributeMismatches(page, response)))
+test('a sold name shows that it is sold, without a form, and its page has no error and no accessibility violation', async ({ pages }) => {
+  const { page } = await pages.open('verkauft.de')
   expect(await page.getByText('Diese Domain wurde verkauft.').isVisible()).toBe(true)
   expect(await page.locator('form').count()).toBe(0)
   await page.mouse.click(10, 10)

@@ -1,49 +1,26 @@
 // English pages in a real Chromium against the production server process and a real SMTP server: the visitor reads,
 // types and sends in English, hydration renders the same English the server did, and `auto` follows the browser's
 // language.
-import type { BrowserContextOptions, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import { TEXTS } from '../../src/shared/texts-all.ts'
-import { closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
-import { attributeMismatches, hydrate } from './hydration.ts'
+import { browserTest } from '../helpers/chromium.ts'
 
 const EN = TEXTS.en
-let stack: E2eStack
-let watched: WatchedPage | undefined
-
-beforeAll(async () => {
-  const domains = writeTestFile(`unknownHosts: not-found
+// No console error or warning, no hydration mismatch: React renders exactly the English the server sent.
+const test = browserTest({
+  domains: `unknownHosts: not-found
 domains:
   english.com: { language: en, price: 4900, minOffer: 1500 }
   both.de: { language: auto }
-`)
-  stack = await startE2eStack({ DOMAINS_FILE: domains })
+`,
 })
-afterAll(async () => {
-  await stack?.close()
-  removeTestFiles()
-})
-afterEach(async () => {
-  // No console error or warning, no hydration mismatch: React rendered exactly the English the server sent.
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
-async function open(host: string, options: BrowserContextOptions = {}): Promise<Page> {
-  watched = await openPage(stack.browser, options)
-  const response = await watched.page.goto(`http://${host}:${stack.server.port}/`)
-  await hydrate(watched.page)
-  watched.problems.push(...(await attributeMismatches(watched.page, response)))
-  return watched.page
-}
 
 const field = (page: Page, name: string | RegExp) => page.getByRole('textbox', { name, exact: typeof name === 'string' })
 const status = (page: Page) => page.getByRole('status')
 
-test('an English page: the visitor types and sends in English, and is told in English that it was sent', async () => {
-  const page = await open('english.com', { locale: 'de-DE' })
+test('an English page: the visitor types and sends in English, and is told in English that it was sent', async ({ pages, stack }) => {
+  const { page } = await pages.open('english.com', { locale: 'de-DE' })
   expect(await page.getAttribute('html', 'lang')).toBe('en')
   expect(await page.title()).toBe('english.com is for sale')
   expect(await page.locator('.price').textContent()).toBe('Price: €4,900')
@@ -60,8 +37,8 @@ test('an English page: the visitor types and sends in English, and is told in En
   expect(mail.parsed.text).toContain('Angebot: 2.000\u00a0€')
 })
 
-test('an invalid send on an English page shows English hints, which go once the field is right', async () => {
-  const page = await open('english.com')
+test('an invalid send on an English page shows English hints, which go once the field is right', async ({ pages }) => {
+  const { page } = await pages.open('english.com')
   await field(page, EN.labelEmail).fill('john@')
   await page.getByRole('button', { name: EN.submit }).click()
   await expect.poll(() => status(page).textContent()).toBe(EN.invalid)
@@ -74,11 +51,11 @@ test('an invalid send on an English page shows English hints, which go once the 
   await expect.poll(() => page.getByText(EN.hintOffer).isVisible()).toBe(true)
 })
 
-test.each([
+test.for([
   ['en-US', 'en', 'both.de is for sale'],
   ['de-DE', 'de', 'both.de steht zum Verkauf'],
-])('language: auto in a browser set to %s shows the %s page and hydrates it without a mismatch', async (locale, language, title) => {
-  const page = await open('both.de', { locale })
+])('language: auto in a browser set to %s shows the %s page and hydrates it without a mismatch', async ([locale, language, title], { pages }) => {
+  const { page } = await pages.open('both.de', { locale })
   expect(await page.getAttribute('html', 'lang')).toBe(language)
   expect(await page.title()).toBe(title)
   await page.getByRole('button', { name: TEXTS[language as 'de' | 'en'].submit }).click()

@@ -3,14 +3,10 @@
 // rate's reference, the GiroCode of the first rate as Chromium drew it), a bank statement imported on "Kontoauszug"
 // marks the first rate, the server started again with the jobs' clock set past a rate's date finds it overdue (the
 // owner and the buyer mailed), and the last rate marked on "Verkäufe" completes the payment.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { expect, onTestFinished } from 'vitest'
 import type { DealSummary, InboxPage } from '../../src/shared/console-api.ts'
 import { camtStatement } from '../helpers/camt.ts'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
 import { decodeQrPng } from '../helpers/qr.ts'
@@ -20,29 +16,24 @@ import type { SmtpSink } from '../helpers/smtp.ts'
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const BUYER = 'ratenkaeufer@example.net'
 const DAY = 86_400_000
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'instalments-e2e-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let later: ServerProcess | undefined
-let smtp: SmtpSink
-const watched: WatchedPage[] = []
-let inquiryId: number
-
-beforeAll(async () => {
-  fs.writeFileSync(
-    domainsFile,
-    `domains:
+const test = browserTest({
+  env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' },
+  domains: `domains:
   ratenkauf.de:
     minOffer: 500
     payment:
       bank: { holder: Jürgen Müller, iban: DE89 3704 0044 0532 0130 00, bic: COBADEFFXXX }
 `,
-  )
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0', DOMAINS_FILE: domainsFile })
-  ;({ browser, server, smtp } = stack)
+})
+let server: ServerProcess
+let smtp: SmtpSink
+let domainsFile: string
+let inquiryId: number
+
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
+  domainsFile = stack.domainsFile!
   const client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   const { token, hash } = await fetchForm(server.url, 'ratenkauf.de')
@@ -54,26 +45,12 @@ beforeAll(async () => {
   const { cookie } = await client.signIn()
   inquiryId = ((await (await client.call('/api/inbox', { cookie })).json()) as InboxPage).items[0]!.id
 })
-afterAll(async () => {
-  await later?.stop()
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  for (const page of watched.splice(0)) expect(await closePage(page)).toEqual([])
-})
-
-async function open(options: Parameters<typeof openPage>[1] = {}): Promise<Page> {
-  const page = await openPage(browser, options)
-  watched.push(page)
-  return page.page
-}
 
 const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.envelope.to.includes(email))
 
-test('a plan of 3: accepted in the console, paid by a statement, a rate overdue under a fixed clock, the last rate pays the deal', async () => {
+test('a plan of 3: accepted in the console, paid by a statement, a rate overdue under a fixed clock, the last rate pays the deal', async ({ pages }) => {
   // The owner accepts with a plan of 3 monthly rates.
-  const owner = await open({ viewport: { width: 1280, height: 900 } })
+  const { page: owner } = await pages.watch({ viewport: { width: 1280, height: 900 } })
   await signInToConsole(owner, server.adminUrl!, PASSWORD)
   await owner.goto(`${server.adminUrl}/anfragen/${inquiryId}`)
   await owner.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -92,8 +69,7 @@ test('a plan of 3: accepted in the console, paid by a statement, a rate overdue 
   const mail = mailsTo(BUYER)[0]!.parsed.text ?? ''
   expect(mail).toContain('Ratenzahlung: 3 Monatsraten zu 333,34\u00a0€')
   const link = /https:\/\/ratenkauf\.de\/kauf\/[A-Za-z0-9_.-]+/.exec(mail)![0].replace('https://ratenkauf.de', `http://ratenkauf.de:${server.port}`)
-  const buyerWatch = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
-  watched.push(buyerWatch)
+  const buyerWatch = await pages.watch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
   const buyer = buyerWatch.page
   await buyer.goto(link)
   const schedule = buyer.getByRole('table')
@@ -129,7 +105,7 @@ test('a plan of 3: accepted in the console, paid by a statement, a rate overdue 
   const deal = ((await (await client.call('/api/deals', { cookie })).json()) as { deals: DealSummary[] }).deals[0]!
   const secondDue = deal.plan!.rates[1]!.dueAt
   await server.stop()
-  later = await startServerProcess({
+  const later = await startServerProcess({
     DATA_DIR: server.dataDir,
     SMTP_URL: smtp.url,
     MIN_FILL_SECONDS: '0',
@@ -137,6 +113,8 @@ test('a plan of 3: accepted in the console, paid by a statement, a rate overdue 
     DOMAINS_FILE: domainsFile,
     JOBS_CLOCK_START: new Date(secondDue + 8 * DAY).toISOString(),
   })
+  // After the test's pages are closed; the file's stack stops the first process (stopped already) and cleans up.
+  onTestFinished(async () => void (await later.stop()))
   await expect
     .poll(() => mailsTo('owner@example.org').filter((m) => m.parsed.subject === 'Re: Anfrage zu ratenkauf.de: Zahlungsfrist verstrichen').length)
     .toBe(1)

@@ -2,12 +2,8 @@
 // (decision 038): the owner marks it paid on "Verkäufe" before the buyer gave an address, and is told there is no
 // invoice; the buyer types the billing address on the deal page (no script), found by its labels; the owner then
 // issues the invoice with "Rechnung ausstellen"; both see it listed with its download.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { expect } from 'vitest'
+import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { pdfText } from '../helpers/invoice.ts'
 import { acceptedOffer, getBytes } from '../helpers/purchase.ts'
@@ -15,50 +11,33 @@ import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'invoices-e2e-'))
-const domainsFile = path.join(dir, 'domains.yaml')
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let smtp: SmtpSink
-const watched: WatchedPage[] = []
-let deal: Awaited<ReturnType<typeof acceptedOffer>>
-
-beforeAll(async () => {
-  fs.writeFileSync(domainsFile, 'domains:\n  rechnung.de: { minOffer: 100, vat: included }\n')
-  stack = await startE2eStack({
+const test = browserTest({
+  env: {
     MIN_FILL_SECONDS: '0',
     CONTACT_RATE_LIMIT: '0',
-    DOMAINS_FILE: domainsFile,
     SELLER_NAME: 'Jürgen Müller Domains',
     SELLER_STREET: 'Hauptstraße 5',
     SELLER_POSTCODE: '10115',
     SELLER_CITY: 'Berlin',
     SELLER_TAX_NUMBER: '27/123/45678',
-  })
-  ;({ browser, server, smtp } = stack)
+  },
+  domains: 'domains:\n  rechnung.de: { minOffer: 100, vat: included }\n',
+})
+let server: ServerProcess
+let smtp: SmtpSink
+let deal: Awaited<ReturnType<typeof acceptedOffer>>
+
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
   const client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   const { cookie } = await client.signIn()
   deal = await acceptedOffer(server.url, 'rechnung.de', client, cookie, '1.200')
 })
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  for (const page of watched.splice(0)) expect(await closePage(page)).toEqual([])
-})
 
-async function open(options: Parameters<typeof openPage>[1] = {}): Promise<{ page: Page; requests: string[] }> {
-  const page = await openPage(browser, options)
-  watched.push(page)
-  return page
-}
-
-test('paid without an address → the buyer gives it on the deal page → "Rechnung ausstellen" on Verkäufe → listed on both sides', async () => {
-  const { page: owner } = await open({ viewport: { width: 1280, height: 900 } })
+test('paid without an address → the buyer gives it on the deal page → "Rechnung ausstellen" on Verkäufe → listed on both sides', async ({ pages }) => {
+  const { page: owner } = await pages.watch({ viewport: { width: 1280, height: 900 } })
   await signInToConsole(owner, server.adminUrl!, PASSWORD)
   await owner.goto(`${server.adminUrl}/verkaeufe`)
   await owner.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -73,7 +52,7 @@ test('paid without an address → the buyer gives it on the deal page → "Rechn
   const link = /https:\/\/rechnung\.de(\/kauf\/[A-Za-z0-9_.-]+)/.exec(
     smtp.messages.find((mail) => mail.envelope.to.includes(deal.email))!.parsed.text ?? '',
   )![1]!
-  const { page: buyer, requests } = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false })
+  const { page: buyer, requests } = await pages.watch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false })
   await buyer.goto(`http://rechnung.de:${server.port}${link}`)
   const form = buyer.getByRole('region', { name: 'Rechnungsanschrift' })
   expect(await form.getByLabel('Name').inputValue()).toBe('Erika Mustermann')
@@ -87,7 +66,7 @@ test('paid without an address → the buyer gives it on the deal page → "Rechn
   expect(requests.every((url) => url.startsWith(`http://rechnung.de:${server.port}/`))).toBe(true)
 
   // The form as axe sees it (axe needs script: another page for it), with the saved address filled in.
-  const { page: checked } = await open({ viewport: { width: 390, height: 844 } })
+  const { page: checked } = await pages.watch({ viewport: { width: 390, height: 844 } })
   await checked.goto(`http://rechnung.de:${server.port}${link}`)
   expect(await checked.getByRole('region', { name: 'Rechnungsanschrift' }).getByLabel('Straße und Hausnummer').inputValue()).toBe('Musterweg 7')
   expect(await axeViolations(checked)).toEqual([])

@@ -1,28 +1,17 @@
-// The page in a real Chromium, against the production server process and a real SMTP server.
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import { attributeMismatches, hydrate } from './hydration.ts'
+// The page in a real Chromium, against the production server process and a real SMTP server. Nothing may go wrong in
+// a page: no console errors or warnings, and no hydration mismatch (React reports text and structure as a console
+// error; the fixture's pages.open compares attributes).
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { axeViolations, browserTest, type Pages } from '../helpers/chromium.ts'
+import { attributeMismatches, hydrate } from '../helpers/hydration.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
 
-let stack: E2eStack
-let browser: Browser
+const test = browserTest()
 let server: ServerProcess
 let smtp: SmtpSink
-let watched: WatchedPage | undefined
-
-beforeAll(async () => {
-  stack = await startE2eStack()
-  ;({ browser, server, smtp } = stack)
-})
-afterAll(async () => stack?.close())
-afterEach(async () => {
-  // Nothing may have gone wrong in the page: no console errors or warnings, and no hydration mismatch (see open).
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
+test.beforeAll(({ stack }) => void ({ server, smtp } = stack))
 
 const INVALID = 'Fehler. Bitte füllen Sie alle Felder aus.'
 const SUCCESS = 'Anfrage erfolgreich versendet.'
@@ -36,31 +25,18 @@ async function mailWith(words: string) {
 
 const urlFor = (host: string) => `http://${host}:${server.port}/`
 
-async function open(host = 'example.de', options = {}) {
-  watched = await openPage(browser, options)
-  const response = await watched.page.goto(urlFor(host))
-  // React is loaded when the visitor turns to the form: do that, and wait for the form to be hydrated. Hydration
-  // must have found the server's markup to be what React renders (React reports text and structure as a console
-  // error; attributes are compared here).
-  if ((options as { javaScriptEnabled?: boolean }).javaScriptEnabled !== false) {
-    await hydrate(watched.page)
-    watched.problems.push(...(await attributeMismatches(watched.page, response)))
-  }
-  return watched.page
-}
-
-async function fill(page: import('playwright-core').Page, values: { name: string; email: string; message: string }) {
+async function fill(page: Page, values: { name: string; email: string; message: string }) {
   await field(page, 'Name').fill(values.name)
   await field(page, 'E-Mail').fill(values.email)
   await field(page, 'Nachricht').fill(values.message)
 }
 
 // By role, as assistive technology sees the form: the hidden decoys (also labelled Name and E-Mail) are not there.
-const field = (page: import('playwright-core').Page, name: string) => page.getByRole('textbox', { name, exact: true })
-const status = (page: import('playwright-core').Page) => page.getByRole('status')
+const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true })
+const status = (page: Page) => page.getByRole('status')
 
-test('the page shows the texts for the requested host, punycode in Unicode', async () => {
-  const page = await open('xn--mnchen-3ya.de')
+test('the page shows the texts for the requested host, punycode in Unicode', async ({ pages }) => {
+  const { page } = await pages.open('xn--mnchen-3ya.de')
   await expect.poll(() => page.getAttribute('html', 'lang')).toBe('de')
   expect(await page.title()).toBe('münchen.de steht zum Verkauf')
   expect(await page.locator('meta[name="description"]').getAttribute('content')).toContain('münchen.de')
@@ -73,8 +49,8 @@ test('the page shows the texts for the requested host, punycode in Unicode', asy
   expect(await status(page).getAttribute('aria-live')).toBe('polite')
 })
 
-test('the decoys are invisible and a keyboard user tabs from Name to E-Mail to Nachricht to Senden', async () => {
-  const page = await open()
+test('the decoys are invisible and a keyboard user tabs from Name to E-Mail to Nachricht to Senden', async ({ pages }) => {
+  const { page } = await pages.open('example.de')
   for (const name of ['name58fnlsdbee', 'themail3h6bee']) {
     const decoy = page.locator(`input[name="${name}"]`)
     expect(await decoy.isVisible()).toBe(false)
@@ -94,8 +70,8 @@ test('the decoys are invisible and a keyboard user tabs from Name to E-Mail to N
   expect(snapshot.match(/textbox/g)).toHaveLength(3)
 })
 
-test('an empty submit shows the error, marks the fields and sends nothing', async () => {
-  const page = await open()
+test('an empty submit shows the error, marks the fields and sends nothing', async ({ pages }) => {
+  const { page } = await pages.open('example.de')
   const posts: string[] = []
   page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
   await page.getByRole('button', { name: 'Senden' }).click()
@@ -108,8 +84,8 @@ test('an empty submit shows the error, marks the fields and sends nothing', asyn
   expect(posts).toEqual([])
 })
 
-test('a valid message is confirmed, the form is emptied, and the owner gets the mail; a second one goes too', async () => {
-  const page = await open('xn--mnchen-3ya.de')
+test('a valid message is confirmed, the form is emptied, and the owner gets the mail; a second one goes too', async ({ pages }) => {
+  const { page } = await pages.open('xn--mnchen-3ya.de')
   const credentials = () => page.locator('input[type="hidden"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))
   const first = await credentials()
   await fill(page, { name: 'Erika Mustermann', email: 'erika@example.de', message: 'Was kostet münchen.de?' })
@@ -140,8 +116,8 @@ test('a valid message is confirmed, the form is emptied, and the owner gets the 
   expect((await mailWith('Und noch eine Frage.')).parsed.subject).toBe('Anfrage zu münchen.de')
 })
 
-test('a preview at NAME.TLD.localhost (LOCAL_PREVIEW) is the page of the name, hydrated, and its form sends for the name', async () => {
-  const page = await open('beispiel.de.localhost')
+test('a preview at NAME.TLD.localhost (LOCAL_PREVIEW) is the page of the name, hydrated, and its form sends for the name', async ({ pages }) => {
+  const { page } = await pages.open('beispiel.de.localhost')
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('beispiel.de')
   await fill(page, { name: 'Erika Mustermann', email: 'erika@example.de', message: 'Vorschau vor dem DNS-Eintrag' })
   await page.getByRole('button', { name: 'Senden' }).click()
@@ -149,30 +125,30 @@ test('a preview at NAME.TLD.localhost (LOCAL_PREVIEW) is the page of the name, h
   expect((await mailWith('Vorschau vor dem DNS-Eintrag')).parsed.subject).toBe('Anfrage zu beispiel.de')
 })
 
-test('a 500 answer keeps the input and says sending failed', async () => {
-  const page = await open()
+test('a 500 answer keeps the input and says sending failed', async ({ pages }) => {
+  const { page, allow } = await pages.open('example.de')
+  // The browser reports the 500 itself; that one is expected.
+  allow(/500/)
   await page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' }))
   await fill(page, { name: 'Erika', email: 'erika@example.de', message: 'Bitte nicht verlieren' })
   await page.getByRole('button', { name: 'Senden' }).click()
   await expect.poll(() => status(page).textContent()).toBe(FAILED)
   expect(await field(page, 'Nachricht').inputValue()).toBe('Bitte nicht verlieren')
   expect(await page.getByRole('button', { name: 'Senden' }).isEnabled()).toBe(true)
-  // The browser reports the 500 itself; that one is expected.
-  watched!.problems.splice(0, watched!.problems.length, ...watched!.problems.filter((p) => !p.includes('500')))
 })
 
-test('a network failure keeps the input and says sending failed', async () => {
-  const page = await open()
+test('a network failure keeps the input and says sending failed', async ({ pages }) => {
+  const { page, allow } = await pages.open('example.de')
+  allow(/ERR_INTERNET_DISCONNECTED/)
   await page.route('**/api/contact', (route) => route.abort('internetdisconnected'))
   await fill(page, { name: 'Erika', email: 'erika@example.de', message: 'Offline geschrieben' })
   await page.getByRole('button', { name: 'Senden' }).click()
   await expect.poll(() => status(page).textContent()).toBe(FAILED)
   expect(await field(page, 'Name').inputValue()).toBe('Erika')
-  watched!.problems.splice(0, watched!.problems.length, ...watched!.problems.filter((p) => !p.includes('ERR_INTERNET_DISCONNECTED')))
 })
 
-test('the button is disabled while the message is being sent', async () => {
-  const page = await open()
+test('the button is disabled while the message is being sent', async ({ pages }) => {
+  const { page } = await pages.open('example.de')
   let release!: () => void
   const held = new Promise<void>((resolve) => (release = resolve))
   await page.route('**/api/contact', async (route) => {
@@ -187,8 +163,8 @@ test('the button is disabled while the message is being sent', async () => {
   expect(await page.getByRole('button', { name: 'Senden' }).isEnabled()).toBe(true)
 })
 
-test('without JavaScript the form still delivers and shows the result', async () => {
-  const page = await open('example.de', { javaScriptEnabled: false })
+test('without JavaScript the form still delivers and shows the result', async ({ pages }) => {
+  const { page } = await pages.open('example.de', { javaScriptEnabled: false })
   await fill(page, { name: 'Ohne Skript', email: 'noscript@example.de', message: 'Geht auch ohne JavaScript.' })
   await page.getByRole('button', { name: 'Senden' }).click()
   await page.waitForURL(/gesendet=1/)
@@ -196,8 +172,10 @@ test('without JavaScript the form still delivers and shows the result', async ()
   expect((await mailWith('Geht auch ohne JavaScript.')).parsed.replyTo?.value[0]?.address).toBe('noscript@example.de')
 })
 
-test('without JavaScript an invalid form comes back with the error and the input kept', async () => {
-  const page = await open('example.de', { javaScriptEnabled: false })
+test('without JavaScript an invalid form comes back with the error and the input kept', async ({ pages }) => {
+  const { page, allow } = await pages.open('example.de', { javaScriptEnabled: false })
+  // The 400 of the page is reported by the browser; that one is expected.
+  allow(/400/)
   await field(page, 'Name').fill('Ohne Skript')
   await field(page, 'E-Mail').fill('keine-adresse@')
   await field(page, 'Nachricht').fill('Text')
@@ -206,13 +184,13 @@ test('without JavaScript an invalid form comes back with the error and the input
   await page.getByRole('button', { name: 'Senden' }).click()
   await expect.poll(() => status(page).textContent()).toBe(INVALID)
   expect(await field(page, 'Name').inputValue()).toBe('Ohne Skript')
-  // The 400 of the page is reported by the browser; that one is expected.
-  watched!.problems.splice(0, watched!.problems.length, ...watched!.problems.filter((p) => !p.includes('400')))
 })
 
 /** Opens the page that answers `form` posted without script (as the browser would get it before any script ran). */
-async function openAnswerTo(form: Record<string, string>) {
-  watched = await openPage(browser)
+async function openAnswerTo(pages: Pages, form: Record<string, string>) {
+  const watched = await pages.watch()
+  // The browser reports the page's own 400 or 403; those are expected.
+  watched.allow(/\b(400|403)\b/)
   const url = `${urlFor('example.de')}api/contact`
   await watched.page.route(url, (route) =>
     route.continue({
@@ -221,17 +199,13 @@ async function openAnswerTo(form: Record<string, string>) {
       postData: new URLSearchParams({ name58fnlsdbee: '', themail3h6bee: '', ...form }).toString(),
     }),
   )
-  const response = await watched.page.goto(url)
-  await hydrate(watched.page)
-  watched.problems.push(...(await attributeMismatches(watched.page, response)))
-  // The browser reports the page's own 400 or 403; those are expected.
-  watched.problems.splice(0, watched.problems.length, ...watched.problems.filter((p) => !/\b(400|403)\b/.test(p)))
+  await pages.load(watched, url)
   return watched.page
 }
 
-test('a page answering a form sent without script is taken over by the script as it is, input and error kept', async () => {
+test('a page answering a form sent without script is taken over by the script as it is, input and error kept', async ({ pages }) => {
   // A form can be sent natively before the script has loaded; the page that answers it is then hydrated.
-  const page = await openAnswerTo({ name58fnlsd: 'Ohne Skript', themail3h6: 'keine-adresse@', message: 'Zeile eins\nZeile zwei', token: 'x', hash: 'y' })
+  const page = await openAnswerTo(pages, { name58fnlsd: 'Ohne Skript', themail3h6: 'keine-adresse@', message: 'Zeile eins\nZeile zwei', token: 'x', hash: 'y' })
   expect(await status(page).textContent()).toBe(INVALID)
   expect(await field(page, 'Name').inputValue()).toBe('Ohne Skript')
   expect(await field(page, 'Nachricht').inputValue()).toBe('Zeile eins\nZeile zwei')
@@ -241,24 +215,22 @@ test('a page answering a form sent without script is taken over by the script as
   await expect.poll(() => field(page, 'E-Mail').getAttribute('aria-invalid')).toBe(null)
 })
 
-test('a page answering a form with a stale token is hydrated without a mismatch and says sending failed', async () => {
-  const page = await openAnswerTo({ name58fnlsd: 'Ohne Skript', themail3h6: 'erika@example.de', message: 'Alt', token: 'A'.repeat(15), hash: 'y' })
+test('a page answering a form with a stale token is hydrated without a mismatch and says sending failed', async ({ pages }) => {
+  const page = await openAnswerTo(pages, { name58fnlsd: 'Ohne Skript', themail3h6: 'erika@example.de', message: 'Alt', token: 'A'.repeat(15), hash: 'y' })
   expect(await status(page).textContent()).toBe('Das Formular ist abgelaufen oder ungültig. Bitte laden Sie die Seite neu.')
   expect(await field(page, 'Nachricht').inputValue()).toBe('Alt')
 })
 
-test('the success page after a form sent without script is hydrated without a mismatch', async () => {
-  const page = await open('example.de')
-  const response = await page.goto(`${urlFor('example.de')}?gesendet=1`)
-  await hydrate(page)
-  watched!.problems.push(...(await attributeMismatches(page, response)))
+test('the success page after a form sent without script is hydrated without a mismatch', async ({ pages }) => {
+  const watched = await pages.open('example.de')
+  const { page } = watched
+  await pages.load(watched, `${urlFor('example.de')}?gesendet=1`)
   expect(await status(page).textContent()).toBe(SUCCESS)
 })
 
 /** Opens the page without turning to the form; React's script is answered only when `release` is called. */
-async function openHoldingReact() {
-  watched = await openPage(browser)
-  const page = watched.page
+async function openHoldingReact(pages: Pages) {
+  const { page } = await pages.watch()
   let release!: () => void
   const held = new Promise<void>((resolve) => (release = resolve))
   const asked: string[] = []
@@ -271,10 +243,10 @@ async function openHoldingReact() {
   return { page, release, asked }
 }
 
-const isHydrated = (page: import('playwright-core').Page) => page.evaluate(() => document.documentElement.dataset.hydrated === 'true')
+const isHydrated = (page: Page) => page.evaluate(() => document.documentElement.dataset.hydrated === 'true')
 
-test('the first load is the page alone: React is fetched when the visitor turns to the form', async () => {
-  watched = await openPage(browser)
+test('the first load is the page alone: React is fetched when the visitor turns to the form', async ({ pages }) => {
+  const watched = await pages.watch()
   const page = watched.page
   await page.goto(urlFor('example.de'))
   await page.waitForLoadState('networkidle')
@@ -286,8 +258,8 @@ test('the first load is the page alone: React is fetched when the visitor turns 
   expect(watched.requests.filter((url) => url.includes('/assets/client-'))).toHaveLength(1)
 })
 
-test('what a visitor typed before React arrived is kept by hydration and sent', async () => {
-  const { page, release, asked } = await openHoldingReact()
+test('what a visitor typed before React arrived is kept by hydration and sent', async ({ pages }) => {
+  const { page, release, asked } = await openHoldingReact(pages)
   await fill(page, { name: 'Frühe Eingabe', email: 'frueh@example.de', message: 'Getippt, bevor React da war.' })
   await expect.poll(() => asked.length).toBe(1)
   expect(await isHydrated(page)).toBe(false)
@@ -300,8 +272,8 @@ test('what a visitor typed before React arrived is kept by hydration and sent', 
   expect((await mailWith('Getippt, bevor React da war.')).parsed.replyTo?.value[0]?.address).toBe('frueh@example.de')
 })
 
-test('Senden on the empty form right after the page loaded shows what the hydrated form shows', async () => {
-  const { page, release } = await openHoldingReact()
+test('Senden on the empty form right after the page loaded shows what the hydrated form shows', async ({ pages }) => {
+  const { page, release } = await openHoldingReact(pages)
   const posts: string[] = []
   page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
   await page.getByRole('button', { name: 'Senden' }).click()
@@ -314,8 +286,8 @@ test('Senden on the empty form right after the page loaded shows what the hydrat
   expect(posts).toEqual([])
 })
 
-test('Senden on the empty form immediately after load, without waiting for anything, shows the same error', async () => {
-  watched = await openPage(browser)
+test('Senden on the empty form immediately after load, without waiting for anything, shows the same error', async ({ pages }) => {
+  const watched = await pages.watch()
   const page = watched.page
   await page.goto(urlFor('example.de'))
   await page.getByRole('button', { name: 'Senden' }).click()
@@ -323,8 +295,8 @@ test('Senden on the empty form immediately after load, without waiting for anyth
   expect(await field(page, 'Name').getAttribute('aria-invalid')).toBe('true')
 })
 
-test('a filled form sent before React arrived is sent once, by the script, and confirmed', async () => {
-  watched = await openPage(browser)
+test('a filled form sent before React arrived is sent once, by the script, and confirmed', async ({ pages }) => {
+  const watched = await pages.watch()
   const page = watched.page
   await page.goto(urlFor('example.de'))
   // Filled by the browser's autofill, say: no focus, so nothing has loaded React yet.
@@ -343,8 +315,8 @@ test('a filled form sent before React arrived is sent once, by the script, and c
   await mailWith('Sofort nach dem Laden gesendet.')
 })
 
-test('a filled form sent while React is still on its way is held, then sent once and confirmed', async () => {
-  const { page, release } = await openHoldingReact()
+test('a filled form sent while React is still on its way is held, then sent once and confirmed', async ({ pages }) => {
+  const { page, release } = await openHoldingReact(pages)
   await fill(page, { name: 'Geduldig', email: 'geduldig@example.de', message: 'Gehalten und dann gesendet.' })
   const posts: string[] = []
   page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()))
@@ -356,9 +328,11 @@ test('a filled form sent while React is still on its way is held, then sent once
   await mailWith('Gehalten und dann gesendet.')
 })
 
-test('when React cannot be loaded, Senden sends the form as it does without script', async () => {
-  watched = await openPage(browser)
+test('when React cannot be loaded, Senden sends the form as it does without script', async ({ pages }) => {
+  const watched = await pages.watch()
   const page = watched.page
+  // The failed script request is what this test is about.
+  watched.allow(/ERR_FAILED/, /dynamically imported module/)
   await page.route('**/assets/client-*.js', (route) => route.abort('failed'))
   await page.goto(urlFor('example.de'))
   await fill(page, { name: 'Ohne React', email: 'ohne-react@example.de', message: 'React kam nicht an.' })
@@ -366,29 +340,24 @@ test('when React cannot be loaded, Senden sends the form as it does without scri
   await page.waitForURL(/gesendet=1/)
   expect(await status(page).textContent()).toBe(SUCCESS)
   await mailWith('React kam nicht an.')
-  // The failed script request is what this test is about.
-  watched.problems.splice(
-    0,
-    watched.problems.length,
-    ...watched.problems.filter((p) => !p.includes('ERR_FAILED') && !p.includes('dynamically imported module')),
-  )
 })
 
-test('loading the page and sending a message request nothing from any other host', async () => {
-  const page = await open('example.de')
+test('loading the page and sending a message request nothing from any other host', async ({ pages }) => {
+  const watched = await pages.open('example.de')
+  const { page } = watched
   await fill(page, { name: 'Erika', email: 'erika@example.de', message: 'Nur hierher.' })
   await page.getByRole('button', { name: 'Senden' }).click()
   await expect.poll(() => status(page).textContent()).toBe(SUCCESS)
   await page.waitForLoadState('networkidle')
   const origin = new URL(urlFor('example.de')).origin
-  expect(watched!.requests).toContain(`${origin}/api/contact`)
-  expect(watched!.requests.filter((url) => new URL(url).origin !== origin)).toEqual([])
+  expect(watched.requests).toContain(`${origin}/api/contact`)
+  expect(watched.requests.filter((url) => new URL(url).origin !== origin)).toEqual([])
 })
 
 /** Opens the page with the props the script hydrates with edited before it runs, so they differ from the server's. */
-async function openWithEditedProps(from: string, to: string) {
+async function openWithEditedProps(pages: Pages, from: string, to: string) {
   // An init script runs outside the page's CSP and edits the props once the parser has gone past them.
-  watched = await openPage(browser)
+  const watched = await pages.watch()
   await watched.page.addInitScript(
     ([before, after]) => {
       new MutationObserver((_, observer) => {
@@ -402,32 +371,35 @@ async function openWithEditedProps(from: string, to: string) {
   )
   const response = await watched.page.goto(urlFor('example.de'))
   await hydrate(watched.page)
-  return response
+  return { watched, response }
 }
 
-test('a text the script renders differently from the server is reported by React as a hydration error', async () => {
-  // The checks in open() are only worth something if they see a mismatch.
-  await openWithEditedProps('"host":"example.de"', '"host":"example.com"')
-  const problems = watched!.problems.splice(0)
+test('a text the script renders differently from the server is reported by React as a hydration error', async ({ pages }) => {
+  // The checks of pages.open are only worth something if they see a mismatch.
+  const { watched } = await openWithEditedProps(pages, '"host":"example.de"', '"host":"example.com"')
+  const problems = watched.problems.splice(0)
   expect(problems.some((p) => p.startsWith('console error: hydration error:') && p.includes('418'))).toBe(true)
 })
 
-test('an attribute the script renders differently from the server is reported by the attribute check', async () => {
-  const response = await openWithEditedProps('"token":"', '"token":"x')
-  const mismatches = await attributeMismatches(watched!.page, response)
+test('an attribute the script renders differently from the server is reported by the attribute check', async ({ pages }) => {
+  const { watched, response } = await openWithEditedProps(pages, '"token":"', '"token":"x')
+  const mismatches = await attributeMismatches(watched.page, response)
   expect(mismatches).toHaveLength(1)
   expect(mismatches[0]).toMatch(/^hydration mismatch: #app > .* > input: attribute value "[^"]+" became "x[^"]+"$/)
 })
 
-test.each(['light', 'dark'] as const)('axe finds no accessibility violations in the %s colour scheme, also with errors shown', async (colorScheme) => {
-  const page = await open('example.de', { colorScheme })
-  expect(await axeViolations(page)).toEqual([])
-  await page.getByRole('button', { name: 'Senden' }).click()
-  await expect.poll(() => status(page).textContent()).toBe(INVALID)
-  expect(await axeViolations(page)).toEqual([])
-})
+test.for(['light', 'dark'] as const)(
+  'axe finds no accessibility violations in the %s colour scheme, also with errors shown',
+  async (colorScheme, { pages }) => {
+    const { page } = await pages.open('example.de', { colorScheme })
+    expect(await axeViolations(page)).toEqual([])
+    await page.getByRole('button', { name: 'Senden' }).click()
+    await expect.poll(() => status(page).textContent()).toBe(INVALID)
+    expect(await axeViolations(page)).toEqual([])
+  },
+)
 
-test('at 320 px the page fits without sideways scrolling', async () => {
-  const page = await open('ein-sehr-langer-domainname-der-nicht-passt.de', { viewport: { width: 320, height: 640 } })
+test('at 320 px the page fits without sideways scrolling', async ({ pages }) => {
+  const { page } = await pages.open('ein-sehr-langer-domainname-der-nicht-passt.de', { viewport: { width: 320, height: 640 } })
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
 })

@@ -2,14 +2,12 @@
 // real SMTP server (decision 048): each page is in its language, hydrates from its own table of texts without a
 // mismatch, answers a wrong send in it, and the buyer's confirmation mail comes in it; `auto` picks among the
 // languages the owner allows by the browser's preference.
-import type { BrowserContextOptions, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import { LANGUAGE_NAME, type Language } from '../../src/shared/language.ts'
 import { TEXTS } from '../../src/shared/texts-all.ts'
 import { BUYER_WORDS } from '../../src/server/mail/buyer-words.ts'
-import { closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
-import { attributeMismatches, hydrate } from './hydration.ts'
+import { browserTest } from '../helpers/chromium.ts'
 
 /** One name per new language, with the price as its readers write it. */
 const SITES = [
@@ -20,47 +18,26 @@ const SITES = [
   { language: 'pl', host: 'sprzedam.pl', price: 'Cena: 4900\u00a0€' },
 ] as const
 
-let stack: E2eStack
-let watched: WatchedPage | undefined
-
-beforeAll(async () => {
-  const domains = writeTestFile(`unknownHosts: not-found
+// No console error or warning, no hydration mismatch: React renders exactly the words the server sent.
+const test = browserTest({
+  domains: `unknownHosts: not-found
 default: { confirm: notice, price: 4900 }
 domains:
 ${SITES.map((site) => `  ${site.host}: { language: ${site.language} }`).join('\n')}
   europa.eu: { language: auto, languages: [de, en, fr, es, it, nl, pl] }
   nur-zwei.de: { language: auto }
-`)
-  stack = await startE2eStack({ DOMAINS_FILE: domains })
+`,
 })
-afterAll(async () => {
-  await stack?.close()
-  removeTestFiles()
-})
-afterEach(async () => {
-  // No console error or warning, no hydration mismatch: React rendered exactly the words the server sent.
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
-async function open(host: string, options: BrowserContextOptions = {}): Promise<Page> {
-  watched = await openPage(stack.browser, options)
-  const response = await watched.page.goto(`http://${host}:${stack.server.port}/`)
-  await hydrate(watched.page)
-  watched.problems.push(...(await attributeMismatches(watched.page, response)))
-  return watched.page
-}
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true })
 const status = (page: Page) => page.getByRole('status')
 
-test.each(SITES.map((site) => [site.language, site.host, site.price] as const))(
+test.for(SITES.map((site) => [site.language, site.host, site.price] as const))(
   'the %s page of %s speaks its language, answers a wrong send in it, and the confirmation mail is in it',
-  async (language, host, price) => {
+  async ([language, host, price], { pages, stack }) => {
     const text = TEXTS[language]
     // A browser set to German: the domain's fixed language wins.
-    const page = await open(host, { locale: 'de-DE' })
+    const { page } = await pages.open(host, { locale: 'de-DE' })
     expect(await page.getAttribute('html', 'lang')).toBe(language)
     expect(await page.title()).toBe(text.title(host))
     expect(await page.getByRole('heading', { level: 2, name: text.interested }).isVisible()).toBe(true)
@@ -90,19 +67,22 @@ test.each(SITES.map((site) => [site.language, site.host, site.price] as const))(
   },
 )
 
-test.each([
+test.for([
   ['pl-PL', 'pl'],
   ['fr-CH', 'fr'],
   ['nl-BE', 'nl'],
   ['ja-JP', 'de'],
-] as const)('language: auto with all seven allowed, in a browser set to %s, is a %s page that hydrates without a mismatch', async (locale, language) => {
-  const page = await open('europa.eu', { locale })
-  expect(await page.getAttribute('html', 'lang')).toBe(language)
-  await page.getByRole('button', { name: TEXTS[language as Language].submit }).click()
-  await expect.poll(() => status(page).textContent()).toBe(TEXTS[language as Language].invalid)
-})
+] as const)(
+  'language: auto with all seven allowed, in a browser set to %s, is a %s page that hydrates without a mismatch',
+  async ([locale, language], { pages }) => {
+    const { page } = await pages.open('europa.eu', { locale })
+    expect(await page.getAttribute('html', 'lang')).toBe(language)
+    await page.getByRole('button', { name: TEXTS[language as Language].submit }).click()
+    await expect.poll(() => status(page).textContent()).toBe(TEXTS[language as Language].invalid)
+  },
+)
 
-test('language: auto without a list of languages stays German for a Polish browser', async () => {
-  const page = await open('nur-zwei.de', { locale: 'pl-PL' })
+test('language: auto without a list of languages stays German for a Polish browser', async ({ pages }) => {
+  const { page } = await pages.open('nur-zwei.de', { locale: 'pl-PL' })
   expect(await page.getAttribute('html', 'lang')).toBe('de')
 })

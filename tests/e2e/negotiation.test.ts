@@ -1,10 +1,10 @@
 // The negotiation in a real Chromium against the production server process: Gegenangebot, Annehmen and Ablehnen
 // driven by their labels (and the keyboard), the state and the conversation on the page, the mail the visitor
 // gets, and the page "Vorlagen".
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, followConsoleLink, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, followConsoleLink, signInToConsole, type Pages, type WatchedPage } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import type { ServerProcess } from '../helpers/server.ts'
@@ -12,11 +12,9 @@ import type { SmtpSink } from '../helpers/smtp.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 
-let stack: E2eStack
-let browser: Browser
+const test = browserTest({ env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' } })
 let server: ServerProcess
 let smtp: SmtpSink
-let watched: WatchedPage | undefined
 /** Inquiry ids by the visitor's address. */
 const ids = new Map<string, number>()
 let client: ReturnType<typeof consoleClient>
@@ -28,9 +26,8 @@ async function learnIds() {
   for (const row of page.items) ids.set(row.email, row.id)
 }
 
-beforeAll(async () => {
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' })
-  ;({ browser, server, smtp } = stack)
+test.beforeAll(async ({ stack }) => {
+  ;({ server, smtp } = stack)
   client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   for (const email of ['gegen@example.org', 'nein@example.org', 'ja@example.org']) {
@@ -39,19 +36,10 @@ beforeAll(async () => {
   ;({ cookie } = await client.signIn())
   await learnIds()
 })
-afterAll(() => stack?.close())
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
-async function signIn(): Promise<Page> {
-  watched = await openPage(browser, { viewport: { width: 1280, height: 900 } })
-  const { page } = watched
-  page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
-  await signInToConsole(page, server.adminUrl!, PASSWORD)
-  return page
+async function signIn(pages: Pages): Promise<WatchedPage> {
+  const watched = await pages.watch({ viewport: { width: 1280, height: 900 } })
+  await signInToConsole(watched.page, server.adminUrl!, PASSWORD)
+  return watched
 }
 
 async function openInquiry(page: Page, email: string) {
@@ -61,8 +49,8 @@ async function openInquiry(page: Page, email: string) {
 
 const mailTo = (email: string) => smtp.messages.find((mail) => mail.envelope.to.includes(email))
 
-test('Gegenangebot: amount, days and a hostile note; the page shows the state with its expiry and the conversation', async () => {
-  const page = await signIn()
+test('Gegenangebot: amount, days and a hostile note; the page shows the state with its expiry and the conversation', async ({ pages }) => {
+  const { page } = await signIn(pages)
   await openInquiry(page, 'gegen@example.org')
   await page.getByRole('button', { name: 'Gegenangebot', exact: true }).click()
   await page.getByLabel('Betrag (EUR)').fill('4.900')
@@ -80,8 +68,8 @@ test('Gegenangebot: amount, days and a hostile note; the page shows the state wi
   expect(await axeViolations(page)).toEqual([])
 })
 
-test('Annehmen from the keyboard, and Ablehnen: each asks for a note and mails the visitor', async () => {
-  const page = await signIn()
+test('Annehmen from the keyboard, and Ablehnen: each asks for a note and mails the visitor', async ({ pages }) => {
+  const { page } = await signIn(pages)
   await openInquiry(page, 'ja@example.org')
   await page.getByRole('button', { name: 'Annehmen' }).focus()
   await page.keyboard.press('Enter')
@@ -105,8 +93,9 @@ test('Annehmen from the keyboard, and Ablehnen: each asks for a note and mails t
   await expect.poll(() => mailTo('nein@example.org')?.parsed.subject).toBe('Re: Anfrage zu 127.0.0.1: Absage')
 })
 
-test('Vorlagen: an unknown placeholder is refused on the page; a saved template is used for the next mail', async () => {
-  const page = await signIn()
+test('Vorlagen: an unknown placeholder is refused on the page; a saved template is used for the next mail', async ({ pages }) => {
+  const watched = await signIn(pages)
+  const { page } = watched
   await followConsoleLink(page, 'Vorlagen')
   await page.waitForURL(`${server.adminUrl}/vorlagen`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
@@ -119,7 +108,7 @@ test('Vorlagen: an unknown placeholder is refused on the page; a saved template 
   await expect.poll(() => form.getByText('Vorlage gespeichert.').count()).toBe(1)
   expect(await axeViolations(page)).toEqual([])
   // The refused save answered 400, which Chromium reports on its console: expected here, nothing else.
-  watched!.problems = watched!.problems.filter((problem) => !/status of 400/.test(problem))
+  watched.allow(/status of 400/)
 
   expect((await submitInquiry(server.url, { themail3h6: 'vorlage@example.org', message: 'Vorlagentest' })).status).toBe(200)
   await learnIds()

@@ -1,26 +1,12 @@
 // The owner's portfolio in a real Chromium against the production server: "Weitere Domains" hydrates with the page,
 // and /domains is searched, sorted and paged without any script.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import { TEXT } from '../../src/shared/texts.ts'
-import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
-import type { ServerProcess } from '../helpers/server.ts'
-import { attributeMismatches, hydrate } from './hydration.ts'
+import { axeViolations, browserTest } from '../helpers/chromium.ts'
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let watched: WatchedPage | undefined
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-portfolio-'))
 const filler = Array.from({ length: 55 }, (_, i) => `  name-${String(i).padStart(2, '0')}.de:\n    price: ${1000 + i}\n`).join('')
-
-beforeAll(async () => {
-  fs.writeFileSync(
-    path.join(dir, 'domains.yaml'),
-    `unknownHosts: not-found
+const test = browserTest({
+  domains: `unknownHosts: not-found
 portfolio: true
 domains:
   kaffee-shop.de:
@@ -30,43 +16,27 @@ domains:
   münchen-kaffee.de:
     price: 3000
 ${filler}`,
-  )
-  stack = await startE2eStack({ DOMAINS_FILE: path.join(dir, 'domains.yaml') })
-  ;({ browser, server } = stack)
-})
-afterAll(async () => {
-  await stack?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
 })
 
-test('a page lists the other names with links to their pages, and hydrates without a mismatch', async () => {
-  watched = await openPage(browser)
-  const { page } = watched
-  const response = await page.goto(`http://kaffee-shop.de:${server.port}/`)
+test('a page lists the other names with links to their pages, and hydrates without a mismatch', async ({ pages }) => {
+  const { page } = await pages.open('kaffee-shop.de')
   const section = page.getByRole('region', { name: TEXT.portfolio })
   expect(await section.getByRole('listitem').count()).toBe(12)
   expect(await section.getByRole('link', { name: 'münchen-kaffee.de' }).getAttribute('href')).toBe('https://xn--mnchen-kaffee-wob.de/')
-  await hydrate(page)
-  watched.problems.push(...(await attributeMismatches(page, response)))
   expect(await axeViolations(page)).toEqual([])
 })
 
-test('/domains has no accessibility violation, sorted or searched', async () => {
-  watched = await openPage(browser)
+test('/domains has no accessibility violation, sorted or searched', async ({ pages, stack: { server } }) => {
+  const watched = await pages.watch()
   for (const query of ['', '?q=kaffee&sort=price&order=desc']) {
     await watched.page.goto(`http://kaffee-shop.de:${server.port}/domains${query}`)
     expect(await axeViolations(watched.page)).toEqual([])
   }
 })
 
-test('/domains is searched, sorted and paged without script', async () => {
+test('/domains is searched, sorted and paged without script', async ({ pages, stack: { server } }) => {
   // axe needs script, so it runs in the test above; the page has none either way.
-  watched = await openPage(browser, { javaScriptEnabled: false })
+  const watched = await pages.watch({ javaScriptEnabled: false })
   const { page } = watched
   await page.goto(`http://kaffee-shop.de:${server.port}/`)
   await page.getByRole('link', { name: TEXT.portfolioAll }).click()

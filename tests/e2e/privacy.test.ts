@@ -1,26 +1,19 @@
 // Datenschutz in a real Chromium against the production server process: the owner looks up one person by address
 // (any case), downloads what is stored as JSON, and erases it all after confirming; other people's inquiries stay.
-import type { Browser } from 'playwright-core'
 import fs from 'node:fs'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
-import { axeViolations, closePage, followConsoleLink, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import { axeViolations, browserTest, followConsoleLink, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
-import type { ServerProcess } from '../helpers/server.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
-let watched: WatchedPage | undefined
+const test = browserTest({ env: { MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' } })
 let client: ReturnType<typeof consoleClient>
 
-beforeAll(async () => {
-  stack = await startE2eStack({ MIN_FILL_SECONDS: '0', CONTACT_RATE_LIMIT: '0' })
-  ;({ browser, server } = stack)
+test.beforeAll(async ({ stack: { server } }) => {
   client = consoleClient(server, PASSWORD)
   expect((await client.setPassword()).code).toBe(0)
   for (const fields of [
@@ -31,17 +24,8 @@ beforeAll(async () => {
     expect((await submitInquiry(server.url, fields)).status).toBe(200)
   }
 })
-afterAll(() => stack?.close())
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
-})
-
-test('Datenschutz finds a person by address, hands over the JSON and erases everything about them, asking first', async () => {
-  watched = await openPage(browser, { viewport: { width: 1280, height: 900 }, acceptDownloads: true })
-  const { page } = watched
-  page.on('dialog', (dialog) => watched!.problems.push(`a dialog opened: ${dialog.message()}`))
+test('Datenschutz finds a person by address, hands over the JSON and erases everything about them, asking first', async ({ pages, stack: { server } }) => {
+  const { page } = await pages.watch({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
   await signInToConsole(page, server.adminUrl!, PASSWORD)
   await followConsoleLink(page, 'Datenschutz')
   await page.waitForURL(`${server.adminUrl}/datenschutz`)

@@ -2,15 +2,10 @@
 // 320 px (one line when short, never broken inside a label when long), the price and the call to action within the
 // first 640 px of a 360x640 phone, "Jetzt kaufen" to a real HTTPS checkout on loopback, axe, and no console or
 // hydration error on the way.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import type { BrowserContextOptions, Page } from 'playwright-core'
+import { afterAll, describe, expect } from 'vitest'
+import { axeViolations, browserTest, type Pages } from '../helpers/chromium.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
-import type { ServerProcess } from '../helpers/server.ts'
-import { attributeMismatches, hydrate } from './hydration.ts'
 
 const SCHEMES = ['light', 'dark'] as const
 const LABEL_63 = `${'abcdefghij'.repeat(6)}xyz`
@@ -22,21 +17,15 @@ const LONG_NAMES = [
   'ferienwohnungen-und-pensionen-im-schwarzwald.de',
 ]
 
-let stack: E2eStack
-let browser: Browser
-let server: ServerProcess
 let checkout: Receiver
 let buyUrl: string
-const opened: WatchedPage[] = []
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-selling-'))
-
-beforeAll(async () => {
-  checkout = await startReceiver({ tlsName: 'checkout.example' })
-  checkout.answer = () => ({ status: 200, body: '<!doctype html><title>Kasse</title><p>Kasse</p>', headers: { 'content-type': 'text/html; charset=utf-8' } })
-  buyUrl = `https://checkout.example:${new URL(checkout.url).port}/kaufen?domain=kaufen.de&ref=owner#angebot`
-  fs.writeFileSync(
-    path.join(dir, 'domains.yaml'),
-    `domains:
+const test = browserTest({
+  // The checkout "Jetzt kaufen" leads to runs before the server: its address is in the domains file.
+  domains: async () => {
+    checkout = await startReceiver({ tlsName: 'checkout.example' })
+    checkout.answer = () => ({ status: 200, body: '<!doctype html><title>Kasse</title><p>Kasse</p>', headers: { 'content-type': 'text/html; charset=utf-8' } })
+    buyUrl = `https://checkout.example:${new URL(checkout.url).port}/kaufen?domain=kaufen.de&ref=owner#angebot`
+    return `domains:
   kaufen.de:
     price: 4900
     priceType: negotiable
@@ -62,32 +51,13 @@ beforeAll(async () => {
     price: 4900
     status: reserved
     buyUrl: "${buyUrl}"
-`,
-  )
-  stack = await startE2eStack({ DOMAINS_FILE: path.join(dir, 'domains.yaml') })
-  ;({ browser, server } = stack)
+`
+  },
 })
-afterAll(async () => {
-  await stack?.close()
-  await checkout?.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  const problems: string[] = []
-  for (const watched of opened.splice(0)) problems.push(...(await closePage(watched)))
-  expect(problems).toEqual([])
-})
+afterAll(() => checkout?.close())
 
-/** Opens `host`'s page in a fresh context, checks its attributes survive hydration, and hydrates it if it has a form. */
-async function visit(host: string, options: BrowserContextOptions): Promise<Page> {
-  const watched = await openPage(browser, options)
-  opened.push(watched)
-  const response = await watched.page.goto(`http://${host}:${server.port}/`)
-  expect(response?.status()).toBe(200)
-  if (await watched.page.locator('form.contact').count()) await hydrate(watched.page)
-  watched.problems.push(...(await attributeMismatches(watched.page, response)))
-  return watched.page
-}
+/** `host`'s page in a fresh context: hydrated if it has a form, its attributes as the server sent them. */
+const visit = async (pages: Pages, host: string, options: BrowserContextOptions): Promise<Page> => (await pages.open(host, options)).page
 
 /** Every character of the title with the line it is drawn on, and whether anything sticks out of the screen. */
 function titleLayout(page: Page) {
@@ -110,9 +80,9 @@ function titleLayout(page: Page) {
 }
 
 describe('the domain name at 320 px', () => {
-  test.each(SCHEMES)('a short name stays on one line, large (%s)', async (colorScheme) => {
+  test.for(SCHEMES)('a short name stays on one line, large (%s)', async (colorScheme, { pages }) => {
     for (const name of SHORT_NAMES) {
-      const { chars, viewport, scrolls, fontSize } = await titleLayout(await visit(name, { viewport: { width: 320, height: 640 }, colorScheme }))
+      const { chars, viewport, scrolls, fontSize } = await titleLayout(await visit(pages, name, { viewport: { width: 320, height: 640 }, colorScheme }))
       expect(new Set(chars.map((c) => c.top)).size, name).toBe(1)
       expect(Math.max(...chars.map((c) => c.right)), name).toBeLessThanOrEqual(viewport)
       expect(scrolls, name).toBe(false)
@@ -120,9 +90,9 @@ describe('the domain name at 320 px', () => {
     }
   })
 
-  test.each(SCHEMES)('a long name wraps only after a dot or hyphen, and never sticks out (%s)', async (colorScheme) => {
+  test.for(SCHEMES)('a long name wraps only after a dot or hyphen, and never sticks out (%s)', async (colorScheme, { pages }) => {
     for (const name of LONG_NAMES) {
-      const { chars, viewport, scrolls } = await titleLayout(await visit(name, { viewport: { width: 320, height: 640 }, colorScheme }))
+      const { chars, viewport, scrolls } = await titleLayout(await visit(pages, name, { viewport: { width: 320, height: 640 }, colorScheme }))
       const breaksAfter = chars.flatMap((c, i) => (i + 1 < chars.length && chars[i + 1]!.top > c.top ? [c.char] : []))
       expect(
         breaksAfter.every((char) => char === '.' || char === '-'),
@@ -133,11 +103,11 @@ describe('the domain name at 320 px', () => {
     }
   })
 
-  test('the 63-character label is on one line of its own, and the IDN name is shown in Unicode', async () => {
-    const page = await visit(`${LABEL_63}.de`, { viewport: { width: 320, height: 640 } })
+  test('the 63-character label is on one line of its own, and the IDN name is shown in Unicode', async ({ pages }) => {
+    const page = await visit(pages, `${LABEL_63}.de`, { viewport: { width: 320, height: 640 } })
     const { chars } = await titleLayout(page)
     expect(new Set(chars.slice(0, 63).map((c) => c.top)).size).toBe(1)
-    const idn = await visit('größenwahn-ist-auch-eine-schöne-sache-am-bodensee.de', { viewport: { width: 320, height: 640 } })
+    const idn = await visit(pages, 'größenwahn-ist-auch-eine-schöne-sache-am-bodensee.de', { viewport: { width: 320, height: 640 } })
     expect(await idn.getByRole('heading', { level: 1 }).textContent()).toBe('größenwahn-ist-auch-eine-schöne-sache-am-bodensee.de')
   })
 })
@@ -149,23 +119,26 @@ describe('a phone of 360x640', () => {
     expect(box!.y + box!.height, what).toBeLessThanOrEqual(640)
   }
 
-  test.each(SCHEMES)('shows the price and "Jetzt kaufen" without scrolling (%s)', async (colorScheme) => {
-    const page = await visit('kaufen.de', { viewport: { width: 360, height: 640 }, colorScheme })
+  test.for(SCHEMES)('shows the price and "Jetzt kaufen" without scrolling (%s)', async (colorScheme, { pages }) => {
+    const page = await visit(pages, 'kaufen.de', { viewport: { width: 360, height: 640 }, colorScheme })
     await withinFold(page, 'price', page.locator('.price'))
     await withinFold(page, 'VAT', page.locator('.vat'))
     await withinFold(page, 'buy button', page.getByRole('link', { name: 'Jetzt kaufen' }))
   })
 
   // A fixed price without buyUrl is bought on this host (decision 035): its button leads to the checkout here.
-  test.each(SCHEMES)('at a fixed price, shows the price and "Jetzt kaufen" to the checkout on this host without scrolling (%s)', async (colorScheme) => {
-    const page = await visit('preis.de', { viewport: { width: 360, height: 640 }, colorScheme })
-    await withinFold(page, 'price', page.locator('.price'))
-    await withinFold(page, 'buy button', page.getByRole('link', { name: 'Jetzt kaufen' }))
-    expect(await page.getByRole('link', { name: 'Jetzt kaufen' }).getAttribute('href')).toBe('/kaufen')
-  })
+  test.for(SCHEMES)(
+    'at a fixed price, shows the price and "Jetzt kaufen" to the checkout on this host without scrolling (%s)',
+    async (colorScheme, { pages }) => {
+      const page = await visit(pages, 'preis.de', { viewport: { width: 360, height: 640 }, colorScheme })
+      await withinFold(page, 'price', page.locator('.price'))
+      await withinFold(page, 'buy button', page.getByRole('link', { name: 'Jetzt kaufen' }))
+      expect(await page.getByRole('link', { name: 'Jetzt kaufen' }).getAttribute('href')).toBe('/kaufen')
+    },
+  )
 
-  test.each(SCHEMES)('without a buy button, shows the price and the form’s first field without scrolling (%s)', async (colorScheme) => {
-    const page = await visit('verhandelbar.de', { viewport: { width: 360, height: 640 }, colorScheme })
+  test.for(SCHEMES)('without a buy button, shows the price and the form’s first field without scrolling (%s)', async (colorScheme, { pages }) => {
+    const page = await visit(pages, 'verhandelbar.de', { viewport: { width: 360, height: 640 }, colorScheme })
     expect(await page.getByRole('link', { name: 'Jetzt kaufen' }).count()).toBe(0)
     await withinFold(page, 'price', page.locator('.price'))
     await withinFold(page, 'name field', page.getByRole('textbox', { name: 'Name' }))
@@ -173,8 +146,8 @@ describe('a phone of 360x640', () => {
 })
 
 describe('Jetzt kaufen', () => {
-  test('goes to the exact URL in the same tab, and the checkout learns only the page’s origin', async () => {
-    const page = await visit('kaufen.de', { viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true })
+  test('goes to the exact URL in the same tab, and the checkout learns only the page’s origin', async ({ pages, stack: { server } }) => {
+    const page = await visit(pages, 'kaufen.de', { viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true })
     const link = page.getByRole('link', { name: 'Jetzt kaufen' })
     expect(await link.getAttribute('target')).toBeNull()
     await link.click()
@@ -188,29 +161,29 @@ describe('Jetzt kaufen', () => {
     expect(await page.getByText('Kasse').isVisible()).toBe(true)
   })
 
-  test('a reserved name has no buy button, but its form', async () => {
-    const page = await visit('reserviert.de', { viewport: { width: 360, height: 640 } })
+  test('a reserved name has no buy button, but its form', async ({ pages }) => {
+    const page = await visit(pages, 'reserviert.de', { viewport: { width: 360, height: 640 } })
     expect(await page.getByRole('link', { name: 'Jetzt kaufen' }).count()).toBe(0)
     expect(await page.getByRole('textbox', { name: 'Name' }).isVisible()).toBe(true)
   })
 })
 
 describe('accessibility', () => {
-  test.each(SCHEMES)('price terms, buy button and the steps of a purchase break no axe rule on a phone and a desktop (%s)', async (colorScheme) => {
+  test.for(SCHEMES)('price terms, buy button and the steps of a purchase break no axe rule on a phone and a desktop (%s)', async (colorScheme, { pages }) => {
     for (const width of [360, 1280]) {
       for (const host of ['kaufen.de', 'anfrage.de', `${LABEL_63}.de`]) {
-        const page = await visit(host, { viewport: { width, height: 800 }, colorScheme })
+        const page = await visit(pages, host, { viewport: { width, height: 800 }, colorScheme })
         expect(await axeViolations(page), `${host} at ${width} px`).toEqual([])
       }
     }
   })
 
-  test('the desktop sets the price beside the form, the phone above it', async () => {
-    const desktop = await visit('kaufen.de', { viewport: { width: 1280, height: 800 } })
+  test('the desktop sets the price beside the form, the phone above it', async ({ pages }) => {
+    const desktop = await visit(pages, 'kaufen.de', { viewport: { width: 1280, height: 800 } })
     const [form, offer] = await Promise.all([desktop.locator('.card').boundingBox(), desktop.locator('.offer').boundingBox()])
     expect(offer!.x).toBeGreaterThan(form!.x + form!.width)
     expect(Math.abs(offer!.y - form!.y)).toBeLessThan(2)
-    const phone = await visit('kaufen.de', { viewport: { width: 360, height: 640 } })
+    const phone = await visit(pages, 'kaufen.de', { viewport: { width: 360, height: 640 } })
     const [phoneForm, phoneOffer] = await Promise.all([phone.locator('.card').boundingBox(), phone.locator('.offer').boundingBox()])
     expect(phoneOffer!.y + phoneOffer!.height).toBeLessThanOrEqual(phoneForm!.y)
   })

@@ -1,8 +1,8 @@
 // Visitor statistics in a real Chromium against the production server process (decision 049): a visit and a turn to
 // the form are counted once, from the requests the browser makes anyway; the Übersicht shows them, accessible.
-import type { Browser, BrowserContextOptions } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { axeViolations, closePage, openPage, signInToConsole, startE2eStack, type E2eStack, type WatchedPage } from '../helpers/chromium.ts'
+import type { BrowserContextOptions } from 'playwright-core'
+import { expect } from 'vitest'
+import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { queryStore } from '../helpers/postgres.ts'
 import type { ServerProcess } from '../helpers/server.ts'
@@ -14,21 +14,12 @@ const VISITOR: BrowserContextOptions = {
   locale: 'en-GB',
 }
 
-let stack: E2eStack
-let browser: Browser
+const test = browserTest()
 let server: ServerProcess
-let watched: WatchedPage | undefined
 
-beforeAll(async () => {
-  stack = await startE2eStack()
-  ;({ browser, server } = stack)
+test.beforeAll(async ({ stack }) => {
+  ;({ server } = stack)
   expect((await consoleClient(server, PASSWORD).setPassword()).code).toBe(0)
-})
-afterAll(async () => stack?.close())
-afterEach(async () => {
-  const problems = await closePage(watched)
-  watched = undefined
-  expect(problems).toEqual([])
 })
 
 const pageUrl = (host: string) => `http://${host}:${server.port}/`
@@ -47,8 +38,8 @@ async function countsOf(domain: string): Promise<Record<string, number>> {
   }
 }
 
-test('a visit, a reload and a turn to the form are one visit, one visitor and one turn; headless Chromium is a bot', async () => {
-  watched = await openPage(browser, VISITOR)
+test('a visit, a reload and a turn to the form are one visit, one visitor and one turn; headless Chromium is a bot', async ({ pages }) => {
+  const watched = await pages.watch(VISITOR)
   const { page } = watched
   await page.goto(pageUrl('example.de'))
   await page.reload()
@@ -59,35 +50,35 @@ test('a visit, a reload and a turn to the form are one visit, one visitor and on
   await page.getByRole('textbox', { name: 'Name', exact: true }).focus()
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
   expect(watched.requests.filter((url) => url.includes('/assets/client-')).length).toBeGreaterThan(0)
-  await closePage(watched)
+  await pages.close(watched)
 
   // Chromium as it comes, headless: its User-Agent gives it away.
-  watched = await openPage(browser)
-  await watched.page.goto(pageUrl('example.de'))
+  const { page: bot } = await pages.watch()
+  await bot.goto(pageUrl('example.de'))
 
   await expect
     .poll(() => countsOf('example.de'), { timeout: 25_000 })
     .toEqual({ visit: 1, visitor: 1, 'filtered repeat': 2, 'filtered bot': 1, form: 1, 'source direct': 1, 'language en': 1 })
 }, 60_000)
 
-test('the Übersicht shows the visit, its source and the turn to the form, draws its charts and passes axe', async () => {
-  watched = await openPage(browser, { ...VISITOR, locale: 'de-DE' })
-  await watched.page.goto(`${pageUrl('zweite.example')}?ref=Newsletter`)
-  await watched.page.getByRole('textbox', { name: 'E-Mail', exact: true }).focus()
-  await watched.page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+test('the Übersicht shows the visit, its source and the turn to the form, draws its charts and passes axe', async ({ pages }) => {
+  const visitor = await pages.watch({ ...VISITOR, locale: 'de-DE' })
+  await visitor.page.goto(`${pageUrl('zweite.example')}?ref=Newsletter`)
+  await visitor.page.getByRole('textbox', { name: 'E-Mail', exact: true }).focus()
+  await visitor.page.waitForSelector('html[data-hydrated]', { state: 'attached' })
   await expect
     .poll(() => countsOf('zweite.example').then((counts) => [counts.visit, counts.form, counts['source ref:newsletter']]), { timeout: 25_000 })
     .toEqual([1, 1, 1])
-  await closePage(watched)
+  await pages.close(visitor)
 
   // The figures are the owner's: without a session the CSV is refused like every console route.
   expect((await fetch(`${server.adminUrl}/api/overview.csv?days=7`)).status).toBe(401)
 
-  watched = await openPage(browser, { viewport: { width: 1280, height: 900 } })
+  const watched = await pages.watch({ viewport: { width: 1280, height: 900 } })
   const { page } = watched
   await signInToConsole(page, server.adminUrl!, PASSWORD)
   // recharts is a chunk of its own: the Posteingang loads the console's one entry script, the Übersicht one more.
-  const consoleScripts = () => new Set(watched!.requests.filter((url) => /\/assets\/console-[\w-]+\.js$/.test(url))).size
+  const consoleScripts = () => new Set(watched.requests.filter((url) => /\/assets\/console-[\w-]+\.js$/.test(url))).size
   expect(consoleScripts()).toBe(1)
   await page.goto(`${server.adminUrl}/uebersicht?days=7`)
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' })

@@ -1,7 +1,13 @@
-// One headless Chromium (Debian's, or CHROMIUM_PATH) per test file, driven by playwright-core.
+// One headless Chromium (Debian's, or CHROMIUM_PATH) per test file, driven by playwright-core. A browser test file
+// takes its `test` from browserTest(): the server, the SMTP server and Chromium for the file, and pages that fail the
+// test they were opened in when anything went wrong in them.
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core'
+import { test as baseTest, expect } from 'vitest'
+import { attributeMismatches, hydrate } from './hydration.ts'
 import { startServerProcess, type ServerProcess } from './server.ts'
 import { startSmtpSink, type SmtpSink } from './smtp.ts'
 
@@ -25,24 +31,40 @@ async function launchChromium(): Promise<Browser> {
 
 export interface WatchedPage {
   page: Page
-  /** Console errors and warnings, page errors and failed requests: a test expects this to stay empty. */
+  /**
+   * Console errors and warnings (among them the requests Chromium failed to load), page errors, dialogs and hydration
+   * mismatches: the test fails if one is left when it ends, unless allowed.
+   */
   problems: string[]
   /** Every URL the page requested. */
   requests: string[]
+  /** Lets the problems that match `patterns` pass: the ones a test provokes on purpose, and says so beside the call. */
+  allow(...patterns: RegExp[]): void
 }
 
 /** A fresh context and page that record everything that goes wrong, so a test can insist nothing did. */
-export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
+async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage & { allowed: RegExp[] }> {
   const context = await browser.newContext(options)
   const page = await context.newPage()
   const problems: string[] = []
   const requests: string[] = []
+  const allowed: RegExp[] = []
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`)
   })
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  // Neither the page nor the console opens a dialog: one is what a visitor's text made run (alert(1)).
+  page.on('dialog', (dialog) => {
+    problems.push(`a dialog opened: ${dialog.message()}`)
+    void dialog.dismiss()
+  })
   page.on('request', (request) => requests.push(request.url()))
-  return { page, problems, requests }
+  return { page, problems, requests, allowed, allow: (...patterns) => allowed.push(...patterns) }
+}
+
+/** Takes the page's problems that no allowance covers, leaving it with none. */
+function takeProblems(watched: WatchedPage & { allowed: RegExp[] }): string[] {
+  return watched.problems.splice(0).filter((problem) => !watched.allowed.some((pattern) => pattern.test(problem)))
 }
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -61,32 +83,126 @@ export interface E2eStack {
   browser: Browser
   server: ServerProcess
   smtp: SmtpSink
+  /** The domains file the server reads (DOMAINS_FILE), when the file gave one. */
+  domainsFile: string | undefined
   close(): Promise<void>
 }
 
 /** What a browser test file needs: a real SMTP server, the production server process on it, and one Chromium. */
-export async function startE2eStack(env: Record<string, string> = {}): Promise<E2eStack> {
+async function startE2eStack(env: Record<string, string>, domains: string | undefined): Promise<E2eStack> {
+  const dir = domains === undefined ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-'))
+  const domainsFile = dir && path.join(dir, 'domains.yaml')
+  if (domainsFile) fs.writeFileSync(domainsFile, domains!)
   const smtp = await startSmtpSink()
-  const server = await startServerProcess({ SMTP_URL: smtp.url, ...env })
+  const server = await startServerProcess({ SMTP_URL: smtp.url, ...(domainsFile && { DOMAINS_FILE: domainsFile }), ...env })
   const browser = await launchChromium()
   return {
     browser,
     server,
     smtp,
+    domainsFile,
     async close() {
       await browser.close()
       await server.stop()
       server.cleanup()
       await smtp.close()
+      if (dir) fs.rmSync(dir, { recursive: true, force: true })
     },
   }
 }
 
-/** Closes the page's context and returns what went wrong in it, for the test to insist on nothing. */
-export async function closePage(watched: WatchedPage | undefined): Promise<string[]> {
-  const problems = watched?.problems ?? []
-  await watched?.page.context().close()
-  return problems
+/** The pages of a test (or of a file), opened in the file's Chromium. */
+export interface Pages {
+  /** A fresh context and page, watched from the start; nothing is loaded yet. */
+  watch(options?: BrowserContextOptions): Promise<WatchedPage>
+  /**
+   * Loads `target` (a host name of the server, or a URL) in the page as a visitor would: with script on, the form is
+   * turned to (which loads React) and hydrated, and an attribute that hydration changed is a problem of the page.
+   */
+  load(watched: WatchedPage, target: string): Promise<Response | null>
+  /** A fresh watched page with `target` loaded (see load), which must have answered 200. */
+  open(target: string, options?: BrowserContextOptions): Promise<WatchedPage>
+  /** Closes the page's context now; what went wrong in it still counts when the test ends. */
+  close(watched: WatchedPage): Promise<void>
+}
+
+function watchedPages(stack: E2eStack) {
+  const opened: (WatchedPage & { allowed: RegExp[] })[] = []
+  const withScript = new WeakSet<WatchedPage>()
+  const pages = {
+    async watch(options: BrowserContextOptions = {}) {
+      const watched = await openPage(stack.browser, options)
+      opened.push(watched)
+      if (options.javaScriptEnabled !== false) withScript.add(watched)
+      return watched
+    },
+    async load(watched: WatchedPage, target: string) {
+      const { page } = watched
+      const response = await page.goto(/^https?:\/\//.test(target) ? target : `http://${target}:${stack.server.port}/`)
+      if (!withScript.has(watched)) return response
+      // React's text and structure mismatches are console errors already; its production build does not compare
+      // attributes, attributeMismatches does.
+      if (await page.locator('form.contact').count()) await hydrate(page)
+      watched.problems.push(...(await attributeMismatches(page, response)))
+      return response
+    },
+    async open(target: string, options: BrowserContextOptions = {}) {
+      const watched = await pages.watch(options)
+      expect((await pages.load(watched, target))?.status(), target).toBe(200)
+      return watched
+    },
+    async close(watched: WatchedPage) {
+      await watched.page.context().close()
+    },
+    /** What went wrong in the pages so far, and not allowed; each problem is taken once. */
+    problems: () => opened.flatMap(takeProblems),
+    /** Closes every page; resolves with the problems no one took yet. */
+    async closeAll() {
+      for (const watched of opened) await watched.page.context().close()
+      return opened.splice(0).flatMap(takeProblems)
+    },
+  }
+  return pages satisfies Pages
+}
+
+/** What a browser test file starts its server with. */
+export interface BrowserTestSetup {
+  /** The server's environment (its SMTP server is the file's own). */
+  env?: Record<string, string>
+  /** The text of the domains file (DOMAINS_FILE, as stack.domainsFile); a function is called as the server starts. */
+  domains?: string | (() => string | Promise<string>)
+}
+
+/**
+ * The `test` of a browser test file. `stack` (the production server process, a real SMTP server and one Chromium)
+ * starts once for the file, before its tests. Each test gets `pages`: every page it opens through them is closed when
+ * it ends, and the test fails if anything went wrong in one (see WatchedPage.problems). `filePages` stay open for
+ * the whole file (one browser's state across tests in order); what goes wrong in one fails the test it happened in.
+ */
+export function browserTest(setup: BrowserTestSetup = {}) {
+  const test = baseTest
+    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its destructured argument
+    .extend('stack', { scope: 'file' }, async ({}, { onCleanup }) => {
+      const stack = await startE2eStack(setup.env ?? {}, typeof setup.domains === 'function' ? await setup.domains() : setup.domains)
+      onCleanup(() => stack.close())
+      return stack
+    })
+    .extend('filePages', { scope: 'file' }, async ({ stack }, { onCleanup }) => {
+      const pages = watchedPages(stack)
+      onCleanup(async () => expect(await pages.closeAll()).toEqual([]))
+      return pages
+    })
+    .extend('pages', { auto: true }, async ({ stack, filePages }, { onCleanup }): Promise<Pages> => {
+      const pages = watchedPages(stack)
+      onCleanup(async () => {
+        const problems = [...(await pages.closeAll()), ...filePages.problems()]
+        expect(problems).toEqual([])
+      })
+      return pages
+    })
+  // Started in a hook, under the hook's longer timeout, not in the first test's.
+  test.beforeAll(async ({ stack }) => void stack)
+  return test
 }
 
 /** Signs in on the console's sign-in page as the owner would (by its labels); resolves on the Posteingang. */

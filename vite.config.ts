@@ -89,8 +89,10 @@ function lazyBuiltinsForFastify(): Plugin {
  * that alone was a fifth of the server's start (decision 034). Only the data properties become named exports; a
  * getter imported by name fails the build instead of costing every start.
  */
+const BUILTIN_BY_REQUIRE = '\0builtin-by-require:'
+
 function builtinsByRequire(): Plugin {
-  const PREFIX = '\0builtin-by-require:'
+  const PREFIX = BUILTIN_BY_REQUIRE
   const builtins = new Set(builtinModules.flatMap((name) => (name.startsWith('node:') ? [name] : [name, `node:${name}`])))
   const buildRequire = createRequire(import.meta.url)
   const isIdentifier = (name: string) => {
@@ -189,7 +191,16 @@ export default defineConfig(({ isSsrBuild, mode }) =>
             rolldownOptions: {
               input: SERVER_ENTRIES,
               // One non-ASCII character makes V8 keep a whole chunk's source as two bytes per character.
-              output: { charset: 'ascii' },
+              output: {
+                charset: 'ascii',
+                // Each built-in in a chunk of its own: merged by the importers they share, node:https (wanted by mail
+                // only) came with node:http at every start.
+                codeSplitting: {
+                  groups: [
+                    { name: (id) => (id.startsWith(BUILTIN_BY_REQUIRE) ? `builtin-${id.slice(BUILTIN_BY_REQUIRE.length + 5).replaceAll('/', '-')}` : null) },
+                  ],
+                },
+              },
             },
           },
         }

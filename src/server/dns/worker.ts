@@ -7,7 +7,11 @@ import { RETRY, retryDelay } from '../mail/outbox.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import { namesText } from '../store/dns-updates.ts'
 import type { DnsUpdateItem, Store } from '../store/types.ts'
-import { planZones, sendZoneUpdate, withRemoved, type DnsUpdateConfig } from './publish.ts'
+import type { DnsUpdateConfig } from './publish.ts'
+
+// The update code brings dns2, whose index loads node:tls, node:https and node:http2 for its DNS-over-TLS/HTTPS
+// parts: loaded with the first zone planned here, not with every start (decision 034).
+const publishing = () => import('./publish.ts')
 
 /** How often the domains in force are looked at (a version compare; the plan is made only when it moved). */
 const WATCH_MS = 1_000
@@ -49,6 +53,7 @@ export function createDnsWorker(options: {
     // At the first look, what the store last queued or sent is what this process has "seen": a start queues only what
     // changed meanwhile, not every zone of a large portfolio again.
     if (seenVersion === undefined) seenZones = await store.dnsZoneStates()
+    const { planZones } = await publishing()
     const plan = planZones(config, settings.zones, options.sold)
     const zones = new Map([...plan.zones].map(([zone, names]) => [zone, namesText(names)]))
     let queued = 0
@@ -76,6 +81,7 @@ export function createDnsWorker(options: {
   }
 
   async function deliver(item: DnsUpdateItem) {
+    const { sendZoneUpdate, withRemoved } = await publishing()
     const names = withRemoved(item.names, await store.dnsPublishedNames(item.zone))
     const result = await sendZoneUpdate(settings, item.zone, names, now, Math.min(SEND_TIMEOUT_MS, leaseMs / 2))
     const fields = { zone: item.zone, update: item.id, attempts: item.attempts + 1 }

@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type
 import { TEXTS } from '../shared/texts-all.ts'
 import type { Config } from './config.ts'
 import { answerClientError, sendFailure } from './http/errors.ts'
-import { zodOnly } from './http/zod-only.ts'
+import { zodSchemas } from './http/zod-schemas.ts'
 import { createOutboxWorker } from './mail/outbox.ts'
 import { counterExpiryJob } from './deal/expiry.ts'
 import { createMailTransport, type SmtpTimeouts } from './mail/transport.ts'
@@ -120,7 +120,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     // Node checks both timeouts only every connectionsCheckingInterval (30 s unless told): check every second.
     http: { headersTimeout: REQUEST_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
     clientErrorHandler: answerClientError,
-    schemaController: zodOnly,
+    schemaController: zodSchemas,
   })
 
   connectionTrackers.set(app, trackConnections(app.server))

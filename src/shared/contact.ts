@@ -104,7 +104,8 @@ const required = (name: Hint) =>
     z.refine((v) => !isBlank(v), name),
   )
 
-const contactSchema = z.object({
+/** The form's fields and their rules: the form checks them as it is filled in, the API's route declares them. */
+export const contactSchema = z.object({
   [FIELD.name]: required('hintName').check(
     z.maxLength(LIMIT.name, hint('hintNameLong')),
     z.refine((v) => !LINE_BREAKING.test(v), hint('hintNameLine')),
@@ -202,10 +203,21 @@ export type ContactCheck = { status: 'valid'; data: ContactPayload } | { status:
 export function checkContact(input: unknown, language: Language = 'de'): ContactCheck {
   const result = contactSchema.safeParse(input)
   if (result.success) return { status: 'valid', data: result.data }
+  return { status: 'invalid', ...contactIssues(result.error.issues, language) }
+}
+
+/**
+ * What contactSchema found wrong, for the visitor: a hint in `language` for each visible field (the first of its
+ * issues), and the names of the other parts that were wrong (hidden fields, or the whole body as "body").
+ */
+export function contactIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  language: Language,
+): { fieldErrors: FieldErrors; otherErrors: string[] } {
   const text = textsOf(language)
   const fieldErrors: FieldErrors = {}
   const otherErrors: string[] = []
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     const key = issue.path[0]
     if ((VISIBLE_FIELDS as readonly unknown[]).includes(key)) {
       const field = key as VisibleField
@@ -214,15 +226,12 @@ export function checkContact(input: unknown, language: Language = 'de'): Contact
       otherErrors.push(String(key ?? 'body'))
     }
   }
-  return { status: 'invalid', fieldErrors, otherErrors }
+  return { fieldErrors, otherErrors }
 }
 
-/** The answer of POST /api/contact on success. */
-export interface ContactSuccess {
-  ok: true
-  token: string
-  hash: string
-}
+/** The answer of POST /api/contact on success: the next token for another message from the same page. */
+export const contactSuccessSchema = z.object({ ok: z.literal(true), token: z.string(), hash: z.string() })
+export type ContactSuccess = z.infer<typeof contactSuccessSchema>
 
 /** The one error body of the API. */
 export interface ApiError {

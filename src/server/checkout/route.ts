@@ -26,6 +26,7 @@ import type { Site, SiteResolver } from '../sites/resolver.ts'
 import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
 import type { CheckoutDetails, SaveResult, Store } from '../store/types.ts'
 import { sellsAtFixedPrice } from './rules.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 const BODY_LIMIT = 16 * 1024
 const HOUR_MS = 60 * 60 * 1000
@@ -196,7 +197,9 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     )
   }
 
-  app.get<{ Querystring: { gesendet?: string } }>(CHECKOUT_PATH, async (request, reply) => {
+  // Pages, also for what is wrong in the form (sentAsIs: strings reach no serializer); the body is read by checkCheckout.
+  const schema = { response: { '2xx': sentAsIs, '3xx': sentAsIs, '4xx': sentAsIs } }
+  app.get<{ Querystring: { gesendet?: string } }>(CHECKOUT_PATH, { schema }, async (request, reply) => {
     const site = sellingSite(request)
     if (request.query.gesendet === '1') {
       const text = TEXTS[site.language]
@@ -306,5 +309,5 @@ export default async function checkoutRoutes(app: FastifyInstance, deps: Checkou
     if (result.status === 'conflict') throw new HttpError(409, text.tokenConflict)
     return reply.code(303).header('cache-control', 'no-store').redirect(`${CHECKOUT_PATH}?gesendet=1`, 303)
   }
-  app.post(CHECKOUT_PATH, { bodyLimit: BODY_LIMIT, config: everyPost }, handle)
+  app.post(CHECKOUT_PATH, { bodyLimit: BODY_LIMIT, config: everyPost, schema }, handle)
 }

@@ -16,6 +16,7 @@ import type { AnswerLanguage } from '../sites/language.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { StoreUnavailableError, type ConfirmationTarget, type Store } from '../store/types.ts'
 import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from '../lib/confirm-link.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 export interface ConfirmDeps {
   secret: string
@@ -102,7 +103,9 @@ export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmD
         }
       : {}
 
-  app.get<{ Querystring: { t?: unknown } }>(CONFIRM_PATH, { config: limited }, async (request, reply) => {
+  // Pages, whatever was sent: a link that is not one is told so on a page (sentAsIs: strings reach no serializer).
+  const schema = { response: { '2xx': sentAsIs, '4xx': sentAsIs } }
+  app.get<{ Querystring: { t?: unknown } }>(CONFIRM_PATH, { config: limited, schema }, async (request, reply) => {
     const site = siteOf(request, reply)
     if (!site) return reply
     const checked = await check(site, request.query.t, Date.now())
@@ -116,7 +119,7 @@ export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmD
     })
   })
 
-  app.post<{ Body: { t?: unknown } | undefined }>(CONFIRM_PATH, { config: limited }, async (request, reply) => {
+  app.post<{ Body: { t?: unknown } | undefined }>(CONFIRM_PATH, { config: limited, schema }, async (request, reply) => {
     if (isCrossSite(request.headers)) throw new HttpError(403, TEXTS[sites.answerLanguage(request).language].crossSite)
     const site = siteOf(request, reply)
     if (!site) return reply

@@ -3,11 +3,23 @@
 import { createHash } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { FIELD, VISIBLE_FIELDS, checkContact, parseOffer, type ContactPayload, type ContactSuccess, type VisibleField } from '../../shared/contact.ts'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import {
+  FIELD,
+  VISIBLE_FIELDS,
+  contactIssues,
+  contactSchema,
+  contactSuccessSchema,
+  parseOffer,
+  type ContactPayload,
+  type ContactSuccess,
+  type VisibleField,
+} from '../../shared/contact.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import type { Config } from '../config.ts'
-import { HttpError, sendFailure, toFailure } from '../http/errors.ts'
+import { HttpError, requestIssues, sendFailure, toFailure } from '../http/errors.ts'
+import { errorBody, sentAsIs } from '../http/zod-schemas.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import type { PageHost } from '../sites/host.ts'
 import { varyByLanguage } from '../sites/language.ts'
@@ -88,8 +100,11 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   // Every answer speaks the language of the request's page, the errors of the JSON API too.
   const textOf = (request: FastifyRequest) => TEXTS[deps.sites.answerLanguage(request).language]
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
     const answer = deps.sites.answerLanguage(request)
+    // A body the schema refused: each visible field's hint in the page's language (shared/contact.ts).
+    const issues = requestIssues(thrown)
+    const error = issues ? new HttpError(400, TEXTS[answer.language].invalid, contactIssues(issues, answer.language).fieldErrors) : thrown
     if (!isFormPost(request)) return sendFailure(request, varyByLanguage(reply, answer), error, TEXTS[answer.language])
     const failure = toFailure(error, TEXTS[answer.language])
     reply.headers(failure.headers)
@@ -102,7 +117,8 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     })
   })
 
-  function checkSubmission(request: FastifyRequest): Submission {
+  /** Before the body is looked at (preValidation): whose page, and whether it takes inquiries at all. */
+  function siteOf(request: FastifyRequest): Site {
     const text = textOf(request)
     if (isCrossSite(request.headers)) throw new HttpError(403, text.crossSite)
     const lookup = deps.sites.lookup(request)
@@ -110,16 +126,21 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     if (lookup.kind !== 'site') throw new HttpError(404, text.unavailableDomain)
     // A sold name takes no more inquiries, whatever was sent; 410 says it is gone for good.
     if (lookup.site.settings.status === 'sold') throw new HttpError(410, text.sold)
-    const check = checkContact(request.body, lookup.site.language)
-    if (check.status === 'invalid') throw new HttpError(400, text.invalid, check.fieldErrors)
+    return lookup.site
+  }
+
+  /** After the route's schema passed the body: what the schema cannot know (the domain's currency, the token). */
+  function checkSubmission(request: FastifyRequest, data: ContactPayload): Submission {
+    const site = siteOf(request)
+    const text = TEXTS[site.language]
     // The schema maps the domain as the browser can (URL); tr46 also checks its punycode labels. An address no mail
     // server resolves is refused with the same hint: mail could not reach it, and it would escape the counting.
-    if (mailboxOf(check.data[FIELD.email]) === null) throw new HttpError(400, text.invalid, { [FIELD.email]: text.hintEmail })
-    const offer = offerOf(lookup.site, check.data)
+    if (mailboxOf(data[FIELD.email]) === null) throw new HttpError(400, text.invalid, { [FIELD.email]: text.hintEmail })
+    const offer = offerOf(site, data)
     if (offer === 'invalid') throw new HttpError(400, text.invalid, { [FIELD.offer]: text.hintOffer })
-    const token = verifyToken(secret, check.data[FIELD.token], lookup.site.host.ascii, check.data[FIELD.hash])
+    const token = verifyToken(secret, data[FIELD.token], site.host.ascii, data[FIELD.hash])
     if (token.status !== 'valid') throw new HttpError(403, text.tokenInvalid)
-    return { data: check.data, site: lookup.site, issuedAt: token.issuedAt, offer }
+    return { data, site, issuedAt: token.issuedAt, offer }
   }
 
   /** Stores the inquiry (queueing its mail) and says whether it is new: a repeated submission is not. */
@@ -163,9 +184,9 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     return false
   }
 
-  async function handle(request: FastifyRequest, reply: FastifyReply) {
-    const submission = checkSubmission(request)
-    const { data, site } = submission
+  async function handle(request: FastifyRequest, data: ContactPayload, reply: FastifyReply) {
+    const submission = checkSubmission(request, data)
+    const { site } = submission
     const digest = contentHash(site.host, data)
     let taken: Taken | null = null
     if (accepted) {
@@ -203,7 +224,12 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
           },
         }
       : {}
+  // JSON answers in the one error body; a form posted without script gets a page, a string no serializer sees.
+  const schema = { body: contactSchema, response: { 200: contactSuccessSchema, 303: sentAsIs, '4xx': errorBody, '5xx': errorBody } }
+  const preValidation = async (request: FastifyRequest) => void siteOf(request)
   for (const url of CONTACT_PATHS) {
-    app.post(url, { bodyLimit: BODY_LIMIT, config: everyPost }, handle)
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .post(url, { bodyLimit: BODY_LIMIT, config: everyPost, schema, preValidation }, (request, reply) => handle(request, request.body, reply))
   }
 }

@@ -4,6 +4,7 @@
 // to the page: same origin only, rate-limited per client address, answered with the page again.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import formbody from '@fastify/formbody'
+import { z } from 'zod'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
@@ -21,6 +22,7 @@ import { dealKeyOf, openTransferCode } from './seal.ts'
 import { cancelDeal, completeDeal, type DealStepContext } from './steps.ts'
 import { invoiceFile } from '../invoice/files.ts'
 import { invoiceAddressForm, saveInvoiceAddress } from '../invoice/address.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 export interface DealRouteDeps {
   secret: string
@@ -107,9 +109,12 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
         }
       : {}
 
+  // Pages and the invoice's PDF, whatever was sent (sentAsIs: strings and Buffers reach no serializer); a link that is
+  // not one gets the same page as a forged one, so the params are any text and the handlers read them.
+  const pages = { '2xx': sentAsIs, '3xx': sentAsIs, '4xx': sentAsIs }
   app.get<{ Params: { token: string }; Querystring: { rate?: unknown } }>(
     `${DEAL_PATH}/:token`,
-    { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) },
+    { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR), schema: { params: z.object({ token: z.string() }), response: pages } },
     async (request, reply) => {
       const site = siteOf(request, reply)
       if (!site) return reply
@@ -125,7 +130,10 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
   // the same 404 as a forged link. Never cached anywhere: the link is the only key.
   app.get<{ Params: { token: string; number: string } }>(
     `${DEAL_PATH}/:token/rechnung/:number`,
-    { config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR) },
+    {
+      config: limit('deal-pages', config.contactRateLimit * VIEW_FACTOR),
+      schema: { params: z.object({ token: z.string(), number: z.string() }), response: pages },
+    },
     async (request, reply) => {
       const site = siteOf(request, reply)
       if (!site) return reply
@@ -146,7 +154,7 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
   // Every POST counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who mistyped.
   app.post<{ Params: { token: string }; Body: { action?: unknown; email?: unknown; [field: string]: unknown } | undefined }>(
     `${DEAL_PATH}/:token`,
-    { config: limit('deal-steps', config.contactRateLimit) },
+    { config: limit('deal-steps', config.contactRateLimit), schema: { params: z.object({ token: z.string() }), response: pages } },
     async (request, reply) => {
       if (isCrossSite(request.headers)) throw new HttpError(403, DEAL_TEXTS[sites.answerLanguage(request).language].crossSite)
       const site = siteOf(request, reply)

@@ -1,5 +1,7 @@
 // Liveness and readiness for a load balancer or a monitor.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
 import { isDirectFromThisMachine } from '../http/client-address.ts'
 import { RETRY } from '../mail/outbox.ts'
 import type { Store } from '../store/types.ts'
@@ -10,11 +12,29 @@ const MAIL_FAILING_ALARM_MS = RETRY.alarmAfterMs
 /** /readyz writes to the store at most this often; calls in between get the last result. */
 const WRITE_PROBE_MS = 1000
 
-export default async function healthRoutes(app: FastifyInstance, deps: { store: Store; readyzDetails: boolean }) {
+const liveness = z.object({ status: z.literal('ok') })
+/** The details (store, outbox) only for the owner (showDetails). */
+const readiness = z.object({
+  status: z.enum(['ok', 'unavailable', 'shutting down']),
+  store: z.optional(z.enum(['writable', 'not writable'])),
+  outbox: z.optional(
+    z.nullable(
+      z.object({
+        pending: z.number(),
+        failed: z.number(),
+        oldestPendingAgeSeconds: z.nullable(z.number()),
+        mailFailingForSeconds: z.number(),
+      }),
+    ),
+  ),
+})
+
+export default async function healthRoutes(instance: FastifyInstance, deps: { store: Store; readyzDetails: boolean }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
   const noStore = { 'cache-control': 'no-store' }
 
   // Process up and answering: nothing else is checked, so a busy disk never gets a healthy process restarted.
-  app.get('/healthz', async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }))
+  app.get('/healthz', { schema: { response: { 200: liveness } } }, async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }))
 
   // A monitor polling fast (or anyone on the internet) must not turn readiness into a write load on the store.
   let probe: { at: number; writable: Promise<boolean> } | undefined
@@ -35,7 +55,7 @@ export default async function healthRoutes(app: FastifyInstance, deps: { store: 
   // The outbox's figures are for the owner: a monitor on this machine, or everyone with READYZ_DETAILS.
   const showDetails = (request: FastifyRequest) => deps.readyzDetails || isDirectFromThisMachine(request)
 
-  app.get('/readyz', async (request, reply) => {
+  app.get('/readyz', { schema: { response: { 200: readiness, 503: readiness } } }, async (request, reply) => {
     const now = Date.now()
     const writable = await storeWritable(now)
     const outbox = await deps.store.outboxHealth().catch(() => null)

@@ -3,6 +3,7 @@
 // never gets a 5xx.
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import type { ApiError, FieldErrors } from '../../shared/contact.ts'
 import { TEXT, type Texts } from '../../shared/texts.ts'
 import { StoreUnavailableError } from '../store/types.ts'
@@ -28,6 +29,28 @@ export interface Failure {
 
 const RETRY_AFTER_UNAVAILABLE = '5'
 
+/** One wrong part of a request as a route's zod schema found it: where (field names) and what. */
+export interface RequestIssue {
+  path: string[]
+  message: string
+}
+
+/** The issues of a request its route's schema refused (fastify-type-provider-zod), or null for any other error. */
+export function requestIssues(error: unknown): RequestIssue[] | null {
+  if (!hasZodFastifySchemaValidationErrors(error)) return null
+  return error.validation.map((issue) => ({
+    path: issue.instancePath
+      .split('/')
+      .slice(1)
+      .filter((part) => part !== ''),
+    message: issue.message ?? '',
+  }))
+}
+
+/** Issues as the owner reads them: "field: what is wrong", the whole input named "Eingabe". */
+export const describeIssues = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
+  issues.map((issue) => `${issue.path.map(String).join('.') || 'Eingabe'}: ${issue.message}`).join('; ')
+
 const FASTIFY_MESSAGES: Record<string, 'tooLarge' | 'unsupportedType' | 'badRequest'> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'tooLarge',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupportedType',
@@ -46,6 +69,8 @@ export function toFailure(error: unknown, text: Texts = TEXT): Failure {
       headers: error.headers,
     }
   }
+  const issues = requestIssues(error)
+  if (issues) return { statusCode: 400, body: { error: describeIssues(issues) }, headers: {} }
   if (error instanceof StoreUnavailableError) {
     return { statusCode: 503, body: { error: text.unavailable }, headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE } }
   }
@@ -58,8 +83,16 @@ export function toFailure(error: unknown, text: Texts = TEXT): Failure {
   return { statusCode, body: { error: text[known ?? 'badRequest'] }, headers: {} }
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The one sentence a route answers for any input its schema refuses, where its contract names one. */
+    badInput?: string
+  }
+}
+
 export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, text: Texts = TEXT): FastifyReply {
-  const failure = toFailure(error, text)
+  const badInput = request.routeOptions.config.badInput
+  const failure = badInput !== undefined && requestIssues(error) ? toFailure(new HttpError(400, badInput), text) : toFailure(error, text)
   if (failure.statusCode >= 500 && !(error instanceof StoreUnavailableError)) {
     request.log.error({ err: error }, 'request failed')
   } else if (failure.statusCode === 503) {

@@ -6,6 +6,7 @@ import type { Site } from '../sites/resolver.ts'
 import { escapeHtml } from '../../shared/html.ts'
 import { pageHeadFor } from './head.ts'
 import type { PageView } from './view.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 /** A sold name's page is no longer a page for sale: the sitemap leaves it out (docs/deals.md). */
 const listed = (site: Site) => !pageHeadFor(site).noindex && site.settings.status !== 'sold'
@@ -33,6 +34,7 @@ export default async function crawlerRoutes(app: FastifyInstance, deps: { view: 
     const site = view.siteOf(request, reply)
     return site ? reply.type(type).header('cache-control', 'public, max-age=3600').send(body(site)) : reply
   }
-  app.get('/robots.txt', (request, reply) => answer(request, reply, 'text/plain; charset=utf-8', robotsTxt))
-  app.get('/sitemap.xml', (request, reply) => answer(request, reply, 'application/xml; charset=utf-8', sitemapXml))
+  const schema = { response: { 200: sentAsIs } }
+  app.get('/robots.txt', { schema }, (request, reply) => answer(request, reply, 'text/plain; charset=utf-8', robotsTxt))
+  app.get('/sitemap.xml', { schema }, (request, reply) => answer(request, reply, 'application/xml; charset=utf-8', sitemapXml))
 }

@@ -6,6 +6,7 @@ import { escapeHtml } from '../../shared/html.ts'
 import type { SiteResolver } from '../sites/resolver.ts'
 import { COLOURS } from './og-image.ts'
 import { lazy } from '../../shared/lazy.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 const ACCENT = COLOURS.accent
 /** For hosts without a page (400 and 404 answers): a plus, as before there were icons per name. */
@@ -25,7 +26,7 @@ export function faviconSvg(name: string): string {
 }
 
 export default async function faviconRoutes(app: FastifyInstance, deps: { sites: SiteResolver }) {
-  app.get('/favicon.svg', async (request, reply) => {
+  app.get('/favicon.svg', { schema: { response: { 200: sentAsIs } } }, async (request, reply) => {
     const lookup = deps.sites.lookup(request)
     return reply
       .type('image/svg+xml')

@@ -16,6 +16,7 @@ import { OG_IMAGE_PATH } from './head.ts'
 import { createOgDrawer, type OgDrawer } from './og-drawer.ts'
 import type { OgImageContent } from './og-image.ts'
 import type { PageView } from './view.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 /** What the images kept may take together (an image is 30 to 60 KB: a few hundred of the hosts shared last). */
 const CACHE_BYTES = 16 * 2 ** 20
@@ -108,7 +109,9 @@ export default async function ogImageRoutes(app: FastifyInstance, deps: { view: 
   app.addHook('onClose', () => drawer.close())
   const images = createOgImages({ budget: createWorkBudget({ max: config.imageRateLimit, windowMs: 60_000 }), drawer })
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
-  app.get<{ Querystring: { lang?: unknown } }>(OG_IMAGE_PATH, async (request, reply) => {
+  // The PNG is a Buffer; its errors are sent in the one error body by the route itself.
+  const schema = { response: { 200: sentAsIs, 304: sentAsIs } }
+  app.get<{ Querystring: { lang?: unknown } }>(OG_IMAGE_PATH, { schema }, async (request, reply) => {
     const site = view.siteOf(request, reply)
     if (!site) return reply
     const answer = imageLanguage(site, request.query.lang)

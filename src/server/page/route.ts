@@ -3,10 +3,15 @@ import type { FastifyInstance } from 'fastify'
 import { TEXTS } from '../../shared/texts-all.ts'
 import type { SiteResolver } from '../sites/resolver.ts'
 import type { PageView } from './view.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 export default async function pageRoutes(app: FastifyInstance, deps: { view: PageView; sites: SiteResolver }) {
   const { view, sites } = deps
-  app.get<{ Querystring: { gesendet?: string } }>('/', async (request, reply) => {
+  // The page's bytes as the renderer made them: a string or Buffer reaches no serializer, and without a schema for
+  // its query, params or headers Fastify validates nothing either, so this costs GET / nothing per request. Any
+  // query is taken (links carry campaign parameters); only gesendet=1 means something.
+  const page = { schema: { response: { 200: sentAsIs, 404: sentAsIs } } }
+  app.get<{ Querystring: { gesendet?: string } }>('/', page, async (request, reply) => {
     // Where a form sent without JavaScript lands after success (post/redirect/get).
     const sent = request.query.gesendet === '1'
     return view.page(request, reply, 200, sent ? { outcome: { status: 'success' } } : {})
@@ -18,7 +23,7 @@ export default async function pageRoutes(app: FastifyInstance, deps: { view: Pag
     ['/impressum', 'imprint'],
     ['/datenschutz', 'privacy'],
   ] as const) {
-    app.get(path, async (request, reply) => {
+    app.get(path, page, async (request, reply) => {
       const lookup = sites.lookup(request)
       const answer = sites.answerLanguage(request)
       const words = TEXTS[answer.language]

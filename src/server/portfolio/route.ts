@@ -9,6 +9,7 @@ import { createWorkBudget } from '../http/work-budget.ts'
 import type { PageView } from '../page/view.ts'
 import { lruCache } from '../sites/lru.ts'
 import { linkOf } from './links.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 const PAGE_SIZE = 50
 /** Plain first pages kept (one per host and language that was asked for lately). */
@@ -33,7 +34,8 @@ export default async function portfolioRoutes(app: FastifyInstance, deps: { view
   const budget = createWorkBudget({ max: config.searchRateLimit, windowMs: 60_000 })
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   const plainPages = lruCache<string, string>(PLAIN_PAGES_KEPT)
-  app.get('/domains', async (request, reply) => {
+  // Pages: a query it cannot read gets its page "bad request" (sentAsIs: strings reach no serializer).
+  app.get('/domains', { schema: { response: { '2xx': sentAsIs, '4xx': sentAsIs } } }, async (request, reply) => {
     const site = view.siteOf(request, reply)
     if (!site) return reply
     const text = TEXTS[site.language]

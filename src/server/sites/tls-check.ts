@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { dayOf } from '../lib/utc-day.ts'
 import type { SiteResolver } from './resolver.ts'
 import type { Store } from '../store/types.ts'
+import { sentAsIs } from '../http/zod-schemas.ts'
 
 export interface TlsApprovals {
   approve(name: string): Promise<boolean>
@@ -37,7 +38,9 @@ export function createTlsApprovals(deps: { sites: SiteResolver; store: Store; da
 }
 
 export default async function tlsCheckRoutes(app: FastifyInstance, deps: { tls: TlsApprovals }) {
-  app.get<{ Querystring: { domain?: string } }>('/tls-check', async (request, reply) => {
+  // "ok" or "unknown domain" as text, for the proxy's on-demand TLS (docs/deploy.md).
+  const schema = { response: { 200: sentAsIs, 404: sentAsIs } }
+  app.get<{ Querystring: { domain?: string } }>('/tls-check', { schema }, async (request, reply) => {
     const allowed = typeof request.query.domain === 'string' && (await deps.tls.approve(request.query.domain))
     return reply
       .code(allowed ? 200 : 404)

@@ -121,11 +121,13 @@ async function subjectOf(request: FastifyRequest, deps: ConsoleDeps): Promise<No
 
 /**
  * Registered on the admin app after the same-origin rule and the session guard: what they refuse (another site, no
- * session) never reaches preHandler, so no one without a session can fill the table. Sign-ins are the exception the
+ * session) never reaches preValidation, so no one without a session can fill the table. Sign-ins are the exception the
  * guard lets through; their failures are bounded by the sign-in quotas (a request over a quota writes nothing).
  */
 export function auditHooks(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.addHook('preHandler', async (request) => {
+  // Before the route's schema is checked (preValidation, not preHandler): a request it refuses is audited as refused,
+  // with the subject read from the raw params and body as sent.
+  app.addHook('preValidation', async (request) => {
     if (!STATE_CHANGING.has(request.method)) return
     const rule = AUDITED_ROUTES[`${request.method} ${request.routeOptions.url ?? ''}`]
     if (rule === undefined || rule === null) return

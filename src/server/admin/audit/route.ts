@@ -1,14 +1,15 @@
 // The console's page "Protokoll" (decision 043): the audit trail, newest first, filtered by days (Berlin time), action
 // and subject, 50 rows a page. Registered by the admin app behind the session check, like every console route.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { AUDIT_ACTIONS, AUDIT_PATH, type AuditEntryView, type AuditPage, type AuditQuery } from '../../../shared/audit-api.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
 import { displayHost, parseHost } from '../../sites/host.ts'
 import type { AuditEntry, AuditFilter } from '../../store/types.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { parse } from '../inbox/query.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 
 const AUDIT_PAGE_SIZE = 50
@@ -47,8 +48,7 @@ const auditView = (entry: AuditEntry): AuditEntryView => ({
   domain: entry.domain === null ? null : displayHost(entry.domain),
 })
 
-async function auditPage(deps: ConsoleDeps, raw: unknown): Promise<AuditPage> {
-  const query = parse(auditQuery, raw ?? {})
+async function auditPage(deps: ConsoleDeps, query: z.infer<typeof auditQuery>): Promise<AuditPage> {
   const [at, id] = query.cursor?.split('.').map(Number) ?? []
   const filter: AuditFilter = {
     // "bis" is inclusive: up to the start of the next day.
@@ -66,8 +66,11 @@ async function auditPage(deps: ConsoleDeps, raw: unknown): Promise<AuditPage> {
 }
 
 export default function auditRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (app: FastifyInstance) => {
-    app.get(AUDIT_PATH, async (request: FastifyRequest, reply) => sendPage(reply, renderer, { page: 'audit', data: await auditPage(deps, request.query) }))
-    app.get('/api/audit', async (request) => auditPage(deps, request.query))
+  return async (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>()
+    app.get(AUDIT_PATH, { schema: { querystring: auditQuery, response: { 200: sentAsIs } } }, async (request, reply) =>
+      sendPage(reply, renderer, { page: 'audit', data: await auditPage(deps, request.query) }),
+    )
+    app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: jsonOf<AuditPage>() } } }, async (request) => auditPage(deps, request.query))
   }
 }

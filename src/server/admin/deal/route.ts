@@ -1,11 +1,13 @@
 // The console's negotiation: Gegenangebot, Annehmen, Ablehnen on an inquiry, and the page "Vorlagen" where the owner
 // edits the mail of each step. Registered by the admin app behind the session check and the same-origin rule.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { CONSOLE_PATHS, NOTE_MAX, type DealTemplateKind, type InquiryDetail, type TemplatesPage } from '../../../shared/console-api.ts'
 import { MAX_RATES, MIN_RATES } from '../../deal/instalments.ts'
 import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest, type PlanRequest } from '../../deal/actions.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import {
   formatDeadline,
   DEAL_LABEL,
@@ -37,13 +39,6 @@ const counterBody = z.object({
 })
 const noteBody = z.object({ note, confirmExpired: z.boolean().optional(), plan: planBody.nullable().optional() }).default({})
 const templateBody = z.object({ text: z.string().max(TEMPLATE_MAX * 2) })
-
-/** Parses or answers 400 with the one error body shape. */
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value)
-  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
-  return result.data
-}
 
 const planOf = (plan: z.infer<typeof planBody>): PlanRequest => ({
   rates: plan.rates,
@@ -109,10 +104,12 @@ async function templatesPage(deps: ConsoleDeps): Promise<TemplatesPage> {
 }
 
 export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (app: FastifyInstance) => {
+  return async (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>()
     const { store, outbox, log, config, domains, secret } = deps
     const data = inboxDataOf(deps)
-    const idOf = (request: FastifyRequest) => parse(idParams, request.params).id
+    const step = { params: idParams, response: { 200: jsonOf<InquiryDetail>() } }
+    const template = { params: kindParams, response: { 200: jsonOf<TemplatesPage>() } }
 
     async function take(id: number, request: DealRequest): Promise<InquiryDetail> {
       const outcome = await takeDealStep({ store, config, secret, domains: domains.current() }, id, request, Date.now())
@@ -122,9 +119,9 @@ export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer)
       return data.detail(id)
     }
 
-    app.post('/api/inquiries/:id/counter', async (request) => {
-      const id = idOf(request)
-      const body = parse(counterBody, request.body)
+    app.post('/api/inquiries/:id/counter', { schema: { ...step, body: counterBody } }, async (request) => {
+      const { id } = request.params
+      const { body } = request
       return take(id, {
         kind: 'counter',
         amount: body.amount,
@@ -133,9 +130,9 @@ export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer)
         ...(body.plan && { plan: planOf(body.plan) }),
       })
     })
-    app.post('/api/inquiries/:id/accept', async (request) => {
-      const id = idOf(request)
-      const body = parse(noteBody, request.body ?? {})
+    app.post('/api/inquiries/:id/accept', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
+      const { id } = request.params
+      const { body } = request
       return take(id, {
         kind: 'accept',
         ...(body.note !== undefined && { note: body.note }),
@@ -143,29 +140,31 @@ export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer)
         ...(body.plan !== undefined && { plan: body.plan === null ? null : planOf(body.plan) }),
       })
     })
-    app.post('/api/inquiries/:id/decline', async (request) => {
-      const id = idOf(request)
-      const body = parse(noteBody, request.body ?? {})
+    app.post('/api/inquiries/:id/decline', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
+      const { id } = request.params
+      const { body } = request
       return take(id, { kind: 'decline', ...(body.note !== undefined && { note: body.note }) })
     })
 
-    app.get('/api/templates', async () => templatesPage(deps))
-    app.post('/api/templates/:kind', async (request) => {
-      const { kind } = parse(kindParams, request.params)
-      const { text } = parse(templateBody, request.body)
+    app.get('/api/templates', { schema: { response: template.response } }, async () => templatesPage(deps))
+    app.post('/api/templates/:kind', { schema: { ...template, body: templateBody } }, async (request) => {
+      const { kind } = request.params
+      const { text } = request.body
       const problem = templateProblem(kind, text)
       if (problem) throw new HttpError(400, problem)
       await store.setDealTemplate(kind, text.replace(/\r\n?/g, '\n'))
       log.info({ template: kind }, 'mail template changed in the console')
       return templatesPage(deps)
     })
-    app.delete('/api/templates/:kind', async (request) => {
-      const { kind } = parse(kindParams, request.params)
+    app.delete('/api/templates/:kind', { schema: template }, async (request) => {
+      const { kind } = request.params
       await store.setDealTemplate(kind, null)
       log.info({ template: kind }, 'mail template back to the default')
       return templatesPage(deps)
     })
 
-    app.get(CONSOLE_PATHS.templates, async (_request, reply) => sendPage(reply, renderer, { page: 'templates', data: await templatesPage(deps) }))
+    app.get(CONSOLE_PATHS.templates, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
+      sendPage(reply, renderer, { page: 'templates', data: await templatesPage(deps) }),
+    )
   }
 }

@@ -2,10 +2,11 @@
 // most one page of them), or those that need attention, for the Übersicht (`attention=1`). Read only; behind the
 // session guard of the admin app, like every console route.
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { DOMAINS_PAGE_SIZE } from '../../../shared/domains-api.ts'
 import { needsAttention, type DomainCheck, type DomainChecksPage } from '../../../shared/domain-checks.ts'
-import { HttpError } from '../../http/errors.ts'
+import { jsonOf } from '../../http/zod-schemas.ts'
 import { displayHost } from '../../sites/host.ts'
 import type { ConsoleDeps } from '../deps.ts'
 
@@ -31,11 +32,10 @@ const named = (check: DomainCheck) => ({ ...check, name: displayHost(check.domai
 const urgency = (check: DomainCheck) => (check.pointing === 'elsewhere' ? 0 : check.expiresAt !== null ? 1 : 2)
 
 export default async function domainCheckRoutes(app: FastifyInstance, deps: Pick<ConsoleDeps, 'store' | 'domains'>) {
-  app.get('/api/domain-checks', async (request): Promise<DomainChecksPage> => {
-    const parsed = query.safeParse(request.query)
-    if (!parsed.success) throw new HttpError(400, 'Die Anfrage ist ungültig.')
+  const options = { schema: { querystring: query, response: { 200: jsonOf<DomainChecksPage>() } }, config: { badInput: 'Die Anfrage ist ungültig.' } }
+  app.withTypeProvider<ZodTypeProvider>().get('/api/domain-checks', options, async (request): Promise<DomainChecksPage> => {
     const now = Date.now()
-    if ('names' in parsed.data) return { now, unchecked: 0, total: 0, checks: (await deps.store.domainChecks(parsed.data.names)).map(named) }
+    if ('names' in request.query) return { now, unchecked: 0, total: 0, checks: (await deps.store.domainChecks(request.query.names)).map(named) }
     const listed = new Set(deps.domains.current().nameList())
     // The names in the file now: one removed by the owner is no longer for sale, so not the owner's worry.
     const checked = (await deps.store.domainChecks()).filter((check) => listed.has(check.domain))

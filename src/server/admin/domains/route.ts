@@ -7,6 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { DOMAINS_PATH, isEditWarning, type DomainsCreated, type DomainsEditReport, type DomainsListPage } from '../../../shared/domains-api.ts'
 import { planEdit } from '../../domains-edit/planner.ts'
@@ -16,6 +17,7 @@ import { saveDomainEdits } from '../../domains-edit/save.ts'
 import { storeJournal } from '../../domains-edit/sync.ts'
 import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { displayHost } from '../../sites/host.ts'
 import { asciiName } from '../../sites/settings.ts'
 import type { ConsoleDeps } from '../deps.ts'
@@ -61,7 +63,8 @@ domains:
   ${name}: {}
 `
 
-export default async function domainsRoutes(app: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+export default async function domainsRoutes(instance: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
   const { config, domains, store, log, renderer } = deps
   const serial = oneAtATime()
   const suggestedFile = path.join(config.dataDir, 'domains.yaml')
@@ -69,7 +72,8 @@ export default async function domainsRoutes(app: FastifyInstance, deps: ConsoleD
     config.domainsFile ? listDomains(domains.current(), query) : { q: '', offset: 0, total: 0, items: [] }
 
   // `?q=` opens the page on a search (the Übersicht links a name that needs attention this way).
-  app.get(DOMAINS_PATH, async (request, reply) => {
+  // A query it cannot read opens the page unsearched.
+  app.get(DOMAINS_PATH, { schema: { querystring: z.looseObject({}), response: { 200: sentAsIs } } }, async (request, reply) => {
     const parsed = listQuery.safeParse(request.query)
     return sendPage(reply, renderer, {
       page: 'domains',
@@ -77,58 +81,62 @@ export default async function domainsRoutes(app: FastifyInstance, deps: ConsoleD
     })
   })
 
-  app.get('/api/domains', async (request) => {
-    const parsed = listQuery.safeParse(request.query)
-    if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
-    return list(parsed.data)
-  })
+  const badRequest = { badInput: TEXTS.badRequest }
+  app.get('/api/domains', { schema: { querystring: listQuery, response: { 200: jsonOf<DomainsListPage>() } }, config: badRequest }, async (request) =>
+    list(request.query),
+  )
 
   const fileOf = () => {
     if (!config.domainsFile) throw new HttpError(409, TEXTS.noFile)
     return config.domainsFile
   }
 
-  app.post('/api/domains/preview', { bodyLimit: BODY_LIMIT }, async (request): Promise<DomainsEditReport> => {
-    const domainsFile = fileOf()
-    const parsed = previewBody.safeParse(request.body)
-    if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
-    const { report } = await serial(() => planEdit({ domainsFile, edits: parsed.data.edits, mode: 'preview', memoryMiB: config.domainsFileMemoryMiB }))
-    return report
-  })
+  const report = { 200: jsonOf<DomainsEditReport>() }
+  app.post(
+    '/api/domains/preview',
+    { bodyLimit: BODY_LIMIT, schema: { body: previewBody, response: report }, config: badRequest },
+    async (request): Promise<DomainsEditReport> => {
+      const domainsFile = fileOf()
+      const { report } = await serial(() => planEdit({ domainsFile, edits: request.body.edits, mode: 'preview', memoryMiB: config.domainsFileMemoryMiB }))
+      return report
+    },
+  )
 
-  app.post('/api/domains/apply', { bodyLimit: BODY_LIMIT }, async (request): Promise<DomainsEditReport> => {
-    const domainsFile = fileOf()
-    const parsed = applyBody.safeParse(request.body)
-    if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
-    const { edits, fingerprint } = parsed.data
-    const report = await serial(() =>
-      saveDomainEdits({ domainsFile, memoryMiB: config.domainsFileMemoryMiB, plan: planEdit, journal: storeJournal(store), log }, edits, fingerprint),
-    )
-    const problem = (kind: string) => report.problems.find((found) => found.kind === kind)
-    if (problem('changed')) throw new HttpError(409, TEXTS.changed)
-    if (problem('busy')) throw new HttpError(409, TEXTS.busy)
-    const refused = problem('refused')
-    if (refused && 'message' in refused) throw new HttpError(422, `${TEXTS.refused} ${visible(refused.message)}`)
-    const unwritten = problem('write')
-    if (unwritten && 'message' in unwritten) {
-      log.error({ reason: unwritten.message }, "domains file not written by the console's edit")
-      throw new HttpError(500, TEXTS.write)
-    }
-    if (report.problems.some((found) => !isEditWarning(found))) throw new HttpError(422, TEXTS.problems)
-    if (report.written) {
-      // Counts only: the log is no second copy of the portfolio.
-      const count = (kind: string) => report.changes.filter((change) => change.kind === kind).length
-      log.info({ added: count('added'), changed: count('changed'), removed: count('removed') }, 'domains edited in the console')
-      // In force here before the answer: the list the page shows next is the new one.
-      await domains.reload()
-    }
-    return report
-  })
+  app.post(
+    '/api/domains/apply',
+    { bodyLimit: BODY_LIMIT, schema: { body: applyBody, response: report }, config: badRequest },
+    async (request): Promise<DomainsEditReport> => {
+      const domainsFile = fileOf()
+      const { edits, fingerprint } = request.body
+      const report = await serial(() =>
+        saveDomainEdits({ domainsFile, memoryMiB: config.domainsFileMemoryMiB, plan: planEdit, journal: storeJournal(store), log }, edits, fingerprint),
+      )
+      const problem = (kind: string) => report.problems.find((found) => found.kind === kind)
+      if (problem('changed')) throw new HttpError(409, TEXTS.changed)
+      if (problem('busy')) throw new HttpError(409, TEXTS.busy)
+      const refused = problem('refused')
+      if (refused && 'message' in refused) throw new HttpError(422, `${TEXTS.refused} ${visible(refused.message)}`)
+      const unwritten = problem('write')
+      if (unwritten && 'message' in unwritten) {
+        log.error({ reason: unwritten.message }, "domains file not written by the console's edit")
+        throw new HttpError(500, TEXTS.write)
+      }
+      if (report.problems.some((found) => !isEditWarning(found))) throw new HttpError(422, TEXTS.problems)
+      if (report.written) {
+        // Counts only: the log is no second copy of the portfolio.
+        const count = (kind: string) => report.changes.filter((change) => change.kind === kind).length
+        log.info({ added: count('added'), changed: count('changed'), removed: count('removed') }, 'domains edited in the console')
+        // In force here before the answer: the list the page shows next is the new one.
+        await domains.reload()
+      }
+      return report
+    },
+  )
 
-  app.post('/api/domains/create', async (request): Promise<DomainsCreated> => {
+  const created = { body: createBody, response: { 200: jsonOf<DomainsCreated>() } }
+  app.post('/api/domains/create', { schema: created, config: { badInput: TEXTS.badName } }, async (request): Promise<DomainsCreated> => {
     if (config.domainsFile) throw new HttpError(409, `Der Server hat schon eine Domains-Datei: ${config.domainsFile}`)
-    const parsed = createBody.safeParse(request.body)
-    const ascii = parsed.success ? asciiName(parsed.data.name.trim().replace(/\.$/, '')) : null
+    const ascii = asciiName(request.body.name.trim().replace(/\.$/, ''))
     if (ascii === null) throw new HttpError(400, TEXTS.badName)
     fs.mkdirSync(path.dirname(suggestedFile), { recursive: true })
     try {

@@ -3,10 +3,12 @@
 // /api/import/apply) exactly as `npx domain-lander import` writes it. Behind the session guard and the same-origin
 // rule of the admin app, like every console route. docs/console.md, docs/decisions/027.
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { IMPORT_MAX_BYTES, IMPORT_PATH, type ImportReport } from '../../../shared/import-api.ts'
 import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { noteAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
@@ -31,25 +33,29 @@ const TEXTS = {
   errors: 'Die Liste hat Fehler; es wurde nichts geschrieben.',
 } as const
 
-export default async function importRoutes(app: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+export default async function importRoutes(instance: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
   const { config, log, renderer } = deps
   const run = createImportRunner()
 
-  app.get(IMPORT_PATH, async (_request, reply) =>
+  app.get(IMPORT_PATH, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
     sendPage(reply, renderer, { page: 'import', data: { domainsFile: config.domainsFile ?? null, maxBytes: IMPORT_MAX_BYTES } }),
   )
 
-  async function importFrom(body: unknown, write: boolean): Promise<ImportReport> {
+  async function importFrom(body: z.infer<typeof previewBody> & { fingerprint?: string }, write: boolean): Promise<ImportReport> {
     if (!config.domainsFile) throw new HttpError(409, TEXTS.noFile)
-    const parsed = (write ? applyBody : previewBody).safeParse(body)
-    if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
-    if (Buffer.byteLength(parsed.data.text) > IMPORT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
-    return run({ ...parsed.data, domainsFile: config.domainsFile, write, listMax: LIST_MAX, memoryMiB: config.domainsFileMemoryMiB })
+    if (Buffer.byteLength(body.text) > IMPORT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
+    return run({ ...body, domainsFile: config.domainsFile, write, listMax: LIST_MAX, memoryMiB: config.domainsFileMemoryMiB })
   }
 
-  app.post('/api/import/preview', { bodyLimit: BODY_LIMIT }, async (request) => importFrom(request.body, false))
+  const options = <T extends z.ZodType>(body: T) => ({
+    bodyLimit: BODY_LIMIT,
+    schema: { body, response: { 200: jsonOf<ImportReport>() } },
+    config: { badInput: TEXTS.badRequest },
+  })
+  app.post('/api/import/preview', options(previewBody), async (request) => importFrom(request.body, false))
 
-  app.post('/api/import/apply', { bodyLimit: BODY_LIMIT }, async (request) => {
+  app.post('/api/import/apply', options(applyBody), async (request) => {
     const report = await importFrom(request.body, true)
     if (report.problems.some((problem) => problem.kind === 'changed')) throw new HttpError(409, TEXTS.changed)
     if (report.problems.some((problem) => problem.kind === 'busy')) throw new HttpError(409, TEXTS.busy)

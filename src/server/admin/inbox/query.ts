@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { INQUIRY_STATUSES, OVERVIEW_DAYS, REPLY_MAX } from '../../../shared/console-api.ts'
 import { CSV_SEPARATORS } from '../../export/csv.ts'
-import { HttpError } from '../../http/errors.ts'
+import { describeIssues, HttpError } from '../../http/errors.ts'
 import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
 import { parseHost } from '../../sites/host.ts'
 import type { ConsoleFilter } from '../../store/types.ts'
@@ -44,10 +44,10 @@ export const exportQuery = inboxQuerySchema.extend({ format: z.enum(['csv', 'jso
 export const outboxQuery = z.object({ cursor: optional(z.string().max(100)) })
 export const overviewQuery = z.object({ days: optional(z.coerce.number().pipe(z.union(OVERVIEW_DAYS.map((days) => z.literal(days))))) })
 
-/** Parses or answers 400 with the one error body shape. */
+/** Parses or answers 400 with the one error body shape, in the words a route's schema would (the pages' data). */
 export function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value)
-  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
+  if (!result.success) throw new HttpError(400, describeIssues(result.error.issues))
   return result.data
 }
 

@@ -2,26 +2,35 @@
 // overview) and the data of the server-rendered pages (loadPage). The admin app registers this behind the session
 // check and the same-origin rule.
 import { Readable } from 'node:stream'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ConsoleState } from '../../../shared/console-api.ts'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { ConsoleState, InboxPage, InquiryDetail, OutboxPage, Overview } from '../../../shared/console-api.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, okBody, sentAsIs } from '../../http/zod-schemas.ts'
 import { notifyUrlsFor } from '../../notify/routing.ts'
 import { dayOf } from '../../lib/utc-day.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from './data.ts'
-import { actionBody, exportQuery, idParams, parse, replyBody } from './query.ts'
+import { actionBody, exportQuery, idParams, inboxQuerySchema, outboxQuery, overviewQuery, replyBody } from './query.ts'
 
-export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDeps) {
+const detail = { params: idParams, response: { 200: jsonOf<InquiryDetail>() } }
+const resend = { params: idParams, response: { 200: okBody } }
+
+export default async function inboxRoutes(instance: FastifyInstance, deps: ConsoleDeps) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, outbox, log } = deps
   const data = inboxDataOf(deps)
-  const idOf = (request: FastifyRequest) => parse(idParams, request.params).id
 
-  app.get('/api/inbox', async (request) => (await data.inbox(request.query)).data)
-  app.get('/api/inquiries/:id', async (request) => data.detail(idOf(request)))
+  app.get(
+    '/api/inbox',
+    { schema: { querystring: inboxQuerySchema, response: { 200: jsonOf<InboxPage>() } } },
+    async (request) => (await data.inbox(request.query)).data,
+  )
+  app.get('/api/inquiries/:id', { schema: detail }, async (request) => data.detail(request.params.id))
 
-  app.post('/api/inquiries/:id/reply', async (request) => {
-    const id = idOf(request)
-    const { body } = parse(replyBody, request.body)
+  app.post('/api/inquiries/:id/reply', { schema: { ...detail, body: replyBody } }, async (request) => {
+    const { id } = request.params
+    const { body } = request.body
     const inquiry = await store.getInquiry(id)
     if (!inquiry) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
     const replyId = await store.addReply({ inquiryId: id, body, to: inquiry.email, replyTo: data.mailTo(inquiry.domain), createdAt: Date.now() })
@@ -31,9 +40,9 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
     return data.detail(id)
   })
 
-  app.post('/api/inquiries/:id/action', async (request) => {
-    const id = idOf(request)
-    const { action } = parse(actionBody, request.body)
+  app.post('/api/inquiries/:id/action', { schema: { ...detail, body: actionBody } }, async (request) => {
+    const { id } = request.params
+    const { action } = request.body
     const inquiry = await store.getInquiry(id)
     if (!inquiry) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
     let changed: boolean
@@ -60,15 +69,16 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
     return data.detail(id)
   })
 
-  app.delete('/api/inquiries/:id', async (request) => {
-    const id = idOf(request)
+  app.delete('/api/inquiries/:id', { schema: resend }, async (request) => {
+    const { id } = request.params
     if (!(await store.deleteInquiry(id))) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
     log.info({ inquiry: id }, 'inquiry erased in the console')
-    return { ok: true }
+    return { ok: true } as const
   })
 
-  app.get('/api/export', async (request, reply: FastifyReply) => {
-    const format = parse(exportQuery, request.query).format
+  // The file is a stream, which no serializer sees.
+  app.get('/api/export', { schema: { querystring: exportQuery, response: { 200: sentAsIs } } }, async (request, reply) => {
+    const { format } = request.query
     const batches = data.exportBatches(request.query)
     // Parsed before the first byte goes out, so that a bad filter still gets a 400.
     const first = await batches.next()
@@ -83,32 +93,32 @@ export default async function inboxRoutes(app: FastifyInstance, deps: ConsoleDep
       .send(Readable.from(rest()))
   })
 
-  app.get('/api/outbox', async (request) => data.outbox(request.query))
-  app.post('/api/outbox/:id/resend', async (request) => {
-    const id = idOf(request)
+  app.get('/api/outbox', { schema: { querystring: outboxQuery, response: { 200: jsonOf<OutboxPage>() } } }, async (request) => data.outbox(request.query))
+  app.post('/api/outbox/:id/resend', { schema: resend }, async (request) => {
+    const { id } = request.params
     if (!(await store.resendMail(id, Date.now()))) throw new HttpError(409, 'Diese Mail wird gerade gesendet oder ist nicht mehr da.')
     outbox.kick()
     log.info({ outbox: id }, 'mail queued again from the console')
-    return { ok: true }
+    return { ok: true } as const
   })
 
-  app.post('/api/outbox/dns/:id/resend', async (request) => {
-    const id = idOf(request)
+  app.post('/api/outbox/dns/:id/resend', { schema: resend }, async (request) => {
+    const { id } = request.params
     if (!(await store.resendDnsUpdate(id, Date.now()))) throw new HttpError(409, 'Dieses DNS-Update wird gerade gesendet oder ist nicht mehr da.')
     deps.dnsUpdates?.kick()
     log.info({ dnsUpdate: id }, 'DNS update queued again from the console')
-    return { ok: true }
+    return { ok: true } as const
   })
 
-  app.post('/api/outbox/domain-notices/:id/resend', async (request) => {
-    const id = idOf(request)
+  app.post('/api/outbox/domain-notices/:id/resend', { schema: resend }, async (request) => {
+    const { id } = request.params
     if (!(await store.resendDomainNotice(id, Date.now()))) throw new HttpError(409, 'Diese Benachrichtigung wird gerade gesendet oder ist nicht mehr da.')
     deps.domainNotices?.kick()
     log.info({ domainNotice: id }, 'domain notification queued again from the console')
-    return { ok: true }
+    return { ok: true } as const
   })
 
-  app.get('/api/overview', async (request) => data.overview(request.query))
+  app.get('/api/overview', { schema: { querystring: overviewQuery, response: { 200: jsonOf<Overview>() } } }, async (request) => data.overview(request.query))
 }
 
 const INQUIRY_PAGE = /^\/anfragen\/(\d{1,15})$/

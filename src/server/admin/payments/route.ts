@@ -3,9 +3,11 @@
 // (POST /api/payments/apply): the payments recorded, the deals they pay marked paid with the buyers' mails. Behind
 // the session guard and the same-origin rule of the admin app, like every console route.
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { BANK_STATEMENT_PATH, type BankStatementPreview, type BankStatementResult } from '../../../shared/payments-api.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { CAMT_MAX_BYTES, CamtError, camtProblemText } from '../../payments/camt.ts'
 import { noteAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
@@ -25,15 +27,15 @@ const TEXTS = {
 } as const
 
 export default function paymentRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (app: FastifyInstance) => {
+  return async (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>()
     const { store, config, domains, outbox, log } = deps
 
-    function textOf(value: unknown): string {
-      const parsed = body.safeParse(value)
-      if (!parsed.success) throw new HttpError(400, TEXTS.badRequest)
-      if (Buffer.byteLength(parsed.data.text) > CAMT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
-      return parsed.data.text
+    function textOf({ text }: z.infer<typeof body>): string {
+      if (Buffer.byteLength(text) > CAMT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
+      return text
     }
+    const options = <T>() => ({ bodyLimit: BODY_LIMIT, schema: { body, response: { 200: jsonOf<T>() } }, config: { badInput: TEXTS.badRequest } })
 
     async function readable<T>(work: () => Promise<T>): Promise<T> {
       try {
@@ -45,15 +47,17 @@ export default function paymentRoutes(deps: ConsoleDeps, renderer: ConsoleRender
       }
     }
 
-    app.get(BANK_STATEMENT_PATH, async (_request, reply) => sendPage(reply, renderer, { page: 'bank-statement', data: { maxBytes: CAMT_MAX_BYTES } }))
+    app.get(BANK_STATEMENT_PATH, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
+      sendPage(reply, renderer, { page: 'bank-statement', data: { maxBytes: CAMT_MAX_BYTES } }),
+    )
 
-    app.post('/api/payments/preview', { bodyLimit: BODY_LIMIT }, async (request): Promise<BankStatementPreview> => {
+    app.post('/api/payments/preview', options<BankStatementPreview>(), async (request): Promise<BankStatementPreview> => {
       const text = textOf(request.body)
       const { previewStatement } = await statements()
       return readable(() => previewStatement(store, text))
     })
 
-    app.post('/api/payments/apply', { bodyLimit: BODY_LIMIT }, async (request): Promise<BankStatementResult> => {
+    app.post('/api/payments/apply', options<BankStatementResult>(), async (request): Promise<BankStatementResult> => {
       const text = textOf(request.body)
       const { applyStatement } = await statements()
       const result = await readable(() => applyStatement({ store, config, domains: domains.current() }, text, Date.now()))

@@ -2,35 +2,34 @@
 // (Löschen, Art. 17). Both are POSTs: the address stays out of URLs, logs and the browser's history, and the admin
 // app's same-origin rule and console header apply to both. The session guard answers first.
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { AccessReport, ErasedReport } from '../../../shared/privacy-api.ts'
 import { PRIVACY_PATH } from '../../../shared/privacy-api.ts'
-import { HttpError } from '../../http/errors.ts'
+import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { erasePerson } from '../../privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../../privacy/report.ts'
 import { noteAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
 
-const body = z.object({ email: z.string().trim().refine(looksLikeAddress, 'Bitte eine E-Mail-Adresse eingeben.') })
+const ASK_FOR_ADDRESS = 'Bitte eine E-Mail-Adresse eingeben.'
+const body = z.object({ email: z.string().trim().refine(looksLikeAddress, ASK_FOR_ADDRESS) })
 
-function emailOf(value: unknown): string {
-  const result = body.safeParse(value)
-  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => issue.message).join('; '))
-  return result.data.email
-}
-
-export default async function privacyRoutes(app: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+export default async function privacyRoutes(instance: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, config, log, renderer } = deps
 
-  app.get(PRIVACY_PATH, async (_request, reply) => sendPage(reply, renderer, { page: 'privacy' }))
+  app.get(PRIVACY_PATH, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) => sendPage(reply, renderer, { page: 'privacy' }))
 
-  app.post('/api/privacy/access', async (request) => {
-    const email = emailOf(request.body)
+  const askFor = <T>() => ({ schema: { body, response: { 200: jsonOf<T>() } }, config: { badInput: ASK_FOR_ADDRESS } })
+  app.post('/api/privacy/access', askFor<AccessReport>(), async (request) => {
+    const { email } = request.body
     return accessReport(email, await store.personData(email))
   })
 
-  app.post('/api/privacy/erase', async (request) => {
-    const email = emailOf(request.body)
+  app.post('/api/privacy/erase', askFor<ErasedReport>(), async (request) => {
+    const { email } = request.body
     const erased = erasedReport(await erasePerson(store, config.dataDir, email))
     // Counts and ids only: the address itself must not live on in the log.
     log.info({ inquiries: erased.inquiries.map(({ id }) => id), replies: erased.replies.length, mailFiles: erased.mailFiles }, 'person erased in the console')

@@ -1,7 +1,8 @@
 // The console's deals (docs/deals.md): the page "Verkäufe" and the owner's steps on a deal: Zahlung erhalten,
 // Übertragen (the transfer code, sealed at once), Abschließen, Abbrechen (with a reason mailed to the buyer).
 // Registered by the admin app behind the session check and the same-origin rule.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { CONSOLE_PATHS, DEAL_STATES, type DealState, type DealSummary, type SalesPage } from '../../../shared/console-api.ts'
 import { dealSummary } from '../../deal/summary.ts'
@@ -21,6 +22,7 @@ import {
 } from '../../deal/steps.ts'
 import { markRatePaid, waitForRate, type RateOutcome } from '../../deal/rates.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import { invoiceFile } from '../../invoice/files.ts'
 import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
@@ -48,12 +50,6 @@ const deadlineBody = z
   )
 const rateParams = z.object({ id: z.coerce.number().int().positive(), number: z.coerce.number().int().min(0).max(60) })
 const cancelBody = z.object({ reason: z.string().max(REASON_MAX, `Begründung: höchstens ${REASON_MAX} Zeichen`).optional() }).default({})
-
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value)
-  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
-  return result.data
-}
 
 /** The steps' refusals as the owner reads them: never a 500 for something the owner can change. */
 function refusal(outcome: Exclude<RateOutcome, { status: 'done' }>): HttpError {
@@ -100,10 +96,13 @@ function deadlineOf(body: z.infer<typeof deadlineBody>): DeadlineInput {
 }
 
 export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (app: FastifyInstance) => {
+  return async (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>()
     const { store, outbox, log, config, domains } = deps
     const context = (): DealStepContext => ({ store, config, domains: domains.current() })
-    const idOf = (request: FastifyRequest) => parse(idParams, request.params).id
+    const step = { params: idParams, response: { 200: jsonOf<DealSummary>() } }
+    const rateStep = { params: rateParams, response: { 200: jsonOf<DealSummary>() } }
+    const invoices = { params: idParams, response: { 200: jsonOf<Awaited<ReturnType<typeof dealInvoices>>>() } }
     const summary = (deal: Parameters<typeof dealSummary>[0]) => dealSummary(deal, config, Date.now())
 
     async function salesPage(status?: DealState): Promise<SalesPage> {
@@ -124,23 +123,23 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
       return { ...summary(outcome.deal), ...(soldNotices !== undefined && { soldNotices }) }
     }
 
-    app.get('/api/deals', async (request) => salesPage(parse(listQuery, request.query).status))
-    app.get('/api/deals/:id', async (request) => {
-      const deal = await store.getDeal(idOf(request))
+    app.get('/api/deals', { schema: { querystring: listQuery, response: { 200: jsonOf<SalesPage>() } } }, async (request) => salesPage(request.query.status))
+    app.get('/api/deals/:id', { schema: step }, async (request) => {
+      const deal = await store.getDeal(request.params.id)
       if (!deal) throw refusal({ status: 'not-found' })
       return summary(deal)
     })
-    app.get('/api/inquiries/:id/deal', async (request) => {
-      const deal = await store.openDealOf(idOf(request))
+    app.get('/api/inquiries/:id/deal', { schema: { params: idParams, response: { 200: jsonOf<{ deal: DealSummary | null }>() } } }, async (request) => {
+      const deal = await store.openDealOf(request.params.id)
       return { deal: deal && summary(deal) }
     })
-    app.post('/api/deals/:id/paid', async (request) => {
-      const id = idOf(request)
+    app.post('/api/deals/:id/paid', { schema: step }, async (request) => {
+      const { id } = request.params
       return take(id, 'paid', (context, now) => markPaid(context, id, now))
     })
-    app.post('/api/deals/:id/transfer', async (request) => {
-      const id = idOf(request)
-      const body = parse(transferBody, request.body ?? {})
+    app.post('/api/deals/:id/transfer', { schema: { ...step, body: orEmpty(transferBody) } }, async (request) => {
+      const { id } = request.params
+      const { body } = request
       return take(id, 'transfer', (context, now) =>
         recordTransfer(
           context,
@@ -154,41 +153,41 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
         ),
       )
     })
-    app.post('/api/deals/:id/complete', async (request) => {
-      const id = idOf(request)
-      const { notifyOthers } = parse(completeBody, request.body ?? {})
+    app.post('/api/deals/:id/complete', { schema: { ...step, body: orEmpty(completeBody) } }, async (request) => {
+      const { id } = request.params
+      const { notifyOthers } = request.body
       return take(id, 'complete', (context, now) => completeDeal(context, id, 'owner', now, notifyOthers === true))
     })
-    app.post('/api/deals/:id/deadline', async (request) => {
-      const id = idOf(request)
-      const deadline = deadlineOf(parse(deadlineBody, request.body ?? {}))
+    app.post('/api/deals/:id/deadline', { schema: { ...step, body: orEmpty(deadlineBody) } }, async (request) => {
+      const { id } = request.params
+      const deadline = deadlineOf(request.body)
       return take(id, 'deadline', (context, now) => changeDeadlines(context, id, deadline, now))
     })
     // An instalment plan's rates (decision 042): one marked received (the buyer mailed; the last one is the deal's
     // payment), or the owner's decision to wait for an overdue one.
-    app.post('/api/deals/:id/rates/:number/paid', async (request) => {
-      const { id, number } = parse(rateParams, request.params)
+    app.post('/api/deals/:id/rates/:number/paid', { schema: rateStep }, async (request) => {
+      const { id, number } = request.params
       return take(id, 'rate-paid', (context, now) => markRatePaid(context, id, number, 'owner', now))
     })
-    app.post('/api/deals/:id/rates/:number/wait', async (request) => {
-      const { id, number } = parse(rateParams, request.params)
+    app.post('/api/deals/:id/rates/:number/wait', { schema: rateStep }, async (request) => {
+      const { id, number } = request.params
       return take(id, 'rate-wait', (context, now) => waitForRate(context, id, number, now))
     })
-    app.post('/api/deals/:id/cancel', async (request) => {
-      const id = idOf(request)
-      const { reason } = parse(cancelBody, request.body ?? {})
+    app.post('/api/deals/:id/cancel', { schema: { ...step, body: orEmpty(cancelBody) } }, async (request) => {
+      const { id } = request.params
+      const { reason } = request.body
       return take(id, 'cancel', (context, now) => cancelDeal(context, id, 'owner', reason ?? '', now))
     })
 
     // Invoices (decision 038): a deal's list, and each PDF as it was issued (drawn once, the same bytes ever after).
-    app.get('/api/deals/:id/invoices', async (request) => {
-      const deal = await store.getDeal(idOf(request))
+    app.get('/api/deals/:id/invoices', { schema: invoices }, async (request) => {
+      const deal = await store.getDeal(request.params.id)
       if (!deal) throw refusal({ status: 'not-found' })
       return dealInvoices({ store, config }, deal)
     })
     // "Rechnung ausstellen": the invoice a paid deal lacks (its buyer gave the address after the payment).
-    app.post('/api/deals/:id/invoice', async (request) => {
-      const id = idOf(request)
+    app.post('/api/deals/:id/invoice', { schema: invoices }, async (request) => {
+      const { id } = request.params
       const outcome = await issueMissingInvoice({ store, config }, id, Date.now())
       if (outcome.status !== 'done') throw invoiceRefusal(outcome)
       log.info({ deal: id, invoice: outcome.invoiceId }, 'invoice issued in the console')
@@ -196,8 +195,9 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
       if (!deal) throw refusal({ status: 'not-found' })
       return dealInvoices({ store, config }, deal)
     })
-    app.get('/api/invoices/:id', async (request, reply) => {
-      const file = await invoiceFile(store, idOf(request))
+    // The PDF is a Buffer, which no serializer sees.
+    app.get('/api/invoices/:id', { schema: { params: idParams, response: { 200: sentAsIs } } }, async (request, reply) => {
+      const file = await invoiceFile(store, request.params.id)
       if (!file) throw new HttpError(404, 'Diese Rechnung gibt es nicht.')
       return reply
         .type('application/pdf')
@@ -206,6 +206,8 @@ export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer
         .send(file.pdf)
     })
 
-    app.get(CONSOLE_PATHS.sales, async (_request, reply) => sendPage(reply, renderer, { page: 'sales', data: await salesPage() }))
+    app.get(CONSOLE_PATHS.sales, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
+      sendPage(reply, renderer, { page: 'sales', data: await salesPage() }),
+    )
   }
 }

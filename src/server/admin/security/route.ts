@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto'
 import type { RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
   PASSKEY_NAME_MAX,
@@ -13,6 +14,7 @@ import {
   type SessionsPageData,
 } from '../../../shared/sign-in-api.ts'
 import { HttpError } from '../../http/errors.ts'
+import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
 import { sendPage, type ConsoleRenderer } from '../render.ts'
@@ -40,12 +42,6 @@ const passkeyBody = z.object({
   response: z.looseObject({ id: z.string().max(1024), response: z.looseObject({ clientDataJSON: z.string().max(4096) }) }),
 })
 
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value)
-  if (!result.success) throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join('.') || 'Eingabe'}: ${issue.message}`).join('; '))
-  return result.data
-}
-
 /** What the sessions page calls a session: derived from the id's hash, so neither the id nor its hash leaves the server. */
 const refOf = (idHash: string) => createHash('sha256').update(`session-ref:${idHash}`).digest('base64url').slice(0, 22)
 
@@ -55,8 +51,12 @@ const currentHash = (request: FastifyRequest) => {
 }
 
 export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (app: FastifyInstance) => {
+  return async (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>()
     const { store, config, log } = deps
+    const page = { schema: { response: { 200: sentAsIs } } }
+    const security = { response: { 200: jsonOf<SecurityPageData>() } }
+    const sessions = { response: { 200: jsonOf<SessionsPageData>() } }
     const tellProblem = problemLogger(log)
 
     async function securityPage(request: FastifyRequest): Promise<SecurityPageData> {
@@ -86,10 +86,11 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       }
     }
 
-    app.get(SIGN_IN_PATHS.security, async (request, reply) => sendPage(reply, renderer, { page: 'security', data: await securityPage(request) }))
-    app.get('/api/security', async (request) => securityPage(request))
+    app.get(SIGN_IN_PATHS.security, page, async (request, reply) => sendPage(reply, renderer, { page: 'security', data: await securityPage(request) }))
+    app.get('/api/security', { schema: security }, async (request) => securityPage(request))
 
-    app.post('/api/passkeys/options', async (request) => {
+    // WebAuthn's registration options, as its library writes them.
+    app.post('/api/passkeys/options', { schema: { response: { 200: jsonOf<object>() } } }, async (request) => {
       const rp = relyingPartyOf(config, request)
       tellProblem(rp)
       if (!rp.ok) throw new HttpError(409, rp.problem)
@@ -112,10 +113,10 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       return options
     })
 
-    app.post('/api/passkeys', { bodyLimit: 64 * 1024 }, async (request) => {
+    app.post('/api/passkeys', { bodyLimit: 64 * 1024, schema: { ...security, body: passkeyBody } }, async (request) => {
       const rp = relyingPartyOf(config, request)
       if (!rp.ok) throw new HttpError(409, rp.problem)
-      const body = parse(passkeyBody, request.body)
+      const { body } = request
       const challenge = challengeOf(body.response.response)
       const taken = challenge === null ? null : await store.takeChallenge(challenge, 'register', Date.now())
       // A challenge handed to another session (another browser) is not this one's to answer.
@@ -154,53 +155,61 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       return securityPage(request)
     })
 
-    app.delete('/api/passkeys/:id', async (request) => {
-      const { id } = parse(idParams, request.params)
+    app.delete('/api/passkeys/:id', { schema: { ...security, params: idParams } }, async (request) => {
+      const { id } = request.params
       if (!(await store.deletePasskey(id))) throw new HttpError(404, 'Diesen Passkey gibt es nicht (mehr).')
       log.info({ passkey: id }, 'console: passkey removed')
       return securityPage(request)
     })
 
-    app.post('/api/second-factor/setup', async (): Promise<SecondFactorSetup> => {
+    app.post('/api/second-factor/setup', { schema: { response: { 200: jsonOf<SecondFactorSetup>() } } }, async (): Promise<SecondFactorSetup> => {
       const secret = newTotpSecret()
       if (!(await store.startTotp(sealedTotpSecret(config, secret), Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
       const uri = totpUri(secret)
       return { secret, uri, qr: qrPath(uri) }
     })
 
-    app.post('/api/second-factor/confirm', async (request): Promise<SecondFactorConfirmed> => {
-      const { code } = parse(codeBody, request.body ?? {})
-      const totp = await store.totp()
-      if (!totp || totp.confirmedAt !== null) throw new HttpError(409, 'Bitte zuerst „Zweiten Faktor einrichten“.')
-      const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
-      if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
-      const recoveryCodes = newRecoveryCodes()
-      if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now()))) {
-        throw new HttpError(409, 'Die Einrichtung wurde inzwischen neu begonnen. Bitte erneut einrichten.')
-      }
-      log.info('console: second factor switched on')
-      return { recoveryCodes }
-    })
+    app.post(
+      '/api/second-factor/confirm',
+      { schema: { body: orEmpty(codeBody), response: { 200: jsonOf<SecondFactorConfirmed>() } } },
+      async (request): Promise<SecondFactorConfirmed> => {
+        const { code } = request.body
+        const totp = await store.totp()
+        if (!totp || totp.confirmedAt !== null) throw new HttpError(409, 'Bitte zuerst „Zweiten Faktor einrichten“.')
+        const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
+        if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
+        const recoveryCodes = newRecoveryCodes()
+        if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now()))) {
+          throw new HttpError(409, 'Die Einrichtung wurde inzwischen neu begonnen. Bitte erneut einrichten.')
+        }
+        log.info('console: second factor switched on')
+        return { recoveryCodes }
+      },
+    )
 
-    app.post('/api/second-factor/disable', async (request) => {
-      const { code } = parse(codeBody, request.body ?? {})
-      const totp = await store.totp()
-      if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
-      // Only with a code: a session left open on someone's desk does not switch it off.
-      const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
-      const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
-      if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
-      await store.resetSecondFactor()
-      log.info('console: second factor switched off')
-      // resetSecondFactor ended every session, this one too.
-      return { signedOut: true }
-    })
+    app.post(
+      '/api/second-factor/disable',
+      { schema: { body: orEmpty(codeBody), response: { 200: z.object({ signedOut: z.literal(true) }) } } },
+      async (request) => {
+        const { code } = request.body
+        const totp = await store.totp()
+        if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
+        // Only with a code: a session left open on someone's desk does not switch it off.
+        const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
+        const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
+        if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
+        await store.resetSecondFactor()
+        log.info('console: second factor switched off')
+        // resetSecondFactor ended every session, this one too.
+        return { signedOut: true } as const
+      },
+    )
 
-    app.get(SIGN_IN_PATHS.sessions, async (request, reply) => sendPage(reply, renderer, { page: 'sessions', data: await sessionsPage(request) }))
-    app.get('/api/sessions', async (request) => sessionsPage(request))
+    app.get(SIGN_IN_PATHS.sessions, page, async (request, reply) => sendPage(reply, renderer, { page: 'sessions', data: await sessionsPage(request) }))
+    app.get('/api/sessions', { schema: sessions }, async (request) => sessionsPage(request))
 
-    app.delete('/api/sessions/:ref', async (request, reply) => {
-      const { ref } = parse(refParams, request.params)
+    app.delete('/api/sessions/:ref', { schema: { ...sessions, params: refParams } }, async (request, reply) => {
+      const { ref } = request.params
       const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
       const session = sessions.find((candidate) => refOf(candidate.idHash) === ref)
       if (!session) throw new HttpError(404, 'Diese Sitzung gibt es nicht (mehr).')
@@ -210,7 +219,8 @@ export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRende
       return sessionsPage(request)
     })
 
-    app.delete('/api/sessions', async (request, reply) => {
+    // 204: no body.
+    app.delete('/api/sessions', { schema: { response: { 204: z.undefined() } } }, async (request, reply) => {
       await store.deleteAllSessions()
       log.info('console: every session was signed out')
       return clearSessionCookie(request, reply).code(204).send()

@@ -3,9 +3,12 @@
 import { createHash } from 'node:crypto'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
 import { CONSOLE_PATHS, type SignInRequest } from '../../../shared/console-api.ts'
 import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
+import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import type { RateLimits } from '../../store/rate-limit-common.ts'
 import { auditActorOfHash, noteAudit, signInDetail, skipAudit } from '../audit/record.ts'
 import type { ConsoleDeps } from '../deps.ts'
@@ -100,7 +103,19 @@ export function sessionGuard(deps: SessionDeps) {
   }
 }
 
-export default async function sessionRoutes(app: FastifyInstance, deps: SessionDeps) {
+// Anything may arrive, and nothing is refused for its shape: a sign-in that is not one is answered like a wrong
+// password, in the same time (the password is verified whatever the input). Only a string is a password or a code.
+const anyObject = (value: unknown) => (typeof value === 'object' && value !== null ? value : {})
+const text = z
+  .unknown()
+  .optional()
+  .transform((value) => (typeof value === 'string' ? value : ''))
+const signInBody = z.preprocess(anyObject, z.object({ password: text, code: text.transform((code) => code.slice(0, 64)) }))
+const passkeySignInBody = z.preprocess(anyObject, z.object({ response: z.custom<AuthenticationResponseJSON | undefined>() }))
+const noContent = { 204: z.undefined() }
+
+export default async function sessionRoutes(instance: FastifyInstance, deps: SessionDeps) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
   const failures = deps.rateLimits.quota('console-sign-in')
   const allFailures = deps.rateLimits.quota('console-sign-in-all')
   const clientKey = clientKeyOf(deps.config.rateLimitIpv6Prefix)
@@ -164,7 +179,7 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     return null
   }
 
-  app.get(CONSOLE_PATHS.signin, async (request, reply) => {
+  app.get(CONSOLE_PATHS.signin, { schema: { response: { 200: sentAsIs, 303: z.undefined() } } }, async (request, reply) => {
     if ((await deps.store.ownerPassword()) === null) return sendPage(reply, deps.renderer, { page: 'setup' })
     if (await hasSession(request, deps)) return reply.code(303).header('location', CONSOLE_PATHS.inbox).send()
     const rp = relyingPartyOf(deps.config, request)
@@ -173,10 +188,9 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     return sendPage(reply, deps.renderer, passkey ? { page: 'signin', passkey: true } : { page: 'signin' })
   })
 
-  app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas(SIGN_IN_BODY_LIMIT) }, async (request, reply) => {
-    // Anything may arrive; only a string is a password.
-    const body = request.body as Partial<Record<keyof SignInRequest, unknown>> | null
-    const password = typeof body?.password === 'string' ? body.password : ''
+  const signIn = { body: signInBody, response: { 200: z.object({ secondFactor: z.literal(true) }), ...noContent } }
+  app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas(SIGN_IN_BODY_LIMIT), schema: signIn }, async (request, reply) => {
+    const { password, code } = request.body satisfies Record<keyof SignInRequest, string>
     const hash = await deps.store.ownerPassword()
     // Verified whatever the input: a missing field, no password set or a wrong one take the same time.
     const right = await verifyPassword(password, hash)
@@ -187,7 +201,6 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     }
     const totp = await deps.store.totp()
     if (totp?.confirmedAt != null) {
-      const code = typeof body?.code === 'string' ? body.code.slice(0, 64) : ''
       if (code === '') {
         // The password was right: no guess spent. A guess at the code below is counted like a wrong password.
         await giveBack.get(request)?.()
@@ -208,7 +221,8 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
   })
 
   // Passkeys (decision 041): a challenge for any passkey of this console (discoverable credentials), then its answer.
-  app.post('/api/session/passkey/options', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
+  // WebAuthn's options, as its library writes them.
+  app.post('/api/session/passkey/options', { bodyLimit: SIGN_IN_BODY_LIMIT, schema: { response: { 200: jsonOf<object>() } } }, async (request, reply) => {
     const rp = relyingPartyOf(deps.config, request)
     tellProblem(rp)
     if (!rp.ok) return sendError(reply, 409, rp.problem)
@@ -218,50 +232,54 @@ export default async function sessionRoutes(app: FastifyInstance, deps: SessionD
     return options
   })
 
-  app.post('/api/session/passkey', { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkQuotas(PASSKEY_BODY_LIMIT) }, async (request, reply) => {
-    const rp = relyingPartyOf(deps.config, request)
-    if (!rp.ok) return sendError(reply, 409, rp.problem)
-    const body = request.body as { response?: AuthenticationResponseJSON } | null
-    const response = body?.response
-    const challenge = challengeOf(response?.response)
-    // Taken before anything else is checked: a challenge answers once, whatever the answer.
-    const taken = challenge === null ? null : await deps.store.takeChallenge(challenge, 'sign-in', Date.now())
-    const passkey = typeof response?.id === 'string' ? await deps.store.passkeyByCredentialId(response.id) : null
-    const refuse = (why: string) => {
-      request.log.info({ why }, 'console: passkey refused')
-      return sendError(reply, 401, CONSOLE_TEXT.passkeyRefused)
-    }
-    if (!taken || !challenge || !response) return refuse('unknown, used or expired challenge')
-    if (!passkey) return refuse('unknown passkey')
-    let newCounter: number
-    try {
-      const result = await (
-        await webAuthn()
-      ).verifyAuthenticationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.rpID,
-        requireUserVerification: true,
-        credential: {
-          id: passkey.credentialId,
-          publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-          counter: passkey.counter,
-          transports: passkey.transports as never,
-        },
-      })
-      if (!result.verified) return refuse('signature')
-      newCounter = result.authenticationInfo.newCounter
-    } catch (error) {
-      // The library's message says which check failed (origin, RP id, counter); it holds nothing secret.
-      return refuse((error as Error).message.slice(0, 200))
-    }
-    if (!(await deps.store.usePasskey(passkey.id, passkey.counter, newCounter, Date.now()))) return refuse('counter moved meanwhile')
-    await giveBack.get(request)?.()
-    return openSession(request, reply, 'passkey')
-  })
+  const passkeySignIn = { body: passkeySignInBody, response: noContent }
+  app.post(
+    '/api/session/passkey',
+    { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkQuotas(PASSKEY_BODY_LIMIT), schema: passkeySignIn },
+    async (request, reply) => {
+      const rp = relyingPartyOf(deps.config, request)
+      if (!rp.ok) return sendError(reply, 409, rp.problem)
+      const { response } = request.body
+      const challenge = challengeOf(response?.response)
+      // Taken before anything else is checked: a challenge answers once, whatever the answer.
+      const taken = challenge === null ? null : await deps.store.takeChallenge(challenge, 'sign-in', Date.now())
+      const passkey = typeof response?.id === 'string' ? await deps.store.passkeyByCredentialId(response.id) : null
+      const refuse = (why: string) => {
+        request.log.info({ why }, 'console: passkey refused')
+        return sendError(reply, 401, CONSOLE_TEXT.passkeyRefused)
+      }
+      if (!taken || !challenge || !response) return refuse('unknown, used or expired challenge')
+      if (!passkey) return refuse('unknown passkey')
+      let newCounter: number
+      try {
+        const result = await (
+          await webAuthn()
+        ).verifyAuthenticationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.rpID,
+          requireUserVerification: true,
+          credential: {
+            id: passkey.credentialId,
+            publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+            counter: passkey.counter,
+            transports: passkey.transports as never,
+          },
+        })
+        if (!result.verified) return refuse('signature')
+        newCounter = result.authenticationInfo.newCounter
+      } catch (error) {
+        // The library's message says which check failed (origin, RP id, counter); it holds nothing secret.
+        return refuse((error as Error).message.slice(0, 200))
+      }
+      if (!(await deps.store.usePasskey(passkey.id, passkey.counter, newCounter, Date.now()))) return refuse('counter moved meanwhile')
+      await giveBack.get(request)?.()
+      return openSession(request, reply, 'passkey')
+    },
+  )
 
-  app.delete('/api/session', async (request, reply) => {
+  app.delete('/api/session', { schema: { response: noContent } }, async (request, reply) => {
     const id = sessionIdOf(request)
     if (id !== null) await deps.store.deleteSession(hashOfSessionId(id))
     return clearSessionCookie(request, reply).code(204).send()

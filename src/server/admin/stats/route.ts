@@ -1,6 +1,7 @@
 // GET /api/overview.csv?days=N&sep=,|; — the Übersicht's figures per name as CSV (decision 049); behind the session
 // like every console route.
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { OVERVIEW_DAYS } from '../../../shared/console-api.ts'
 import { STATS_CSV_PATH } from '../../../shared/stats-api.ts'
@@ -9,7 +10,7 @@ import { dayOf } from '../../lib/utc-day.ts'
 import { statsCsv } from '../../visits/csv.ts'
 import { visitorStats } from '../../visits/report.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { parse } from '../inbox/query.ts'
+import { sentAsIs } from '../../http/zod-schemas.ts'
 
 const statsCsvQuery = z.object({
   days: z.coerce
@@ -20,12 +21,15 @@ const statsCsvQuery = z.object({
 })
 
 export default async function statsRoutes(app: FastifyInstance, deps: ConsoleDeps) {
-  app.get(STATS_CSV_PATH, async (request, reply) => {
-    const { days, sep } = parse(statsCsvQuery, request.query)
-    const stats = await visitorStats(deps, { days })
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="uebersicht-${days}-tage-${dayOf(Date.now())}.csv"`)
-      .send(statsCsv(stats, sep))
-  })
+  // The CSV is a string, which no serializer sees.
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(STATS_CSV_PATH, { schema: { querystring: statsCsvQuery, response: { 200: sentAsIs } } }, async (request, reply) => {
+      const { days, sep } = request.query
+      const stats = await visitorStats(deps, { days })
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="uebersicht-${days}-tage-${dayOf(Date.now())}.csv"`)
+        .send(statsCsv(stats, sep))
+    })
 }

@@ -1,12 +1,14 @@
 // The fixed-price checkout (decision 035) against the real server process, a real SMTP server and the test
 // project's store (SQLite or PostgreSQL): "Jetzt kaufen" on the page of a fixed-price name, the checkout sent as a
 // form without script, stored and mailed to the owner; confirmed in the console or the CLI (a deal at the listed
-// price, its page linked in the buyer's mail) or declined; in English; and what an attacker tries.
+// price, its page linked in the buyer's mail) or declined; in English; and what an attacker tries. What an attacker
+// tries that needs no mail delivered is answered by the app in process, with a console and a store of its own.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { InboxPage, InquiryDetail } from '../../src/shared/console-api.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
 import { runCli } from '../helpers/cli.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { consoleClient } from '../helpers/console.ts'
@@ -20,6 +22,10 @@ let smtp: SmtpSink
 let client: ReturnType<typeof consoleClient>
 let cookie: string
 let hooks: Receiver
+/** For the tests that need no mail delivered: the app in process, signed in to its console. */
+let app: InProcessApp
+let appClient: ReturnType<typeof consoleClient>
+let appCookie: string
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'checkout-'))
 const domainsFile = path.join(dir, 'domains.yaml')
 /** hook.de has a webhook: every process that reads the domains file needs the secret that signs it. */
@@ -47,8 +53,13 @@ domains:
   client = consoleClient(server)
   expect((await client.setPassword()).code).toBe(0)
   ;({ cookie } = await client.signIn())
+  app = await buildTestApp({ MAIL_TO: 'owner@example.org', DOMAINS_FILE: domainsFile, NOTIFY_SECRET })
+  appClient = consoleClient(app)
+  expect((await appClient.setPassword()).code).toBe(0)
+  ;({ cookie: appCookie } = await appClient.signIn())
 })
 afterAll(async () => {
+  await app?.close()
   await server?.stop()
   server?.cleanup()
   await smtp?.close()
@@ -56,20 +67,14 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-const open = (host: string, pathName: string, options: Parameters<typeof requestAs>[2] = {}) => requestAs(host, `${server.url}${pathName}`, options)
-const sameOrigin = (host: string) => ({ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' })
-const send = (pathName: string, body?: unknown, method = 'POST') => client.call(pathName, { method, body, cookie })
-const cli = async (...args: string[]) => runCli(server.dataDir, { ...(await storeEnv(server.dataDir)), DOMAINS_FILE: domainsFile, NOTIFY_SECRET }, ...args)
+type RequestAs = (
+  host: string,
+  url: string,
+  options?: { method?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> },
+) => Promise<RawResponse>
 
-/** The checkout form's token and hash, as a browser gets them from GET /kaufen. */
-async function checkoutForm(host: string) {
-  const page = await open(host, '/kaufen')
-  expect(page.status, page.html).toBe(200)
-  const token = /name="token" value="([^"]+)"/.exec(page.html)?.[1]
-  const hash = /name="hash" value="([^"]+)"/.exec(page.html)?.[1]
-  expect(token && hash, page.html).toBeTruthy()
-  return { token: token!, hash: hash! }
-}
+const sameOrigin = (host: string) => ({ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' })
+const cli = async (...args: string[]) => runCli(server.dataDir, { ...(await storeEnv(server.dataDir)), DOMAINS_FILE: domainsFile, NOTIFY_SECRET }, ...args)
 
 let buyers = 0
 function buyer(fields: Record<string, string> = {}) {
@@ -90,25 +95,47 @@ function buyer(fields: Record<string, string> = {}) {
   }
 }
 
-/** Sends the checkout as a browser without script does; resolves with the answer and the buyer's address. */
-async function checkout(host: string, fields: Record<string, string> = {}, headers: Record<string, string> = sameOrigin(host)) {
-  const form = { ...buyer(fields), ...(await checkoutForm(host)), ...fields }
-  const answer = await open(host, '/kaufen', { method: 'POST', form, headers })
-  return { answer, email: form.themail3h6 }
+/** A buyer's requests and the owner's console, on the server process or on the app in process. */
+function visitsTo(target: () => { url: string; requestAs: RequestAs; client: ReturnType<typeof consoleClient>; cookie: string }) {
+  const open = (host: string, pathName: string, options: Parameters<RequestAs>[2] = {}) => target().requestAs(host, `${target().url}${pathName}`, options)
+  const send = (pathName: string, body?: unknown, method = 'POST') => target().client.call(pathName, { method, body, cookie: target().cookie })
+
+  /** The checkout form's token and hash, as a browser gets them from GET /kaufen. */
+  async function checkoutForm(host: string) {
+    const page = await open(host, '/kaufen')
+    expect(page.status, page.html).toBe(200)
+    const token = /name="token" value="([^"]+)"/.exec(page.html)?.[1]
+    const hash = /name="hash" value="([^"]+)"/.exec(page.html)?.[1]
+    expect(token && hash, page.html).toBeTruthy()
+    return { token: token!, hash: hash! }
+  }
+
+  /** Sends the checkout as a browser without script does; resolves with the answer and the buyer's address. */
+  async function checkout(host: string, fields: Record<string, string> = {}, headers: Record<string, string> = sameOrigin(host)) {
+    const form = { ...buyer(fields), ...(await checkoutForm(host)), ...fields }
+    const answer = await open(host, '/kaufen', { method: 'POST', form, headers })
+    return { answer, email: form.themail3h6 }
+  }
+
+  const inbox = async () => (await (await send('/api/inbox', undefined, 'GET')).json()) as InboxPage
+  const detail = async (id: number) => (await (await send(`/api/inquiries/${id}`, undefined, 'GET')).json()) as InquiryDetail
+
+  /** A checkout sent and stored: its inquiry's id and the buyer's address. */
+  async function stored(host: string, fields: Record<string, string> = {}) {
+    const { answer, email } = await checkout(host, fields)
+    expect(answer.status, answer.html).toBe(303)
+    expect(answer.headers.location).toBe('/kaufen?gesendet=1')
+    const item = (await inbox()).items.find((entry) => entry.email === email)
+    expect(item).toBeDefined()
+    return { id: item!.id, email }
+  }
+
+  return { open, send, checkoutForm, checkout, inbox, detail, stored }
 }
 
-const inbox = async () => (await (await send('/api/inbox', undefined, 'GET')).json()) as InboxPage
-const detail = async (id: number) => (await (await send(`/api/inquiries/${id}`, undefined, 'GET')).json()) as InquiryDetail
-
-/** A checkout sent and stored: its inquiry's id and the buyer's address. */
-async function stored(host: string, fields: Record<string, string> = {}) {
-  const { answer, email } = await checkout(host, fields)
-  expect(answer.status, answer.html).toBe(303)
-  expect(answer.headers.location).toBe('/kaufen?gesendet=1')
-  const item = (await inbox()).items.find((entry) => entry.email === email)
-  expect(item).toBeDefined()
-  return { id: item!.id, email }
-}
+const { open, send, checkoutForm, checkout, inbox, detail, stored } = visitsTo(() => ({ url: server.url, requestAs, client, cookie }))
+/** The same, answered by the app in process. */
+const inProcess = visitsTo(() => ({ url: app.url, requestAs: app.requestAs, client: appClient, cookie: appCookie }))
 
 function mailsTo(email: string) {
   return smtp.messages.filter((m) => m.envelope.to.includes(email))
@@ -181,8 +208,8 @@ describe('the page of a fixed-price name', () => {
     ['a sold name', 'verkauft.de', 410],
     ['a host this server does not sell', 'unbekannt.de', 404],
   ])('is refused for %s, shown and sent alike', async (_case, host, status) => {
-    expect((await open(host, '/kaufen')).status).toBe(status)
-    const answer = await open(host, '/kaufen', { method: 'POST', form: buyer({ token: 'A'.repeat(15), hash: 'x' }), headers: sameOrigin(host) })
+    expect((await inProcess.open(host, '/kaufen')).status).toBe(status)
+    const answer = await inProcess.open(host, '/kaufen', { method: 'POST', form: buyer({ token: 'A'.repeat(15), hash: 'x' }), headers: sameOrigin(host) })
     expect(answer.status).toBe(status)
   })
 })
@@ -227,29 +254,29 @@ describe('a checkout sent without script', () => {
 
   test('without the binding tick is refused with the hint, and what was typed is shown again as text', async () => {
     const name = '<img src=x onerror=alert(1)>'
-    const { answer, email } = await checkout('fest.de', { binding: '', name58fnlsd: name })
+    const { answer, email } = await inProcess.checkout('fest.de', { binding: '', name58fnlsd: name })
     expect(answer.status).toBe(400)
     expect(answer.html).toContain('Bitte bestätigen Sie, dass Sie verbindlich zum angezeigten Preis kaufen.')
     expect(answer.html).toContain('value="&lt;img src=x onerror=alert(1)&gt;"')
     expect(answer.html).not.toContain('<img src=x')
-    expect((await inbox()).items.some((entry) => entry.email === email)).toBe(false)
+    expect((await inProcess.inbox()).items.some((entry) => entry.email === email)).toBe(false)
   })
 
   test.each([
     ['another site', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }],
     ['a page of another site without Origin', { 'sec-fetch-site': 'cross-site' }],
   ])('from %s is refused (403) and nothing is stored', async (_case, headers) => {
-    const { answer, email } = await checkout('fest.de', {}, headers)
+    const { answer, email } = await inProcess.checkout('fest.de', {}, headers)
     expect(answer.status).toBe(403)
-    expect((await inbox()).items.some((entry) => entry.email === email)).toBe(false)
+    expect((await inProcess.inbox()).items.some((entry) => entry.email === email)).toBe(false)
   })
 
   test('with a forged or another host’s token is refused (403) and nothing is stored', async () => {
-    const other = await checkoutForm('fixed.com')
+    const other = await inProcess.checkoutForm('fixed.com')
     for (const token of [{ hash: `${other.hash.split('.')[0]}.${'A'.repeat(43)}` }, other]) {
-      const { answer, email } = await checkout('fest.de', token)
+      const { answer, email } = await inProcess.checkout('fest.de', token)
       expect(answer.status).toBe(403)
-      expect((await inbox()).items.some((entry) => entry.email === email)).toBe(false)
+      expect((await inProcess.inbox()).items.some((entry) => entry.email === email)).toBe(false)
     }
   })
 

@@ -1,14 +1,16 @@
 // The negotiation against the real server process and a real SMTP server: Gegenangebot, Annehmen and Ablehnen from
 // the console and from the CLI, the visitor's mails (amount, deadline, threading, Reply-To), edited templates, an
-// expired counter-offer, and what an attacker tries on the new routes.
+// expired counter-offer, and what an attacker tries on the new routes. The errors and refusals, which need no mail
+// delivered, are answered by the app in process, with a console and a store of its own.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { InboxPage, InquiryDetail, TemplatesPage } from '../../src/shared/console-api.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
 import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
-import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
+import { fetchForm, requestAs, VISITOR, type Fetch } from '../helpers/contact.ts'
 import { queryStore, storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
@@ -17,6 +19,10 @@ let server: ServerProcess
 let smtp: SmtpSink
 let client: ReturnType<typeof consoleClient>
 let cookie: string
+/** For the tests that need no mail delivered: the app in process, signed in to its console. */
+let app: InProcessApp
+let appClient: ReturnType<typeof consoleClient>
+let appCookie: string
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiation-'))
 const domainsFile = path.join(dir, 'domains.yaml')
 
@@ -35,8 +41,13 @@ beforeAll(async () => {
   client = consoleClient(server)
   expect((await client.setPassword()).code).toBe(0)
   ;({ cookie } = await client.signIn())
+  app = await buildTestApp({ MAIL_TO: 'owner@example.org', DOMAINS_FILE: domainsFile, COUNTER_OFFER_DAYS: '10' })
+  appClient = consoleClient(app)
+  expect((await appClient.setPassword()).code).toBe(0)
+  ;({ cookie: appCookie } = await appClient.signIn())
 })
 afterAll(async () => {
+  await app?.close()
   await server?.stop()
   server?.cleanup()
   await smtp?.close()
@@ -46,17 +57,35 @@ afterAll(async () => {
 let visitors = 0
 /** A visitor writes from `host`; resolves with the inquiry's id and the owner's mail about it (once it arrived). */
 async function writeFrom(host: string, fields: Record<string, string> = {}) {
+  const { id, email, message } = await inquiryFrom(onProcess, host, fields)
+  return { id, email, ownerMail: () => smtp.waitFor(1).then(() => smtp.messages.find((m) => m.parsed.text?.includes(message))) }
+}
+
+/** The server process, or the app in process: where a visitor writes and the owner's console. */
+interface Target {
+  url: string
+  requestAs: (host: string, url: string, options?: { method?: string; body?: unknown }) => Promise<{ status: number }>
+  fetch: Fetch
+  client: ReturnType<typeof consoleClient>
+  cookie: string
+}
+const onProcess = (): Target => ({ url: server.url, requestAs, fetch, client, cookie })
+const inProcess = (): Target => ({ url: app.url, requestAs: app.requestAs, fetch: app.fetch, client: appClient, cookie: appCookie })
+
+/** A visitor writes from `host` to `target`: the inquiry's id, the visitor's address and the message. */
+async function inquiryFrom(target: () => Target, host: string, fields: Record<string, string> = {}) {
+  const { url, client, cookie, fetch } = target()
   const email = `kaeufer${++visitors}@example.net`
   const message = `Anfrage Nummer ${visitors}\nzweite Zeile`
-  const { token, hash } = await fetchForm(server.url, host)
-  const response = await requestAs(host, `${server.url}/api/contact`, {
+  const { token, hash } = await fetchForm(url, host, {}, fetch)
+  const response = await target().requestAs(host, `${url}/api/contact`, {
     method: 'POST',
     body: { ...VISITOR, themail3h6: email, message, token, hash, ...fields },
   })
   expect(response.status).toBe(200)
   const page = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
   const id = page.items[0]!.id
-  return { id, email, ownerMail: () => smtp.waitFor(1).then(() => smtp.messages.find((m) => m.parsed.text?.includes(message))) }
+  return { id, email, message }
 }
 
 /** The next mail to `email` after `count` mails to it. */
@@ -66,10 +95,14 @@ async function mailTo(email: string, count = 1): Promise<ReceivedMail> {
   return to()[count - 1]!
 }
 
-const send = (pathName: string, body?: unknown, method = 'POST') => client.call(pathName, { method, body, cookie })
-async function detailOf(id: number) {
-  return (await (await client.call(`/api/inquiries/${id}`, { cookie })).json()) as InquiryDetail
-}
+const sendTo =
+  (target: () => Target) =>
+  (pathName: string, body?: unknown, method = 'POST') =>
+    target().client.call(pathName, { method, body, cookie: target().cookie })
+const detailIn = (target: () => Target) => async (id: number) =>
+  (await (await target().client.call(`/api/inquiries/${id}`, { cookie: target().cookie })).json()) as InquiryDetail
+const send = sendTo(onProcess)
+const detailOf = detailIn(onProcess)
 
 const berlinDate = (ms: number) => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', dateStyle: 'long' }).format(ms)
 
@@ -161,13 +194,15 @@ describe('from the console', () => {
   })
 
   test('spam, unknown ids and bad input get clear errors, never a 500', async () => {
-    const { id } = await writeFrom('beispiel.de', { name58fnlsdbee: 'bot' })
+    const send = sendTo(inProcess)
+    const detailOf = detailIn(inProcess)
+    const { id } = await inquiryFrom(inProcess, 'beispiel.de', { name58fnlsdbee: 'bot' })
     const spam = await send(`/api/inquiries/${id}/counter`, { amount: '100' })
     expect(spam.status).toBe(409)
     expect(await spam.json()).toEqual({ error: expect.stringContaining('Spam') })
     expect((await send(`/api/inquiries/${id}/accept`, {})).status).toBe(409)
     expect((await send('/api/inquiries/999999/decline', {})).status).toBe(404)
-    const genuine = await writeFrom('beispiel.de')
+    const genuine = await inquiryFrom(inProcess, 'beispiel.de')
     for (const body of [
       {},
       { amount: 'viel' },
@@ -205,7 +240,9 @@ describe('attacks', () => {
   })
 
   test('without a session the new routes answer 401; cross-site or without the console header 403; nothing is queued', async () => {
-    const { id } = await writeFrom('beispiel.de')
+    const { client, cookie, fetch } = inProcess()
+    const detailOf = detailIn(inProcess)
+    const { id } = await inquiryFrom(inProcess, 'beispiel.de')
     const routes: [string, string, unknown][] = [
       ['POST', `/api/inquiries/${id}/counter`, { amount: '100' }],
       ['POST', `/api/inquiries/${id}/accept`, {}],

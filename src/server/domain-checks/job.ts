@@ -7,8 +7,13 @@ import { EXPIRING_DAYS, type DomainCheck } from '../../shared/domain-checks.ts'
 import type { ForSaleDomain } from '../dns/for-sale.ts'
 import type { Job } from '../scheduler/scheduler.ts'
 import type { Store } from '../store/types.ts'
-import { createChecker, type CheckOptions } from './check.ts'
-import { fetchBootstrap, IANA_BOOTSTRAP_URL, shippedBootstrap, type RdapBootstrap } from './rdap.ts'
+import type { CheckOptions } from './check.ts'
+import type { RdapBootstrap } from './rdap.ts'
+
+// The checks' code (node:https, DNS, IANA's file parsed) loads with the first run, an hour or a restart away, not
+// with every start of the server (decision 034).
+const checkCode = () => import('./check.ts')
+const rdapCode = () => import('./rdap.ts')
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
@@ -31,13 +36,21 @@ export function dueNames(listed: ForSaleDomain[], previous: ReadonlyMap<string, 
 /** A 24th of the names per hour, twice that so that a missed hour (a restart) is caught up. */
 export const hourlyLimit = (names: number) => Math.max(1, Math.ceil(names / 24) * 2)
 
-/** IANA's file in use: the shipped one until a newer one could be fetched (tried once a day). */
+/**
+ * IANA's file in use: the shipped one until a newer one could be fetched (tried once a day). Read by `refresh`, which
+ * every run calls before it checks a name.
+ */
 export function bootstrapHolder(options: { url?: URL; timeoutMs?: number; allowLoopback?: boolean } = {}) {
-  let current: RdapBootstrap = shippedBootstrap()
+  let current: RdapBootstrap | undefined
   let triedAt = -Infinity
   return {
-    current: () => current,
+    current: (): RdapBootstrap => {
+      if (!current) throw new Error('bootstrapHolder: refresh() first')
+      return current
+    },
     async refresh(now: number, log: FastifyBaseLogger) {
+      const { fetchBootstrap, IANA_BOOTSTRAP_URL, shippedBootstrap } = await rdapCode()
+      current ??= shippedBootstrap()
       if (now - triedAt < BOOTSTRAP_EVERY_MS) return
       triedAt = now
       const fresh = await fetchBootstrap(options.url ?? new URL(IANA_BOOTSTRAP_URL), current, {
@@ -72,6 +85,7 @@ export async function runDomainChecks(options: {
   const now = options.now()
   const forSale = options.listed.filter((domain) => domain.status !== 'sold')
   const due = options.all ? forSale : dueNames(forSale, previous, now, options.limit ?? forSale.length)
+  const { createChecker } = await checkCode()
   const checker = createChecker({ ...options.checks, bootstrap: options.bootstrap, now: options.now, forceRdap: options.all })
   let pending: DomainCheck[] = []
   let changes = 0

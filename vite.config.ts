@@ -197,7 +197,10 @@ export default defineConfig(({ isSsrBuild, mode }) =>
                 // only) came with node:http at every start.
                 codeSplitting: {
                   groups: [
-                    { name: (id) => (id.startsWith(BUILTIN_BY_REQUIRE) ? `builtin-${id.slice(BUILTIN_BY_REQUIRE.length + 5).replaceAll('/', '-')}` : null) },
+                    {
+                      debugName: 'builtins',
+                      name: (id) => (id.startsWith(BUILTIN_BY_REQUIRE) ? `builtin-${id.slice(BUILTIN_BY_REQUIRE.length + 5).replaceAll('/', '-')}` : null),
+                    },
                   ],
                 },
               },

@@ -6,7 +6,8 @@ const TESTS = '\\.test\\.tsx?$'
  * The server's folders (and the root's modules) from the bottom up (decision 015). A module imports only from the
  * layers below its own, never from another folder of its own layer nor from above. Above them all, and not bound by
  * the order: the routes (`route.ts`, which may take a view or a helper from any folder but never another route) and
- * what builds and starts the server (`app.ts`, `serve.ts`, `main.ts`, `admin/app.ts`).
+ * what builds and starts the server (`app.ts`, `serve.ts`, `main.ts`, `admin/app.ts`) with what it decorates its
+ * Fastify instances with (`decorations.ts`, decision 051).
  */
 const LAYERS = [
   ['lib', 'data-dir.ts', 'types', 'health'],
@@ -19,7 +20,7 @@ const LAYERS = [
   ['domain-checks', 'page', 'payments'],
   ['admin', 'jobs'],
 ]
-const TOP = '(^|/)route\\.ts$|^src/server/(app|serve|main|vite-dev)\\.ts$|^src/server/admin/app\\.ts$'
+const TOP = '(^|/)route\\.ts$|^src/server/(app|serve|main|vite-dev|decorations)\\.ts$|^src/server/admin/app\\.ts$'
 const place = (name) => `^src/server/${name.replace(/\./g, '\\.')}${name.endsWith('.ts') ? '$' : '/'}`
 const layerRules = LAYERS.flatMap((layer, index) =>
   layer.map((name) => ({

@@ -49,6 +49,7 @@ import { planEdit } from './domains-edit/planner.ts'
 import { domainsSyncFor, storeJournal } from './domains-edit/sync.ts'
 import { consoleUrlOf, missingNotifySecret } from './notify/routing.ts'
 import { createServerJobs } from './jobs/server-jobs.ts'
+import { decoratePublic } from './decorations.ts'
 
 export interface AppOptions {
   /** The built client (index.html and assets). */
@@ -72,20 +73,6 @@ export interface AppOptions {
    * does not wait for the console's code and routes. Otherwise (tests) buildApp builds it.
    */
   deferConsole?: boolean
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Set once shutdown began: answers say "Connection: close" and /readyz says 503. */
-    draining: boolean
-    /**
-     * The owner's console (ADMIN_PORT), or null when it is off or not built yet (deferConsole). It closes with this
-     * app; serve.ts makes it listen.
-     */
-    admin: FastifyInstance | null
-    /** Builds the console (once; later calls get the same), or null when ADMIN_PORT is off. */
-    startConsole(): Promise<FastifyInstance | null>
-  }
 }
 
 /** Request logs without the client's address or query string: we keep no more personal data than we need. */
@@ -260,19 +247,20 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
         }
       },
     })
-  await app.register(healthRoutes, { store, readyzDetails: config.readyzDetails })
-  const tls = createTlsApprovals({ sites, store, dailyLimit: config.tlsWildcardDailyLimit, log: app.log.child({ component: 'tls-check' }) })
   const view = createPageView({ secret, renderer, sites, visits })
+  decoratePublic(app, { config, store, outbox, rateLimits, secret, sites, view })
+  await app.register(healthRoutes, { readyzDetails: config.readyzDetails })
+  const tls = createTlsApprovals({ sites, store, dailyLimit: config.tlsWildcardDailyLimit, log: app.log.child({ component: 'tls-check' }) })
   await app.register(tlsCheckRoutes, { tls })
-  await app.register(pageRoutes, { view, sites })
-  await app.register(ogImageRoutes, { view, config })
-  await app.register(crawlerRoutes, { view })
-  await app.register(portfolioRoutes, { view, config })
-  await app.register(faviconRoutes, { sites })
-  await app.register(contactRoutes, { view, sites, secret, config, store, outbox, rateLimits })
-  await app.register(confirmRoutes, { view, sites, secret, config, store, outbox })
-  await app.register(checkoutRoutes, { view, sites, secret, config, store, outbox, rateLimits })
-  await app.register(dealPageRoutes, { view, sites, secret, config, store, outbox, onCompleted: (domain) => soldNames.add(domain) })
+  await app.register(pageRoutes)
+  await app.register(ogImageRoutes)
+  await app.register(crawlerRoutes)
+  await app.register(portfolioRoutes)
+  await app.register(faviconRoutes)
+  await app.register(contactRoutes)
+  await app.register(confirmRoutes)
+  await app.register(checkoutRoutes)
+  await app.register(dealPageRoutes, { onCompleted: (domain) => soldNames.add(domain) })
 
   app.setErrorHandler((error, request, reply) => sendFailure(request, reply, error))
   app.setNotFoundHandler((request, reply) => {

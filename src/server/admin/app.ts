@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { CONSOLE_HEADER } from '../../shared/console-api.ts'
 import { TEXT } from '../../shared/texts.ts'
@@ -14,10 +14,11 @@ import { answerClientError, sendFailure } from '../http/errors.ts'
 import { sentAsIs, zodSchemas } from '../http/zod-schemas.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
-import type { RateLimits } from '../store/rate-limit-common.ts'
+import type { SharedDecorations } from '../decorations.ts'
+import type { DomainRegistry } from '../sites/registry.ts'
 import { auditHooks } from './audit/record.ts'
 import auditRoutes from './audit/route.ts'
-import type { ConsoleDeps } from './deps.ts'
+import { decorateConsole } from './decorations.ts'
 import { consoleHostNames, isConsoleHost } from './host.ts'
 import dealRoutes from './deal/route.ts'
 import salesRoutes from './sales/route.ts'
@@ -33,8 +34,15 @@ import { startupProblem } from './security/relying-party.ts'
 import { createConsoleRenderer, sendPage, type ConsoleRenderer } from './render.ts'
 import sessionRoutes, { sessionGuard } from './session/route.ts'
 
-export interface AdminAppOptions extends ConsoleDeps {
-  rateLimits: RateLimits
+export interface AdminAppOptions extends SharedDecorations {
+  domains: DomainRegistry
+  log: FastifyBaseLogger
+  /** A deal completed in the console: the name is sold in this process at once (deal/sold-names.ts). */
+  onDealCompleted: (domain: string) => void
+  /** The DNS updates of the _for-sale records (dns/worker.ts), when DNS_UPDATE_* is set. */
+  dnsUpdates?: { kick(): void } | null
+  /** The daily checks' notifications (domain-checks/notices.ts). */
+  domainNotices?: { kick(): void }
   /** The console's build (index.html, assets/); its absence (tests without the console build) is tolerated. */
   consoleDir: string
   renderer?: ConsoleRenderer
@@ -68,10 +76,10 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const PAGE_ROUTES = ['/', '/anfragen/:id', '/postausgang', '/uebersicht']
 
 export async function buildAdminApp(config: Config, options: AdminAppOptions): Promise<FastifyInstance> {
-  const { rateLimits, consoleDir, ...deps } = options
+  const { consoleDir, log, dnsUpdates, domainNotices, ...shared } = options
   const renderer = options.renderer ?? createConsoleRenderer(consoleDir)
   const app = Fastify({
-    loggerInstance: deps.log,
+    loggerInstance: log,
     // Its own setting, off unless set: the public port's proxy is not the console's, and the SSH tunnel connects
     // from 127.0.0.1 like a proxy on this machine, so trusting loopback would let a tunnel user write any address.
     trustProxy: fastifyTrustProxy(config.adminTrustProxy),
@@ -85,6 +93,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     schemaController: zodSchemas,
   })
   app.server.maxConnections = MAX_CONNECTIONS
+  decorateConsole(app, { ...shared, renderer, dnsUpdates: dnsUpdates ?? null, domainNotices: domainNotices ?? null })
   // The public page's policy (docs/decisions/006) without its style hash: the console has no inline style.
   addSecurityHeaders(app, pagePolicy())
   const hostNames = consoleHostNames(config)
@@ -114,8 +123,8 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   })
   // Its onRequest hook parses the Cookie header before the session guard's reads it.
   await app.register(fastifyCookie)
-  app.addHook('onRequest', sessionGuard({ ...deps, rateLimits, renderer }))
-  auditHooks(app, deps)
+  app.addHook('onRequest', sessionGuard)
+  auditHooks(app)
   app.addHook('onSend', async (_request, reply) => {
     // A body refused for its size is not read to its end just to keep the connection: the place goes to the next.
     if (reply.statusCode === 413) reply.header('connection', 'close')
@@ -127,23 +136,23 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   if (fs.existsSync(assets)) {
     await app.register(fastifyStatic, { root: assets, prefix: '/assets/', index: false, preCompressed: true, cacheControl: false })
   }
-  await app.register(sessionRoutes, { ...deps, rateLimits, renderer })
-  await app.register(inboxRoutes, deps)
-  await app.register(statsRoutes, deps)
-  await app.register(dealRoutes(deps, renderer))
-  await app.register(salesRoutes(deps, renderer))
-  await app.register(paymentRoutes(deps, renderer))
-  await app.register(privacyRoutes, { ...deps, renderer })
-  await app.register(importRoutes, { ...deps, renderer })
-  await app.register(domainsRoutes, { ...deps, renderer })
-  await app.register(domainCheckRoutes, deps)
-  await app.register(securityRoutes(deps, renderer))
-  await app.register(auditRoutes(deps, renderer))
+  await app.register(sessionRoutes)
+  await app.register(inboxRoutes)
+  await app.register(statsRoutes)
+  await app.register(dealRoutes)
+  await app.register(salesRoutes)
+  await app.register(paymentRoutes)
+  await app.register(privacyRoutes)
+  await app.register(importRoutes)
+  await app.register(domainsRoutes)
+  await app.register(domainCheckRoutes)
+  await app.register(securityRoutes)
+  await app.register(auditRoutes)
   for (const url of PAGE_ROUTES) {
     // The page's own data reads its query (inbox/route.ts): a path it does not know is the page "not found", not a 400.
     const params = url.includes(':id') ? { params: z.object({ id: z.string() }) } : {}
     app.get(url, { schema: { ...params, response: { 200: sentAsIs, 404: sentAsIs } } }, async (request, reply) => {
-      const state = await loadPage(request, deps)
+      const state = await loadPage(request)
       return state ? sendPage(reply, renderer, state) : sendPage(reply, renderer, { page: 'not-found' }, 404)
     })
   }
@@ -156,6 +165,6 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     return sendPage(reply, renderer, { page: 'not-found' }, 404)
   })
   const passkeyProblem = startupProblem(config)
-  if (passkeyProblem) deps.log.warn(passkeyProblem)
+  if (passkeyProblem) log.warn(passkeyProblem)
   return app
 }

@@ -11,7 +11,6 @@ import { CHECKOUT_FIELD, CHECKOUT_PATH, CHECKOUT_VISIBLE, checkCheckout, type Ch
 import type { FieldErrors } from '../../shared/contact.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
-import type { Config } from '../config.ts'
 import { ownerMailPlan } from '../contact/owner-mail.ts'
 import { spamReason } from '../contact/spam.ts'
 import { issueToken, verifyToken } from '../contact/token.ts'
@@ -19,12 +18,10 @@ import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, toFailure } from '../http/errors.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import { mailboxOf } from '../lib/mailbox.ts'
-import type { OutboxWorker } from '../mail/outbox.ts'
-import type { PageView } from '../page/view.ts'
 import { priceTermsOf } from '../sites/settings.ts'
-import type { Site, SiteResolver } from '../sites/resolver.ts'
-import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
-import type { CheckoutDetails, SaveResult, Store } from '../store/types.ts'
+import type { Site } from '../sites/resolver.ts'
+import type { Taken } from '../store/rate-limit-common.ts'
+import type { CheckoutDetails, SaveResult } from '../store/types.ts'
 import { sellsAtFixedPrice } from './rules.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
 
@@ -32,16 +29,6 @@ const BODY_LIMIT = 16 * 1024
 const HOUR_MS = 60 * 60 * 1000
 /** All POSTs of a client address per hour, as a multiple of the accepted-submission limit (as the contact form's). */
 const POST_LIMIT_FACTOR = 10
-
-export interface CheckoutDeps {
-  secret: string
-  sites: SiteResolver
-  view: PageView
-  config: Config
-  store: Store
-  outbox: OutboxWorker
-  rateLimits: RateLimits
-}
 
 /** A plan of the checkout in minor units, as the inquiry keeps it (decision 042). */
 interface OfferedPlan {
@@ -84,15 +71,15 @@ function visibleValues(body: unknown): Partial<Record<CheckoutVisibleField, stri
   return Object.fromEntries(CHECKOUT_VISIBLE.map((key) => [key, typeof source[key] === 'string' ? (source[key] as string).slice(0, 1000) : '']))
 }
 
-export default async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {
-  const { config, secret, store, outbox, sites, view } = deps
+export default async function checkoutRoutes(app: FastifyInstance) {
+  const { config, secret, store, outbox, sites, view } = app
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   await app.register(formbody, { bodyLimit: BODY_LIMIT })
   // The checkout is a form: nothing but urlencoded bodies (the contact route's parsers are its own plugin's).
   app.removeContentTypeParser('text/plain')
   app.removeContentTypeParser('application/json')
   // One count for checkouts and inquiries: the quota of accepted submissions per client and hour.
-  const accepted = config.contactRateLimit > 0 ? deps.rateLimits.quota('accepted inquiries') : null
+  const accepted = config.contactRateLimit > 0 ? app.rateLimits.quota('accepted inquiries') : null
 
   /** The site whose name this server sells at its fixed price, or the page's answer: 404, or 410 once sold. */
   function sellingSite(request: FastifyRequest): Site {

@@ -5,27 +5,15 @@ import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Language } from '../../shared/language.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
-import type { Config } from '../config.ts'
 import { ownerMailPlan } from '../contact/owner-mail.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, toFailure } from '../http/errors.ts'
 import { isCrossSite } from '../http/same-origin.ts'
-import type { OutboxWorker } from '../mail/outbox.ts'
-import type { PageView } from '../page/view.ts'
 import type { AnswerLanguage } from '../sites/language.ts'
-import type { Site, SiteResolver } from '../sites/resolver.ts'
-import { StoreUnavailableError, type ConfirmationTarget, type Store } from '../store/types.ts'
+import type { Site } from '../sites/resolver.ts'
+import { StoreUnavailableError, type ConfirmationTarget } from '../store/types.ts'
 import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from '../lib/confirm-link.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
-
-export interface ConfirmDeps {
-  secret: string
-  sites: SiteResolver
-  view: PageView
-  config: Config
-  store: Store
-  outbox: OutboxWorker
-}
 
 const HOUR_MS = 60 * 60 * 1000
 /** Requests to the link per client address and hour, as a multiple of CONTACT_RATE_LIMIT (as for the form's POSTs). */
@@ -38,8 +26,8 @@ const LIMIT_FACTOR = 10
 type Checked =
   { kind: 'waiting'; site: Site; target: ConfirmationTarget; language: Language } | { kind: 'already' | 'expired' | 'invalid'; language?: Language }
 
-export default async function confirmRoutes(app: FastifyInstance, deps: ConfirmDeps) {
-  const { secret, sites, view, store, outbox, config } = deps
+export default async function confirmRoutes(app: FastifyInstance) {
+  const { secret, sites, view, store, outbox, config } = app
   await app.register(formbody, { bodyLimit: 1024 })
   // The link is opened from a mail: every answer is a page, errors too.
   app.setErrorHandler((error, request, reply) => {

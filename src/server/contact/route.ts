@@ -17,38 +17,25 @@ import {
 } from '../../shared/contact.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
-import type { Config } from '../config.ts'
 import { HttpError, requestIssues, sendFailure, toFailure } from '../http/errors.ts'
 import { errorBody, sentAsIs } from '../http/zod-schemas.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import type { PageHost } from '../sites/host.ts'
 import { varyByLanguage } from '../sites/language.ts'
-import type { OutboxWorker } from '../mail/outbox.ts'
-import type { Site, SiteResolver } from '../sites/resolver.ts'
-import type { RateLimits, Taken } from '../store/rate-limit-common.ts'
-import type { MailPlan, Offer, SaveResult, Store } from '../store/types.ts'
+import type { Site } from '../sites/resolver.ts'
+import type { Taken } from '../store/rate-limit-common.ts'
+import type { MailPlan, Offer, SaveResult } from '../store/types.ts'
 import { confirmationFor } from '../confirm/plan.ts'
 import { mailboxOf } from '../lib/mailbox.ts'
 import { ownerMailPlan } from './owner-mail.ts'
 import { spamReason } from './spam.ts'
 import { issueToken, verifyToken } from './token.ts'
-import type { PageView } from '../page/view.ts'
 
 const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024
 const HOUR_MS = 60 * 60 * 1000
 /** All POSTs of a client address per hour, as a multiple of the accepted-submission limit. */
 const POST_LIMIT_FACTOR = 10
-
-export interface ContactDeps {
-  secret: string
-  sites: SiteResolver
-  view: PageView
-  config: Config
-  store: Store
-  outbox: OutboxWorker
-  rateLimits: RateLimits
-}
 
 interface Submission {
   data: ContactPayload
@@ -84,8 +71,8 @@ function offerOf(site: Site, data: ContactPayload): { offer: Offer | null; below
   return amount === null ? { offer: null, belowMinimum: false } : { offer: { amount, currency }, belowMinimum: amount < minimum }
 }
 
-export default async function contactRoutes(app: FastifyInstance, deps: ContactDeps) {
-  const { config, secret, store, outbox } = deps
+export default async function contactRoutes(app: FastifyInstance) {
+  const { config, secret, store, outbox } = app
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   await app.register(formbody, { bodyLimit: BODY_LIMIT })
   // JSON (the script) and urlencoded (the form without script) only; Fastify would also parse text/plain.
@@ -93,15 +80,15 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
 
   // Accepted submissions per client and hour. Counted before storing, in the same step as the check (a burst
   // must not pass the check all at once), and given back when nothing was stored.
-  const accepted = config.contactRateLimit > 0 ? deps.rateLimits.quota('accepted inquiries') : null
+  const accepted = config.contactRateLimit > 0 ? app.rateLimits.quota('accepted inquiries') : null
   // Confirmation mails per recipient address and day, whatever CONTACT_RATE_LIMIT says (confirm/plan.ts).
-  const confirmMails = deps.rateLimits.quota('confirmation mails')
+  const confirmMails = app.rateLimits.quota('confirmation mails')
 
   // Every answer speaks the language of the request's page, the errors of the JSON API too.
-  const textOf = (request: FastifyRequest) => TEXTS[deps.sites.answerLanguage(request).language]
+  const textOf = (request: FastifyRequest) => TEXTS[app.sites.answerLanguage(request).language]
 
   app.setErrorHandler((thrown, request, reply) => {
-    const answer = deps.sites.answerLanguage(request)
+    const answer = app.sites.answerLanguage(request)
     // A body the schema refused: each visible field's hint in the page's language (shared/contact.ts).
     const issues = requestIssues(thrown)
     const error = issues ? new HttpError(400, TEXTS[answer.language].invalid, contactIssues(issues, answer.language).fieldErrors) : thrown
@@ -109,7 +96,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
     const failure = toFailure(error, TEXTS[answer.language])
     reply.headers(failure.headers)
     const invalid = failure.statusCode === 400 && failure.body.fields
-    return deps.view.page(request, reply, failure.statusCode, {
+    return app.view.page(request, reply, failure.statusCode, {
       outcome: invalid
         ? { status: 'invalid', message: failure.body.error, fieldErrors: failure.body.fields }
         : { status: 'failed', message: failure.body.error },
@@ -121,7 +108,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: ContactD
   function siteOf(request: FastifyRequest): Site {
     const text = textOf(request)
     if (isCrossSite(request.headers)) throw new HttpError(403, text.crossSite)
-    const lookup = deps.sites.lookup(request)
+    const lookup = app.sites.lookup(request)
     if (lookup.kind === 'invalid') throw new HttpError(400, text.badHost)
     if (lookup.kind !== 'site') throw new HttpError(404, text.unavailableDomain)
     // A sold name takes no more inquiries, whatever was sent; 410 says it is gone for good.

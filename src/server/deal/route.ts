@@ -5,17 +5,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import { z } from 'zod'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
-import type { Config } from '../config.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, toFailure } from '../http/errors.ts'
 import { isCrossSite } from '../http/same-origin.ts'
-import type { OutboxWorker } from '../mail/outbox.ts'
-import type { PageView } from '../page/view.ts'
-import type { Site, SiteResolver } from '../sites/resolver.ts'
-import { StoreUnavailableError, type StoredDeal, type Store } from '../store/types.ts'
+import type { Site } from '../sites/resolver.ts'
+import { StoreUnavailableError, type StoredDeal } from '../store/types.ts'
 import { DEAL_PATH, readDealToken } from './link.ts'
 import { dealPageProps, type PageState } from './page-model.ts'
 import { dealKeyOf, openTransferCode } from './seal.ts'
@@ -24,13 +21,7 @@ import { invoiceFile } from '../invoice/files.ts'
 import { invoiceAddressForm, saveInvoiceAddress } from '../invoice/address.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
 
-export interface DealRouteDeps {
-  secret: string
-  sites: SiteResolver
-  view: PageView
-  config: Config
-  store: Store
-  outbox: OutboxWorker
+interface DealRouteOptions {
   /** Told when a deal completed here, so that this process shows the name as sold at once. */
   onCompleted?: (domain: string) => void
 }
@@ -43,8 +34,8 @@ const VIEW_FACTOR = 10
 const addressDigest = (address: string) => createHash('sha256').update(address.trim().toLowerCase()).digest()
 const sameAddress = (typed: string, stored: string) => timingSafeEqual(addressDigest(typed), addressDigest(stored))
 
-export default async function dealPageRoutes(app: FastifyInstance, deps: DealRouteDeps) {
-  const { secret, sites, view, store, outbox, config } = deps
+const dealPageRoutes: FastifyPluginAsync<DealRouteOptions> = async (app, options) => {
+  const { secret, sites, view, store, outbox, config } = app
   // Room for the invoice address's fields (decision 038), each a line of up to 200 characters.
   await app.register(formbody, { bodyLimit: 8192 })
   app.setErrorHandler((error, request, reply) => {
@@ -191,7 +182,7 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
           const result = await completeDeal(context, deal.id, 'buyer', now)
           if (result.status === 'done') {
             outbox.kick()
-            deps.onCompleted?.(deal.domain)
+            options.onCompleted?.(deal.domain)
             request.log.info({ deal: deal.id, domain: deal.domain }, 'deal completed: the buyer received the domain')
           }
           return again()
@@ -208,3 +199,5 @@ export default async function dealPageRoutes(app: FastifyInstance, deps: DealRou
     },
   )
 }
+
+export default dealPageRoutes

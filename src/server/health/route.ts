@@ -1,10 +1,9 @@
 // Liveness and readiness for a load balancer or a monitor.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { isDirectFromThisMachine } from '../http/client-address.ts'
 import { RETRY } from '../mail/outbox.ts'
-import type { Store } from '../store/types.ts'
 
 /** Mail that has been failing this long makes /readyz answer 503 (and the outbox log an error). */
 const MAIL_FAILING_ALARM_MS = RETRY.alarmAfterMs
@@ -29,7 +28,12 @@ const readiness = z.object({
   ),
 })
 
-export default async function healthRoutes(instance: FastifyInstance, deps: { store: Store; readyzDetails: boolean }) {
+interface HealthOptions {
+  /** READYZ_DETAILS: /readyz tells anyone its details, not only a client on this machine. */
+  readyzDetails: boolean
+}
+
+const healthRoutes: FastifyPluginAsync<HealthOptions> = async (instance, options) => {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const noStore = { 'cache-control': 'no-store' }
 
@@ -40,7 +44,7 @@ export default async function healthRoutes(instance: FastifyInstance, deps: { st
   let probe: { at: number; writable: Promise<boolean> } | undefined
   const storeWritable = (now: number) => {
     if (!probe || now - probe.at >= WRITE_PROBE_MS || now < probe.at) {
-      const writable = deps.store.checkWritable(now).then(
+      const writable = instance.store.checkWritable(now).then(
         () => true,
         (error: unknown) => {
           app.log.warn({ err: error }, 'readyz: store not writable')
@@ -53,12 +57,12 @@ export default async function healthRoutes(instance: FastifyInstance, deps: { st
   }
 
   // The outbox's figures are for the owner: a monitor on this machine, or everyone with READYZ_DETAILS.
-  const showDetails = (request: FastifyRequest) => deps.readyzDetails || isDirectFromThisMachine(request)
+  const showDetails = (request: FastifyRequest) => options.readyzDetails || isDirectFromThisMachine(request)
 
   app.get('/readyz', { schema: { response: { 200: readiness, 503: readiness } } }, async (request, reply) => {
     const now = Date.now()
     const writable = await storeWritable(now)
-    const outbox = await deps.store.outboxHealth().catch(() => null)
+    const outbox = await instance.store.outboxHealth().catch(() => null)
     const failingForMs = outbox?.failingSince != null ? now - outbox.failingSince : 0
     const mailFailing = failingForMs > MAIL_FAILING_ALARM_MS
     const ready = writable && outbox !== null && !mailFailing && !app.draining
@@ -77,3 +81,5 @@ export default async function healthRoutes(instance: FastifyInstance, deps: { st
     })
   })
 }
+
+export default healthRoutes

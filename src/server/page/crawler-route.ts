@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Site } from '../sites/resolver.ts'
 import { escapeHtml } from '../../shared/html.ts'
 import { pageHeadFor } from './head.ts'
-import type { PageView } from './view.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
 
 /** A sold name's page is no longer a page for sale: the sitemap leaves it out (docs/deals.md). */
@@ -28,8 +27,8 @@ function sitemapXml(site: Site): string {
   ].join('\n')
 }
 
-export default async function crawlerRoutes(app: FastifyInstance, deps: { view: PageView }) {
-  const { view } = deps
+export default async function crawlerRoutes(app: FastifyInstance) {
+  const { view } = app
   function answer(request: FastifyRequest, reply: FastifyReply, type: string, body: (site: Site) => string) {
     const site = view.siteOf(request, reply)
     return site ? reply.type(type).header('cache-control', 'public, max-age=3600').send(body(site)) : reply

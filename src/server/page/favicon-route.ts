@@ -3,7 +3,6 @@
 // data: URI: the page is sent anew on every visit (no-store, a fresh token), the icon is cached (decision 024).
 import type { FastifyInstance } from 'fastify'
 import { escapeHtml } from '../../shared/html.ts'
-import type { SiteResolver } from '../sites/resolver.ts'
 import { COLOURS } from './og-image.ts'
 import { lazy } from '../../shared/lazy.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
@@ -25,9 +24,9 @@ export function faviconSvg(name: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${ACCENT}"/><text x="16" y="23.5" fill="#fff" font-family="system-ui,sans-serif" font-size="21" font-weight="700" text-anchor="middle">${escapeHtml(iconLetter(name))}</text></svg>`
 }
 
-export default async function faviconRoutes(app: FastifyInstance, deps: { sites: SiteResolver }) {
+export default async function faviconRoutes(app: FastifyInstance) {
   app.get('/favicon.svg', { schema: { response: { 200: sentAsIs } } }, async (request, reply) => {
-    const lookup = deps.sites.lookup(request)
+    const lookup = request.server.sites.lookup(request)
     return reply
       .type('image/svg+xml')
       .header('cache-control', 'public, max-age=86400')

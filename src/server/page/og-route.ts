@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import { isLanguage, type Language } from '../../shared/language.ts'
 import { priceLine, priceText } from '../../shared/price-terms.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
-import type { Config } from '../config.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, sendFailure } from '../http/errors.ts'
 import { createWorkBudget, type WorkBudget } from '../http/work-budget.ts'
@@ -15,7 +14,6 @@ import { priceTermsOf } from '../sites/settings.ts'
 import { OG_IMAGE_PATH } from './head.ts'
 import { createOgDrawer, type OgDrawer } from './og-drawer.ts'
 import type { OgImageContent } from './og-image.ts'
-import type { PageView } from './view.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
 
 /** What the images kept may take together (an image is 30 to 60 KB: a few hundred of the hosts shared last). */
@@ -103,8 +101,8 @@ export function createOgImages({ budget, drawer, cacheBytes = CACHE_BYTES }: { b
   }
 }
 
-export default async function ogImageRoutes(app: FastifyInstance, deps: { view: PageView; config: Pick<Config, 'imageRateLimit' | 'rateLimitIpv6Prefix'> }) {
-  const { view, config } = deps
+export default async function ogImageRoutes(app: FastifyInstance) {
+  const { view, config } = app
   const drawer = createOgDrawer()
   app.addHook('onClose', () => drawer.close())
   const images = createOgImages({ budget: createWorkBudget({ max: config.imageRateLimit, windowMs: 60_000 }), drawer })

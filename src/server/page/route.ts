@@ -1,12 +1,10 @@
 // GET / (the landing page of the request's host) and the owner's own Impressum and Datenschutzerklärung.
 import type { FastifyInstance } from 'fastify'
 import { TEXTS } from '../../shared/texts-all.ts'
-import type { SiteResolver } from '../sites/resolver.ts'
-import type { PageView } from './view.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
 
-export default async function pageRoutes(app: FastifyInstance, deps: { view: PageView; sites: SiteResolver }) {
-  const { view, sites } = deps
+export default async function pageRoutes(app: FastifyInstance) {
+  const { view, sites } = app
   // The page's bytes as the renderer made them: a string or Buffer reaches no serializer, and without a schema for
   // its query, params or headers Fastify validates nothing either, so this costs GET / nothing per request. Any
   // query is taken (links carry campaign parameters); only gesendet=1 means something.

@@ -3,10 +3,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { TEXTS } from '../../shared/texts-all.ts'
-import type { Config } from '../config.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { createWorkBudget } from '../http/work-budget.ts'
-import type { PageView } from '../page/view.ts'
 import { lruCache } from '../sites/lru.ts'
 import { linkOf } from './links.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
@@ -26,8 +24,8 @@ const listQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })
 
-export default async function portfolioRoutes(app: FastifyInstance, deps: { view: PageView; config: Pick<Config, 'searchRateLimit' | 'rateLimitIpv6Prefix'> }) {
-  const { view, config } = deps
+export default async function portfolioRoutes(app: FastifyInstance) {
+  const { view, config } = app
   // Every list but the plain first page costs a search or a rendering, and a client can ask for a new one with every
   // request: those are counted per client (decision 032). The plain first page is the same for every visitor of a
   // host until the file changes, so it is kept and costs nothing when asked again.

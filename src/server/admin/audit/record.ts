@@ -7,7 +7,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuditAction } from '../../../shared/audit-api.ts'
 import type { AuditActor, NewAuditEntry } from '../../store/types.ts'
 import { parseHost } from '../../sites/host.ts'
-import type { ConsoleDeps } from '../deps.ts'
 import { partialAddress } from '../security/client-summary.ts'
 import { hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
 
@@ -97,7 +96,8 @@ export const signInDetail = (method: string, request: FastifyRequest) => `${meth
 const outcomeOf = (status: number) => (status < 400 ? 'ok' : status < 500 ? 'refused' : 'failed')
 
 /** The subject a route's parameters name, with its domain read before the change (an erasure removes it). */
-async function subjectOf(request: FastifyRequest, deps: ConsoleDeps): Promise<Note> {
+async function subjectOf(request: FastifyRequest): Promise<Note> {
+  const { store } = request.server
   const url = request.routeOptions.url ?? ''
   const params = request.params as Record<string, string | undefined>
   if (url === '/api/templates/:kind') return { detail: `${params.kind ?? ''}${request.method === 'DELETE' ? ' (Standard)' : ''}` }
@@ -106,10 +106,10 @@ async function subjectOf(request: FastifyRequest, deps: ConsoleDeps): Promise<No
   const id = Number(params.id)
   if (!Number.isSafeInteger(id) || id < 1) return {}
   if (url.startsWith('/api/inquiries/:id')) {
-    return { inquiryId: id, domain: (await deps.store.getInquiry(id))?.domain ?? null }
+    return { inquiryId: id, domain: (await store.getInquiry(id))?.domain ?? null }
   }
   if (url.startsWith('/api/deals/:id')) {
-    const deal = await deps.store.getDeal(id)
+    const deal = await store.getDeal(id)
     return { dealId: id, inquiryId: deal?.inquiryId ?? null, domain: deal?.domain ?? null }
   }
   if (url === '/api/outbox/:id/resend') return { detail: `Postausgang Nr. ${id}` }
@@ -124,7 +124,7 @@ async function subjectOf(request: FastifyRequest, deps: ConsoleDeps): Promise<No
  * session) never reaches preValidation, so no one without a session can fill the table. Sign-ins are the exception the
  * guard lets through; their failures are bounded by the sign-in quotas (a request over a quota writes nothing).
  */
-export function auditHooks(app: FastifyInstance, deps: ConsoleDeps): void {
+export function auditHooks(app: FastifyInstance): void {
   // Before the route's schema is checked (preValidation, not preHandler): a request it refuses is audited as refused,
   // with the subject read from the raw params and body as sent.
   app.addHook('preValidation', async (request) => {
@@ -141,14 +141,14 @@ export function auditHooks(app: FastifyInstance, deps: ConsoleDeps): void {
       return
     }
     const actor: AuditActor = id === null ? 'none' : auditActorOfHash(hashOfSessionId(id))
-    pending.set(request, { action, entry: { actor, ...(await subjectOf(request, deps)) }, skip: false })
+    pending.set(request, { action, entry: { actor, ...(await subjectOf(request)) }, skip: false })
   })
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     const row = pending.get(request)
     if (!row || row.skip) return
     pending.delete(request)
     try {
-      await deps.store.addAuditEntry({
+      await app.store.addAuditEntry({
         at: Date.now(),
         action: row.action,
         outcome: outcomeOf(reply.statusCode),

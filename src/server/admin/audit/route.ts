@@ -9,8 +9,7 @@ import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
 import { displayHost, parseHost } from '../../sites/host.ts'
 import type { AuditEntry, AuditFilter } from '../../store/types.ts'
-import type { ConsoleDeps } from '../deps.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 
 const AUDIT_PAGE_SIZE = 50
 
@@ -48,7 +47,7 @@ const auditView = (entry: AuditEntry): AuditEntryView => ({
   domain: entry.domain === null ? null : displayHost(entry.domain),
 })
 
-async function auditPage(deps: ConsoleDeps, query: z.infer<typeof auditQuery>): Promise<AuditPage> {
+async function auditPage(app: Pick<FastifyInstance, 'store'>, query: z.infer<typeof auditQuery>): Promise<AuditPage> {
   const [at, id] = query.cursor?.split('.').map(Number) ?? []
   const filter: AuditFilter = {
     // "bis" is inclusive: up to the start of the next day.
@@ -58,19 +57,18 @@ async function auditPage(deps: ConsoleDeps, query: z.infer<typeof auditQuery>): 
     ...(at !== undefined && id !== undefined && { before: { at, id } }),
     limit: AUDIT_PAGE_SIZE + 1,
   }
-  const rows = await deps.store.auditEntries(filter)
+  const rows = await app.store.auditEntries(filter)
   const shown = rows.slice(0, AUDIT_PAGE_SIZE)
   const last = shown.at(-1)
   const echo: AuditQuery = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined))
   return { query: echo, entries: shown.map(auditView), next: rows.length > AUDIT_PAGE_SIZE && last ? `${last.at}.${last.id}` : null }
 }
 
-export default function auditRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (instance: FastifyInstance) => {
-    const app = instance.withTypeProvider<ZodTypeProvider>()
-    app.get(AUDIT_PATH, { schema: { querystring: auditQuery, response: { 200: sentAsIs } } }, async (request, reply) =>
-      sendPage(reply, renderer, { page: 'audit', data: await auditPage(deps, request.query) }),
-    )
-    app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: jsonOf<AuditPage>() } } }, async (request) => auditPage(deps, request.query))
-  }
+export default async function auditRoutes(instance: FastifyInstance) {
+  const { renderer } = instance
+  const app = instance.withTypeProvider<ZodTypeProvider>()
+  app.get(AUDIT_PATH, { schema: { querystring: auditQuery, response: { 200: sentAsIs } } }, async (request, reply) =>
+    sendPage(reply, renderer, { page: 'audit', data: await auditPage(instance, request.query) }),
+  )
+  app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: jsonOf<AuditPage>() } } }, async (request) => auditPage(instance, request.query))
 }

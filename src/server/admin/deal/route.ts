@@ -18,9 +18,8 @@ import {
   templateLanguage,
   templateProblem,
 } from '../../mail/deal-mail.ts'
-import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from '../inbox/data.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const kindParams = z.object({ kind: z.enum(TEMPLATE_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })
@@ -88,8 +87,8 @@ function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError
   }
 }
 
-async function templatesPage(deps: ConsoleDeps): Promise<TemplatesPage> {
-  const stored = await deps.store.dealTemplates()
+async function templatesPage(app: Pick<FastifyInstance, 'store'>): Promise<TemplatesPage> {
+  const stored = await app.store.dealTemplates()
   return {
     templates: TEMPLATE_KINDS.map((kind) => ({
       kind,
@@ -103,68 +102,66 @@ async function templatesPage(deps: ConsoleDeps): Promise<TemplatesPage> {
   }
 }
 
-export default function dealRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (instance: FastifyInstance) => {
-    const app = instance.withTypeProvider<ZodTypeProvider>()
-    const { store, outbox, log, config, domains, secret } = deps
-    const data = inboxDataOf(deps)
-    const step = { params: idParams, response: { 200: jsonOf<InquiryDetail>() } }
-    const template = { params: kindParams, response: { 200: jsonOf<TemplatesPage>() } }
+export default async function dealRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
+  const { store, outbox, log, config, domains, secret, renderer } = instance
+  const data = inboxDataOf(instance)
+  const step = { params: idParams, response: { 200: jsonOf<InquiryDetail>() } }
+  const template = { params: kindParams, response: { 200: jsonOf<TemplatesPage>() } }
 
-    async function take(id: number, request: DealRequest): Promise<InquiryDetail> {
-      const outcome = await takeDealStep({ store, config, secret, domains: domains.current() }, id, request, Date.now())
-      if (outcome.status !== 'queued') throw refusal(outcome)
-      outbox.kick()
-      log.info({ inquiry: id, reply: outcome.replyId, step: request.kind, ...(outcome.deal && { deal: outcome.deal.id }) }, 'negotiation step queued')
-      return data.detail(id)
-    }
-
-    app.post('/api/inquiries/:id/counter', { schema: { ...step, body: counterBody } }, async (request) => {
-      const { id } = request.params
-      const { body } = request
-      return take(id, {
-        kind: 'counter',
-        amount: body.amount,
-        ...(body.days !== undefined && { days: body.days }),
-        ...(body.note !== undefined && { note: body.note }),
-        ...(body.plan && { plan: planOf(body.plan) }),
-      })
-    })
-    app.post('/api/inquiries/:id/accept', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
-      const { id } = request.params
-      const { body } = request
-      return take(id, {
-        kind: 'accept',
-        ...(body.note !== undefined && { note: body.note }),
-        confirmExpired: body.confirmExpired === true,
-        ...(body.plan !== undefined && { plan: body.plan === null ? null : planOf(body.plan) }),
-      })
-    })
-    app.post('/api/inquiries/:id/decline', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
-      const { id } = request.params
-      const { body } = request
-      return take(id, { kind: 'decline', ...(body.note !== undefined && { note: body.note }) })
-    })
-
-    app.get('/api/templates', { schema: { response: template.response } }, async () => templatesPage(deps))
-    app.post('/api/templates/:kind', { schema: { ...template, body: templateBody } }, async (request) => {
-      const { kind } = request.params
-      const { text } = request.body
-      const problem = templateProblem(kind, text)
-      if (problem) throw new HttpError(400, problem)
-      await store.setDealTemplate(kind, text.replace(/\r\n?/g, '\n'))
-      log.info({ template: kind }, 'mail template changed in the console')
-      return templatesPage(deps)
-    })
-    app.delete('/api/templates/:kind', { schema: template }, async (request) => {
-      const { kind } = request.params
-      await store.setDealTemplate(kind, null)
-      log.info({ template: kind }, 'mail template back to the default')
-      return templatesPage(deps)
-    })
-
-    app.get(CONSOLE_PATHS.templates, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
-      sendPage(reply, renderer, { page: 'templates', data: await templatesPage(deps) }),
-    )
+  async function take(id: number, request: DealRequest): Promise<InquiryDetail> {
+    const outcome = await takeDealStep({ store, config, secret, domains: domains.current() }, id, request, Date.now())
+    if (outcome.status !== 'queued') throw refusal(outcome)
+    outbox.kick()
+    log.info({ inquiry: id, reply: outcome.replyId, step: request.kind, ...(outcome.deal && { deal: outcome.deal.id }) }, 'negotiation step queued')
+    return data.detail(id)
   }
+
+  app.post('/api/inquiries/:id/counter', { schema: { ...step, body: counterBody } }, async (request) => {
+    const { id } = request.params
+    const { body } = request
+    return take(id, {
+      kind: 'counter',
+      amount: body.amount,
+      ...(body.days !== undefined && { days: body.days }),
+      ...(body.note !== undefined && { note: body.note }),
+      ...(body.plan && { plan: planOf(body.plan) }),
+    })
+  })
+  app.post('/api/inquiries/:id/accept', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
+    const { id } = request.params
+    const { body } = request
+    return take(id, {
+      kind: 'accept',
+      ...(body.note !== undefined && { note: body.note }),
+      confirmExpired: body.confirmExpired === true,
+      ...(body.plan !== undefined && { plan: body.plan === null ? null : planOf(body.plan) }),
+    })
+  })
+  app.post('/api/inquiries/:id/decline', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
+    const { id } = request.params
+    const { body } = request
+    return take(id, { kind: 'decline', ...(body.note !== undefined && { note: body.note }) })
+  })
+
+  app.get('/api/templates', { schema: { response: template.response } }, async () => templatesPage(instance))
+  app.post('/api/templates/:kind', { schema: { ...template, body: templateBody } }, async (request) => {
+    const { kind } = request.params
+    const { text } = request.body
+    const problem = templateProblem(kind, text)
+    if (problem) throw new HttpError(400, problem)
+    await store.setDealTemplate(kind, text.replace(/\r\n?/g, '\n'))
+    log.info({ template: kind }, 'mail template changed in the console')
+    return templatesPage(instance)
+  })
+  app.delete('/api/templates/:kind', { schema: template }, async (request) => {
+    const { kind } = request.params
+    await store.setDealTemplate(kind, null)
+    log.info({ template: kind }, 'mail template back to the default')
+    return templatesPage(instance)
+  })
+
+  app.get(CONSOLE_PATHS.templates, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
+    sendPage(reply, renderer, { page: 'templates', data: await templatesPage(instance) }),
+  )
 }

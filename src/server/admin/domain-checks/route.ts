@@ -8,7 +8,6 @@ import { DOMAINS_PAGE_SIZE } from '../../../shared/domains-api.ts'
 import { needsAttention, type DomainCheck, type DomainChecksPage } from '../../../shared/domain-checks.ts'
 import { jsonOf } from '../../http/zod-schemas.ts'
 import { displayHost } from '../../sites/host.ts'
-import type { ConsoleDeps } from '../deps.ts'
 
 /** The Übersicht lists at most this many names that need attention (most urgent first); the rest are counted. */
 const ATTENTION_MAX = 200
@@ -31,14 +30,14 @@ const named = (check: DomainCheck) => ({ ...check, name: displayHost(check.domai
 /** Not pointing here first, then the nearest expiry, then records. */
 const urgency = (check: DomainCheck) => (check.pointing === 'elsewhere' ? 0 : check.expiresAt !== null ? 1 : 2)
 
-export default async function domainCheckRoutes(app: FastifyInstance, deps: Pick<ConsoleDeps, 'store' | 'domains'>) {
+export default async function domainCheckRoutes(app: FastifyInstance) {
   const options = { schema: { querystring: query, response: { 200: jsonOf<DomainChecksPage>() } }, config: { badInput: 'Die Anfrage ist ungültig.' } }
   app.withTypeProvider<ZodTypeProvider>().get('/api/domain-checks', options, async (request): Promise<DomainChecksPage> => {
     const now = Date.now()
-    if ('names' in request.query) return { now, unchecked: 0, total: 0, checks: (await deps.store.domainChecks(request.query.names)).map(named) }
-    const listed = new Set(deps.domains.current().nameList())
+    if ('names' in request.query) return { now, unchecked: 0, total: 0, checks: (await app.store.domainChecks(request.query.names)).map(named) }
+    const listed = new Set(app.domains.current().nameList())
     // The names in the file now: one removed by the owner is no longer for sale, so not the owner's worry.
-    const checked = (await deps.store.domainChecks()).filter((check) => listed.has(check.domain))
+    const checked = (await app.store.domainChecks()).filter((check) => listed.has(check.domain))
     const checks = checked.filter((check) => needsAttention(check, now))
     checks.sort((a, b) => urgency(a) - urgency(b) || (a.expiresAt ?? 0) - (b.expiresAt ?? 0) || a.domain.localeCompare(b.domain))
     const seen = new Set(checked.map((check) => check.domain))

@@ -20,8 +20,7 @@ import { HttpError } from '../../http/errors.ts'
 import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { displayHost } from '../../sites/host.ts'
 import { asciiName } from '../../sites/settings.ts'
-import type { ConsoleDeps } from '../deps.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 
 /** 10,000 edits of names up to 300 characters. */
 const BODY_LIMIT = 4 * 1024 * 1024
@@ -63,9 +62,9 @@ domains:
   ${name}: {}
 `
 
-export default async function domainsRoutes(instance: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+export default async function domainsRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
-  const { config, domains, store, log, renderer } = deps
+  const { config, domains, store, log, renderer } = instance
   const serial = oneAtATime()
   const suggestedFile = path.join(config.dataDir, 'domains.yaml')
   const list = (query: { q?: string; offset?: number }): DomainsListPage =>

@@ -10,8 +10,7 @@ import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
 import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { noteAudit } from '../audit/record.ts'
-import type { ConsoleDeps } from '../deps.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 import { createImportRunner } from './child.ts'
 
 /** The list arrives inside a JSON string, whose escapes (quotes, line breaks) make the body larger than the file. */
@@ -33,9 +32,9 @@ const TEXTS = {
   errors: 'Die Liste hat Fehler; es wurde nichts geschrieben.',
 } as const
 
-export default async function importRoutes(instance: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+export default async function importRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
-  const { config, log, renderer } = deps
+  const { config, log, renderer } = instance
   const run = createImportRunner()
 
   app.get(IMPORT_PATH, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>

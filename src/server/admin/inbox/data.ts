@@ -1,5 +1,6 @@
 // The console's data: the inbox with its filters, an inquiry with its thread, the outbox, the overview and the
 // export, for the JSON API and the server-rendered pages alike (one object per app: inboxDataOf).
+import type { FastifyInstance } from 'fastify'
 import { decimalOf } from '../../lib/money.ts'
 import type {
   InboxPage,
@@ -19,9 +20,8 @@ import { dayOf } from '../../lib/utc-day.ts'
 import { displayHost } from '../../sites/host.ts'
 import { formatPrice } from '../../sites/settings.ts'
 import { counterExpired, currencyOf } from '../../deal/actions.ts'
-import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow, StoredDeal } from '../../store/types.ts'
+import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow, Store, StoredDeal } from '../../store/types.ts'
 import { dealSummary } from '../../deal/summary.ts'
-import type { ConsoleDeps } from '../deps.ts'
 import { visitorStats } from '../../visits/report.ts'
 import {
   DAY_MS,
@@ -43,8 +43,9 @@ const offerText = (inquiry: ConsoleInquiry) => (inquiry.offer ? formatPrice(inqu
 const delivery = (mail: MailRow | null): MailDelivery | null =>
   mail && { status: mail.status, attempts: mail.attempts, lastError: mail.lastError, messageId: mail.messageId }
 
-function createInboxData(deps: ConsoleDeps) {
-  const { store, domains, config } = deps
+type InboxSources = Pick<FastifyInstance, 'store' | 'domains' | 'config'>
+
+function createInboxData({ store, domains, config }: InboxSources) {
   // The store hands out the same list of domains for a while; its Unicode forms are made once per list (each one
   // costs tens of microseconds, and a portfolio has thousands).
   let shown: { from: string[]; list: InboxPage['domains'] } | undefined
@@ -284,9 +285,9 @@ function createInboxData(deps: ConsoleDeps) {
 }
 
 /** One per app, shared by the API and the pages: it keeps the Unicode forms of the domain list. */
-const dataOf = new WeakMap<ConsoleDeps, ReturnType<typeof createInboxData>>()
-export function inboxDataOf(deps: ConsoleDeps) {
-  let data = dataOf.get(deps)
-  if (!data) dataOf.set(deps, (data = createInboxData(deps)))
+const dataOf = new WeakMap<Store, ReturnType<typeof createInboxData>>()
+export function inboxDataOf(app: InboxSources) {
+  let data = dataOf.get(app.store)
+  if (!data) dataOf.set(app.store, (data = createInboxData(app)))
   return data
 }

@@ -9,17 +9,16 @@ import { HttpError } from '../../http/errors.ts'
 import { jsonOf, okBody, sentAsIs } from '../../http/zod-schemas.ts'
 import { notifyUrlsFor } from '../../notify/routing.ts'
 import { dayOf } from '../../lib/utc-day.ts'
-import type { ConsoleDeps } from '../deps.ts'
 import { inboxDataOf } from './data.ts'
 import { actionBody, exportQuery, idParams, inboxQuerySchema, outboxQuery, overviewQuery, replyBody } from './query.ts'
 
 const detail = { params: idParams, response: { 200: jsonOf<InquiryDetail>() } }
 const resend = { params: idParams, response: { 200: okBody } }
 
-export default async function inboxRoutes(instance: FastifyInstance, deps: ConsoleDeps) {
+export default async function inboxRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
-  const { store, outbox, log } = deps
-  const data = inboxDataOf(deps)
+  const { store, outbox, log } = instance
+  const data = inboxDataOf(instance)
 
   app.get(
     '/api/inbox',
@@ -59,7 +58,7 @@ export default async function inboxRoutes(instance: FastifyInstance, deps: Conso
           id,
           data.settingsOf(inquiry.domain).mailTo ?? null,
           Date.now(),
-          notifyUrlsFor(data.settingsOf(inquiry.domain), deps.config),
+          notifyUrlsFor(data.settingsOf(inquiry.domain), instance.config),
         )
         if (changed) outbox.kick()
         break
@@ -105,7 +104,7 @@ export default async function inboxRoutes(instance: FastifyInstance, deps: Conso
   app.post('/api/outbox/dns/:id/resend', { schema: resend }, async (request) => {
     const { id } = request.params
     if (!(await store.resendDnsUpdate(id, Date.now()))) throw new HttpError(409, 'Dieses DNS-Update wird gerade gesendet oder ist nicht mehr da.')
-    deps.dnsUpdates?.kick()
+    instance.dnsUpdates?.kick()
     log.info({ dnsUpdate: id }, 'DNS update queued again from the console')
     return { ok: true } as const
   })
@@ -113,7 +112,7 @@ export default async function inboxRoutes(instance: FastifyInstance, deps: Conso
   app.post('/api/outbox/domain-notices/:id/resend', { schema: resend }, async (request) => {
     const { id } = request.params
     if (!(await store.resendDomainNotice(id, Date.now()))) throw new HttpError(409, 'Diese Benachrichtigung wird gerade gesendet oder ist nicht mehr da.')
-    deps.domainNotices?.kick()
+    instance.domainNotices?.kick()
     log.info({ domainNotice: id }, 'domain notification queued again from the console')
     return { ok: true } as const
   })
@@ -128,16 +127,17 @@ const INQUIRY_PAGE = /^\/anfragen\/(\d{1,15})$/
  * Paths: CONSOLE_PATHS in src/shared/console-api.ts.
  */
 
-export async function loadPage(request: FastifyRequest, deps: ConsoleDeps): Promise<ConsoleState | null> {
-  const data = inboxDataOf(deps)
+export async function loadPage(request: FastifyRequest): Promise<ConsoleState | null> {
+  const { store } = request.server
+  const data = inboxDataOf(request.server)
   const path = request.url.split('?')[0] ?? '/'
   if (path === '/') return { page: 'inbox', ...(await data.inbox(request.query)) }
   if (path === '/postausgang') return { page: 'outbox', data: await data.outbox(request.query) }
   if (path === '/uebersicht') return { page: 'overview', data: await data.overview(request.query) }
   const inquiry = INQUIRY_PAGE.exec(path)
   if (inquiry) {
-    const thread = await deps.store.inquiryThread(Number(inquiry[1]))
-    return thread ? { page: 'inquiry', data: data.detailOf(thread, await deps.store.openDealOf(thread.inquiry.id)) } : null
+    const thread = await store.inquiryThread(Number(inquiry[1]))
+    return thread ? { page: 'inquiry', data: data.detailOf(thread, await store.openDealOf(thread.inquiry.id)) } : null
   }
   return null
 }

@@ -10,15 +10,14 @@ import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { erasePerson } from '../../privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../../privacy/report.ts'
 import { noteAudit } from '../audit/record.ts'
-import type { ConsoleDeps } from '../deps.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 
 const ASK_FOR_ADDRESS = 'Bitte eine E-Mail-Adresse eingeben.'
 const body = z.object({ email: z.string().trim().refine(looksLikeAddress, ASK_FOR_ADDRESS) })
 
-export default async function privacyRoutes(instance: FastifyInstance, deps: ConsoleDeps & { renderer: ConsoleRenderer }) {
+export default async function privacyRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
-  const { store, config, log, renderer } = deps
+  const { store, config, log, renderer } = instance
 
   app.get(PRIVACY_PATH, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) => sendPage(reply, renderer, { page: 'privacy' }))
 

@@ -26,8 +26,7 @@ import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import { invoiceFile } from '../../invoice/files.ts'
 import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
-import type { ConsoleDeps } from '../deps.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const listQuery = z.object({ status: z.enum(DEAL_STATES as [DealState, ...DealState[]]).optional() })
@@ -95,119 +94,117 @@ function deadlineOf(body: z.infer<typeof deadlineBody>): DeadlineInput {
   return { [field]: at }
 }
 
-export default function salesRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (instance: FastifyInstance) => {
-    const app = instance.withTypeProvider<ZodTypeProvider>()
-    const { store, outbox, log, config, domains } = deps
-    const context = (): DealStepContext => ({ store, config, domains: domains.current() })
-    const step = { params: idParams, response: { 200: jsonOf<DealSummary>() } }
-    const rateStep = { params: rateParams, response: { 200: jsonOf<DealSummary>() } }
-    const invoices = { params: idParams, response: { 200: jsonOf<Awaited<ReturnType<typeof dealInvoices>>>() } }
-    const summary = (deal: Parameters<typeof dealSummary>[0]) => dealSummary(deal, config, Date.now())
+export default async function salesRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
+  const { store, outbox, log, config, domains, renderer } = instance
+  const context = (): DealStepContext => ({ store, config, domains: domains.current() })
+  const step = { params: idParams, response: { 200: jsonOf<DealSummary>() } }
+  const rateStep = { params: rateParams, response: { 200: jsonOf<DealSummary>() } }
+  const invoices = { params: idParams, response: { 200: jsonOf<Awaited<ReturnType<typeof dealInvoices>>>() } }
+  const summary = (deal: Parameters<typeof dealSummary>[0]) => dealSummary(deal, config, Date.now())
 
-    async function salesPage(status?: DealState): Promise<SalesPage> {
-      const deals = await store.listDeals(status ? { status } : {})
-      if (!config.invoice) return { deals: deals.map(summary) }
-      const invoices = await Promise.all(deals.map(async (deal) => [deal.id, await dealInvoices({ store, config }, deal)] as const))
-      return { deals: deals.map(summary), invoices: Object.fromEntries(invoices) }
-    }
-
-    async function take(id: number, step: string, run: (context: DealStepContext, now: number) => Promise<StepOutcome | RateOutcome>): Promise<DealSummary> {
-      const outcome = await run(context(), Date.now())
-      if (outcome.status !== 'done') throw refusal(outcome)
-      outbox.kick()
-      // Never the code, nor the reason: what the owner typed stays in the store and the buyer's mail.
-      const soldNotices = 'soldNotices' in outcome ? outcome.soldNotices : undefined
-      log.info({ deal: id, step, status: outcome.deal.status, ...(soldNotices !== undefined && { soldNotices }) }, 'deal step taken in the console')
-      if (outcome.deal.status === 'completed') deps.onDealCompleted(outcome.deal.domain)
-      return { ...summary(outcome.deal), ...(soldNotices !== undefined && { soldNotices }) }
-    }
-
-    app.get('/api/deals', { schema: { querystring: listQuery, response: { 200: jsonOf<SalesPage>() } } }, async (request) => salesPage(request.query.status))
-    app.get('/api/deals/:id', { schema: step }, async (request) => {
-      const deal = await store.getDeal(request.params.id)
-      if (!deal) throw refusal({ status: 'not-found' })
-      return summary(deal)
-    })
-    app.get('/api/inquiries/:id/deal', { schema: { params: idParams, response: { 200: jsonOf<{ deal: DealSummary | null }>() } } }, async (request) => {
-      const deal = await store.openDealOf(request.params.id)
-      return { deal: deal && summary(deal) }
-    })
-    app.post('/api/deals/:id/paid', { schema: step }, async (request) => {
-      const { id } = request.params
-      return take(id, 'paid', (context, now) => markPaid(context, id, now))
-    })
-    app.post('/api/deals/:id/transfer', { schema: { ...step, body: orEmpty(transferBody) } }, async (request) => {
-      const { id } = request.params
-      const { body } = request
-      return take(id, 'transfer', (context, now) =>
-        recordTransfer(
-          context,
-          id,
-          {
-            ...(body.code !== undefined && { code: body.code }),
-            ...(body.note !== undefined && { note: body.note }),
-            notifyOthers: body.notifyOthers === true,
-          },
-          now,
-        ),
-      )
-    })
-    app.post('/api/deals/:id/complete', { schema: { ...step, body: orEmpty(completeBody) } }, async (request) => {
-      const { id } = request.params
-      const { notifyOthers } = request.body
-      return take(id, 'complete', (context, now) => completeDeal(context, id, 'owner', now, notifyOthers === true))
-    })
-    app.post('/api/deals/:id/deadline', { schema: { ...step, body: orEmpty(deadlineBody) } }, async (request) => {
-      const { id } = request.params
-      const deadline = deadlineOf(request.body)
-      return take(id, 'deadline', (context, now) => changeDeadlines(context, id, deadline, now))
-    })
-    // An instalment plan's rates (decision 042): one marked received (the buyer mailed; the last one is the deal's
-    // payment), or the owner's decision to wait for an overdue one.
-    app.post('/api/deals/:id/rates/:number/paid', { schema: rateStep }, async (request) => {
-      const { id, number } = request.params
-      return take(id, 'rate-paid', (context, now) => markRatePaid(context, id, number, 'owner', now))
-    })
-    app.post('/api/deals/:id/rates/:number/wait', { schema: rateStep }, async (request) => {
-      const { id, number } = request.params
-      return take(id, 'rate-wait', (context, now) => waitForRate(context, id, number, now))
-    })
-    app.post('/api/deals/:id/cancel', { schema: { ...step, body: orEmpty(cancelBody) } }, async (request) => {
-      const { id } = request.params
-      const { reason } = request.body
-      return take(id, 'cancel', (context, now) => cancelDeal(context, id, 'owner', reason ?? '', now))
-    })
-
-    // Invoices (decision 038): a deal's list, and each PDF as it was issued (drawn once, the same bytes ever after).
-    app.get('/api/deals/:id/invoices', { schema: invoices }, async (request) => {
-      const deal = await store.getDeal(request.params.id)
-      if (!deal) throw refusal({ status: 'not-found' })
-      return dealInvoices({ store, config }, deal)
-    })
-    // "Rechnung ausstellen": the invoice a paid deal lacks (its buyer gave the address after the payment).
-    app.post('/api/deals/:id/invoice', { schema: invoices }, async (request) => {
-      const { id } = request.params
-      const outcome = await issueMissingInvoice({ store, config }, id, Date.now())
-      if (outcome.status !== 'done') throw invoiceRefusal(outcome)
-      log.info({ deal: id, invoice: outcome.invoiceId }, 'invoice issued in the console')
-      const deal = await store.getDeal(id)
-      if (!deal) throw refusal({ status: 'not-found' })
-      return dealInvoices({ store, config }, deal)
-    })
-    // The PDF is a Buffer, which no serializer sees.
-    app.get('/api/invoices/:id', { schema: { params: idParams, response: { 200: sentAsIs } } }, async (request, reply) => {
-      const file = await invoiceFile(store, request.params.id)
-      if (!file) throw new HttpError(404, 'Diese Rechnung gibt es nicht.')
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('x-content-sha256', file.sha256)
-        .send(file.pdf)
-    })
-
-    app.get(CONSOLE_PATHS.sales, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
-      sendPage(reply, renderer, { page: 'sales', data: await salesPage() }),
-    )
+  async function salesPage(status?: DealState): Promise<SalesPage> {
+    const deals = await store.listDeals(status ? { status } : {})
+    if (!config.invoice) return { deals: deals.map(summary) }
+    const invoices = await Promise.all(deals.map(async (deal) => [deal.id, await dealInvoices({ store, config }, deal)] as const))
+    return { deals: deals.map(summary), invoices: Object.fromEntries(invoices) }
   }
+
+  async function take(id: number, step: string, run: (context: DealStepContext, now: number) => Promise<StepOutcome | RateOutcome>): Promise<DealSummary> {
+    const outcome = await run(context(), Date.now())
+    if (outcome.status !== 'done') throw refusal(outcome)
+    outbox.kick()
+    // Never the code, nor the reason: what the owner typed stays in the store and the buyer's mail.
+    const soldNotices = 'soldNotices' in outcome ? outcome.soldNotices : undefined
+    log.info({ deal: id, step, status: outcome.deal.status, ...(soldNotices !== undefined && { soldNotices }) }, 'deal step taken in the console')
+    if (outcome.deal.status === 'completed') instance.onDealCompleted(outcome.deal.domain)
+    return { ...summary(outcome.deal), ...(soldNotices !== undefined && { soldNotices }) }
+  }
+
+  app.get('/api/deals', { schema: { querystring: listQuery, response: { 200: jsonOf<SalesPage>() } } }, async (request) => salesPage(request.query.status))
+  app.get('/api/deals/:id', { schema: step }, async (request) => {
+    const deal = await store.getDeal(request.params.id)
+    if (!deal) throw refusal({ status: 'not-found' })
+    return summary(deal)
+  })
+  app.get('/api/inquiries/:id/deal', { schema: { params: idParams, response: { 200: jsonOf<{ deal: DealSummary | null }>() } } }, async (request) => {
+    const deal = await store.openDealOf(request.params.id)
+    return { deal: deal && summary(deal) }
+  })
+  app.post('/api/deals/:id/paid', { schema: step }, async (request) => {
+    const { id } = request.params
+    return take(id, 'paid', (context, now) => markPaid(context, id, now))
+  })
+  app.post('/api/deals/:id/transfer', { schema: { ...step, body: orEmpty(transferBody) } }, async (request) => {
+    const { id } = request.params
+    const { body } = request
+    return take(id, 'transfer', (context, now) =>
+      recordTransfer(
+        context,
+        id,
+        {
+          ...(body.code !== undefined && { code: body.code }),
+          ...(body.note !== undefined && { note: body.note }),
+          notifyOthers: body.notifyOthers === true,
+        },
+        now,
+      ),
+    )
+  })
+  app.post('/api/deals/:id/complete', { schema: { ...step, body: orEmpty(completeBody) } }, async (request) => {
+    const { id } = request.params
+    const { notifyOthers } = request.body
+    return take(id, 'complete', (context, now) => completeDeal(context, id, 'owner', now, notifyOthers === true))
+  })
+  app.post('/api/deals/:id/deadline', { schema: { ...step, body: orEmpty(deadlineBody) } }, async (request) => {
+    const { id } = request.params
+    const deadline = deadlineOf(request.body)
+    return take(id, 'deadline', (context, now) => changeDeadlines(context, id, deadline, now))
+  })
+  // An instalment plan's rates (decision 042): one marked received (the buyer mailed; the last one is the deal's
+  // payment), or the owner's decision to wait for an overdue one.
+  app.post('/api/deals/:id/rates/:number/paid', { schema: rateStep }, async (request) => {
+    const { id, number } = request.params
+    return take(id, 'rate-paid', (context, now) => markRatePaid(context, id, number, 'owner', now))
+  })
+  app.post('/api/deals/:id/rates/:number/wait', { schema: rateStep }, async (request) => {
+    const { id, number } = request.params
+    return take(id, 'rate-wait', (context, now) => waitForRate(context, id, number, now))
+  })
+  app.post('/api/deals/:id/cancel', { schema: { ...step, body: orEmpty(cancelBody) } }, async (request) => {
+    const { id } = request.params
+    const { reason } = request.body
+    return take(id, 'cancel', (context, now) => cancelDeal(context, id, 'owner', reason ?? '', now))
+  })
+
+  // Invoices (decision 038): a deal's list, and each PDF as it was issued (drawn once, the same bytes ever after).
+  app.get('/api/deals/:id/invoices', { schema: invoices }, async (request) => {
+    const deal = await store.getDeal(request.params.id)
+    if (!deal) throw refusal({ status: 'not-found' })
+    return dealInvoices({ store, config }, deal)
+  })
+  // "Rechnung ausstellen": the invoice a paid deal lacks (its buyer gave the address after the payment).
+  app.post('/api/deals/:id/invoice', { schema: invoices }, async (request) => {
+    const { id } = request.params
+    const outcome = await issueMissingInvoice({ store, config }, id, Date.now())
+    if (outcome.status !== 'done') throw invoiceRefusal(outcome)
+    log.info({ deal: id, invoice: outcome.invoiceId }, 'invoice issued in the console')
+    const deal = await store.getDeal(id)
+    if (!deal) throw refusal({ status: 'not-found' })
+    return dealInvoices({ store, config }, deal)
+  })
+  // The PDF is a Buffer, which no serializer sees.
+  app.get('/api/invoices/:id', { schema: { params: idParams, response: { 200: sentAsIs } } }, async (request, reply) => {
+    const file = await invoiceFile(store, request.params.id)
+    if (!file) throw new HttpError(404, 'Diese Rechnung gibt es nicht.')
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${file.filename}"`)
+      .header('x-content-sha256', file.sha256)
+      .send(file.pdf)
+  })
+
+  app.get(CONSOLE_PATHS.sales, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) =>
+    sendPage(reply, renderer, { page: 'sales', data: await salesPage() }),
+  )
 }

@@ -15,9 +15,8 @@ import {
 } from '../../../shared/sign-in-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
-import type { ConsoleDeps } from '../deps.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
 import { newRecoveryCodes, newTotpSecret, openedTotpSecret, qrPath, recoveryCodeHash, sealedTotpSecret, totpStepOf, totpUri } from './second-factor.ts'
 
@@ -50,180 +49,178 @@ const currentHash = (request: FastifyRequest) => {
   return id === null ? null : hashOfSessionId(id)
 }
 
-export default function securityRoutes(deps: ConsoleDeps, renderer: ConsoleRenderer) {
-  return async (instance: FastifyInstance) => {
-    const app = instance.withTypeProvider<ZodTypeProvider>()
-    const { store, config, log } = deps
-    const page = { schema: { response: { 200: sentAsIs } } }
-    const security = { response: { 200: jsonOf<SecurityPageData>() } }
-    const sessions = { response: { 200: jsonOf<SessionsPageData>() } }
-    const tellProblem = problemLogger(log)
+export default async function securityRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>()
+  const { store, config, log, renderer } = instance
+  const page = { schema: { response: { 200: sentAsIs } } }
+  const security = { response: { 200: jsonOf<SecurityPageData>() } }
+  const sessions = { response: { 200: jsonOf<SessionsPageData>() } }
+  const tellProblem = problemLogger(log)
 
-    async function securityPage(request: FastifyRequest): Promise<SecurityPageData> {
-      const rp = relyingPartyOf(config, request)
-      tellProblem(rp)
-      const [passkeys, totp, left] = [await store.listPasskeys(), await store.totp(), await store.recoveryCodesLeft()]
-      return {
-        passkeys: passkeys.map(({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt })),
-        passkeyProblem: rp.ok ? null : rp.problem,
-        secondFactor: { on: totp?.confirmedAt != null, recoveryCodesLeft: totp?.confirmedAt != null ? left : 0 },
-      }
+  async function securityPage(request: FastifyRequest): Promise<SecurityPageData> {
+    const rp = relyingPartyOf(config, request)
+    tellProblem(rp)
+    const [passkeys, totp, left] = [await store.listPasskeys(), await store.totp(), await store.recoveryCodesLeft()]
+    return {
+      passkeys: passkeys.map(({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt })),
+      passkeyProblem: rp.ok ? null : rp.problem,
+      secondFactor: { on: totp?.confirmedAt != null, recoveryCodesLeft: totp?.confirmedAt != null ? left : 0 },
     }
-
-    async function sessionsPage(request: FastifyRequest): Promise<SessionsPageData> {
-      const mine = currentHash(request)
-      const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
-      return {
-        sessions: sessions.map((session) => ({
-          ref: refOf(session.idHash),
-          current: session.idHash === mine,
-          createdAt: session.createdAt,
-          lastSeenAt: session.lastSeenAt,
-          browser: session.userAgent ?? 'Unbekannter Browser',
-          address: session.address,
-          method: session.method,
-        })),
-      }
-    }
-
-    app.get(SIGN_IN_PATHS.security, page, async (request, reply) => sendPage(reply, renderer, { page: 'security', data: await securityPage(request) }))
-    app.get('/api/security', { schema: security }, async (request) => securityPage(request))
-
-    // WebAuthn's registration options, as its library writes them.
-    app.post('/api/passkeys/options', { schema: { response: { 200: jsonOf<object>() } } }, async (request) => {
-      const rp = relyingPartyOf(config, request)
-      tellProblem(rp)
-      if (!rp.ok) throw new HttpError(409, rp.problem)
-      const existing = await store.listPasskeys()
-      const options = await (
-        await webAuthn()
-      ).generateRegistrationOptions({
-        rpName: 'domain-lander Konsole',
-        rpID: rp.rpID,
-        userName: 'Inhaber',
-        userID: OWNER_HANDLE,
-        attestationType: 'none',
-        timeout: 60_000,
-        excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
-        // Discoverable, so that signing in needs no name first; verified (PIN, fingerprint), so that it is a factor alone.
-        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-      })
-      const now = Date.now()
-      await store.putChallenge(options.challenge, 'register', currentHash(request), now + CHALLENGE_MS, now)
-      return options
-    })
-
-    app.post('/api/passkeys', { bodyLimit: 64 * 1024, schema: { ...security, body: passkeyBody } }, async (request) => {
-      const rp = relyingPartyOf(config, request)
-      if (!rp.ok) throw new HttpError(409, rp.problem)
-      const { body } = request
-      const challenge = challengeOf(body.response.response)
-      const taken = challenge === null ? null : await store.takeChallenge(challenge, 'register', Date.now())
-      // A challenge handed to another session (another browser) is not this one's to answer.
-      if (!taken || !challenge || taken.sessionHash !== currentHash(request)) {
-        throw new HttpError(400, 'Die Anfrage ist abgelaufen oder wurde schon benutzt. Bitte erneut „Passkey hinzufügen“.')
-      }
-      let credential
-      try {
-        const result = await (
-          await webAuthn()
-        ).verifyRegistrationResponse({
-          response: body.response as unknown as RegistrationResponseJSON,
-          expectedChallenge: challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.rpID,
-          requireUserVerification: true,
-        })
-        if (!result.verified) throw new Error('not verified')
-        credential = result.registrationInfo.credential
-      } catch (error) {
-        log.info({ why: (error as Error).message.slice(0, 200) }, 'console: passkey not added')
-        throw new HttpError(400, 'Der Passkey wurde nicht angenommen.')
-      }
-      const id = await store.addPasskey(
-        {
-          credentialId: credential.id,
-          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-          name: body.name,
-        },
-        Date.now(),
-      )
-      if (id === null) throw new HttpError(409, 'Diesen Passkey gibt es schon.')
-      log.info({ passkey: id }, 'console: passkey added')
-      return securityPage(request)
-    })
-
-    app.delete('/api/passkeys/:id', { schema: { ...security, params: idParams } }, async (request) => {
-      const { id } = request.params
-      if (!(await store.deletePasskey(id))) throw new HttpError(404, 'Diesen Passkey gibt es nicht (mehr).')
-      log.info({ passkey: id }, 'console: passkey removed')
-      return securityPage(request)
-    })
-
-    app.post('/api/second-factor/setup', { schema: { response: { 200: jsonOf<SecondFactorSetup>() } } }, async (): Promise<SecondFactorSetup> => {
-      const secret = newTotpSecret()
-      if (!(await store.startTotp(sealedTotpSecret(config, secret), Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
-      const uri = totpUri(secret)
-      return { secret, uri, qr: qrPath(uri) }
-    })
-
-    app.post(
-      '/api/second-factor/confirm',
-      { schema: { body: orEmpty(codeBody), response: { 200: jsonOf<SecondFactorConfirmed>() } } },
-      async (request): Promise<SecondFactorConfirmed> => {
-        const { code } = request.body
-        const totp = await store.totp()
-        if (!totp || totp.confirmedAt !== null) throw new HttpError(409, 'Bitte zuerst „Zweiten Faktor einrichten“.')
-        const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
-        if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
-        const recoveryCodes = newRecoveryCodes()
-        if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now()))) {
-          throw new HttpError(409, 'Die Einrichtung wurde inzwischen neu begonnen. Bitte erneut einrichten.')
-        }
-        log.info('console: second factor switched on')
-        return { recoveryCodes }
-      },
-    )
-
-    app.post(
-      '/api/second-factor/disable',
-      { schema: { body: orEmpty(codeBody), response: { 200: z.object({ signedOut: z.literal(true) }) } } },
-      async (request) => {
-        const { code } = request.body
-        const totp = await store.totp()
-        if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
-        // Only with a code: a session left open on someone's desk does not switch it off.
-        const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
-        const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
-        if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
-        await store.resetSecondFactor()
-        log.info('console: second factor switched off')
-        // resetSecondFactor ended every session, this one too.
-        return { signedOut: true } as const
-      },
-    )
-
-    app.get(SIGN_IN_PATHS.sessions, page, async (request, reply) => sendPage(reply, renderer, { page: 'sessions', data: await sessionsPage(request) }))
-    app.get('/api/sessions', { schema: sessions }, async (request) => sessionsPage(request))
-
-    app.delete('/api/sessions/:ref', { schema: { ...sessions, params: refParams } }, async (request, reply) => {
-      const { ref } = request.params
-      const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
-      const session = sessions.find((candidate) => refOf(candidate.idHash) === ref)
-      if (!session) throw new HttpError(404, 'Diese Sitzung gibt es nicht (mehr).')
-      await store.deleteSession(session.idHash)
-      log.info('console: a session was signed out from the sessions page')
-      if (session.idHash === currentHash(request)) clearSessionCookie(request, reply)
-      return sessionsPage(request)
-    })
-
-    // 204: no body.
-    app.delete('/api/sessions', { schema: { response: { 204: z.undefined() } } }, async (request, reply) => {
-      await store.deleteAllSessions()
-      log.info('console: every session was signed out')
-      return clearSessionCookie(request, reply).code(204).send()
-    })
   }
+
+  async function sessionsPage(request: FastifyRequest): Promise<SessionsPageData> {
+    const mine = currentHash(request)
+    const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
+    return {
+      sessions: sessions.map((session) => ({
+        ref: refOf(session.idHash),
+        current: session.idHash === mine,
+        createdAt: session.createdAt,
+        lastSeenAt: session.lastSeenAt,
+        browser: session.userAgent ?? 'Unbekannter Browser',
+        address: session.address,
+        method: session.method,
+      })),
+    }
+  }
+
+  app.get(SIGN_IN_PATHS.security, page, async (request, reply) => sendPage(reply, renderer, { page: 'security', data: await securityPage(request) }))
+  app.get('/api/security', { schema: security }, async (request) => securityPage(request))
+
+  // WebAuthn's registration options, as its library writes them.
+  app.post('/api/passkeys/options', { schema: { response: { 200: jsonOf<object>() } } }, async (request) => {
+    const rp = relyingPartyOf(config, request)
+    tellProblem(rp)
+    if (!rp.ok) throw new HttpError(409, rp.problem)
+    const existing = await store.listPasskeys()
+    const options = await (
+      await webAuthn()
+    ).generateRegistrationOptions({
+      rpName: 'domain-lander Konsole',
+      rpID: rp.rpID,
+      userName: 'Inhaber',
+      userID: OWNER_HANDLE,
+      attestationType: 'none',
+      timeout: 60_000,
+      excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
+      // Discoverable, so that signing in needs no name first; verified (PIN, fingerprint), so that it is a factor alone.
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    })
+    const now = Date.now()
+    await store.putChallenge(options.challenge, 'register', currentHash(request), now + CHALLENGE_MS, now)
+    return options
+  })
+
+  app.post('/api/passkeys', { bodyLimit: 64 * 1024, schema: { ...security, body: passkeyBody } }, async (request) => {
+    const rp = relyingPartyOf(config, request)
+    if (!rp.ok) throw new HttpError(409, rp.problem)
+    const { body } = request
+    const challenge = challengeOf(body.response.response)
+    const taken = challenge === null ? null : await store.takeChallenge(challenge, 'register', Date.now())
+    // A challenge handed to another session (another browser) is not this one's to answer.
+    if (!taken || !challenge || taken.sessionHash !== currentHash(request)) {
+      throw new HttpError(400, 'Die Anfrage ist abgelaufen oder wurde schon benutzt. Bitte erneut „Passkey hinzufügen“.')
+    }
+    let credential
+    try {
+      const result = await (
+        await webAuthn()
+      ).verifyRegistrationResponse({
+        response: body.response as unknown as RegistrationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        requireUserVerification: true,
+      })
+      if (!result.verified) throw new Error('not verified')
+      credential = result.registrationInfo.credential
+    } catch (error) {
+      log.info({ why: (error as Error).message.slice(0, 200) }, 'console: passkey not added')
+      throw new HttpError(400, 'Der Passkey wurde nicht angenommen.')
+    }
+    const id = await store.addPasskey(
+      {
+        credentialId: credential.id,
+        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+        name: body.name,
+      },
+      Date.now(),
+    )
+    if (id === null) throw new HttpError(409, 'Diesen Passkey gibt es schon.')
+    log.info({ passkey: id }, 'console: passkey added')
+    return securityPage(request)
+  })
+
+  app.delete('/api/passkeys/:id', { schema: { ...security, params: idParams } }, async (request) => {
+    const { id } = request.params
+    if (!(await store.deletePasskey(id))) throw new HttpError(404, 'Diesen Passkey gibt es nicht (mehr).')
+    log.info({ passkey: id }, 'console: passkey removed')
+    return securityPage(request)
+  })
+
+  app.post('/api/second-factor/setup', { schema: { response: { 200: jsonOf<SecondFactorSetup>() } } }, async (): Promise<SecondFactorSetup> => {
+    const secret = newTotpSecret()
+    if (!(await store.startTotp(sealedTotpSecret(config, secret), Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
+    const uri = totpUri(secret)
+    return { secret, uri, qr: qrPath(uri) }
+  })
+
+  app.post(
+    '/api/second-factor/confirm',
+    { schema: { body: orEmpty(codeBody), response: { 200: jsonOf<SecondFactorConfirmed>() } } },
+    async (request): Promise<SecondFactorConfirmed> => {
+      const { code } = request.body
+      const totp = await store.totp()
+      if (!totp || totp.confirmedAt !== null) throw new HttpError(409, 'Bitte zuerst „Zweiten Faktor einrichten“.')
+      const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
+      if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
+      const recoveryCodes = newRecoveryCodes()
+      if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now()))) {
+        throw new HttpError(409, 'Die Einrichtung wurde inzwischen neu begonnen. Bitte erneut einrichten.')
+      }
+      log.info('console: second factor switched on')
+      return { recoveryCodes }
+    },
+  )
+
+  app.post(
+    '/api/second-factor/disable',
+    { schema: { body: orEmpty(codeBody), response: { 200: z.object({ signedOut: z.literal(true) }) } } },
+    async (request) => {
+      const { code } = request.body
+      const totp = await store.totp()
+      if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
+      // Only with a code: a session left open on someone's desk does not switch it off.
+      const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
+      const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
+      if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
+      await store.resetSecondFactor()
+      log.info('console: second factor switched off')
+      // resetSecondFactor ended every session, this one too.
+      return { signedOut: true } as const
+    },
+  )
+
+  app.get(SIGN_IN_PATHS.sessions, page, async (request, reply) => sendPage(reply, renderer, { page: 'sessions', data: await sessionsPage(request) }))
+  app.get('/api/sessions', { schema: sessions }, async (request) => sessionsPage(request))
+
+  app.delete('/api/sessions/:ref', { schema: { ...sessions, params: refParams } }, async (request, reply) => {
+    const { ref } = request.params
+    const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
+    const session = sessions.find((candidate) => refOf(candidate.idHash) === ref)
+    if (!session) throw new HttpError(404, 'Diese Sitzung gibt es nicht (mehr).')
+    await store.deleteSession(session.idHash)
+    log.info('console: a session was signed out from the sessions page')
+    if (session.idHash === currentHash(request)) clearSessionCookie(request, reply)
+    return sessionsPage(request)
+  })
+
+  // 204: no body.
+  app.delete('/api/sessions', { schema: { response: { 204: z.undefined() } } }, async (request, reply) => {
+    await store.deleteAllSessions()
+    log.info('console: every session was signed out')
+    return clearSessionCookie(request, reply).code(204).send()
+  })
 }

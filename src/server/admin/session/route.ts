@@ -9,11 +9,9 @@ import { CONSOLE_PATHS, type SignInRequest } from '../../../shared/console-api.t
 import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
 import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
-import type { RateLimits } from '../../store/rate-limit-common.ts'
 import { auditActorOfHash, noteAudit, signInDetail, skipAudit } from '../audit/record.ts'
-import type { ConsoleDeps } from '../deps.ts'
 import { verifyPassword } from '../password.ts'
-import { sendPage, type ConsoleRenderer } from '../render.ts'
+import { sendPage } from '../render.ts'
 import { browserSummary, partialAddress } from '../security/client-summary.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../security/relying-party.ts'
 import { looksLikeRecoveryCode, openedTotpSecret, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
@@ -71,36 +69,30 @@ const OPEN_ROUTES = new Set([
   'HEAD /assets/*',
 ])
 
-export interface SessionDeps extends ConsoleDeps {
-  rateLimits: RateLimits
-  renderer: ConsoleRenderer
-}
-
 const sendError = (reply: FastifyReply, status: number, error: string) => reply.code(status).type('application/json; charset=utf-8').send({ error })
 
 /** A page is what a browser navigates to; everything else (the API, other methods) is answered with JSON. */
 const wantsPage = (request: FastifyRequest) => (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')
 
 /** Whether the request carries a session that is valid now; using it keeps it alive. */
-async function hasSession(request: FastifyRequest, deps: ConsoleDeps): Promise<boolean> {
+async function hasSession(request: FastifyRequest): Promise<boolean> {
   const id = sessionIdOf(request)
-  return id !== null && deps.store.useSession(hashOfSessionId(id), Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
+  return id !== null && request.server.store.useSession(hashOfSessionId(id), Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
 }
 
 /**
  * Every request but the open routes needs a session: this is the app's root onRequest hook, so a route added
  * later, and every path that matches none, is guarded without asking for it.
  */
-export function sessionGuard(deps: SessionDeps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (OPEN_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return
-    if (await hasSession(request, deps)) return
-    if ((await deps.store.ownerPassword()) === null) {
-      return wantsPage(request) ? sendPage(reply, deps.renderer, { page: 'setup' }) : sendError(reply, 401, CONSOLE_TEXT.setup)
-    }
-    if (wantsPage(request)) return reply.code(303).header('location', CONSOLE_PATHS.signin).send()
-    return sendError(reply, 401, CONSOLE_TEXT.signIn)
+export async function sessionGuard(request: FastifyRequest, reply: FastifyReply) {
+  if (OPEN_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return
+  if (await hasSession(request)) return
+  const { store, renderer } = request.server
+  if ((await store.ownerPassword()) === null) {
+    return wantsPage(request) ? sendPage(reply, renderer, { page: 'setup' }) : sendError(reply, 401, CONSOLE_TEXT.setup)
   }
+  if (wantsPage(request)) return reply.code(303).header('location', CONSOLE_PATHS.signin).send()
+  return sendError(reply, 401, CONSOLE_TEXT.signIn)
 }
 
 // Anything may arrive, and nothing is refused for its shape: a sign-in that is not one is answered like a wrong
@@ -114,11 +106,12 @@ const signInBody = z.preprocess(anyObject, z.object({ password: text, code: text
 const passkeySignInBody = z.preprocess(anyObject, z.object({ response: z.custom<AuthenticationResponseJSON | undefined>() }))
 const noContent = { 204: z.undefined() }
 
-export default async function sessionRoutes(instance: FastifyInstance, deps: SessionDeps) {
+export default async function sessionRoutes(instance: FastifyInstance) {
+  const { store, config, rateLimits, renderer, log } = instance
   const app = instance.withTypeProvider<ZodTypeProvider>()
-  const failures = deps.rateLimits.quota('console-sign-in')
-  const allFailures = deps.rateLimits.quota('console-sign-in-all')
-  const clientKey = clientKeyOf(deps.config.rateLimitIpv6Prefix)
+  const failures = rateLimits.quota('console-sign-in')
+  const allFailures = rateLimits.quota('console-sign-in-all')
+  const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   /** What a sign-in took from the quotas, given back when its password was right. */
   const giveBack = new WeakMap<FastifyRequest, () => Promise<void>>()
 
@@ -135,7 +128,7 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
    */
   const checkQuotas = (bodyLimit: number) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (Number(request.headers['content-length']) > bodyLimit) return sendError(reply, 413, TEXT.tooLarge)
-    const generation = generationOf(await deps.store.ownerPassword())
+    const generation = generationOf(await store.ownerPassword())
     const mine = await failures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
     if (mine.status === 'full') return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong passwords from one client`)
     const all = await allFailures.take(generation, SIGN_IN_FAILURES_ALL, SIGN_IN_WINDOW_MS)
@@ -154,14 +147,14 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
       await all.giveBack()
     })
   }
-  const tellProblem = problemLogger(deps.log)
+  const tellProblem = problemLogger(log)
 
   /** A new session for this browser; any session it brought along ends (a session fixed by someone else is never taken over). */
   async function openSession(request: FastifyRequest, reply: FastifyReply, method: string) {
     const previous = sessionIdOf(request)
-    if (previous !== null) await deps.store.deleteSession(hashOfSessionId(previous))
+    if (previous !== null) await store.deleteSession(hashOfSessionId(previous))
     const id = newSessionId()
-    await deps.store.createSession(hashOfSessionId(id), Date.now(), sessionDetails(request, method))
+    await store.createSession(hashOfSessionId(id), Date.now(), sessionDetails(request, method))
     noteAudit(request, { actor: auditActorOfHash(hashOfSessionId(id)), detail: signInDetail(method, request) })
     request.log.info({ method }, 'console: signed in')
     return setSessionCookie(request, reply, id).code(204).send()
@@ -170,28 +163,28 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
   /** The second factor's code: a TOTP code of a step not used before, or an unused recovery code. */
   async function secondFactorPasses(request: FastifyRequest, sealed: string, code: string): Promise<'totp' | 'recovery' | null> {
     const trimmed = code.trim()
-    const secret = openedTotpSecret(deps.config, sealed)
+    const secret = openedTotpSecret(config, sealed)
     // Recovery codes still pass: they are hashes, not sealed.
     if (secret === null) request.log.error("console: the second factor's secret does not open with this deal key (DEAL_KEY differs?)")
     const step = totpStepOf(secret, trimmed.replace(/\s/g, ''), Date.now())
-    if (step !== null) return (await deps.store.useTotpStep(step)) ? 'totp' : null
-    if (looksLikeRecoveryCode(trimmed)) return (await deps.store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now())) ? 'recovery' : null
+    if (step !== null) return (await store.useTotpStep(step)) ? 'totp' : null
+    if (looksLikeRecoveryCode(trimmed)) return (await store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now())) ? 'recovery' : null
     return null
   }
 
   app.get(CONSOLE_PATHS.signin, { schema: { response: { 200: sentAsIs, 303: z.undefined() } } }, async (request, reply) => {
-    if ((await deps.store.ownerPassword()) === null) return sendPage(reply, deps.renderer, { page: 'setup' })
-    if (await hasSession(request, deps)) return reply.code(303).header('location', CONSOLE_PATHS.inbox).send()
-    const rp = relyingPartyOf(deps.config, request)
+    if ((await store.ownerPassword()) === null) return sendPage(reply, renderer, { page: 'setup' })
+    if (await hasSession(request)) return reply.code(303).header('location', CONSOLE_PATHS.inbox).send()
+    const rp = relyingPartyOf(config, request)
     tellProblem(rp)
-    const passkey = rp.ok && (await deps.store.listPasskeys()).length > 0
-    return sendPage(reply, deps.renderer, passkey ? { page: 'signin', passkey: true } : { page: 'signin' })
+    const passkey = rp.ok && (await store.listPasskeys()).length > 0
+    return sendPage(reply, renderer, passkey ? { page: 'signin', passkey: true } : { page: 'signin' })
   })
 
   const signIn = { body: signInBody, response: { 200: z.object({ secondFactor: z.literal(true) }), ...noContent } }
   app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas(SIGN_IN_BODY_LIMIT), schema: signIn }, async (request, reply) => {
     const { password, code } = request.body satisfies Record<keyof SignInRequest, string>
-    const hash = await deps.store.ownerPassword()
+    const hash = await store.ownerPassword()
     // Verified whatever the input: a missing field, no password set or a wrong one take the same time.
     const right = await verifyPassword(password, hash)
     if (hash === null) return sendError(reply, 401, CONSOLE_TEXT.setup)
@@ -199,7 +192,7 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
       request.log.info('console: wrong password')
       return sendError(reply, 401, CONSOLE_TEXT.wrongPassword)
     }
-    const totp = await deps.store.totp()
+    const totp = await store.totp()
     if (totp?.confirmedAt != null) {
       if (code === '') {
         // The password was right: no guess spent. A guess at the code below is counted like a wrong password.
@@ -223,12 +216,12 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
   // Passkeys (decision 041): a challenge for any passkey of this console (discoverable credentials), then its answer.
   // WebAuthn's options, as its library writes them.
   app.post('/api/session/passkey/options', { bodyLimit: SIGN_IN_BODY_LIMIT, schema: { response: { 200: jsonOf<object>() } } }, async (request, reply) => {
-    const rp = relyingPartyOf(deps.config, request)
+    const rp = relyingPartyOf(config, request)
     tellProblem(rp)
     if (!rp.ok) return sendError(reply, 409, rp.problem)
     const options = await (await webAuthn()).generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required', timeout: 60_000 })
     const now = Date.now()
-    await deps.store.putChallenge(options.challenge, 'sign-in', null, now + CHALLENGE_MS, now)
+    await store.putChallenge(options.challenge, 'sign-in', null, now + CHALLENGE_MS, now)
     return options
   })
 
@@ -237,13 +230,13 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
     '/api/session/passkey',
     { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkQuotas(PASSKEY_BODY_LIMIT), schema: passkeySignIn },
     async (request, reply) => {
-      const rp = relyingPartyOf(deps.config, request)
+      const rp = relyingPartyOf(config, request)
       if (!rp.ok) return sendError(reply, 409, rp.problem)
       const { response } = request.body
       const challenge = challengeOf(response?.response)
       // Taken before anything else is checked: a challenge answers once, whatever the answer.
-      const taken = challenge === null ? null : await deps.store.takeChallenge(challenge, 'sign-in', Date.now())
-      const passkey = typeof response?.id === 'string' ? await deps.store.passkeyByCredentialId(response.id) : null
+      const taken = challenge === null ? null : await store.takeChallenge(challenge, 'sign-in', Date.now())
+      const passkey = typeof response?.id === 'string' ? await store.passkeyByCredentialId(response.id) : null
       const refuse = (why: string) => {
         request.log.info({ why }, 'console: passkey refused')
         return sendError(reply, 401, CONSOLE_TEXT.passkeyRefused)
@@ -273,7 +266,7 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
         // The library's message says which check failed (origin, RP id, counter); it holds nothing secret.
         return refuse((error as Error).message.slice(0, 200))
       }
-      if (!(await deps.store.usePasskey(passkey.id, passkey.counter, newCounter, Date.now()))) return refuse('counter moved meanwhile')
+      if (!(await store.usePasskey(passkey.id, passkey.counter, newCounter, Date.now()))) return refuse('counter moved meanwhile')
       await giveBack.get(request)?.()
       return openSession(request, reply, 'passkey')
     },
@@ -281,7 +274,7 @@ export default async function sessionRoutes(instance: FastifyInstance, deps: Ses
 
   app.delete('/api/session', { schema: { response: noContent } }, async (request, reply) => {
     const id = sessionIdOf(request)
-    if (id !== null) await deps.store.deleteSession(hashOfSessionId(id))
+    if (id !== null) await store.deleteSession(hashOfSessionId(id))
     return clearSessionCookie(request, reply).code(204).send()
   })
 }

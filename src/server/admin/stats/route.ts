@@ -9,7 +9,6 @@ import { CSV_SEPARATORS } from '../../export/csv.ts'
 import { dayOf } from '../../lib/utc-day.ts'
 import { statsCsv } from '../../visits/csv.ts'
 import { visitorStats } from '../../visits/report.ts'
-import type { ConsoleDeps } from '../deps.ts'
 import { sentAsIs } from '../../http/zod-schemas.ts'
 
 const statsCsvQuery = z.object({
@@ -20,13 +19,13 @@ const statsCsvQuery = z.object({
   sep: z.enum(CSV_SEPARATORS).default(','),
 })
 
-export default async function statsRoutes(app: FastifyInstance, deps: ConsoleDeps) {
+export default async function statsRoutes(app: FastifyInstance) {
   // The CSV is a string, which no serializer sees.
   app
     .withTypeProvider<ZodTypeProvider>()
     .get(STATS_CSV_PATH, { schema: { querystring: statsCsvQuery, response: { 200: sentAsIs } } }, async (request, reply) => {
       const { days, sep } = request.query
-      const stats = await visitorStats(deps, { days })
+      const stats = await visitorStats(app, { days })
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="uebersicht-${days}-tage-${dayOf(Date.now())}.csv"`)

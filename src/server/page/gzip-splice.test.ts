@@ -34,6 +34,16 @@ describe('spliceGzip', () => {
     expect(out.equals(Buffer.concat([text('a'), other, tail]))).toBe(true)
   })
 
+  test('values given as text are written one byte per character, and each answer is a buffer of its own', () => {
+    const big = 'q'.repeat(70_000)
+    const template = compressTemplate([text(page), value('a'.repeat(70_000)), text(page), value('nonce')])
+    const first = spliceGzip(template, [big, 'abcde'])!
+    const second = spliceGzip(template, [text('z'.repeat(70_000)), 'vwxyz'])!
+    expect(zlib.gunzipSync(first).toString()).toBe(`${page}${big}${page}abcde`)
+    expect(zlib.gunzipSync(second).toString()).toBe(`${page}${'z'.repeat(70_000)}${page}vwxyz`)
+    expect(first.equals(spliceGzip(template, [text(big), text('abcde')])!)).toBe(true)
+  })
+
   test('a value of another length than the template was made for gives no stream', () => {
     const template = compressTemplate([text(page), value('12345'), text(page)])
     expect(spliceGzip(template, [text('1234')])).toBeUndefined()

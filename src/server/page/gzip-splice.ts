@@ -12,74 +12,99 @@ const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
 const FINAL_BLOCK = Buffer.from([0x03, 0x00])
 const STORED_MAX = 0xffff
 
-interface CompressedPart {
-  raw: Buffer
-  deflated: Buffer
-  /** The CRC-32 of `raw` alone, and the operator that moves a CRC past `raw.length` bytes (crc32_combine_gen). */
-  crc: number
-  shift: number
-}
+/** The page's bytes from one fixed part or value to the next, in the order they stand in the page. */
+type Piece =
+  /** A fixed part: its CRC-32 and the operator that moves a CRC past its length (crc32_combine_gen). */
+  | { crc: number; shift: number }
+  /** A value: where its bytes go in the stream, one place per stored block (a value longer than a block spans several). */
+  | { value: number; places: { offset: number; length: number }[] }
 
-/** A page compressed once: fixed parts, and the lengths of the values that go between them. */
-export type GzipTemplate = (CompressedPart | { valueLength: number })[]
+/**
+ * A page compressed once. `stream` is the whole gzip member with every value's bytes left to be written in: the
+ * header, the fixed parts as compressed, the stored blocks' headers, the last block and the trailer's size are the
+ * same for every request, so a request copies it and writes only its values and the CRC (docs/decisions/034).
+ */
+export interface GzipTemplate {
+  stream: Buffer
+  pieces: Piece[]
+  /** The lengths each value must have, in order. */
+  valueLengths: number[]
+}
 
 /** `parts`: the page's fixed bytes, and in between the value of this request at each place a value goes. */
 export function compressTemplate(parts: (Buffer | { value: Buffer })[]): GzipTemplate {
   const before: Buffer[] = []
-  return parts.map((part) => {
+  const chunks: Buffer[] = [HEADER]
+  let offset = HEADER.length
+  let size = 0
+  const valueLengths: number[] = []
+  const pieces = parts.map((part): Piece => {
     if (!Buffer.isBuffer(part)) {
-      before.push(Buffer.alloc(part.value.length))
-      return { valueLength: part.value.length }
+      const { length } = part.value
+      before.push(Buffer.alloc(length))
+      const places: { offset: number; length: number }[] = []
+      for (let start = 0; start < length; start += STORED_MAX) {
+        const chunkLength = Math.min(STORED_MAX, length - start)
+        const head = Buffer.alloc(5)
+        head[0] = 0 // stored, not the last block; the sync flush before it left the stream on a byte boundary
+        head.writeUInt16LE(chunkLength, 1)
+        head.writeUInt16LE(~chunkLength & 0xffff, 3)
+        chunks.push(head, Buffer.alloc(chunkLength))
+        places.push({ offset: offset + 5, length: chunkLength })
+        offset += 5 + chunkLength
+      }
+      size += length
+      return { value: valueLengths.push(length) - 1, places }
     }
     const dictionary = Buffer.concat(before)
     before.push(part)
     // Sync flush: the part ends on a byte boundary, not as the last block, ready for what follows.
     const options = { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH, ...(dictionary.length > 0 && { dictionary }) }
-    return { raw: part, deflated: zlib.deflateRawSync(part, options), crc: zlib.crc32(part), shift: crc32CombineGen(part.length) }
+    const deflated = zlib.deflateRawSync(part, options)
+    chunks.push(deflated)
+    offset += deflated.length
+    size += part.length
+    return { crc: zlib.crc32(part), shift: crc32CombineGen(part.length) }
   })
-}
-
-function storedBlocks(value: Buffer): Buffer[] {
-  const blocks: Buffer[] = []
-  for (let offset = 0; offset < value.length; offset += STORED_MAX) {
-    const chunk = value.subarray(offset, offset + STORED_MAX)
-    const head = Buffer.allocUnsafe(5)
-    head[0] = 0 // stored, not the last block; the sync flush before it left the stream on a byte boundary
-    head.writeUInt16LE(chunk.length, 1)
-    head.writeUInt16LE(~chunk.length & 0xffff, 3)
-    blocks.push(head, chunk)
-  }
-  return blocks
+  const trailer = Buffer.alloc(8)
+  trailer.writeUInt32LE(size >>> 0, 4)
+  chunks.push(FINAL_BLOCK, trailer)
+  // Buffer.alloc, not concat's pool: a kept template must not hold a shared 8 KiB slab alive (decision 011).
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0)
+  const stream = Buffer.alloc(total)
+  let at = 0
+  for (const chunk of chunks) at += chunk.copy(stream, at)
+  return { stream, pieces, valueLengths }
 }
 
 /**
  * The gzip member of the template with `values` in their places, in order; undefined when a value's length is not
- * the one the template was compressed for (the caller then compresses the page as a whole).
+ * the one the template was compressed for (the caller then compresses the page as a whole). A string value is
+ * written as Latin-1, one byte per character, as the template's own values were.
  */
-export function spliceGzip(template: GzipTemplate, values: Buffer[]): Buffer | undefined {
-  const pieces: Buffer[] = [HEADER]
+export function spliceGzip(template: GzipTemplate, values: (Buffer | string)[]): Buffer | undefined {
+  const { stream, pieces, valueLengths } = template
+  if (values.length !== valueLengths.length) return undefined
+  for (let i = 0; i < values.length; i++) if (values[i]!.length !== valueLengths[i]) return undefined
+  const out = Buffer.allocUnsafe(stream.length)
+  stream.copy(out)
   let crc = 0
-  let size = 0
-  let next = 0
-  for (const part of template) {
-    if ('valueLength' in part) {
-      const value = values[next++]
-      if (value?.length !== part.valueLength) return undefined
-      pieces.push(...storedBlocks(value))
-      crc = zlib.crc32(value, crc)
-      size += value.length
-    } else {
-      pieces.push(part.deflated)
-      crc = crc32CombineOp(crc, part.crc, part.shift)
-      size += part.raw.length
+  for (const piece of pieces) {
+    if ('crc' in piece) {
+      crc = crc32CombineOp(crc, piece.crc, piece.shift)
+      continue
+    }
+    const value = values[piece.value]!
+    let start = 0
+    for (const { offset, length } of piece.places) {
+      if (typeof value === 'string') out.write(value.slice(start, start + length), offset, 'latin1')
+      else value.copy(out, offset, start, start + length)
+      crc = zlib.crc32(out.subarray(offset, offset + length), crc)
+      start += length
     }
   }
-  if (next !== values.length) return undefined
-  const trailer = Buffer.allocUnsafe(8)
-  trailer.writeUInt32LE(crc >>> 0, 0)
-  trailer.writeUInt32LE(size >>> 0, 4)
-  pieces.push(FINAL_BLOCK, trailer)
-  return Buffer.concat(pieces)
+  out.writeUInt32LE(crc >>> 0, out.length - 8)
+  return out
 }
 
 // CRC-32 combination as zlib does it (crc32.c: multmodp, x2nmodp, crc32_combine_gen/op): CRCs are polynomials

@@ -145,6 +145,8 @@ function rendererFrom(
   // stays identical, and React's renderer does not run on the hot path. The fixed parts are kept as UTF-8 bytes and compressed once.
   interface CachedPage {
     parts: (Buffer | string)[]
+    /** The placeholders among the parts, in order: which value goes in each place. */
+    slots: string[]
     /** Made at the first request that asks for gzip, with that request's values for their lengths. */
     gzip?: GzipTemplate
   }
@@ -155,7 +157,8 @@ function rendererFrom(
       cache.delete(key) // most recently used goes last
     } else {
       const html = render({ ...props, token: TOKEN, hash: HASH }, NONCE, head)
-      page = { parts: encodeParts(html.split(SLOTS)) }
+      const parts = encodeParts(html.split(SLOTS))
+      page = { parts, slots: parts.filter((part) => typeof part === 'string') }
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
     }
     cache.set(key, page)
@@ -170,16 +173,17 @@ function rendererFrom(
         const html = render(props, nonce, head).replaceAll(NONCE, nonce)
         return gzip ? { body: zlib.gzipSync(html), encoding: 'gzip' } : { body: html }
       }
-      const slot: Record<string, string> = { [TOKEN]: props.token, [HASH]: props.hash, [NONCE]: nonce }
       const page = cached(props, head, key)
-      const values = page.parts.filter((part) => typeof part === 'string').map((part) => Buffer.from(slot[part]!, 'latin1'))
-      const filled = <T>(value: (v: Buffer) => T) => {
+      const values = page.slots.map((slot) => (slot === TOKEN ? props.token : slot === HASH ? props.hash : nonce))
+      const plain = () => {
         let next = 0
-        return page.parts.map((part) => (typeof part === 'string' ? value(values[next++]!) : part))
+        return Buffer.concat(page.parts.map((part) => (typeof part === 'string' ? Buffer.from(values[next++]!, 'latin1') : part)))
       }
-      const plain = () => Buffer.concat(filled((value) => value))
       if (!gzip) return { body: plain() }
-      page.gzip ??= compressTemplate(filled((value) => ({ value })))
+      if (!page.gzip) {
+        let next = 0
+        page.gzip = compressTemplate(page.parts.map((part) => (typeof part === 'string' ? { value: Buffer.from(values[next++]!, 'latin1') } : part)))
+      }
       // A value of another length than the template's (a token format change) costs a whole compression.
       return { body: spliceGzip(page.gzip, values) ?? zlib.gzipSync(plain()), encoding: 'gzip' }
     },

@@ -20,13 +20,46 @@ vi.mock('fastify', async (importOriginal) => {
   return { ...fastify, default: withRouteList }
 })
 
+const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * Routes that change something but declare no body, each for a reason. A new route that changes something must
+ * declare its body, or be added here with its reason.
+ */
+const NO_BODY_SCHEMA: Record<string, string> = {
+  // Forms posted by a browser, with or without script: their own code checks the fields, so that a wrong one is
+  // answered with the page and its hints in the visitor's language, not a JSON error.
+  'POST /bestaetigen': 'the confirmation form: one field, the signed link token, checked by checkConfirmToken',
+  'POST /kaufen': "the checkout form: checked field by field by the checkout's own schema, answered with the page",
+  'POST /kauf/:token': "the buyer's deal page form: its `action` field names the step, any other value shows the page again",
+  // Everything these need is in the path or the session.
+  'POST /api/session/passkey/options': 'takes nothing: the challenge is made for whoever asks',
+  'DELETE /api/session': 'signs out the session of the cookie',
+  'DELETE /api/inquiries/:id': 'the inquiry is named by the path',
+  'POST /api/outbox/:id/resend': 'the mail is named by the path',
+  'POST /api/outbox/dns/:id/resend': 'the update is named by the path',
+  'POST /api/outbox/domain-notices/:id/resend': 'the notice is named by the path',
+  'DELETE /api/templates/:kind': 'the template is named by the path',
+  'POST /api/deals/:id/paid': 'the deal is named by the path; the day is the day it is marked',
+  'POST /api/deals/:id/rates/:number/paid': 'the rate is named by the path',
+  'POST /api/deals/:id/rates/:number/wait': 'the rate is named by the path',
+  'POST /api/deals/:id/invoice': 'the deal is named by the path; the invoice follows from its state',
+  'POST /api/passkeys/options': 'takes nothing: the challenge is made for the signed-in owner',
+  'DELETE /api/passkeys/:id': 'the passkey is named by the path',
+  'POST /api/second-factor/setup': 'takes nothing: a new secret is drawn',
+  'DELETE /api/sessions/:ref': 'the session is named by the path',
+  'DELETE /api/sessions': 'ends every session but this one',
+}
+
 type Part = 'params' | 'querystring' | 'body' | 'response'
 const has = (route: RouteOptions, part: Part) => route.schema !== undefined && (route.schema as Record<string, unknown>)[part] !== undefined
 
-/** The parts a route must declare: its answer always, its params where the path has some, a body where it changes something. */
+/** The parts a route must declare: its answer always, its params where the path has some, a body where it changes something (but see NO_BODY_SCHEMA). */
 function missingParts(route: RouteOptions): Part[] {
   const wanted: Part[] = ['response']
   if (route.url.includes(':')) wanted.push('params')
+  const changing = ([] as string[]).concat(route.method).filter((method) => CHANGING.has(method))
+  if (changing.some((method) => NO_BODY_SCHEMA[`${method} ${route.url}`] === undefined)) wanted.push('body')
   return wanted.filter((part) => !has(route, part))
 }
 
@@ -63,5 +96,21 @@ describe('the schemas of the routes', () => {
 
   it('every route of the console declares its schema', () => {
     expect(withoutSchema(app.app.admin!)).toEqual([])
+  })
+
+  it('every route said to take no body schema exists and changes something, and declares none', () => {
+    const routes = [...(added.get(app.app) ?? []), ...(added.get(app.app.admin!) ?? [])]
+    const changing = new Map(
+      routes.flatMap((route) =>
+        ([] as string[])
+          .concat(route.method)
+          .filter((method) => CHANGING.has(method))
+          .map((method) => [`${method} ${route.url}`, route] as const),
+      ),
+    )
+    for (const name of Object.keys(NO_BODY_SCHEMA)) {
+      expect(changing.has(name), name).toBe(true)
+      expect(has(changing.get(name)!, 'body'), `${name} has a body schema: take it off the list`).toBe(false)
+    }
   })
 })

@@ -319,6 +319,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       soldNames.start()
       domainsSync?.start()
       jobs.start()
+      // One line per start: when the outbox's first poll and the jobs began (what a test of several instances waits for).
+      app.log.info('background work started')
     }, BACKGROUND_START_MS)
   })
   app.addHook('onClose', async () => {

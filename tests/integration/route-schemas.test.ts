@@ -105,7 +105,7 @@ describe('the schemas of the routes', () => {
         ([] as string[])
           .concat(route.method)
           .filter((method) => CHANGING.has(method))
-          .map((method) => [`${method} ${route.url}`, route] as const),
+          .map((method): [string, RouteOptions] => [`${method} ${route.url}`, route]),
       ),
     )
     for (const name of Object.keys(NO_BODY_SCHEMA)) {

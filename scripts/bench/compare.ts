@@ -44,6 +44,8 @@ interface BuildFigures {
   coldStartMs: number
   restartMs: number
   rssIdleMiB: number
+  /** The idle RSS without the pages of files (the node binary's code and ICU data, shared and reclaimable). */
+  anonIdleMiB: number
   rssAfterLoadMiB: number
   get: GetFigures
   post: { okPerSecond: number; p99Ms: number; stored?: number }
@@ -103,6 +105,7 @@ async function measureBuild(main: string, options: Options): Promise<BuildFigure
         await sleep(1000)
         const pid = server.child.pid!
         const rssIdleMiB = +rssMiB(pid).toFixed(1)
+        const anonIdleMiB = +rssMiB(pid, 'RssAnon').toFixed(1)
         const get = wrkMedians(`${url}/`, { ...options, host: HOST })
         const rssAfterLoadMiB = +rssMiB(pid).toFixed(1)
         const post: BuildFigures['post'] = await postFigures(url, options.seconds)
@@ -115,7 +118,7 @@ async function measureBuild(main: string, options: Options): Promise<BuildFigure
         server = await launch()
         const restartMs = server.startMs
         await server.stop()
-        return { coldStartMs, restartMs, rssIdleMiB, rssAfterLoadMiB, get, post }
+        return { coldStartMs, restartMs, rssIdleMiB, anonIdleMiB, rssAfterLoadMiB, get, post }
       } finally {
         await server?.stop()
       }
@@ -151,7 +154,7 @@ function buildRef(ref: string) {
 }
 
 const row = (
-  figures: Pick<BuildFigures, 'coldStartMs' | 'restartMs' | 'rssIdleMiB' | 'rssAfterLoadMiB'> & {
+  figures: Pick<BuildFigures, 'coldStartMs' | 'restartMs' | 'rssIdleMiB' | 'anonIdleMiB' | 'rssAfterLoadMiB'> & {
     get: { requestsPerSecond: number; p99Ms: number }
     post: { okPerSecond: number }
   },
@@ -162,6 +165,7 @@ const row = (
   'cold start ms': figures.coldStartMs,
   'restart ms': figures.restartMs,
   'RSS idle MiB': figures.rssIdleMiB,
+  'of it anonymous MiB': figures.anonIdleMiB,
   'RSS after load MiB': figures.rssAfterLoadMiB,
 })
 
@@ -211,6 +215,7 @@ export async function benchSpeed(argv: string[]): Promise<void> {
           coldStartMs: pick((r) => r.coldStartMs),
           restartMs: pick((r) => r.restartMs),
           rssIdleMiB: pick((r) => r.rssIdleMiB),
+          anonIdleMiB: pick((r) => r.anonIdleMiB),
           rssAfterLoadMiB: pick((r) => r.rssAfterLoadMiB),
           rounds: runs,
         },

@@ -272,8 +272,11 @@ http { access_log off; client_body_temp_path ${dir}/body; proxy_temp_path ${dir}
   })
 }
 
-/** A VmRSS (resident now) or VmHWM (resident at most) line of /proc/PID/status, in MiB; null once the process is gone. */
-export function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+/**
+ * A VmRSS (resident now), VmHWM (resident at most) or RssAnon (resident and the process's own, not pages of files
+ * such as the node binary: decision 052) line of /proc/PID/status, in MiB; null once the process is gone.
+ */
+export function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number | null {
   try {
     // A process that has exited but not been reaped yet has a status file without memory lines.
     const kib = new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
@@ -287,9 +290,9 @@ export function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | null 
 export const childrenOf = (pid: number): number[] =>
   fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
 
-/** RSS of a process and all its children, in MiB. */
-export function rssMiB(pid: number): number {
-  return (memoryMiB(pid, 'VmRSS') ?? Number.NaN) + childrenOf(pid).reduce((sum, child) => sum + rssMiB(child), 0)
+/** RSS (or its anonymous part) of a process and all its children, in MiB. */
+export function rssMiB(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
+  return (memoryMiB(pid, field) ?? Number.NaN) + childrenOf(pid).reduce((sum, child) => sum + rssMiB(child, field), 0)
 }
 
 /** RSS of the process alone, in MiB to one decimal. */

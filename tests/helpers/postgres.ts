@@ -152,7 +152,9 @@ export async function queryStore<R = Record<string, unknown>>(dataDir: string, s
     }
   }
   const { DatabaseSync } = await import('node:sqlite')
-  const db = new DatabaseSync(path.join(dataDir, 'domain-lander.sqlite'))
+  // The server process writes to the same file: wait for its lock as the server's own connections do, rather than
+  // fail with "database is locked" (seen once under the whole suite's load).
+  const db = new DatabaseSync(path.join(dataDir, 'domain-lander.sqlite'), { timeout: 5_000 })
   try {
     const statement = db.prepare(sql)
     return (/^\s*(SELECT|WITH|PRAGMA)/i.test(sql) ? statement.all(...(params as never[])) : (statement.run(...(params as never[])), [])) as R[]

@@ -63,7 +63,9 @@ export async function startServerProcess(
     readline.createInterface({ input: stream }).on('line', (line) => output.push(line))
   }
   const ready = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 20_000)
+    // Generous: a server that fails exits, and is reported at once (below). Three instances migrating one fresh
+    // PostgreSQL database while the whole suite runs took over 20 s once.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 60_000)
     const poll = setInterval(() => {
       for (const line of output) {
         if (/"url":"http:\/\//.test(line)) {

@@ -19,23 +19,17 @@ export interface SharedDecorations {
 }
 
 /** The public app's own. */
-export interface PublicDecorations extends SharedDecorations {
+interface PublicOwn {
+  /** The public app only. */
   sites: SiteResolver
-  /** The page renderer with the visit counter (page/view.ts). */
+  /** The public app only: the page renderer with the visit counter (page/view.ts). */
   view: PageView
 }
 
+export type PublicDecorations = SharedDecorations & PublicOwn
+
 declare module 'fastify' {
-  interface FastifyInstance {
-    config: Config
-    store: Store
-    outbox: OutboxWorker
-    rateLimits: RateLimits
-    secret: string
-    /** The public app only. */
-    sites: SiteResolver
-    /** The public app only. */
-    view: PageView
+  interface FastifyInstance extends SharedDecorations, PublicOwn {
     /** Set once shutdown began: answers say "Connection: close" and /readyz says 503. */
     draining: boolean
     /**

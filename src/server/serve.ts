@@ -2,6 +2,7 @@
 // main.ts runs it for `npm start`; scripts/dev.ts runs it with Vite's dev server for `npm run dev`.
 import cluster from 'node:cluster'
 import module from 'node:module'
+import { firstAnswer } from './http/first-answer.ts'
 import type { ViteDev } from './vite-dev.ts'
 
 export interface ServeOptions {
@@ -53,8 +54,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
     throw explainListenError(error, PUBLIC_LISTENER)
   })
-  // After the public port: a worker of a cluster shares this one as it shares that one. Built only now, so that the
-  // first page does not wait for it.
+  // After the public port: a worker of a cluster shares this one as it shares that one. Built only after the first
+  // answer, so that a request that waited for the start (a restart under load) does not also wait for the console's
+  // code and routes (decision 011).
+  await firstAnswer(app.server, CONSOLE_AFTER_MS)
   const admin = await app.startConsole()
   await admin?.listen({ port: config.adminPort!, host: config.adminHost }).catch((error: unknown) => {
     throw explainListenError(error, ADMIN_LISTENER)
@@ -75,6 +78,9 @@ export async function serve(options: ServeOptions): Promise<void> {
     app.log.warn(`SMTP_URL is not set: every inquiry is written as an .eml file to ${config.dataDir}/mail instead of being mailed`)
   }
 }
+
+/** How long after listening the console is built when no request has come. */
+const CONSOLE_AFTER_MS = 100
 
 /** Thrown at start-up for a cause the owner fixes (a setting, a file, a directory): their own messages say how. */
 const OWNER_FIXES = new Set(['ConfigError', 'DataDirError', 'DomainsFileError', 'ListenError'])

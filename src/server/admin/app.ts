@@ -14,11 +14,9 @@ import { answerClientError, sendFailure } from '../http/errors.ts'
 import { sentAsIs, zodSchemas } from '../http/zod-schemas.ts'
 import { isCrossSite } from '../http/same-origin.ts'
 import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
-import type { SharedDecorations } from '../decorations.ts'
-import type { DomainRegistry } from '../sites/registry.ts'
 import { auditHooks } from './audit/record.ts'
 import auditRoutes from './audit/route.ts'
-import { decorateConsole } from './decorations.ts'
+import { decorateConsole, type ConsoleDecorations } from './decorations.ts'
 import { consoleHostNames, isConsoleHost } from './host.ts'
 import dealRoutes from './deal/route.ts'
 import salesRoutes from './sales/route.ts'
@@ -31,22 +29,16 @@ import statsRoutes from './stats/route.ts'
 import privacyRoutes from './privacy/route.ts'
 import securityRoutes from './security/route.ts'
 import { startupProblem } from './security/relying-party.ts'
-import { createConsoleRenderer, sendPage, type ConsoleRenderer } from './render.ts'
+import { createConsoleRenderer, sendPage } from './render.ts'
 import sessionRoutes, { sessionGuard } from './session/route.ts'
 
-export interface AdminAppOptions extends SharedDecorations {
-  domains: DomainRegistry
-  log: FastifyBaseLogger
-  /** A deal completed in the console: the name is sold in this process at once (deal/sold-names.ts). */
-  onDealCompleted: (domain: string) => void
-  /** The DNS updates of the _for-sale records (dns/worker.ts), when DNS_UPDATE_* is set. */
-  dnsUpdates?: { kick(): void } | null
-  /** The daily checks' notifications (domain-checks/notices.ts). */
-  domainNotices?: { kick(): void }
-  /** The console's build (index.html, assets/); its absence (tests without the console build) is tolerated. */
-  consoleDir: string
-  renderer?: ConsoleRenderer
-}
+/** What the console is built with: its decorations (those it does not make itself), its logger and its build. */
+export type AdminAppOptions = Omit<ConsoleDecorations, 'renderer' | 'dnsUpdates' | 'domainNotices'> &
+  Partial<Pick<ConsoleDecorations, 'renderer' | 'dnsUpdates' | 'domainNotices'>> & {
+    log: FastifyBaseLogger
+    /** The console's build (index.html, assets/); its absence (tests without the console build) is tolerated. */
+    consoleDir: string
+  }
 
 /** Replies and the export carry some text; nothing the owner sends comes near this but a list to import (its routes set their own). */
 const BODY_LIMIT = 256 * 1024

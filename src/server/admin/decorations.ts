@@ -5,30 +5,25 @@ import { decorateShared, type SharedDecorations } from '../decorations.ts'
 import type { DomainRegistry } from '../sites/registry.ts'
 import type { ConsoleRenderer } from './render.ts'
 
-export interface ConsoleDecorations extends SharedDecorations {
+/** The console's own, beside those both apps share. */
+interface ConsoleOwn {
+  /** The console only. */
   domains: DomainRegistry
+  /** The console only. */
   renderer: ConsoleRenderer
-  /** A deal completed in the console: the name is sold in this process at once (deal/sold-names.ts). */
+  /** The console only. A deal completed in the console: the name is sold in this process at once (deal/sold-names.ts). */
   onDealCompleted: (domain: string) => void
-  /** The DNS updates of the _for-sale records (dns/worker.ts), when DNS_UPDATE_* is set. */
+  /** The console only. The DNS updates of the _for-sale records (dns/worker.ts), when DNS_UPDATE_* is set. */
   dnsUpdates: { kick(): void } | null
-  /** The daily checks' notifications (domain-checks/notices.ts). */
+  /** The console only. The daily checks' notifications (domain-checks/notices.ts). */
   domainNotices: { kick(): void } | null
 }
 
+export type ConsoleDecorations = SharedDecorations & ConsoleOwn
+
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** The console only. */
-    domains: DomainRegistry
-    /** The console only. */
-    renderer: ConsoleRenderer
-    /** The console only. */
-    onDealCompleted: (domain: string) => void
-    /** The console only. */
-    dnsUpdates: { kick(): void } | null
-    /** The console only. */
-    domainNotices: { kick(): void } | null
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the decorations are declared once, in ConsoleOwn
+  interface FastifyInstance extends ConsoleOwn {}
 }
 
 /** Before the routes are registered: a decorator made on the root instance is seen by every plugin registered after. */

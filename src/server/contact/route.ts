@@ -118,7 +118,8 @@ export default async function contactRoutes(app: FastifyInstance) {
 
   /** After the route's schema passed the body: what the schema cannot know (the domain's currency, the token). */
   function checkSubmission(request: FastifyRequest, data: ContactPayload): Submission {
-    const site = checkedSites.get(request) ?? siteOf(request)
+    // Passed in preValidation already; the request keeps its lookup (sites/resolver.ts), so this one costs nothing.
+    const site = siteOf(request)
     const text = TEXTS[site.language]
     // The schema maps the domain as the browser can (URL); tr46 also checks its punycode labels. An address no mail
     // server resolves is refused with the same hint: mail could not reach it, and it would escape the counting.
@@ -213,12 +214,11 @@ export default async function contactRoutes(app: FastifyInstance) {
       : {}
   // JSON answers in the one error body; a form posted without script gets a page, a string no serializer sees.
   const schema = { body: contactSchema, response: { 200: contactSuccessSchema, 303: sentAsIs, '4xx': errorBody, '5xx': errorBody } }
-  // The site found before the body was looked at, for the handler: the lookup and its checks run once per POST. A
-  // callback, not an async function: an async hook costs a promise per request.
-  const checkedSites = new WeakMap<FastifyRequest, Site>()
+  // The site's checks before the body is validated. A callback, not an async function: an async hook costs
+  // a promise per request.
   const preValidation = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     try {
-      checkedSites.set(request, siteOf(request))
+      siteOf(request)
     } catch (error) {
       return done(error as Error)
     }

@@ -25,8 +25,9 @@ export function faviconSvg(name: string): string {
 }
 
 export default async function faviconRoutes(app: FastifyInstance) {
+  const { sites } = app
   app.get('/favicon.svg', { schema: { response: { 200: sentAsIs } } }, async (request, reply) => {
-    const lookup = request.server.sites.lookup(request)
+    const lookup = sites.lookup(request)
     return reply
       .type('image/svg+xml')
       .header('cache-control', 'public, max-age=86400')

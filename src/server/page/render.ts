@@ -150,6 +150,11 @@ function rendererFrom(
     /** Made at the first request that asks for gzip, with that request's values for their lengths. */
     gzip?: GzipTemplate
   }
+  /** The page's parts with the values in the placeholders' places, each value as `wrap` takes it (ASCII, so Latin-1). */
+  const filled = <T>(page: CachedPage, values: string[], wrap: (value: Buffer) => T) => {
+    let next = 0
+    return page.parts.map((part) => (typeof part === 'string' ? wrap(Buffer.from(values[next++]!, 'latin1')) : part))
+  }
   const cache = new Map<string, CachedPage>()
   function cached(props: PageProps, head: PageHead | undefined, key = pageCacheKey(props, head)): CachedPage {
     let page = cache.get(key)
@@ -175,15 +180,9 @@ function rendererFrom(
       }
       const page = cached(props, head, key)
       const values = page.slots.map((slot) => (slot === TOKEN ? props.token : slot === HASH ? props.hash : nonce))
-      const plain = () => {
-        let next = 0
-        return Buffer.concat(page.parts.map((part) => (typeof part === 'string' ? Buffer.from(values[next++]!, 'latin1') : part)))
-      }
+      const plain = () => Buffer.concat(filled(page, values, (value) => value))
       if (!gzip) return { body: plain() }
-      if (!page.gzip) {
-        let next = 0
-        page.gzip = compressTemplate(page.parts.map((part) => (typeof part === 'string' ? { value: Buffer.from(values[next++]!, 'latin1') } : part)))
-      }
+      page.gzip ??= compressTemplate(filled(page, values, (value) => ({ value })))
       // A value of another length than the template's (a token format change) costs a whole compression.
       return { body: spliceGzip(page.gzip, values) ?? zlib.gzipSync(plain()), encoding: 'gzip' }
     },

@@ -1,27 +1,17 @@
-// The inbox: inquiries, their replies and their mail in the outbox, as the console lists, reads and changes them.
+// The inbox: inquiries and their replies, as the console lists, reads and changes them (their mail: outbox.ts).
 // One implementation for both databases but for the free-text search (SQLite's FTS5 table, PostgreSQL's GIN index;
 // both find words and the starts of words).
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { queueNotifications } from './notifications.ts'
-import { queueReplyMail, replyMessageIdFor } from './reply-mail.ts'
+import { queueReplyMail } from './reply-mail.ts'
 import type { Database } from './schema.ts'
 import { messageIdFor } from './save-inquiry.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import type { ConsoleInquiry, InquiryStatus, InquiryThread, MailListing, MailRow, OutboxStatus, Store, StoredInquiry } from './types.ts'
+import type { ConsoleInquiry, InquiryStatus, InquiryThread, MailRow, OutboxStatus, Store, StoredInquiry } from './types.ts'
 
 type InboxStore = Pick<
   Store,
-  | 'consoleInquiries'
-  | 'inquiryDomains'
-  | 'inquiryThread'
-  | 'addReply'
-  | 'setArchived'
-  | 'markSpam'
-  | 'markNotSpam'
-  | 'deleteInquiry'
-  | 'listMail'
-  | 'resendMail'
-  | 'offersSince'
+  'consoleInquiries' | 'inquiryDomains' | 'inquiryThread' | 'addReply' | 'setArchived' | 'markSpam' | 'markNotSpam' | 'deleteInquiry' | 'offersSince'
 >
 
 type Db = Kysely<Database>
@@ -383,84 +373,6 @@ export function inboxStore(db: Db, dialect: DialectSpecifics): InboxStore {
           await trx.deleteFrom('replies').where('inquiry_id', '=', id).execute()
           const result = await trx.deleteFrom('inquiries').where('id', '=', id).executeTakeFirst()
           return result.numDeletedRows > 0n
-        }),
-      )
-    },
-    async listMail(statuses, page = {}) {
-      if (statuses.length === 0) return []
-      const { after, limit } = page
-      const rows = await guard(() =>
-        db
-          .selectFrom('outbox as o')
-          .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
-          .select([
-            'o.id',
-            'o.inquiry_id',
-            'o.reply_id',
-            'i.domain',
-            'o.status',
-            'o.attempts',
-            'o.last_error',
-            'o.created_at',
-            'o.next_attempt_at',
-            'o.webhook_url',
-          ])
-          .where('o.status', 'in', statuses)
-          .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('o.created_at', 'o.id'), '>', eb.tuple(after!.createdAt, after!.id))))
-          .orderBy('o.created_at')
-          .orderBy('o.id')
-          .$if(limit !== undefined, (qb) => qb.limit(limit!))
-          .execute(),
-      )
-      return rows.map((row): MailListing => ({
-        id: row.id,
-        inquiryId: row.inquiry_id,
-        replyId: row.reply_id,
-        domain: row.domain,
-        status: row.status,
-        attempts: row.attempts,
-        lastError: row.last_error,
-        createdAt: row.created_at,
-        nextAttemptAt: row.next_attempt_at,
-        webhookUrl: row.webhook_url,
-      }))
-    },
-    async resendMail(outboxId, now) {
-      return write(() =>
-        db.transaction().execute(async (trx) => {
-          const row = await trx
-            .selectFrom('outbox as o')
-            .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
-            .select(['o.id', 'o.reply_id', 'o.webhook_url', 'o.message_id', 'o.resends', 'o.lease_until', 'i.id as inquiry_id', 'i.token', 'i.domain'])
-            .where('o.id', '=', outboxId)
-            .$if(postgres, (qb) => qb.forUpdate())
-            .executeTakeFirst()
-          // A mail being sent right now is left to the process sending it.
-          if (!row || (row.lease_until !== null && row.lease_until > now)) return false
-          const resends = row.resends + 1
-          // A notification keeps its delivery id (the row's id): a receiver that did get it drops the repeat.
-          const messageId =
-            row.webhook_url !== null
-              ? row.message_id
-              : row.reply_id === null
-                ? messageIdFor({ id: row.inquiry_id, token: row.token, domain: row.domain }, resends)
-                : replyMessageIdFor({ id: row.reply_id, token: row.token, domain: row.domain }, resends)
-          await trx
-            .updateTable('outbox')
-            .set({
-              status: 'pending',
-              attempts: 0,
-              last_error: null,
-              next_attempt_at: now,
-              created_at: now,
-              message_id: messageId,
-              resends,
-              lease_owner: null,
-              lease_until: null,
-            })
-            .where('id', '=', outboxId)
-            .execute()
-          return true
         }),
       )
     },

@@ -1,0 +1,51 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { firstAnswer } from './first-answer.ts'
+
+let server: http.Server | undefined
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
+
+/** A server that answers each request after `delayMs`, and the order of what happened. */
+async function startServer(delayMs: number) {
+  const events: string[] = []
+  server = http.createServer((_request, response) => {
+    setTimeout(() => {
+      events.push('answered')
+      response.end('ok')
+    }, delayMs)
+  })
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+  return { events, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }
+}
+
+describe('firstAnswer', () => {
+  it('resolves once the first request has been answered, not when it arrives', async () => {
+    const { events, url } = await startServer(50)
+    const waited = firstAnswer(server!, 10_000).then(() => events.push('resolved'))
+    await (await fetch(url)).text()
+    await waited
+    expect(events).toEqual(['answered', 'resolved'])
+  })
+
+  it('resolves after the time given when no request comes, and leaves no listener behind', async () => {
+    await startServer(0)
+    const before = server!.listenerCount('request')
+    const started = Date.now()
+    await firstAnswer(server!, 30)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25)
+    expect(server!.listenerCount('request')).toBe(before)
+  })
+
+  it('resolves when the first request ends without an answer (the client went away)', async () => {
+    const { url } = await startServer(10_000)
+    const waited = firstAnswer(server!, 10_000)
+    const controller = new AbortController()
+    const request = fetch(url, { signal: controller.signal }).catch(() => 'aborted')
+    await new Promise((resolve) => server!.once('request', resolve))
+    controller.abort()
+    expect(await request).toBe('aborted')
+    await waited
+    server!.closeAllConnections()
+  })
+})

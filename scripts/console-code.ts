@@ -1,6 +1,7 @@
-// What the console's pictures in docs/ were taken from: a hash of the console's code (src/console without its tests),
-// by content, so that it means the same in any checkout, shallow or not. `npm run screenshots` records it per picture
-// in docs/console-pictures.json; tests/screenshots.test.ts compares it with the code as it is.
+// What the console's pictures in docs/ were taken from: a hash of the console's code (src/console without its tests
+// and their fixtures, `*.test.*` and `*.fixtures.*`), by content, so that it means the same in any checkout, shallow or
+// not. `npm run screenshots` records it per picture in docs/console-pictures.json; tests/screenshots.test.ts compares
+// it with the code as it is.
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -14,7 +15,7 @@ export function consoleCodeHash(root: string): string {
       .readdirSync(path.join(root, dir), { withFileTypes: true })
       .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]))
   for (const file of walk('src/console')
-    .filter((file) => !/\.test\.[^/]+$/.test(file))
+    .filter((file) => !/\.(test|fixtures)\.[^/]+$/.test(file))
     .sort()) {
     hash
       .update(`${file}\0`)

@@ -25,7 +25,7 @@ test('every picture of the console in docs/ was taken from the console’s code 
   expect(Object.keys(recorded).filter((name) => !pictures.includes(name))).toEqual([])
 })
 
-test('the record follows the console’s code: a change to a page makes its pictures stale, a change to a test does not', () => {
+test('the record follows the console’s code: a change to a page makes its pictures stale, a change to a test or its fixtures does not', () => {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'console-code-'))
   try {
     fs.cpSync(path.join(root, 'src/console'), path.join(copy, 'src/console'), { recursive: true })
@@ -35,6 +35,8 @@ test('the record follows the console’s code: a change to a page makes its pict
     expect(taken).toBe(consoleCodeHash(copy))
     const test = fs.readdirSync(path.join(copy, 'src/console/pages')).find((name) => name.endsWith('.test.tsx'))!
     fs.appendFileSync(path.join(copy, 'src/console/pages', test), '\n// a test changes nothing in a picture\n')
+    expect(consoleCodeHash(copy)).toBe(taken)
+    fs.appendFileSync(path.join(copy, 'src/console/render.fixtures.ts'), '\n// nor do the fixtures of the tests\n')
     expect(consoleCodeHash(copy)).toBe(taken)
     fs.appendFileSync(path.join(copy, 'src/console/pages/Inbox.tsx'), '\n// the page changed\n')
     expect(consoleCodeHash(copy)).not.toBe(taken)

@@ -80,7 +80,8 @@ export function compressTemplate(parts: (Buffer | { value: Buffer })[]): GzipTem
 /**
  * The gzip member of the template with `values` in their places, in order; undefined when a value's length is not
  * the one the template was compressed for (the caller then compresses the page as a whole). A string value is
- * written as Latin-1, one byte per character, as the template's own values were.
+ * written as Latin-1, one byte per character, as the template's own values were: the page's values (token, signed
+ * time, nonce) are ASCII by construction, and a character above U+00FF would be cut to its low byte.
  */
 export function spliceGzip(template: GzipTemplate, values: (Buffer | string)[]): Buffer | undefined {
   const { stream, pieces, valueLengths } = template

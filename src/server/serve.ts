@@ -56,8 +56,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   })
   // After the public port: a worker of a cluster shares this one as it shares that one. Built only after the first
   // answer, so that a request that waited for the start (a restart under load) does not also wait for the console's
-  // code and routes (decision 011).
+  // code and routes (decision 053). A shutdown begun meanwhile builds no console.
   await firstAnswer(app.server, CONSOLE_AFTER_MS)
+  if (app.draining) return
   const admin = await app.startConsole()
   await admin?.listen({ port: config.adminPort!, host: config.adminHost }).catch((error: unknown) => {
     throw explainListenError(error, ADMIN_LISTENER)

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import readline from 'node:readline'
 import { expect, test } from 'vitest'
 import { tempDataDir } from '../helpers/app.ts'
 import { startServerProcess } from '../helpers/server.ts'
@@ -78,6 +79,30 @@ test('the start-up log says where the console is', async () => {
   } finally {
     expect(await server.stop()).toBe(0)
     server.cleanup()
+  }
+})
+
+test('a SIGTERM as soon as the public port listens ends the server with 0, whether its console was built yet or not', async () => {
+  const dataDir = tempDataDir()
+  let exited!: Promise<number | string>
+  try {
+    const started = await startServerProcess(
+      { DATA_DIR: dataDir },
+      {
+        onSpawn: (child) => {
+          exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+          let sent = false
+          readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+            // The console is built after the first answer or a moment after this line (decision 053).
+            if (!sent && line.includes('Server listening at')) sent = child.kill('SIGTERM')
+          })
+        },
+      },
+    ).catch((error: Error) => error)
+    expect(await exited).toBe(0)
+    if (started instanceof Error) expect(started.message).toMatch(/^server exited \(0\) before it was ready/)
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true })
   }
 })
 

@@ -10,6 +10,7 @@ const STORE_TESTS = [
   'src/server/jobs/{digest,audit-retention}.test.ts',
   'src/server/scheduler/scheduler.test.ts',
   'src/server/deal/{advance-invoices,auto-complete,deadlines,deal-rules,privacy,rates,webhooks}.test.ts',
+  'src/server/dns/worker.test.ts',
   'src/server/payments/statement.test.ts',
   'src/server/domains-edit/save.test.ts',
   'src/server/visits/{counter,report}.test.ts',

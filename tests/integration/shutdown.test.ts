@@ -3,16 +3,21 @@ import net from 'node:net'
 import { afterEach, expect, test } from 'vitest'
 import { queryStore } from '../helpers/postgres.ts'
 import { VISITOR, fetchForm, postContact } from '../helpers/contact.ts'
+import { startDripServer, type DripServer } from '../helpers/drip.ts'
+import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
 let smtp: SmtpSink | undefined
 let server: ServerProcess | undefined
+let drip: DripServer | undefined
 afterEach(async () => {
   await server?.kill()
   server?.cleanup()
   await smtp?.close()
-  server = smtp = undefined
+  await drip?.close()
+  removeTestFiles()
+  server = smtp = drip = undefined
 })
 
 type Outcome = { kind: 'answer'; status: number; token?: string } | { kind: 'no connection'; code: string }
@@ -137,4 +142,24 @@ test('SIGTERM with 200 half-open connections and 20 posts in flight stores every
   const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
   expect(answers.filter((answer) => answer.status === 200 && !stored.has(answer.token))).toEqual([])
   console.log(`shutdown with 200 half-open connections: exit 0 after ${took} ms, posts answered: ${JSON.stringify(answers.map((a) => a.status))}`)
+}, 40_000)
+
+test('SIGTERM while a DNS server drips its answer one byte at a time ends the exchange and exits 0 within 5 s', async () => {
+  drip = await startDripServer()
+  server = await startServerProcess({
+    DOMAINS_FILE: writeTestFile('domains:\n  beispiel.test:\n    price: 4900\n'),
+    DNS_UPDATE_SERVER: `${drip.host}:${drip.port}`,
+    DNS_UPDATE_KEY_NAME: 'lander-key',
+    DNS_UPDATE_KEY_SECRET: Buffer.alloc(32, 7).toString('base64'),
+  })
+  // The update of beispiel.test is under way, and the server answers it a byte every 100 ms.
+  await expect.poll(() => drip!.open).toBe(1)
+  const stopping = Date.now()
+  const exitCode = await server.stop()
+  const took = Date.now() - stopping
+  expect({ exitCode, withinFiveSeconds: took < 5000 }).toEqual({ exitCode: 0, withinFiveSeconds: true })
+  // Cut off by the server, and kept to be sent after the next start.
+  await expect.poll(() => drip!.open).toBe(0)
+  expect(server.output.join('\n')).toContain('cut off: the server is shutting down')
+  console.log(`shutdown during a dripping DNS exchange: exit 0 after ${took} ms`)
 }, 40_000)

@@ -55,7 +55,7 @@ export async function sendZoneUpdate(
   zone: string,
   names: DnsNameRecords[],
   now: () => number = Date.now,
-  timeoutMs?: number,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<UpdateResult> {
   let request
   try {
@@ -65,5 +65,6 @@ export async function sendZoneUpdate(
   }
   // A TCP message has at most 65535 octets: a zone with that many records needs them in the zone file instead.
   if (request.message.length > 65_535) return { status: 'failed', error: `the update of ${zone} is too large for one DNS message (${names.length} names)` }
-  return sendUpdate({ host: settings.host, port: settings.port, key: settings.key, ...(timeoutMs !== undefined && { timeoutMs }) }, request, now)
+  const { timeoutMs, signal } = options
+  return sendUpdate({ host: settings.host, port: settings.port, key: settings.key, ...(timeoutMs !== undefined && { timeoutMs }) }, request, now, signal)
 }

@@ -43,8 +43,18 @@ export interface UpdateServer {
   host: string
   port: number
   key: TsigKey
+  /**
+   * The whole exchange, connect to the last byte of the answer (EXCHANGE_DEADLINE_MS unless given): a deadline, not
+   * an idle timeout, which a server sending a byte now and then would keep resetting.
+   */
   timeoutMs?: number
 }
+
+/**
+ * One update is one message and one short answer: any working DNS server is done within a second. 10 s leaves room
+ * for a slow link and a busy server, and ends an exchange that stalls before the next zone's update waits long.
+ */
+const EXCHANGE_DEADLINE_MS = 10_000
 
 /** The records one owner name should hold after the update: none deletes them. */
 export interface NameRecords {
@@ -237,19 +247,27 @@ export function judgeResponse(response: Buffer, request: SignedUpdate, key: Tsig
   return { status: 'sent' }
 }
 
-/** Sends one update over TCP (RFC 7766: any size, no spoofed answers) and reads its one answer. */
-export function sendUpdate(server: UpdateServer, request: SignedUpdate, now: () => number = Date.now): Promise<UpdateResult> {
+/**
+ * Sends one update over TCP (RFC 7766: any size, no spoofed answers) and reads its one answer, within the deadline;
+ * `signal` ends it sooner (a shutdown). Either way the connection is closed and the attempt counts as not sent.
+ */
+export function sendUpdate(server: UpdateServer, request: SignedUpdate, now: () => number = Date.now, signal?: AbortSignal): Promise<UpdateResult> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve({ status: 'retry', error: 'not sent: the server is shutting down' })
     const socket = net.connect({ host: server.host, port: server.port })
     let received = Buffer.alloc(0)
     let done = false
     const finish = (result: UpdateResult) => {
       if (done) return
       done = true
+      clearTimeout(deadline)
+      signal?.removeEventListener('abort', stopped)
       socket.destroy()
       resolve(result)
     }
-    socket.setTimeout(server.timeoutMs ?? 10_000, () => finish({ status: 'retry', error: 'the DNS server did not answer in time' }))
+    const deadline = setTimeout(() => finish({ status: 'retry', error: 'the DNS server did not answer in time' }), server.timeoutMs ?? EXCHANGE_DEADLINE_MS)
+    const stopped = () => finish({ status: 'retry', error: 'cut off: the server is shutting down' })
+    signal?.addEventListener('abort', stopped, { once: true })
     socket.on('error', (error: NodeJS.ErrnoException) =>
       finish({ status: 'retry', error: `the DNS server cannot be reached (${error.code ?? error.message})` }),
     )

@@ -15,6 +15,10 @@ const publishing = () => import('./publish.ts')
 
 /** How often the domains in force are looked at (a version compare; the plan is made only when it moved). */
 const WATCH_MS = 1_000
+/**
+ * The deadline of one update's whole exchange (update.ts's EXCHANGE_DEADLINE_MS, not imported: that would load dns2
+ * at every start). A server that stalls holds up the zones after it this long at most, then waits for its retry.
+ */
 const SEND_TIMEOUT_MS = 10_000
 
 export interface DnsWorker {
@@ -34,9 +38,15 @@ export function createDnsWorker(options: {
   owner: string
   leaseMs: number
   now?: () => number
+  /** Tests: a shorter deadline per exchange than SEND_TIMEOUT_MS. */
+  sendTimeoutMs?: number
 }): DnsWorker {
   const { store, settings, log, owner, leaseMs } = options
   const now = options.now ?? Date.now
+  // Within half the lease: no other process claims the update while this one may still be sending it.
+  const sendTimeoutMs = Math.min(options.sendTimeoutMs ?? SEND_TIMEOUT_MS, leaseMs / 2)
+  /** Ends the exchange in flight when the worker stops: a shutdown does not wait for a server that stalls. */
+  let stopping = new AbortController()
   let running = false
   let seenVersion: string | undefined
   /** Zone -> the JSON of its names as last queued from this process. */
@@ -83,7 +93,7 @@ export function createDnsWorker(options: {
   async function deliver(item: DnsUpdateItem) {
     const { sendZoneUpdate, withRemoved } = await publishing()
     const names = withRemoved(item.names, await store.dnsPublishedNames(item.zone))
-    const result = await sendZoneUpdate(settings, item.zone, names, now, Math.min(SEND_TIMEOUT_MS, leaseMs / 2))
+    const result = await sendZoneUpdate(settings, item.zone, names, now, { timeoutMs: sendTimeoutMs, signal: stopping.signal })
     const fields = { zone: item.zone, update: item.id, attempts: item.attempts + 1 }
     if (result.status === 'sent') {
       await store.markDnsUpdateSent(item.id, item.zone, names, now())
@@ -145,6 +155,7 @@ export function createDnsWorker(options: {
     start() {
       if (running) return
       running = true
+      stopping = new AbortController()
       watchTimer = setInterval(triggerWatch, WATCH_MS)
       triggerWatch()
       triggerSend()
@@ -157,6 +168,7 @@ export function createDnsWorker(options: {
       running = false
       clearInterval(watchTimer)
       clearTimeout(sendTimer)
+      stopping.abort()
       await watching
       await sending
     },

@@ -12,7 +12,7 @@ import { createOutboxWorker } from './mail/outbox.ts'
 import { counterExpiryJob } from './deal/expiry.ts'
 import { createMailTransport, type SmtpTimeouts } from './mail/transport.ts'
 import { createDevPageRenderer, createPageRenderer } from './page/render.ts'
-import { logStream } from './logger.ts'
+import { logHooks, logStream } from './logger.ts'
 import type { ViteDev } from './vite-dev.ts'
 import contactRoutes, { BODY_LIMIT } from './contact/route.ts'
 import confirmRoutes from './confirm/route.ts'
@@ -98,7 +98,7 @@ const connectionTrackers = new WeakMap<FastifyInstance, ConnectionTracker>()
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers, stream: await logStream(config) },
+    logger: options.logger ?? { level: config.logLevel, serializers: requestSerializers, hooks: logHooks, stream: await logStream(config) },
     logController: new LogController({ disableRequestLogging: !logsEveryRequest(config.logLevel) }),
     childLoggerFactory: lazyRequestLogger,
     trustProxy: fastifyTrustProxy(config.trustProxy),

@@ -2,6 +2,7 @@
 // default; a person who starts the server on a terminal reads plain lines instead. LOG_FORMAT decides either way.
 import type { DestinationStream, Logger } from 'pino'
 import type { Config } from './config.ts'
+import { redactCapabilityLinks } from './lib/capability-links.ts'
 
 type LogConfig = Pick<Config, 'logFormat' | 'logLevel'>
 
@@ -21,10 +22,18 @@ export async function logStream(config: Pick<Config, 'logFormat'>): Promise<Dest
   return pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss', ignore: 'hostname', singleLine: true, sync: true })
 }
 
+/**
+ * What every logger of the server is made with. Each line passes the redaction as the text written, after every
+ * serializer and whatever field or message holds a URL (a request's, an error's, Fastify's own): a deal or
+ * confirmation link in a log is the buyer's or visitor's key in the hands of whoever reads the log (decision 033).
+ */
+export const logHooks = { streamWrite: redactCapabilityLinks }
+
 /** A logger for what runs outside the app (start-up, a cluster's primary), in the app's format and level. */
 export async function createLogger(config: LogConfig, bindings: Record<string, unknown> = {}): Promise<Logger> {
   const { pino } = await import('pino')
   const stream = await logStream(config)
-  const logger = stream ? pino({ level: config.logLevel }, stream) : pino({ level: config.logLevel })
+  const options = { level: config.logLevel, hooks: logHooks }
+  const logger = stream ? pino(options, stream) : pino(options)
   return logger.child(bindings)
 }

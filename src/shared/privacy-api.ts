@@ -77,7 +77,7 @@ export interface ErasedReport {
   replies: number[]
   outboxRows: number
   mailFiles: number
-  /** Rows of the audit trail that named them (decision 043). */
+  /** Rows of the audit trail that named them, kept without the link to them (decision 043). */
   auditRows: number
   /** Invoices of their deals that are kept (8 years after the year of issue by default, §147 AO, §14b UStG; GDPR Art. 17(3)(b)): "RE-00042". */
   keptInvoices: string[]

@@ -42,6 +42,7 @@ beforeAll(async () => {
   verkauf-eins.de: { minOffer: 100 }
   verkauf-zwei.de: { minOffer: 100 }
   verkauf-drei.de: { minOffer: 100 }
+  verkauf-vier.de: { minOffer: 100 }
 `,
   )
   smtp = await startSmtpSink()
@@ -99,13 +100,17 @@ const cli = async (...args: string[]) => runCli(server.dataDir, { ...(await stor
 const codeAt = (secret: string, timestamp: number) => new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp })
 
 let visitors = 0
-/** A visitor writes from `host` with an offer; their message and address are noted as secrets. */
-async function writeFrom(host: string, offer = '500') {
+/** A visitor writes from `host` with an offer; their message and address (and a name of their own) are noted as secrets. */
+async function writeFrom(host: string, offer = '500', name = VISITOR.name58fnlsd) {
   const email = `besucher${++visitors}-${process.pid}@example.net`
   const message = `Vertraulich-Nachricht-${visitors}`
   secrets.push(email, message)
+  if (name !== VISITOR.name58fnlsd) secrets.push(name)
   const { token, hash } = await fetchForm(server.url, host)
-  const response = await requestAs(host, `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, themail3h6: email, message, offer, token, hash } })
+  const response = await requestAs(host, `${server.url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, name58fnlsd: name, themail3h6: email, message, offer, token, hash },
+  })
   expect(response.status, response.html).toBe(200)
   const page = (await (await client.call('/api/inbox', { cookie })).json()) as InboxPage
   const item = page.items.find((row) => row.email === email)!
@@ -199,6 +204,36 @@ describe('the audit trail', () => {
     await expectOneRow({ action: 'deal-cancel', outcome: 'ok', deal_id: second.id, inquiry_id: other.id })
   })
 
+  test("erasing the buyer keeps the session's deal steps, by the session, with the ids in the detail and nothing of the buyer", async () => {
+    const buyer = await writeFrom('verkauf-vier.de', '900', 'Kunigunde Vierling')
+    expect((await send(`/api/inquiries/${buyer.id}/accept`, {})).status).toBe(200)
+    const { deal } = (await (await send(`/api/inquiries/${buyer.id}/deal`, undefined, 'GET')).json()) as { deal: { id: number } }
+    expect((await send(`/api/deals/${deal.id}/paid`)).status).toBe(200)
+    secrets.push('AUTH-Code-Vier-Vertraulich')
+    expect((await send(`/api/deals/${deal.id}/transfer`, { code: 'AUTH-Code-Vier-Vertraulich' })).status).toBe(200)
+    const steps = await freshRows()
+    expect(steps.map((row) => [row.action, row.actor, row.inquiry_id, row.deal_id])).toEqual([
+      ['accept', actorOf(cookie), buyer.id, null],
+      ['deal-paid', actorOf(cookie), buyer.id, deal.id],
+      ['deal-transfer', actorOf(cookie), buyer.id, deal.id],
+    ])
+
+    expect((await send('/api/privacy/erase', { email: buyer.email })).status).toBe(200)
+    const rows = await allRows()
+    const named = `Anfrage ${buyer.id}, Verkauf ${deal.id} (gelöscht)`
+    expect(rows.filter((row) => steps.some((step) => step.id === row.id))).toEqual([
+      { ...steps[0], inquiry_id: null, detail: `Anfrage ${buyer.id} (gelöscht)` },
+      { ...steps[1], inquiry_id: null, deal_id: null, detail: named },
+      { ...steps[2], inquiry_id: null, deal_id: null, detail: named },
+    ])
+    await expectOneRow({ actor: actorOf(cookie), action: 'forget', outcome: 'ok', inquiry_id: null, deal_id: null, domain: null, detail: '1 Anfrage' })
+    // The raw rows, every column: neither the address nor the name, in any case.
+    const table = JSON.stringify(await queryStore(server.dataDir, 'SELECT * FROM audit_log')).toLowerCase()
+    for (const word of [buyer.email, 'Kunigunde', 'Vierling']) expect(table).not.toContain(word.toLowerCase())
+    // And the console's subject filter no longer leads from the deal to her.
+    expect(((await (await send(`/api/audit?subject=V${deal.id}`, undefined, 'GET')).json()) as AuditPage).entries).toEqual([])
+  })
+
   test('templates, the import, Datenschutz and a passkey write one row each, with counts, never the texts', async () => {
     const { templates } = (await (await send('/api/templates', undefined, 'GET')).json()) as TemplatesPage
     const template = templates[0]!
@@ -222,9 +257,8 @@ describe('the audit trail', () => {
     expect((await send('/api/privacy/access', { email: person.email })).status).toBe(200)
     expect(await freshRows()).toEqual([])
     expect((await send('/api/privacy/erase', { email: person.email })).status).toBe(200)
-    // The reply's row named the person's inquiry: it is erased with it; the erasure's own names nobody.
+    // The reply's row named the person's inquiry: it stays without the link; the erasure's own names nobody.
     expect((await allRows()).filter((row) => row.inquiry_id === person.id)).toEqual([])
-    seen = (await allRows()).length - 1
     await expectOneRow({ action: 'forget', outcome: 'ok', inquiry_id: null, domain: null, detail: '1 Anfrage' })
 
     expect((await send('/api/passkeys/4711', undefined, 'DELETE')).status).toBe(404)
@@ -341,7 +375,6 @@ describe('the audit trail', () => {
     await expectOneRow({ actor: 'CLI', action: 'resend', inquiry_id: person.id })
     expect((await cli('forget', '--email', person.email)).code).toBe(0)
     expect((await allRows()).filter((row) => row.inquiry_id === person.id)).toEqual([])
-    seen = (await allRows()).length - 1
     await expectOneRow({ actor: 'CLI', action: 'forget', outcome: 'ok', inquiry_id: null })
     expect((await runCliWithInput(server.dataDir, await storeEnv(server.dataDir), '', 'set-password', '--reset-2fa')).code).toBe(0)
     await expectOneRow({ actor: 'CLI', action: 'second-factor-off', outcome: 'ok' })
@@ -390,6 +423,8 @@ describe('the audit trail', () => {
     expect(entries.map((entry) => [entry.actor === 'CLI' ? 'CLI' : 'session', entry.outcome])).toEqual([
       ['CLI', 'refused'],
       ['CLI', 'ok'],
+      // The erased buyer's deal, kept.
+      ['session', 'ok'],
       ['session', 'refused'],
       ['session', 'ok'],
     ])

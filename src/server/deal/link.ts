@@ -2,8 +2,9 @@
 // of it (keyed with the store's secret, as the form token and the confirm link), cut to 128 bits. The store keeps
 // only the SHA-256 of <id>: neither a copy of the database nor a guess gives a working link.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { DEAL_PATH } from '../lib/capability-links.ts'
 
-export const DEAL_PATH = '/kauf'
+export { DEAL_PATH }
 
 const ID_BYTES = 16
 const MAC_CHARS = 22

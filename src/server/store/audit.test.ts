@@ -66,7 +66,7 @@ describe('the audit trail in the store', () => {
     expect((await store.auditEntries({ limit: 10 })).map((entry) => entry.outcome)).toEqual(['refused'])
   })
 
-  test("access lists the rows naming a person's inquiry or deal; forget erases them and keeps the others", async () => {
+  test("access lists the rows naming a person's inquiry or deal; forget keeps them without the link to the person", async () => {
     const storeConfig = await testStoreConfig('audit-')
     const store = await openTestStore(storeConfig)
     const config = loadConfig({ DATA_DIR: storeConfig.dataDir })
@@ -92,6 +92,59 @@ describe('the audit trail in the store', () => {
 
     const erased = await store.eraseByEmail('erika@example.de')
     expect(erased.auditRows).toBe(2)
-    expect((await store.auditEntries({ limit: 10 })).map((entry) => entry.action)).toEqual(['sign-in', 'reply'])
+    // What the owner did stays, by whom and when; the ids that led to her are only words of the detail now.
+    const kept = await store.auditEntries({ limit: 10 })
+    expect(kept.map(({ id: _, ...entry }) => entry)).toEqual([
+      { at: T0 + 4, actor: 'none', action: 'sign-in', outcome: 'refused', inquiryId: null, dealId: null, domain: null, detail: null },
+      { at: T0 + 3, actor: 'CLI', action: 'reply', outcome: 'ok', inquiryId: other.id, dealId: null, domain: 'audit-privacy.de', detail: null },
+      {
+        at: T0 + 2,
+        actor: 'session:abcdefgh',
+        action: 'deal-paid',
+        outcome: 'ok',
+        inquiryId: null,
+        dealId: null,
+        domain: null,
+        detail: `Verkauf ${accepted.deal.id} (gelöscht)`,
+      },
+      {
+        at: T0 + 1,
+        actor: 'CLI',
+        action: 'accept',
+        outcome: 'ok',
+        inquiryId: null,
+        dealId: null,
+        domain: 'audit-privacy.de',
+        detail: `Anfrage ${saved.id} (gelöscht)`,
+      },
+    ])
+    expect(await store.auditEntries({ inquiryId: saved.id, limit: 10 })).toEqual([])
+    expect(await store.auditEntries({ dealId: accepted.deal.id, limit: 10 })).toEqual([])
+    expect(await store.personData('erika@example.de')).toEqual([])
+    expect(accessReport('max@example.de', await store.personData('max@example.de'), T0 + 10).inquiries[0]!.audit).toHaveLength(1)
+  })
+
+  test("an erased row's detail names both ids before what it said, and stays within its length", async () => {
+    const storeConfig = await testStoreConfig('audit-')
+    const store = await openTestStore(storeConfig)
+    const config = loadConfig({ DATA_DIR: storeConfig.dataDir })
+    const saved = await store.saveInquiry(
+      newInquiry({ domain: 'audit-detail.de', email: 'otto@example.de', offer: { amount: 900, currency: 'EUR' }, createdAt: T0 }),
+      {
+        queue: false,
+      },
+    )
+    if (saved.status !== 'created') throw new Error('not created')
+    const accepted = await takeDealStep({ store, config, secret: SECRET, domains: domainsConfigOf({}) }, saved.id, { kind: 'accept' }, T0)
+    if (accepted.status !== 'queued' || !accepted.deal) throw new Error('not accepted')
+    const subject = { inquiryId: saved.id, dealId: accepted.deal.id, domain: 'audit-detail.de' }
+    await store.addAuditEntry({ at: T0 + 1, actor: 'CLI', action: 'bank-statement', outcome: 'ok', ...subject, detail: '3 Buchungen' })
+    await store.addAuditEntry({ at: T0 + 2, actor: 'CLI', action: 'bank-statement', outcome: 'ok', ...subject, detail: 'x'.repeat(AUDIT_DETAIL_MAX) })
+    expect((await store.eraseInquiries([saved.id])).auditRows).toBe(2)
+    const [long, short] = await store.auditEntries({ limit: 10 })
+    const ids = `Anfrage ${saved.id}, Verkauf ${accepted.deal.id} (gelöscht)`
+    expect(short!.detail).toBe(`${ids} · 3 Buchungen`)
+    expect(long!.detail).toHaveLength(AUDIT_DETAIL_MAX)
+    expect(long!.detail!.startsWith(`${ids} · xxx`)).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 // The audit trail (decision 043): one row per change made through the console or the CLI. Same for both databases.
-// Rows naming a person's inquiry or deal are read and erased with the person's data (store/privacy.ts).
+// Rows naming a person's inquiry or deal are read with the person's data and outlive its erasure without the link
+// to the person (store/privacy.ts).
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.ts'
 import type { AuditEntry, AuditStore } from './audit-types.ts'

@@ -35,7 +35,7 @@ export interface Erased {
   inquiries: { id: number; domain: string }[]
   replyIds: number[]
   outboxRows: number
-  /** Rows of the audit trail that named the inquiries or their deals. */
+  /** Rows of the audit trail that named the inquiries or their deals: kept, their ids moved into the detail (decision 043). */
   auditRows: number
   /**
    * The numbers of the invoices of their deals, which are not erased: an invoice and the data on it are kept for

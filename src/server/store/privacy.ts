@@ -5,13 +5,24 @@
 // it finds.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { localStem, sameMailboxAs } from '../lib/mailbox.ts'
-import { toAuditEntry } from './audit.ts'
+import { AUDIT_DETAIL_MAX, toAuditEntry } from './audit.ts'
 import { INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { Erased, PersonInquiry, PrivacyStore } from './types.ts'
 
 type Db = Kysely<Database>
+
+/**
+ * An erased person's row of the audit trail: "Anfrage 12, Verkauf 10 (gelöscht)", then what the detail said. Read
+ * from the row's old values (an UPDATE's SET sees the row as it was), in SQL both databases speak.
+ */
+const pseudonymisedDetail = sql<string>`substr(
+  CASE WHEN inquiry_id IS NULL THEN '' ELSE 'Anfrage ' || CAST(inquiry_id AS text) END
+  || CASE WHEN inquiry_id IS NULL OR deal_id IS NULL THEN '' ELSE ', ' END
+  || CASE WHEN deal_id IS NULL THEN '' ELSE 'Verkauf ' || CAST(deal_id AS text) END
+  || ' (gelöscht)'
+  || CASE WHEN detail IS NULL THEN '' ELSE ' · ' || detail END, 1, ${sql.lit(AUDIT_DETAIL_MAX)})`
 
 export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
   const { guard } = dialect
@@ -43,9 +54,13 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
       .execute()
     // Outbox rows first: they refer to the replies and the inquiries. SQLite's triggers take the FTS rows along.
     const outbox = await trx.deleteFrom('outbox').where('inquiry_id', 'in', ids).executeTakeFirst()
-    // The trail's rows that name them go with them (decision 043); the erasure's own row names no inquiry.
+    // The trail's rows that name them stay: what the owner (or whoever had the owner's session) did is not the
+    // person's to erase (decision 043). They lose their link to the person instead: the ids leave the columns that
+    // access, forget and the console's subject filter look up (an id SQLite gives again once the highest is erased
+    // would otherwise hand the rows to the next inquiry or deal), and stay readable in the detail.
     const audit = await trx
-      .deleteFrom('audit_log')
+      .updateTable('audit_log')
+      .set({ inquiry_id: null, deal_id: null, detail: pseudonymisedDetail })
       .where((eb) => eb.or([eb('inquiry_id', 'in', ids), eb('deal_id', 'in', eb.selectFrom('deals').select('id').where('inquiry_id', 'in', ids))]))
       .executeTakeFirst()
     await trx.deleteFrom('replies').where('inquiry_id', 'in', ids).execute()
@@ -54,7 +69,7 @@ export function privacyStore(db: Db, dialect: DialectSpecifics): PrivacyStore {
       inquiries,
       replyIds: replies.map((row) => row.id),
       outboxRows: Number(outbox.numDeletedRows),
-      auditRows: Number(audit.numDeletedRows),
+      auditRows: Number(audit.numUpdatedRows),
       keptInvoices: invoices.map((row) => Number(row.number)),
     }
   }

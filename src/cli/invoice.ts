@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { jsonText, visible } from '../server/lib/escape.ts'
 import { invoiceFile } from '../server/invoice/files.ts'
-import type { Store } from '../server/store/types.ts'
+import { InvoiceHashMismatchError, type Store } from '../server/store/types.ts'
 import { table, time } from './format.ts'
 
 interface Context {
@@ -33,13 +33,27 @@ export async function runInvoiceList(values: { json?: boolean | undefined }, { s
   )
 }
 
-/** `invoice NUMBER [--out FILE]`: the PDF into FILE, or into ./RE-<number>.pdf; an existing file is never overwritten. */
-export async function runInvoice(args: string[], values: { out?: string | undefined }, { store, print, usage }: Context) {
+/**
+ * `invoice NUMBER [--out FILE]`: the PDF into FILE, or into ./RE-<number>.pdf; an existing file is never overwritten.
+ * Exit 1, nothing written, when the stored bytes are not those of the invoice's hash.
+ */
+export async function runInvoice(
+  args: string[],
+  values: { out?: string | undefined },
+  { store, print, printError, usage }: Context & { printError: (text: string) => void },
+): Promise<number> {
   const match = /^(?:RE-)?0*(\d{1,15})$/i.exec(args[0] ?? '')
   if (!match) throw usage(`invoice needs an invoice number (see invoices)${args[0] ? `, not "${args[0]}"` : ''}`)
   const number = Number(match[1])
   const listed = (await store.listInvoices()).find((invoice) => invoice.number === number)
-  const file = listed && (await invoiceFile(store, listed.id))
+  let file
+  try {
+    file = listed && (await invoiceFile(store, listed.id))
+  } catch (error) {
+    if (!(error instanceof InvoiceHashMismatchError)) throw error
+    printError(`domain-lander: ${error.message}`)
+    return 1
+  }
   if (!file) throw usage(`there is no invoice ${number} (see invoices)`)
   const out = path.resolve(values.out ?? file.filename)
   try {
@@ -49,4 +63,5 @@ export async function runInvoice(args: string[], values: { out?: string | undefi
     throw error
   }
   print(`${file.data.number} written to ${visible(out)} (${file.pdf.length} bytes, SHA-256 ${file.sha256})`)
+  return 0
 }

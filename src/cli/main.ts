@@ -387,7 +387,7 @@ export async function main(argv: string[], print = printLine, printError = (text
     } else if (command === 'invoices' || command === 'invoice') {
       const { runInvoice, runInvoiceList } = await import('./invoice.ts')
       if (command === 'invoices') await runInvoiceList(values, { store, print, usage })
-      else await runInvoice(args, values, { store, print, usage })
+      else return await runInvoice(args, values, { store, print, printError, usage })
     } else if (isPrivacyCommand(command)) await runPrivacy(command, values, store, config.dataDir, print, config.invoiceRetentionYears)
     else if (command === 'audit') await runAuditList(values, { store, print, usage })
     else await run(command, args, values, store, print, config)

@@ -40,6 +40,28 @@ export const pdfText = (pdf: Buffer, layout = false) =>
     return execFileSync(PDFTOTEXT, [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', file, '-'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')
   })
 
+/** Each word of the PDF's text with its box in points (poppler's -bbox), and the width of its first page. */
+export const pdfWords = (pdf: Buffer): { pageWidth: number; words: { text: string; xMin: number; xMax: number }[] } =>
+  inTempDir((dir) => {
+    const file = path.join(dir, 'invoice.pdf')
+    fs.writeFileSync(file, pdf)
+    const html = execFileSync(PDFTOTEXT, ['-bbox', '-enc', 'UTF-8', file, '-'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')
+    const unescaped = (text: string) =>
+      text
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&')
+    return {
+      pageWidth: Number(/<page width="([\d.]+)"/.exec(html)![1]),
+      words: [...html.matchAll(/<word xMin="([-\d.]+)" yMin="[-\d.]+" xMax="([-\d.]+)" yMax="[-\d.]+">([^<]*)<\/word>/g)].map((match) => ({
+        text: unescaped(match[3]!),
+        xMin: Number(match[1]),
+        xMax: Number(match[2]),
+      })),
+    }
+  })
+
 /** The names of the files embedded in the PDF, and factur-x.xml's text (null without one). */
 export const embeddedXml = (pdf: Buffer): { names: string[]; xml: string | null } =>
   inTempDir((dir) => {

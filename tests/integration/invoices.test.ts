@@ -49,6 +49,8 @@ domains:
   zweite.de: { price: 1190, priceType: fixed, vat: included }
   fixed.com: { price: 2000, priceType: fixed, language: en, currency: USD }
   dritte.de: { price: 990, priceType: fixed, vat: included }
+  tausch-eins.de: { price: 500, priceType: fixed, vat: included }
+  tausch-zwei.de: { price: 600, priceType: fixed, vat: included }
   verhandelt.de: { minOffer: 100, vat: included }
   spaeter.de: { minOffer: 100, vat: included }
   negotiated.com: { minOffer: 100, language: en }
@@ -255,6 +257,53 @@ test('forget erases the buyer but keeps the invoice, and says which and why; the
   const owner = await send(`/api/invoices/${invoice!.id}`, undefined, 'GET')
   expect(owner.status).toBe(200)
   expect(flat(pdfText(Buffer.from(await owner.arrayBuffer()), true))).toContain(number)
+})
+
+test("an invoice whose stored bytes were swapped for another's is refused on every read, loudly, and the other still reads", async () => {
+  const [first, second] = [
+    await confirmedPurchase(server.url, 'tausch-eins.de', client, cookie),
+    await confirmedPurchase(server.url, 'tausch-zwei.de', client, cookie),
+  ]
+  for (const purchase of [first, second]) expect((await send(`/api/deals/${purchase.dealId}/paid`, {})).status).toBe(200)
+  // Both mailed, so both PDFs drawn and kept with their hashes.
+  const page = pageLinkIn(await mailTo(second.email, 1), 'tausch-zwei.de')
+  const attached = pdfsIn(await mailTo(second.email, 2))[0]!.content
+  await expect.poll(async () => (await invoicesOf(first.dealId))[0]?.sha256 ?? null).not.toBeNull()
+  await expect.poll(async () => (await invoicesOf(second.dealId))[0]?.sha256).toBe(sha256(attached))
+  const [theirs] = await invoicesOf(first.dealId)
+  const [mine] = await invoicesOf(second.dealId)
+  await queryStore(server.dataDir, 'UPDATE invoices SET pdf = (SELECT pdf FROM invoices WHERE id = ?) WHERE id = ?', [theirs!.id, mine!.id])
+
+  // The console: 500 with the one error body, no bytes, no hash.
+  const owner = await send(`/api/invoices/${mine!.id}`, undefined, 'GET')
+  expect(owner.status).toBe(500)
+  expect(owner.headers.get('x-content-sha256')).toBeNull()
+  expect(await owner.json()).toEqual({ error: 'Interner Fehler.' })
+  // The buyer's deal page: 500, no bytes.
+  const buyer = await getBytes('tausch-zwei.de', `${server.url}${page}/rechnung/${mine!.number}`)
+  expect(buyer.status).toBe(500)
+  expect(buyer.body.includes(Buffer.from('%PDF'))).toBe(false)
+  // The CLI: exit 1, the reason, no file.
+  const out = path.join(dir, 'vertauscht.pdf')
+  const cliRead = await cli('invoice', String(mine!.number), '--out', out)
+  expect(cliRead.code).toBe(1)
+  expect(cliRead.err).toContain(`invoice ${mine!.number}: hash mismatch`)
+  expect(cliRead.out).not.toContain('written')
+  expect(fs.existsSync(out)).toBe(false)
+  // The log names the invoice and why, once for each request refused.
+  const lines = () => server.output.filter((line) => line.includes(`invoice ${mine!.number}: hash mismatch`))
+  await expect.poll(() => lines().length).toBe(2)
+  for (const line of lines()) expect(JSON.parse(line)).toMatchObject({ level: 50 })
+
+  // The other invoice, whose bytes are still its own, reads as before.
+  const other = await send(`/api/invoices/${theirs!.id}`, undefined, 'GET')
+  expect(other.status).toBe(200)
+  expect(sha256(Buffer.from(await other.arrayBuffer()))).toBe(theirs!.sha256)
+  // Its own bytes back: it reads again.
+  await queryStore(server.dataDir, 'UPDATE invoices SET pdf = ? WHERE id = ?', [attached, mine!.id])
+  const restored = await send(`/api/invoices/${mine!.id}`, undefined, 'GET')
+  expect(restored.status).toBe(200)
+  expect(restored.headers.get('x-content-sha256')).toBe(sha256(attached))
 })
 
 test('two server processes (WORKERS=2) marking twelve deals paid at once number the invoices 1..12 without a gap', async () => {

@@ -2,7 +2,7 @@
 // §14 Abs. 4 UStG asks for and the right legal note of each case; a business buyer's PDF carries a Factur-X XML that
 // the CII schema (xmllint) and the EN 16931 Schematron rules accept; what a buyer typed is text in both.
 import { beforeAll, describe, expect, test } from 'vitest'
-import { embeddedXml, pdfaMarkers, pdfText, prepareSchematron, schemaErrors, schematronReport } from '../../../tests/helpers/invoice.ts'
+import { embeddedXml, pdfaMarkers, pdfText, pdfWords, prepareSchematron, schemaErrors, schematronReport } from '../../../tests/helpers/invoice.ts'
 import { buyerOf, cancellationOf, invoiceDataOf, isBusinessBuyer, type BuyerData, type InvoiceData, type SellerData } from './document.ts'
 import { facturXOf } from './e-invoice.ts'
 import { renderInvoicePdf } from './pdf.ts'
@@ -221,6 +221,40 @@ describe('what a buyer typed', () => {
     expect(xml).toContain('&lt;/ram:Name&gt;&lt;ram:ID&gt;evil&lt;/ram:ID&gt; GmbH')
     expect(xml).not.toContain('<ram:ID>evil</ram:ID>')
     expect(xml).not.toContain('<script>')
+  }, 60_000)
+
+  test('is printed as it is: a bidi override named, not obeyed; what the font cannot draw named; a long word wrapped in its column; the XML keeps it whole', async () => {
+    const hostile = {
+      name: 'محمد علي \uFDFD',
+      company: '\u202Eexe.fdp GmbH',
+      // 200 characters without a space, wider than the page.
+      street: `${'Lindenstraße'.repeat(16)}Weg12345`,
+      postcode: '\u202E1234',
+      city: 'Köln',
+      vatId: 'DE111222333',
+    }
+    const pdf = await issued(invoice({ buyer: hostile }))
+    const text = flat(pdfText(pdf, true))
+    expect(text).not.toContain('pdf.exe')
+    expect(text).not.toContain('4321')
+    expect(text).not.toContain('nlöK')
+    expect(text).toContain('<U+202E>exe.fdp GmbH')
+    expect(text).toContain('<U+202E>1234 Köln')
+    // No glyph of another font: Arabic and U+FDFD by their names, nothing in their place.
+    // (Both columns share the extracted lines: the name's two words are checked on their own.)
+    expect(text).toContain('<U+0645><U+062D><U+0645><U+062F>')
+    expect(text).toContain('<U+0639><U+0644><U+064A> <U+FDFD>')
+    expect(text).not.toMatch(/ý|[؀-ۿ﷽]/)
+    // The street entirely on the page, inside its margin, on lines that read as the street when joined.
+    const { pageWidth, words } = pdfWords(pdf)
+    const street = words.filter((word) => word.text.length >= 8 && hostile.street.includes(word.text))
+    expect(street.map((word) => word.text).join('')).toBe(hostile.street)
+    expect(street.length).toBeGreaterThan(1)
+    for (const word of words) expect(word.xMax, word.text).toBeLessThanOrEqual(pageWidth - 48 + 0.5)
+    // The E-Rechnung is the legal record: every character as the buyer typed it.
+    const { xml } = embeddedXml(pdf)
+    for (const value of [hostile.name, hostile.company, hostile.street, hostile.postcode]) expect(xml).toContain(value)
+    expectValid(xml!)
   }, 60_000)
 
   test('loses its control characters and line breaks before it is frozen into the invoice', () => {

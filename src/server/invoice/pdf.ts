@@ -5,6 +5,7 @@ import { Document, Font, Page, Text, View, renderToBuffer, StyleSheet } from '@r
 import { createElement as h, type ReactNode } from 'react'
 import { decimalOf } from '../lib/money.ts'
 import { remainingOf, sumOf, type InvoiceData } from './document.ts'
+import { printable, type Glyphs } from './pdf-text.ts'
 import { rateText } from './tax.ts'
 import { LEGAL_NOTE_DE, LEGAL_NOTE_EN, WORDS, formatDate, formatMonth } from './texts.ts'
 
@@ -22,9 +23,32 @@ function registerFonts() {
       { src: require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'), fontWeight: 700 },
     ],
   })
-  // Words are never split: a hyphen inside an IBAN, a name or an amount would change what it says.
+  // Words are never hyphenated: a hyphen inside an IBAN, a name or an amount would change what it says (a word too
+  // wide for its column is broken by printable() instead, without a hyphen).
   Font.registerHyphenationCallback((word) => [word])
   fontsRegistered = true
+}
+
+/** The regular and the bold face as the renderer loaded them: what they can draw, and how wide. */
+const faces = () =>
+  Promise.all(
+    [400, 700].map(async (fontWeight) => {
+      await Font.load({ fontFamily: FAMILY, fontWeight })
+      return Font.getFont({ fontFamily: FAMILY, fontWeight }).data as unknown as Glyphs
+    }),
+  )
+
+/** The data with everything typed (the parties, the name, the reference) as the PDF prints it (pdf-text.ts). */
+function shownData(data: InvoiceData, glyphs: readonly Glyphs[]): InvoiceData {
+  const shown = <T extends object>(fields: T): T =>
+    Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, typeof value === 'string' ? printable(value, glyphs) : value])) as T
+  return {
+    ...data,
+    domain: printable(data.domain, glyphs),
+    dealReference: printable(data.dealReference, glyphs),
+    seller: shown(data.seller),
+    buyer: shown(data.buyer),
+  }
 }
 
 const styles = StyleSheet.create({
@@ -195,5 +219,5 @@ function scheduleOf(data: InvoiceData, money: (minor: number) => string): ReactN
 /** The PDF's bytes. */
 export async function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
   registerFonts()
-  return renderToBuffer(h(InvoicePdf, { data }) as Parameters<typeof renderToBuffer>[0])
+  return renderToBuffer(h(InvoicePdf, { data: shownData(data, await faces()) }) as Parameters<typeof renderToBuffer>[0])
 }

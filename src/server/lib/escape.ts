@@ -6,6 +6,9 @@
 // eslint-disable-next-line no-control-regex -- finding control characters is what this module is for
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u
 
+/** Whether a character is one that visible() escapes: a control, a bidi mark, embedding, override or isolate. */
+export const isUnsafeCharacter = (char: string) => UNSAFE.test(char)
+
 const NAMED: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
 
 const escapeOne = (char: string) => {

@@ -5,7 +5,7 @@ import { CONSOLE_PATHS } from '../../shared/console-api.ts'
 import { dealNoticeOf, type DealNotice } from '../notify/message.ts'
 import { sendNotification } from '../notify/send.ts'
 import { notifyHost } from '../lib/notify-targets.ts'
-import type { OutboxItem, Store } from '../store/types.ts'
+import { InvoiceHashMismatchError, type OutboxItem, type Store } from '../store/types.ts'
 import { composeInquiryMail, composeReplyMail, type MailAddresses } from './compose.ts'
 import { composeConfirmMail } from './confirm-mail.ts'
 import { composeDealMail, composeSoldNotice } from './deal-mail.ts'
@@ -170,6 +170,9 @@ export function createOutboxWorker(options: {
     } catch (error) {
       const reason = describe(error)
       const attempts = item.attempts + 1
+      // Not a mail server's hiccup: someone changed an issued invoice's bytes. The owner must hear it now, not in an hour.
+      if (error instanceof InvoiceHashMismatchError)
+        log.error({ inquiry: item.inquiry.id, reply: item.reply?.id, attempts, reason }, 'MAIL HELD: an invoice it carries fails its hash; it is retried')
       if (isPermanent(error)) {
         await store.markFailed(item.id, reason, now())
         log.error({ inquiry: item.inquiry.id, attempts, reason }, 'MAIL FAILED: the mail server rejected the inquiry permanently; it stays in the store')

@@ -62,6 +62,10 @@ export interface InvoiceStore {
   keepInvoiceAddress(dealId: number, address: InvoiceAddress): Promise<KeepAddressResult>
   /** Issues the invoice of a deal that is paid (or further) and has none, without a mail: the buyer's page lists it. */
   issueLateInvoice(dealId: number, issue: Extract<InvoiceIssue, { kind: 'invoice' }>, now: number): Promise<LateInvoiceResult>
+  /**
+   * The invoice with its PDF, whose bytes are checked against the stored SHA-256 on every read: InvoiceHashMismatchError
+   * when they differ (changed or swapped in the database), or one of the two is missing.
+   */
   getInvoice(id: number): Promise<StoredInvoice | null>
   /** A deal's invoices, oldest first. */
   dealInvoices(dealId: number): Promise<InvoiceListing[]>

@@ -1,12 +1,16 @@
 // Invoices in the store (decision 038), on the store of the test project (SQLite, or a real PostgreSQL): issued in
 // the step's transaction with one gapless number for every process; a failed step gives its number back; a deal is
-// invoiced once and cancelled once; the PDF kept once is never replaced; an invoice outlives its inquiry.
+// invoiced once and cancelled once; the PDF kept once is never replaced, and never read but with its own hash; an
+// invoice outlives its inquiry.
+import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
+import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
+import { invoiceAttachments, invoiceFile } from '../invoice/files.ts'
 import { berlinTime } from '../lib/berlin.ts'
 import { invoiceRetentionJob } from '../jobs/invoice-retention.ts'
 import { eraseExpired } from '../jobs/retention.ts'
-import type { InvoiceIssue, Store } from './types.ts'
+import { InvoiceHashMismatchError, type InvoiceIssue, type Store } from './types.ts'
 
 const T0 = Date.UTC(2026, 10, 1, 12)
 const DAY = 86_400_000
@@ -39,6 +43,8 @@ const paid = (store: Store, id: number, invoice: InvoiceIssue = issue) =>
     mail: { kind: 'deal-paid', body: 'Bezahlt', to: 'erika@example.de', replyTo: 'owner@example.org' },
     invoice,
   })
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
 async function numbers(store: Store) {
   return (await store.listInvoices()).map((invoice) => invoice.number).sort((a, b) => a - b)
@@ -130,18 +136,58 @@ describe('an invoice', () => {
     if (result.status !== 'done') throw new Error('not paid')
     const id = result.invoiceId!
     expect((await store.getInvoice(id))!.pdf).toBeNull()
-    const first = await store.keepInvoicePdf(id, Buffer.from('%PDF-first'), 'hash-first')
-    const second = await store.keepInvoicePdf(id, Buffer.from('%PDF-second'), 'hash-second')
-    expect(first).toEqual({ pdf: Buffer.from('%PDF-first'), sha256: 'hash-first' })
+    // A hash that is not the bytes' is refused before anything is kept.
+    await expect(store.keepInvoicePdf(id, Buffer.from('%PDF-first'), sha256(Buffer.from('%PDF-other')))).rejects.toThrow("the SHA-256 given is not the PDF's")
+    const [one, two] = [Buffer.from('%PDF-first'), Buffer.from('%PDF-second')]
+    const first = await store.keepInvoicePdf(id, one, sha256(one))
+    const second = await store.keepInvoicePdf(id, two, sha256(two))
+    expect(first).toEqual({ pdf: one, sha256: sha256(one) })
     expect(second).toEqual(first)
-    expect((await store.getInvoice(id))!).toMatchObject({ pdf: Buffer.from('%PDF-first'), sha256: 'hash-first' })
+    expect((await store.getInvoice(id))!).toMatchObject({ pdf: one, sha256: sha256(one) })
+  })
+
+  test("is refused on every read whose stored bytes are not its hash's: another invoice's PDF swapped in, changed, or gone", async () => {
+    const config = await testStoreConfig('invoice-swap-')
+    const store = await openTestStore(config)
+    const [one, two] = [await paid(store, await dealIn(store)), await paid(store, await dealIn(store))]
+    if (one.status !== 'done' || two.status !== 'done') throw new Error('not paid')
+    const [oneId, twoId] = [one.invoiceId!, two.invoiceId!]
+    const [pdfOfOne, pdfOfTwo] = [Buffer.from('%PDF invoice 1'), Buffer.from('%PDF invoice 2')]
+    await store.keepInvoicePdf(oneId, pdfOfOne, sha256(pdfOfOne))
+    await store.keepInvoicePdf(twoId, pdfOfTwo, sha256(pdfOfTwo))
+    const refused = async (why: RegExp) => {
+      // The store's read, the file every download and the CLI take, and the mail's attachments.
+      for (const read of [() => store.getInvoice(twoId), () => invoiceFile(store, twoId), () => invoiceAttachments(store, two.replyId!)]) {
+        const error = await read().then(
+          () => null,
+          (thrown: unknown) => thrown,
+        )
+        expect(error).toBeInstanceOf(InvoiceHashMismatchError)
+        expect((error as InvoiceHashMismatchError).invoice).toBe(2)
+        expect((error as Error).message).toMatch(why)
+      }
+    }
+
+    await queryStore(config.dataDir, 'UPDATE invoices SET pdf = (SELECT pdf FROM invoices WHERE id = ?) WHERE id = ?', [oneId, twoId])
+    await refused(new RegExp(`^invoice 2: hash mismatch, its stored PDF has the SHA-256 ${sha256(pdfOfOne)}, not the stored ${sha256(pdfOfTwo)}`))
+    // The listing still names the hash it was issued with; the other invoice reads as before.
+    expect((await store.listInvoices()).find((invoice) => invoice.id === twoId)!.sha256).toBe(sha256(pdfOfTwo))
+    expect((await store.getInvoice(oneId))!.pdf).toEqual(pdfOfOne)
+    // Its own bytes back: read again.
+    await queryStore(config.dataDir, 'UPDATE invoices SET pdf = ? WHERE id = ?', [pdfOfTwo, twoId])
+    expect((await store.getInvoice(twoId))!.pdf).toEqual(pdfOfTwo)
+    // Gone, or the hash gone: refused too, never drawn anew under the same number.
+    await queryStore(config.dataDir, 'UPDATE invoices SET pdf = NULL WHERE id = ?', [twoId])
+    await refused(/^invoice 2: hash mismatch, its SHA-256 is stored but its PDF is gone/)
+    await queryStore(config.dataDir, 'UPDATE invoices SET pdf = ?, sha256 = NULL WHERE id = ?', [pdfOfTwo, twoId])
+    await refused(/^invoice 2: hash mismatch, its PDF is stored without a SHA-256/)
   })
 
   test('outlives its inquiry: erasing the buyer (forget) keeps the invoice, its data and its PDF', async () => {
     const store = await openTestStore()
     const result = await paid(store, await dealIn(store))
     if (result.status !== 'done') throw new Error('not paid')
-    await store.keepInvoicePdf(result.invoiceId!, Buffer.from('%PDF-kept'), 'hash-kept')
+    await store.keepInvoicePdf(result.invoiceId!, Buffer.from('%PDF-kept'), sha256(Buffer.from('%PDF-kept')))
     const erased = await store.eraseByEmail('erika@example.de')
     expect(erased.inquiries).toHaveLength(1)
     expect(erased.keptInvoices).toEqual([1])

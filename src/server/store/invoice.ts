@@ -1,9 +1,11 @@
 // Invoices (decision 038): issued in a deal step's transaction with one gapless number for every process and
 // instance, their PDF kept once drawn and never changed.
+import { createHash } from 'node:crypto'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { AdvanceIssue, InvoiceIssue, InvoiceListing, InvoiceStore, IssuedAdvance, StoredInvoice } from './invoice-types.ts'
+import { InvoiceHashMismatchError } from './types.ts'
 
 /** The states in which a deal has been paid: only these are invoiced (decision 038). */
 const PAID_STATES = ['paid', 'transferred', 'completed'] as const
@@ -162,6 +164,22 @@ const toListing = (row: Pick<Selectable<Database['invoices']>, (typeof LISTING)[
   sha256: row.sha256,
 })
 
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/**
+ * The one read of an invoice's bytes, so no caller can skip it: bytes whose SHA-256 is not the one stored with them
+ * (swapped or changed in the database or a restored file) are refused, as are bytes without a hash or a hash
+ * without bytes. An invoice must never go out as another's, nor under another's hash.
+ */
+function checkedPdf(number: number, pdf: Uint8Array | null, sha256: string | null): Buffer | null {
+  if (pdf === null && sha256 === null) return null
+  if (pdf === null) throw new InvoiceHashMismatchError(number, 'its SHA-256 is stored but its PDF is gone')
+  if (sha256 === null) throw new InvoiceHashMismatchError(number, 'its PDF is stored without a SHA-256')
+  const actual = sha256Of(pdf)
+  if (actual !== sha256) throw new InvoiceHashMismatchError(number, `its stored PDF has the SHA-256 ${actual}, not the stored ${sha256}`)
+  return Buffer.from(pdf)
+}
+
 export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): InvoiceStore {
   const { guard } = dialect
   const write = writer(dialect)
@@ -172,7 +190,7 @@ export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): I
       ...toListing(row),
       cancelsId: row.cancels_id === null ? null : Number(row.cancels_id),
       data: row.data,
-      pdf: row.pdf === null ? null : Buffer.from(row.pdf),
+      pdf: checkedPdf(Number(row.number), row.pdf, row.sha256),
     }
   }
   const postgres = dialect.name === 'postgres'
@@ -259,6 +277,8 @@ export function invoiceStore(db: Kysely<Database>, dialect: DialectSpecifics): I
       )
     },
     async keepInvoicePdf(id, pdf, sha256) {
+      // A wrong hash kept with the bytes would lock the invoice away for good (getInvoice refuses it ever after).
+      if (sha256Of(pdf) !== sha256) throw new Error(`invoice id ${id}: the SHA-256 given is not the PDF's`)
       await write(() => db.updateTable('invoices').set({ pdf, sha256 }).where('id', '=', id).where('pdf', 'is', null).execute())
       const kept = await getInvoice(id)
       if (!kept?.pdf || !kept.sha256) throw new Error(`invoice ${id} does not exist`)

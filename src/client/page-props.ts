@@ -136,6 +136,8 @@ export interface CheckoutPageProps {
   vat?: string
   token: string
   hash: string
+  /** The terms shown (price, currency, VAT note, plan) as the server's digest: posted back, compared with the file's. */
+  terms: string
   /** After a refused POST: what was typed, and what is wrong. */
   values?: Partial<Record<CheckoutVisibleField, string>>
   fieldErrors?: CheckoutFieldErrors

@@ -19,6 +19,8 @@ export const CHECKOUT_FIELD = {
   binding: 'binding',
   /** "instalments" when the buyer chose the domain's instalment plan (decision 042); absent or "once" otherwise. */
   payment: 'payment',
+  /** The terms the form was shown with (server/checkout/route.ts): a POST at other terms binds nobody. */
+  terms: 'terms',
   nameDecoy: FIELD.nameDecoy,
   emailDecoy: FIELD.emailDecoy,
   token: FIELD.token,
@@ -71,6 +73,7 @@ const checkoutSchema = z.object({
   [CHECKOUT_FIELD.emailDecoy]: z.optional(z.string().check(z.maxLength(LIMIT.decoy))),
   [CHECKOUT_FIELD.token]: z.string().check(z.regex(/^[A-Za-z0-9]{15}$/)),
   [CHECKOUT_FIELD.hash]: z.string().check(z.minLength(1), z.maxLength(LIMIT.hash)),
+  [CHECKOUT_FIELD.terms]: z.optional(z.string().check(z.maxLength(LIMIT.hash))),
 })
 
 export type CheckoutPayload = z.infer<typeof checkoutSchema>

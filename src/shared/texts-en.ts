@@ -103,6 +103,8 @@ export const EN = {
   checkoutHintCompany: 'The company name may have at most 200 characters and no line breaks.',
   checkoutHintVatId: 'Please enter the VAT ID with its country code (e.g. DE123456789) or leave the field empty.',
   checkoutHintBinding: 'Please confirm that you are buying at the price shown.',
+  checkoutTermsChanged: (price: string) =>
+    `The price or the terms of payment have changed since you opened this page. The price is now ${price}. Please check the details and confirm your purchase again.`,
   unavailableDomain: 'This domain is not available here.',
   badRequest: 'Invalid request.',
   badHost: 'This address is invalid.',

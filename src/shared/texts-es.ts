@@ -104,6 +104,8 @@ export const ES = {
   checkoutHintCompany: 'El nombre de la empresa puede tener como máximo 200 caracteres y no puede contener saltos de línea.',
   checkoutHintVatId: 'Indique el NIF-IVA con el código de país (p. ej., ESX1234567X) o deje el campo vacío.',
   checkoutHintBinding: 'Confirme que compra de forma vinculante al precio indicado.',
+  checkoutTermsChanged: (price: string) =>
+    `El precio o las condiciones de pago han cambiado desde que abrió esta página. El precio es ahora ${price}. Revise los datos y confirme de nuevo la compra.`,
   unavailableDomain: 'Este dominio no está disponible aquí.',
   badRequest: 'Solicitud no válida.',
   badHost: 'Esta dirección no es válida.',

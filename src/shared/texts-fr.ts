@@ -107,6 +107,8 @@ export const FR = {
   checkoutHintCompany: 'Le nom de la société ne doit pas dépasser 200\u00a0caractères ni contenir de saut de ligne.',
   checkoutHintVatId: 'Veuillez indiquer le numéro de TVA avec son code pays (p.\u00a0ex. FR12345678901) ou laisser le champ vide.',
   checkoutHintBinding: 'Veuillez confirmer que vous achetez de manière ferme au prix indiqué.',
+  checkoutTermsChanged: (price: string) =>
+    `Le prix ou les conditions de paiement ont changé depuis que vous avez ouvert cette page. Le prix est désormais de ${price}. Veuillez vérifier les informations et confirmer de nouveau votre achat.`,
   unavailableDomain: 'Ce nom de domaine n’est pas disponible ici.',
   badRequest: 'Requête non valide.',
   badHost: 'Cette adresse n’est pas valide.',

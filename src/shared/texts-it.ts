@@ -102,6 +102,8 @@ export const IT = {
   checkoutHintCompany: 'Il nome dell’azienda può contenere al massimo 200 caratteri e nessun a capo.',
   checkoutHintVatId: 'Inserisca la partita IVA con il codice del Paese (ad es. IT12345678901) oppure lasci vuoto il campo.',
   checkoutHintBinding: 'Confermi di acquistare in modo vincolante al prezzo indicato.',
+  checkoutTermsChanged: (price: string) =>
+    `Il prezzo o le condizioni di pagamento sono cambiati da quando ha aperto questa pagina. Il prezzo ora è ${price}. Verifichi i dati e confermi di nuovo l’acquisto.`,
   unavailableDomain: 'Questo dominio non è disponibile qui.',
   badRequest: 'Richiesta non valida.',
   badHost: 'Questo indirizzo non è valido.',

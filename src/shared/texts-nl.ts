@@ -104,6 +104,8 @@ export const NL = {
   checkoutHintCompany: 'De bedrijfsnaam mag maximaal 200 tekens lang zijn en geen regeleinden bevatten.',
   checkoutHintVatId: 'Vul het btw-identificatienummer met landcode in (bijv. NL123456789B01) of laat het veld leeg.',
   checkoutHintBinding: 'Bevestig dat u bindend koopt voor de getoonde prijs.',
+  checkoutTermsChanged: (price: string) =>
+    `De prijs of de betalingsvoorwaarden zijn gewijzigd sinds u deze pagina hebt geopend. De prijs is nu ${price}. Controleer de gegevens en bevestig uw aankoop opnieuw.`,
   unavailableDomain: 'Deze domeinnaam is hier niet beschikbaar.',
   badRequest: 'Ongeldig verzoek.',
   badHost: 'Dit adres is ongeldig.',

@@ -114,6 +114,8 @@ export const PL = {
   checkoutHintCompany: 'Nazwa firmy może mieć najwyżej 200 znaków i nie może zawierać podziałów wiersza.',
   checkoutHintVatId: 'Prosimy podać numer VAT UE z kodem kraju (np. PL1234567890) lub pozostawić pole puste.',
   checkoutHintBinding: 'Prosimy potwierdzić, że kupują Państwo wiążąco po podanej cenie.',
+  checkoutTermsChanged: (price: string) =>
+    `Cena lub warunki płatności zmieniły się od momentu otwarcia tej strony. Cena wynosi teraz ${price}. Prosimy sprawdzić dane i ponownie potwierdzić zakup.`,
   unavailableDomain: 'Ta domena nie jest tutaj dostępna.',
   badRequest: 'Nieprawidłowe żądanie.',
   badHost: 'Ten adres jest nieprawidłowy.',

@@ -116,6 +116,8 @@ export const TEXT = {
   checkoutHintCompany: 'Der Firmenname darf höchstens 200 Zeichen lang sein und keine Zeilenumbrüche enthalten.',
   checkoutHintVatId: 'Bitte geben Sie die USt-IdNr. mit Ländercode ein (z. B. DE123456789) oder lassen Sie das Feld leer.',
   checkoutHintBinding: 'Bitte bestätigen Sie, dass Sie verbindlich zum angezeigten Preis kaufen.',
+  checkoutTermsChanged: (price: string) =>
+    `Der Preis oder die Zahlungsbedingungen haben sich geändert, seit Sie diese Seite geöffnet haben. Der Preis ist jetzt ${price}. Bitte prüfen Sie die Angaben und bestätigen Sie den Kauf erneut.`,
   unavailableDomain: 'Diese Domain ist hier nicht verfügbar.',
   badRequest: 'Ungültige Anfrage.',
   badHost: 'Diese Adresse ist ungültig.',

@@ -40,7 +40,8 @@ export async function confirmedPurchase(
   expect(form.status, form.html).toBe(200)
   const token = /name="token" value="([^"]+)"/.exec(form.html)![1]!
   const hash = /name="hash" value="([^"]+)"/.exec(form.html)![1]!
-  const values = { ...buyerFields(fields), token, hash }
+  const terms = /name="terms" value="([^"]+)"/.exec(form.html)![1]!
+  const values = { ...buyerFields(fields), token, hash, terms }
   const answer = await requestAs(host, `${url}/kaufen`, {
     method: 'POST',
     form: values,

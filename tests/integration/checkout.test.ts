@@ -46,6 +46,8 @@ domains:
   verkauft.de: { price: 3000, priceType: fixed, status: sold }
   fixed.com: { price: 2000, priceType: fixed, language: en, currency: USD }
   hook.de: { price: 900, priceType: fixed, notify: "${hooks.url}/kauf" }
+  preiswechsel.de: { price: 600, priceType: fixed, vat: included }
+  "*.wild-fix.de": { price: 900, priceType: fixed }
 `,
   )
   smtp = await startSmtpSink()
@@ -106,8 +108,9 @@ function visitsTo(target: () => { url: string; requestAs: RequestAs; client: Ret
     expect(page.status, page.html).toBe(200)
     const token = /name="token" value="([^"]+)"/.exec(page.html)?.[1]
     const hash = /name="hash" value="([^"]+)"/.exec(page.html)?.[1]
-    expect(token && hash, page.html).toBeTruthy()
-    return { token: token!, hash: hash! }
+    const terms = /name="terms" value="([^"]+)"/.exec(page.html)?.[1]
+    expect(token && hash && terms, page.html).toBeTruthy()
+    return { token: token!, hash: hash!, terms: terms! }
   }
 
   /** Sends the checkout as a browser without script does; resolves with the answer and the buyer's address. */
@@ -273,7 +276,8 @@ describe('a checkout sent without script', () => {
 
   test('with a forged or another host’s token is refused (403) and nothing is stored', async () => {
     const other = await inProcess.checkoutForm('fixed.com')
-    for (const token of [{ hash: `${other.hash.split('.')[0]}.${'A'.repeat(43)}` }, other]) {
+    const forged: Record<string, string>[] = [{ hash: `${other.hash.split('.')[0]}.${'A'.repeat(43)}` }, { token: other.token, hash: other.hash }]
+    for (const token of forged) {
       const { answer, email } = await inProcess.checkout('fest.de', token)
       expect(answer.status).toBe(403)
       expect((await inProcess.inbox()).items.some((entry) => entry.email === email)).toBe(false)
@@ -363,6 +367,89 @@ describe('the owner', () => {
   })
 })
 
+describe('a price changed while the form is open', () => {
+  const host = 'preiswechsel.de'
+  const hiddenIn = (html: string) =>
+    Object.fromEntries(['token', 'hash', 'terms'].map((name) => [name, new RegExp(`name="${name}" value="([^"]+)"`).exec(html)![1]!]))
+  const bindingBox = (html: string) => /<input[^>]*name="binding"[^>]*>/.exec(html)![0]
+
+  test('binds nobody: the old form comes back at the new price with the tick cleared, nothing stored; ticked again, it is the new price’s', async () => {
+    // A checkout sent at 600 € before the change, and a form opened at 600 € and sent after it.
+    const before = await inProcess.stored(host)
+    const page = await inProcess.open(host, '/kaufen')
+    expect(textOf(page)).toContain('zum Festpreis: 600 € inkl. MwSt.')
+    const typed = { ...buyer(), ...hiddenIn(page.html) }
+    // The owner raises the price in the file (as `domains set` does: written anew, then renamed over it).
+    fs.writeFileSync(`${domainsFile}.neu`, fs.readFileSync(domainsFile, 'utf8').replace(`${host}: { price: 600,`, `${host}: { price: 60000,`))
+    fs.renameSync(`${domainsFile}.neu`, domainsFile)
+    // The reload runs in a process of its own: seconds on a busy machine.
+    await expect.poll(async () => textOf(await inProcess.open(host, '/kaufen')), { timeout: 60_000 }).toContain('zum Festpreis: 60.000 € inkl. MwSt.')
+
+    const answer = await inProcess.open(host, '/kaufen', { method: 'POST', form: typed, headers: sameOrigin(host) })
+    expect(answer.status, answer.html).toBe(409)
+    const shown = textOf(answer)
+    expect(shown).toContain('Der Preis oder die Zahlungsbedingungen haben sich geändert')
+    expect(shown).toContain('Der Preis ist jetzt 60.000 € inkl. MwSt.')
+    expect(shown).toContain('Ich kaufe die Domain verbindlich zum angezeigten Preis (60.000 € inkl. MwSt.).')
+    expect(shown).not.toContain('600 €')
+    expect(bindingBox(answer.html)).not.toContain('checked')
+    expect(answer.html).toContain('value="Hauptstraße 1"')
+    expect((await inProcess.inbox()).items.some((entry) => entry.email === typed.themail3h6)).toBe(false)
+
+    // The page it got back, ticked again: a purchase at the price it shows.
+    const again = await inProcess.open(host, '/kaufen', {
+      method: 'POST',
+      form: { ...typed, ...hiddenIn(answer.html), binding: 'on' },
+      headers: sameOrigin(host),
+    })
+    expect(again.status, again.html).toBe(303)
+    const item = (await inProcess.inbox()).items.find((entry) => entry.email === typed.themail3h6)!
+    expect((await inProcess.detail(item.id)).offer).toMatchObject({ amount: 60000, currency: 'EUR' })
+    // The checkout sent before the change keeps the price its buyer was shown and ticked (decision 035).
+    expect((await inProcess.detail(before.id)).offer).toMatchObject({ amount: 600, currency: 'EUR' })
+  }, 120_000)
+
+  test('an old form without the terms, or with other terms, is shown again too', async () => {
+    const page = await inProcess.open(host, '/kaufen')
+    const { terms, ...rest } = hiddenIn(page.html)
+    for (const sent of [rest, { ...rest, terms: `${terms}x` }]) {
+      const answer = await inProcess.open(host, '/kaufen', { method: 'POST', form: { ...buyer(), ...sent }, headers: sameOrigin(host) })
+      expect(answer.status).toBe(409)
+      expect(bindingBox(answer.html)).not.toContain('checked')
+    }
+  })
+})
+
+describe('a wildcard entry with a fixed price', () => {
+  const label = 'ihr-konto-gesperrt-anmelden-evil-example.wild-fix.de'
+
+  test('gives a name under it the page and its form, but no checkout: no button, 404 shown and sent, nothing stored', async () => {
+    const page = await inProcess.open(label, '/')
+    expect(page.status).toBe(200)
+    expect(page.html).not.toContain('href="/kaufen"')
+    expect((await inProcess.open(label, '/kaufen')).status).toBe(404)
+    const form = { ...buyer(), token: 'A'.repeat(15), hash: 'x', terms: 'x' }
+    const answer = await inProcess.open(label, '/kaufen', { method: 'POST', form, headers: sameOrigin(label) })
+    expect(answer.status).toBe(404)
+    expect((await inProcess.inbox()).items.some((entry) => entry.email === form.themail3h6 || entry.domain === label)).toBe(false)
+  })
+
+  test('and neither does a name shown through `unknownHosts: page` with a fixed price by default', async () => {
+    const file = path.join(dir, 'unknown-hosts.yaml')
+    fs.writeFileSync(file, 'unknownHosts: page\ndefault: { price: 900, priceType: fixed }\ndomains:\n  gelistet.de: {}\n')
+    const other = await buildTestApp({ DOMAINS_FILE: file })
+    try {
+      expect((await other.requestAs('gelistet.de', `${other.url}/kaufen`)).status).toBe(200)
+      const page = await other.requestAs('irgendwas-anmelden.example', `${other.url}/`)
+      expect(page.status).toBe(200)
+      expect(page.html).not.toContain('href="/kaufen"')
+      expect((await other.requestAs('irgendwas-anmelden.example', `${other.url}/kaufen`)).status).toBe(404)
+    } finally {
+      await other.close()
+    }
+  })
+})
+
 describe('privacy', () => {
   test('`access` lists the checkout with its address, and `forget` erases it with its inquiry', async () => {
     const { id, email } = await stored('fest.de', { street: 'Geheimweg 7' })
@@ -409,7 +496,8 @@ describe('limits', () => {
       const page = await requestAs('fest.de', `${limited.url}/kaufen`)
       const token = /name="token" value="([^"]+)"/.exec(page.html)![1]!
       const hash = /name="hash" value="([^"]+)"/.exec(page.html)![1]!
-      return requestAs('fest.de', `${limited.url}/kaufen`, { method: 'POST', form: { ...buyer(), token, hash }, headers: sameOrigin('fest.de') })
+      const terms = /name="terms" value="([^"]+)"/.exec(page.html)![1]!
+      return requestAs('fest.de', `${limited.url}/kaufen`, { method: 'POST', form: { ...buyer(), token, hash, terms }, headers: sameOrigin('fest.de') })
     }
     expect((await post()).status).toBe(303)
     const second = await post()

@@ -152,6 +152,7 @@ async function checkout(host: string, email: string) {
   const page = await open(host, '/kaufen')
   const token = /name="token" value="([^"]+)"/.exec(page.html)![1]!
   const hash = /name="hash" value="([^"]+)"/.exec(page.html)![1]!
+  const terms = /name="terms" value="([^"]+)"/.exec(page.html)![1]!
   const form = {
     name58fnlsd: 'Erika Mustermann',
     name58fnlsdbee: '',
@@ -164,6 +165,7 @@ async function checkout(host: string, email: string) {
     binding: 'on',
     token,
     hash,
+    terms,
   }
   return open(host, '/kaufen', { method: 'POST', form, headers: sameOrigin(host) })
 }

@@ -87,6 +87,7 @@ async function checkout(host: string, language = 'de-DE') {
   const page = await open(host, '/kaufen', { headers: { 'accept-language': language } })
   const token = /name="token" value="([^"]+)"/.exec(page.html)?.[1] ?? 'none'
   const hash = /name="hash" value="([^"]+)"/.exec(page.html)?.[1] ?? 'none'
+  const terms = /name="terms" value="([^"]+)"/.exec(page.html)?.[1] ?? 'none'
   const email = nextAddress()
   const form = {
     name58fnlsd: 'Kim Käufer',
@@ -100,6 +101,7 @@ async function checkout(host: string, language = 'de-DE') {
     binding: 'on',
     token,
     hash,
+    terms,
   }
   const answer = await open(host, '/kaufen', { method: 'POST', form, headers: { ...sameOrigin(host), 'accept-language': language } })
   return { answer, email }

@@ -85,6 +85,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
           </div>
           <input type="hidden" name={CHECKOUT_FIELD.token} value={props.token} />
           <input type="hidden" name={CHECKOUT_FIELD.hash} value={props.hash} />
+          <input type="hidden" name={CHECKOUT_FIELD.terms} value={props.terms} />
           <p className="note">{text.checkoutNext}</p>
           <div className="actions">
             <button type="submit">{text.checkoutSubmit}</button>

@@ -66,10 +66,27 @@ function checkoutMessage(price: string, details: CheckoutDetails, name: string, 
   ].join('\n')
 }
 
+const fieldsOf = (body: unknown) => (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+
 function visibleValues(body: unknown): Partial<Record<CheckoutVisibleField, string>> {
-  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+  const source = fieldsOf(body)
   return Object.fromEntries(CHECKOUT_VISIBLE.map((key) => [key, typeof source[key] === 'string' ? (source[key] as string).slice(0, 1000) : '']))
 }
+
+/**
+ * The terms the buyer is shown and ticks "binding" for (the amount in minor units, the currency, the VAT note, the
+ * plan offered), as the short digest the form carries. A form filled in at other terms than the file's now must not
+ * bind the buyer to the new ones: the price is the file's at the moment of the POST, so the two are compared. Not
+ * signed: a client that forges it only claims to have seen the terms the server stores anyway.
+ */
+function termsOf(site: Site): string {
+  const currency = site.settings.currency ?? 'EUR'
+  const { vat } = priceTermsOf(site.settings)
+  const shown = [toMinor(site.settings.price!, currency), currency, vat ?? null, offeredPlan(site) ?? null]
+  return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22)
+}
+
+const postedTerms = (body: unknown) => fieldsOf(body)[CHECKOUT_FIELD.terms]
 
 export default async function checkoutRoutes(app: FastifyInstance) {
   const { config, secret, store, outbox, sites, view } = app
@@ -89,7 +106,7 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     if (lookup.kind !== 'site') throw new HttpError(404, text.unavailableDomain)
     const { site } = lookup
     if (site.settings.status === 'sold') throw new HttpError(410, TEXTS[site.language].sold)
-    if (!sellsAtFixedPrice(site.settings)) throw new HttpError(404, TEXTS[site.language].checkoutUnavailable)
+    if (!sellsAtFixedPrice(site)) throw new HttpError(404, TEXTS[site.language].checkoutUnavailable)
     return site
   }
 
@@ -134,10 +151,18 @@ export default async function checkoutRoutes(app: FastifyInstance) {
       ...priceOf(site),
       token,
       hash: signedIssueTime,
+      terms: termsOf(site),
       ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),
       ...instalmentsOf(site, chosen),
       ...shown,
     })
+  }
+
+  /** What was typed, to be shown again; the binding tick only while the terms it was given for are the file's. */
+  function typedAgain(site: Site, body: unknown) {
+    const values = visibleValues(body)
+    if (postedTerms(body) !== termsOf(site)) values[CHECKOUT_FIELD.binding] = ''
+    return values
   }
 
   app.setErrorHandler((error, request, reply) => {
@@ -146,15 +171,9 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     reply.headers(failure.headers)
     const lookup = sites.lookup(request)
     // A refused form of a name still sold here is shown again with what was typed; any other answer is a notice.
-    if (
-      request.method === 'POST' &&
-      lookup.kind === 'site' &&
-      failure.statusCode !== 404 &&
-      failure.statusCode !== 410 &&
-      sellsAtFixedPrice(lookup.site.settings)
-    ) {
-      const values = visibleValues(request.body)
-      const chosen = (request.body as Record<string, unknown> | undefined)?.[CHECKOUT_FIELD.payment] === 'instalments'
+    if (request.method === 'POST' && lookup.kind === 'site' && failure.statusCode !== 404 && failure.statusCode !== 410 && sellsAtFixedPrice(lookup.site)) {
+      const values = typedAgain(lookup.site, request.body)
+      const chosen = fieldsOf(request.body)[CHECKOUT_FIELD.payment] === 'instalments'
       return showForm(
         reply,
         lookup.site,
@@ -269,6 +288,18 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     const busy = await underWay(reply, site)
     if (busy) return busy
     const text = TEXTS[site.language]
+    // Before anything is checked or counted: a form filled in at other terms is shown again at the file's, the tick
+    // cleared, and nothing is stored, so that no buyer is bound to a price they were never shown.
+    if (postedTerms(request.body) !== termsOf(site)) {
+      const { price, vat } = priceOf(site)
+      request.log.info({ domain: site.host.ascii }, 'checkout sent at other terms than listed: shown again')
+      return showForm(reply, site, 409, {
+        values: typedAgain(site, request.body),
+        fieldErrors: { [CHECKOUT_FIELD.binding]: text.checkoutHintBinding },
+        error: text.checkoutTermsChanged(vat ? `${price} ${vat}` : price),
+        chosen: fieldsOf(request.body)[CHECKOUT_FIELD.payment] === 'instalments',
+      })
+    }
     const check = checkCheckout(request.body, site.language)
     if (check.status === 'invalid') {
       if (Object.keys(check.fieldErrors).length === 0) throw new HttpError(403, text.tokenInvalid)

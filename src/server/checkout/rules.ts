@@ -1,17 +1,17 @@
 // Which names this server sells itself at a fixed price (decision 035): the page's "Jetzt kaufen" and POST /kaufen
 // ask the same question, so the button never leads to a checkout the server then refuses.
-import type { DomainSettings } from '../sites/settings.ts'
+import type { Site } from '../sites/resolver.ts'
 
 /**
  * A fixed price, no checkout elsewhere (buyUrl), and the name neither reserved nor sold (a completed deal makes it
- * sold in the settings: deal/sold-names.ts).
+ * sold in the settings: deal/sold-names.ts). Only a name the domains file lists exactly: under a `*.` wildcard the
+ * first label, and with `unknownHosts: page` the whole name, is whatever a sender puts into the Host header, and a
+ * checkout would carry it into a deal, the owner's mails and the statistics (decision 035, as 030 for confirmations).
  */
-export function sellsAtFixedPrice(settings: DomainSettings): boolean {
-  return (
-    settings.priceType === 'fixed' &&
-    settings.price !== undefined &&
-    settings.buyUrl === undefined &&
-    settings.status !== 'reserved' &&
-    settings.status !== 'sold'
-  )
+export function sellsAtFixedPrice(site: Pick<Site, 'settings' | 'host' | 'domainsConfig'>): boolean {
+  const { settings } = site
+  if (settings.priceType !== 'fixed' || settings.price === undefined || settings.buyUrl !== undefined) return false
+  if (settings.status === 'reserved' || settings.status === 'sold') return false
+  const entry = site.domainsConfig.resolve(site.host.ascii)
+  return entry?.known === true && entry.wildcard === undefined
 }

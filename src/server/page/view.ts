@@ -60,7 +60,7 @@ function siteProps(site: Site): Pick<PageProps, 'listing' | 'buyUrl' | 'checkout
   return {
     ...(Object.keys(listing).length > 0 && { listing }),
     ...(buyUrl !== undefined && status !== 'reserved' && status !== 'sold' && { buyUrl }),
-    ...(sellsAtFixedPrice(site.settings) && { checkout: true as const }),
+    ...(sellsAtFixedPrice(site) && { checkout: true as const }),
     ...(showsSteps && { howToBuy: howToBuy === undefined ? {} : { text: howToBuy } }),
     ...(minOffer !== undefined && { offer: { currency, minimum: formatPrice(minOffer, currency, site.language) } }),
     ...(Object.keys(site.legal).length > 0 && { legal: site.legal }),

@@ -2,12 +2,17 @@
 // port's TRUST_PROXY, the SSH tunnel that connects from 127.0.0.1 like a proxy on the same machine, a proxy that is
 // trusted, many addresses at once, and a page of another name reaching the console through the owner's tunnel (DNS
 // rebinding). Counters live in the store: run on SQLite and PostgreSQL. Which hosts the console answers is a matter of
-// the Host header alone, answered by the app in process; the guesses run against the real server process.
-import { afterEach, describe, expect, test } from 'vitest'
-import { SIGN_IN_FAILURES_ALL } from '../../src/server/admin/session/route.ts'
+// the Host header alone, answered by the app in process; the guesses run against the real server process. The
+// budgets of the second factor and the passkeys (issue 20/27, break 3; decision 041) by the app in process, with a
+// passkey made in software.
+import { TOTP } from 'otpauth'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { CODE_FAILURES_DAY, SIGN_IN_FAILURES_ALL } from '../../src/server/admin/session/route.ts'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
+import type { SecondFactorConfirmed, SecondFactorSetup } from '../../src/shared/sign-in-api.ts'
 import { consoleClient, cookieParts } from '../helpers/console.ts'
 import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
+import { softwarePasskey } from '../helpers/passkey.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
 const PASSWORD = 'Kanzlei-Rheinblick-2026'
@@ -17,6 +22,7 @@ const BAD_HOST = { error: 'Diese Adresse ist ungültig.' }
 let server: ServerProcess | undefined
 let app: InProcessApp | undefined
 afterEach(async () => {
+  vi.useRealTimers()
   await server?.stop()
   server?.cleanup()
   await app?.close()
@@ -145,5 +151,95 @@ describe('the hosts the console answers', () => {
     expect(signedIn.status).toBe(204)
     expect(cookieParts(String(signedIn.headers['set-cookie'])).attributes).toContain('Secure')
     expect((await requestAs('example.de', `${app!.adminUrl}/anmelden`)).status).toBe(421)
+  })
+})
+
+const TOO_MANY_CODES = 'Zu viele falsche Codes. Melden Sie sich mit einem Passkey oder einem Wiederherstellungscode an oder versuchen Sie es später erneut.'
+const HOUR = 60 * 60 * 1000
+const codeAt = (secret: string, timestamp: number) => new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp })
+
+/**
+ * The app in process with a password, a passkey (made through the tunnel's name localhost, as WebAuthn needs) and
+ * the second factor on; its sign-ins from any address (X-Forwarded-For, believed with ADMIN_TRUST_PROXY).
+ */
+async function owner() {
+  app = await buildTestApp({ ADMIN_TRUST_PROXY: 'true' })
+  const local = consoleClient({ adminUrl: app.adminUrl!.replace('127.0.0.1', 'localhost'), dataDir: app.dataDir, fetch: app.fetch }, PASSWORD)
+  expect((await local.setPassword()).code).toBe(0)
+  const { cookie } = await local.signIn({ client: '192.0.2.10' })
+  const passkey = softwarePasskey('localhost', local.admin)
+  const registration = (await (await local.call('/api/passkeys/options', { method: 'POST', cookie })).json()) as { challenge: string }
+  const added = await local.call('/api/passkeys', { method: 'POST', cookie, body: { name: 'Laptop', response: passkey.register(registration.challenge) } })
+  expect(added.status).toBe(200)
+  const setup = (await (await local.call('/api/second-factor/setup', { method: 'POST', cookie })).json()) as SecondFactorSetup
+  const confirmed = await local.call('/api/second-factor/confirm', { method: 'POST', cookie, body: { code: codeAt(setup.secret, Date.now()) } })
+  expect(confirmed.status).toBe(200)
+  const { recoveryCodes } = (await confirmed.json()) as SecondFactorConfirmed
+  /** The password with a code, as the sign-in page sends it. */
+  const withCode = (code: string, client: string) => local.call('/api/session', { method: 'POST', body: { password: PASSWORD, code }, client })
+  async function withPasskey(client: string) {
+    const options = await local.call('/api/session/passkey/options', { method: 'POST', body: {}, client })
+    expect(options.status).toBe(200)
+    const { challenge } = (await options.json()) as { challenge: string }
+    return local.call('/api/session/passkey', { method: 'POST', body: { response: passkey.assert(challenge) }, client })
+  }
+  return { secret: setup.secret, recoveryCodes, withCode, withPasskey }
+}
+
+/** A code that is none of the codes around now: a guess that is sure to be wrong. */
+const wrongCode = (secret: string) => {
+  const near = new Set([-1, 0, 1].map((step) => codeAt(secret, Date.now() + step * 30_000)))
+  return ['111111', '222222', '333333', '444444'].find((code) => !near.has(code))!
+}
+
+describe('the second factor and the passkeys have budgets of their own', () => {
+  test(
+    `after 70 wrong codes from as many addresses, the right code is refused past ${CODE_FAILURES_DAY}, but a passkey signs the owner in, and so does a recovery code`,
+    { timeout: 240_000 },
+    async () => {
+      const { secret, recoveryCodes, withCode, withPasskey } = await owner()
+      const statuses: number[] = []
+      for (let i = 0; i < 70; i++) statuses.push((await withCode(wrongCode(secret), `203.0.113.${i + 1}`)).status)
+
+      // The owner's ways in that no one else can use up.
+      expect((await withPasskey('198.51.100.1')).status).toBe(204)
+      expect((await withCode(recoveryCodes[0]!, '198.51.100.2')).status).toBe(204)
+      expect(statuses).toEqual(statuses.map((_, i) => (i < CODE_FAILURES_DAY ? 401 : 429)))
+      const refused = await withCode(codeAt(secret, Date.now() + 30_000), '198.51.100.3')
+      expect(refused.status).toBe(429)
+      expect(await refused.json()).toEqual({ error: TOO_MANY_CODES })
+      // Wrong codes are not wrong passwords: the password step is still open.
+      expect((await withCode('', '198.51.100.4')).status).toBe(200)
+    },
+  )
+
+  test(`the cap of ${CODE_FAILURES_DAY} wrong codes holds for a day, across the 15-minute windows of the password's limits`, { timeout: 120_000 }, async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() })
+    const { secret, withCode } = await owner()
+    let client = 0
+    const guess = async (count: number) => {
+      for (let i = 0; i < count; i++) expect((await withCode(wrongCode(secret), `203.0.113.${++client}`)).status).toBe(401)
+    }
+    await guess(CODE_FAILURES_DAY - 10)
+    vi.setSystemTime(Date.now() + HOUR)
+    await guess(10)
+    vi.setSystemTime(Date.now() + 2 * HOUR)
+    expect((await withCode(codeAt(secret, Date.now()), '198.51.100.1')).status).toBe(429)
+    expect((await withCode(wrongCode(secret), '198.51.100.2')).status).toBe(429)
+    vi.setSystemTime(Date.now() + 21 * HOUR)
+    expect((await withCode(codeAt(secret, Date.now()), '198.51.100.3')).status).toBe(204)
+  })
+
+  test(`${SIGN_IN_FAILURES_ALL} wrong passwords from as many addresses close the password step, not the passkey`, { timeout: 120_000 }, async () => {
+    const { withPasskey } = await owner()
+    const attempt = (password: string, client: string) =>
+      app!.fetch(`${app!.adminUrl}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app!.adminUrl!, [CONSOLE_HEADER]: '1', 'x-forwarded-for': client },
+        body: JSON.stringify({ password }),
+      })
+    for (let i = 0; i < SIGN_IN_FAILURES_ALL; i++) expect((await attempt(`falsch-falsch-${i}`, `203.0.113.${i + 1}`)).status).toBe(401)
+    expect((await attempt(PASSWORD, '198.51.100.1')).status).toBe(429)
+    expect((await withPasskey('198.51.100.2')).status).toBe(204)
   })
 })

@@ -1,7 +1,7 @@
 // The console's second factor, passkey routes and sessions page from outside (decision 041): every new route needs a
 // session and refuses other sites, a password alone no longer signs in once TOTP is on, a code works once, a
-// recovery code once, wrong codes count against the sign-in limit, `set-password --reset-2fa`, the sessions list,
-// and no secret in the log. Passkeys themselves are tested in Chromium (tests/e2e/console-passkeys.test.ts). The
+// recovery code once, wrong codes count against their own limit, `set-password --reset-2fa`, switching it on ends
+// the other sessions, the sessions list, and no secret in the log. Passkeys themselves are tested in Chromium (tests/e2e/console-passkeys.test.ts). The
 // routes are answered by the app in process; what the log says, and a restart, by the real server process.
 import { TOTP } from 'otpauth'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -192,6 +192,24 @@ test('switching the factor off needs a current code, and ends every session', as
   )
   expect((await client.call('/api/inbox', { cookie })).status).toBe(401)
   await client.signIn({ client: newClient() })
+})
+
+test('switching the factor on ends every other session, and keeps the one that switched it on', async () => {
+  const mine = await client.signIn({ client: newClient() })
+  const other = await client.signIn({ client: newClient() })
+  const setup = (await (await client.call('/api/second-factor/setup', { method: 'POST', cookie: mine.cookie })).json()) as SecondFactorSetup
+  // Being set up is not on yet: the other session stays until the code confirms it.
+  expect((await client.call('/api/inbox', { cookie: other.cookie })).status).toBe(200)
+  const confirm = await client.call('/api/second-factor/confirm', { method: 'POST', cookie: mine.cookie, body: { code: codeAt(setup.secret, Date.now()) } })
+  expect(confirm.status).toBe(200)
+  expect((await client.call('/api/inbox', { cookie: other.cookie })).status).toBe(401)
+  expect((await client.call('/api/inbox', { cookie: mine.cookie })).status).toBe(200)
+  const disable = await client.call('/api/second-factor/disable', {
+    method: 'POST',
+    cookie: mine.cookie,
+    body: { code: codeAt(setup.secret, Date.now() + 30_000) },
+  })
+  expect(disable.status).toBe(200)
 })
 
 const storedSecret = async (dataDir: string) => (await queryStore<{ secret: string }>(dataDir, 'SELECT secret FROM totp'))[0]!.secret

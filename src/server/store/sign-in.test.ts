@@ -59,8 +59,8 @@ test('TOTP: set up, confirmed with its secret, each step used once and only forw
   const [a, b] = [await open(config), await open(config)]
   expect(await a.startTotp('SECRET1', T0)).toBe(true)
   expect(await a.useTotpStep(10)).toBe(false)
-  expect(await a.confirmTotp('OTHER', 10, ['h1'], T0)).toBe(false)
-  expect(await a.confirmTotp('SECRET1', 10, ['h1', 'h2'], T0)).toBe(true)
+  expect(await a.confirmTotp('OTHER', 10, ['h1'], T0, null)).toBe(false)
+  expect(await a.confirmTotp('SECRET1', 10, ['h1', 'h2'], T0, null)).toBe(true)
   expect(await b.totp()).toEqual({ secret: 'SECRET1', confirmedAt: T0, lastStep: 10 })
   expect(await a.startTotp('SECRET2', T0)).toBe(false)
   expect(await a.useTotpStep(10)).toBe(false)
@@ -74,10 +74,19 @@ test('TOTP: set up, confirmed with its secret, each step used once and only forw
   expect(await a.recoveryCodesLeft()).toBe(1)
 })
 
+test('switching TOTP on ends every session but the one that switched it on', async () => {
+  const store = await open()
+  for (const session of ['mine', 'other', 'third']) await store.createSession(session, T0)
+  await store.startTotp('SECRET', T0)
+  expect(await store.confirmTotp('SECRET', 5, ['h1'], T0, 'mine')).toBe(true)
+  expect(await store.useSession('mine', T0 + 1, IDLE, MAX)).toBe(true)
+  for (const session of ['other', 'third']) expect(await store.useSession(session, T0 + 1, IDLE, MAX)).toBe(false)
+})
+
 test('resetting the second factor switches it off, forgets the recovery codes and ends every session', async () => {
   const store = await open()
   await store.startTotp('SECRET', T0)
-  await store.confirmTotp('SECRET', 5, ['h1'], T0)
+  await store.confirmTotp('SECRET', 5, ['h1'], T0, null)
   await store.createSession('s1', T0)
   await store.resetSecondFactor()
   expect(await store.totp()).toBeNull()

@@ -163,7 +163,7 @@ export function signInStore(db: Kysely<Database>, dialect: DialectSpecifics): Si
         }),
       )
     },
-    async confirmTotp(secret, step, recoveryHashes, now) {
+    async confirmTotp(secret, step, recoveryHashes, now, keepSession) {
       return write(() =>
         db.transaction().execute(async (trx) => {
           const result = await trx
@@ -177,6 +177,12 @@ export function signInStore(db: Kysely<Database>, dialect: DialectSpecifics): Si
           await trx
             .insertInto('recovery_codes')
             .values(recoveryHashes.map((code_hash) => ({ code_hash, used_at: null })))
+            .execute()
+          // A session opened with the password alone (perhaps by whoever made the owner switch the factor on) does not
+          // outlive it; in the same transaction, so that none is opened in between and kept.
+          await trx
+            .deleteFrom('sessions')
+            .$if(keepSession !== null, (qb) => qb.where('id_hash', '!=', keepSession!))
             .execute()
           return true
         }),

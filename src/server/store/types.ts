@@ -168,8 +168,11 @@ export interface Store
   totp(): Promise<TotpRecord | null>
   /** A new secret being set up; false when a confirmed one is on. */
   startTotp(secret: string, now: number): Promise<boolean>
-  /** Switches the factor on with its first code's time step and the recovery codes' hashes; false when `secret` is not the one being set up. */
-  confirmTotp(secret: string, step: number, recoveryHashes: string[], now: number): Promise<boolean>
+  /**
+   * Switches the factor on with its first code's time step and the recovery codes' hashes, and ends every session but
+   * `keepSession` (the one switching it on); false when `secret` is not the one being set up.
+   */
+  confirmTotp(secret: string, step: number, recoveryHashes: string[], now: number, keepSession: string | null): Promise<boolean>
   /** Marks a time step used; false when it, or a later one, was used already (a replayed code). */
   useTotpStep(step: number): Promise<boolean>
   useRecoveryCode(codeHash: string, now: number): Promise<boolean>

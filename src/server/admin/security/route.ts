@@ -177,10 +177,10 @@ export default async function securityRoutes(instance: FastifyInstance) {
       const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
       if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
       const recoveryCodes = newRecoveryCodes()
-      if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now()))) {
+      if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now(), currentHash(request)))) {
         throw new HttpError(409, 'Die Einrichtung wurde inzwischen neu begonnen. Bitte erneut einrichten.')
       }
-      log.info('console: second factor switched on')
+      log.info('console: second factor switched on; every other session has ended')
       return { recoveryCodes }
     },
   )

@@ -26,6 +26,8 @@ const CONSOLE_TEXT = {
   wrongPassword: 'Das Passwort ist falsch.',
   setup: 'Für die Konsole ist noch kein Passwort gesetzt. Setzen Sie es auf dem Server mit: npx domain-lander set-password',
   tooManyFailures: 'Zu viele falsche Passwörter. Bitte versuchen Sie es später erneut.',
+  tooManyCodes: 'Zu viele falsche Codes. Melden Sie sich mit einem Passkey oder einem Wiederherstellungscode an oder versuchen Sie es später erneut.',
+  tooManyPasskeyFailures: 'Zu viele abgelehnte Passkeys von dieser Adresse. Bitte versuchen Sie es später erneut.',
   wrongCode: 'Der Code ist falsch oder wurde schon benutzt.',
   passkeyRefused: 'Der Passkey wurde nicht angenommen. Bitte erneut versuchen.',
 } as const
@@ -44,11 +46,28 @@ const sessionDetails = (request: FastifyRequest, method: string) => ({
 const SIGN_IN_FAILURES = 5
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000
 /**
- * Failed sign-ins of all clients together within the window: the limit no choice of addresses escapes (an IPv6
- * network, a botnet, a proxy setting that believes the client's X-Forwarded-For). Reaching it locks the owner out
- * too, until the window has run out or `set-password` (docs/decisions/031).
+ * Wrong passwords of all clients together within the window: the limit no choice of addresses escapes (an IPv6
+ * network, a botnet, a proxy setting that believes the client's X-Forwarded-For). Reaching it closes the password
+ * step to the owner too, until the window has run out or `set-password` (docs/decisions/031); a passkey still signs
+ * in (docs/decisions/041, "Budgets").
  */
 export const SIGN_IN_FAILURES_ALL = 50
+/**
+ * Wrong second-factor codes after the right password, of all clients together within a day. Whoever reaches the code
+ * step has the password, so this cap, not the window, bounds the guesses at a 6-digit code (decision 041, "Budgets").
+ */
+export const CODE_FAILURES_DAY = 30
+const DAY_MS = 24 * 60 * 60 * 1000
+/**
+ * Refused passkey answers per client within the window. No count of all clients: an answer cannot be guessed, and
+ * a count others can fill would lock the owner's way in.
+ */
+const PASSKEY_FAILURES = 10
+/**
+ * Failed sign-ins without a count of all clients (passkeys, recovery codes) written to the audit trail within the
+ * window: past it they are refused as before, but unrecorded, so that rotating addresses cannot grow the table.
+ */
+const AUDITED_FAILURES = 50
 /** A password is a few dozen bytes of JSON; a sign-in that declares more than this is refused unread. */
 export const SIGN_IN_BODY_LIMIT = 1024
 
@@ -106,19 +125,37 @@ const signInBody = z.preprocess(anyObject, z.object({ password: text, code: text
 const passkeySignInBody = z.preprocess(anyObject, z.object({ response: z.custom<AuthenticationResponseJSON | undefined>() }))
 const noContent = { 204: z.undefined() }
 
+/** The counts of the code step belong to the password and to the TOTP secret: a new one of either starts them afresh. */
+const codeGenerationOf = (passwordHash: string | null, sealedSecret: string) =>
+  `${generationOf(passwordHash)} ${createHash('sha256').update(sealedSecret).digest('base64url').slice(0, 22)}`
+
 export default async function sessionRoutes(instance: FastifyInstance) {
   const { store, config, rateLimits, renderer, log } = instance
   const app = instance.withTypeProvider<ZodTypeProvider>()
+  // Each way in has budgets of its own (decision 041, "Budgets"): wrong passwords do not close the code step, wrong
+  // TOTP codes do not close the recovery codes, and nothing closes the passkeys for everyone.
   const failures = rateLimits.quota('console-sign-in')
   const allFailures = rateLimits.quota('console-sign-in-all')
+  const codeFailures = rateLimits.quota('console-code')
+  const dayCodeFailures = rateLimits.quota('console-code-day')
+  const recoveryFailures = rateLimits.quota('console-recovery')
+  const passkeyFailures = rateLimits.quota('console-passkey')
+  const auditedFailures = rateLimits.quota('console-sign-in-audited')
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   /** What a sign-in took from the quotas, given back when its password was right. */
   const giveBack = new WeakMap<FastifyRequest, () => Promise<void>>()
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, retryAfterMs: number, why: string) => {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, retryAfterMs: number, why: string, text: string = CONSOLE_TEXT.tooManyFailures) => {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
     request.log.warn({ retryAfter: seconds }, `console: ${why}, sign-in is refused for ${seconds} s`)
-    return sendError(reply.header('retry-after', String(seconds)), 429, CONSOLE_TEXT.tooManyFailures)
+    // Like a refusal before the body (which writes no row): a quota that is full bounds the audit trail too.
+    skipAudit(request)
+    return sendError(reply.header('retry-after', String(seconds)), 429, text)
+  }
+
+  /** A failed sign-in past the audited ones of this window is refused without a row (it still is in the log). */
+  const boundAudit = async (request: FastifyRequest) => {
+    if ((await auditedFailures.take('all', AUDITED_FAILURES, SIGN_IN_WINDOW_MS)).status === 'full') skipAudit(request)
   }
 
   /**
@@ -139,13 +176,23 @@ export default async function sessionRoutes(instance: FastifyInstance) {
         request,
         reply,
         all.retryAfterMs,
-        `${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together (npx domain-lander set-password ends this)`,
+        `${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together (a passkey still signs in; npx domain-lander set-password ends this)`,
       )
     }
     giveBack.set(request, async () => {
       await mine.giveBack()
       await all.giveBack()
     })
+  }
+
+  /** The passkey's own count, per client only: failed passwords and codes never close it. */
+  const checkPasskeyQuota = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (Number(request.headers['content-length']) > PASSKEY_BODY_LIMIT) return sendError(reply, 413, TEXT.tooLarge)
+    const mine = await passkeyFailures.take(clientKey(request), PASSKEY_FAILURES, SIGN_IN_WINDOW_MS)
+    if (mine.status === 'full') {
+      return refuse(request, reply, mine.retryAfterMs, `${PASSKEY_FAILURES} refused passkeys from one client`, CONSOLE_TEXT.tooManyPasskeyFailures)
+    }
+    giveBack.set(request, mine.giveBack)
   }
   const tellProblem = problemLogger(log)
 
@@ -160,16 +207,51 @@ export default async function sessionRoutes(instance: FastifyInstance) {
     return setSessionCookie(request, reply, id).code(204).send()
   }
 
-  /** The second factor's code: a TOTP code of a step not used before, or an unused recovery code. */
-  async function secondFactorPasses(request: FastifyRequest, sealed: string, code: string): Promise<'totp' | 'recovery' | null> {
+  /**
+   * The second factor's step, after the right password: an unused recovery code, or a TOTP code of a step not used
+   * before, each against its own budget (decision 041, "Budgets"). Answers the request.
+   */
+  async function secondFactorStep(request: FastifyRequest, reply: FastifyReply, passwordHash: string, sealed: string, code: string) {
     const trimmed = code.trim()
+    const wrong = () => {
+      request.log.info('console: wrong or used second-factor code')
+      return sendError(reply, 401, CONSOLE_TEXT.wrongCode)
+    }
+    const generation = codeGenerationOf(passwordHash, sealed)
+    if (looksLikeRecoveryCode(trimmed)) {
+      // Some 59 random bits each: a budget per client bounds the work, and none of all clients, so that guessed TOTP
+      // codes and guessed recovery codes from elsewhere leave the owner this way in.
+      const mine = await recoveryFailures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
+      if (mine.status === 'full') {
+        return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong recovery codes from one client`, CONSOLE_TEXT.tooManyCodes)
+      }
+      if (!(await store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now()))) {
+        await boundAudit(request)
+        return wrong()
+      }
+      await mine.giveBack()
+      return openSession(request, reply, 'password+recovery')
+    }
+    const mine = await codeFailures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
+    if (mine.status === 'full') return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong codes from one client`, CONSOLE_TEXT.tooManyCodes)
+    const all = await dayCodeFailures.take(generation, CODE_FAILURES_DAY, DAY_MS)
+    if (all.status === 'full') {
+      await mine.giveBack()
+      return refuse(
+        request,
+        reply,
+        all.retryAfterMs,
+        `${CODE_FAILURES_DAY} wrong codes from all clients together within 24 hours: someone has the password (a passkey or a recovery code still signs in; npx domain-lander set-password ends this)`,
+        CONSOLE_TEXT.tooManyCodes,
+      )
+    }
     const secret = openedTotpSecret(config, sealed)
-    // Recovery codes still pass: they are hashes, not sealed.
     if (secret === null) request.log.error("console: the second factor's secret does not open with this deal key (DEAL_KEY differs?)")
     const step = totpStepOf(secret, trimmed.replace(/\s/g, ''), Date.now())
-    if (step !== null) return (await store.useTotpStep(step)) ? 'totp' : null
-    if (looksLikeRecoveryCode(trimmed)) return (await store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now())) ? 'recovery' : null
-    return null
+    if (step === null || !(await store.useTotpStep(step))) return wrong()
+    await mine.giveBack()
+    await all.giveBack()
+    return openSession(request, reply, 'password+totp')
   }
 
   app.get(CONSOLE_PATHS.signin, { schema: { response: { 200: sentAsIs, 303: z.undefined() } } }, async (request, reply) => {
@@ -192,24 +274,17 @@ export default async function sessionRoutes(instance: FastifyInstance) {
       request.log.info('console: wrong password')
       return sendError(reply, 401, CONSOLE_TEXT.wrongPassword)
     }
+    // The password was right: its counts go back in every case. A code is counted in budgets of its own.
+    await giveBack.get(request)?.()
     const totp = await store.totp()
     if (totp?.confirmedAt != null) {
       if (code === '') {
-        // The password was right: no guess spent. A guess at the code below is counted like a wrong password.
-        await giveBack.get(request)?.()
         // Not a sign-in yet: the request with the code writes the row.
         skipAudit(request)
         return reply.code(200).type('application/json; charset=utf-8').send({ secondFactor: true })
       }
-      const passed = await secondFactorPasses(request, totp.secret, code)
-      if (passed === null) {
-        request.log.info('console: wrong or used second-factor code')
-        return sendError(reply, 401, CONSOLE_TEXT.wrongCode)
-      }
-      await giveBack.get(request)?.()
-      return openSession(request, reply, passed === 'totp' ? 'password+totp' : 'password+recovery')
+      return secondFactorStep(request, reply, hash, totp.secret, code)
     }
-    await giveBack.get(request)?.()
     return openSession(request, reply, 'password')
   })
 
@@ -226,51 +301,48 @@ export default async function sessionRoutes(instance: FastifyInstance) {
   })
 
   const passkeySignIn = { body: passkeySignInBody, response: noContent }
-  app.post(
-    '/api/session/passkey',
-    { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkQuotas(PASSKEY_BODY_LIMIT), schema: passkeySignIn },
-    async (request, reply) => {
-      const rp = relyingPartyOf(config, request)
-      if (!rp.ok) return sendError(reply, 409, rp.problem)
-      const { response } = request.body
-      const challenge = challengeOf(response?.response)
-      // Taken before anything else is checked: a challenge answers once, whatever the answer.
-      const taken = challenge === null ? null : await store.takeChallenge(challenge, 'sign-in', Date.now())
-      const passkey = typeof response?.id === 'string' ? await store.passkeyByCredentialId(response.id) : null
-      const refuse = (why: string) => {
-        request.log.info({ why }, 'console: passkey refused')
-        return sendError(reply, 401, CONSOLE_TEXT.passkeyRefused)
-      }
-      if (!taken || !challenge || !response) return refuse('unknown, used or expired challenge')
-      if (!passkey) return refuse('unknown passkey')
-      let newCounter: number
-      try {
-        const result = await (
-          await webAuthn()
-        ).verifyAuthenticationResponse({
-          response,
-          expectedChallenge: challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.rpID,
-          requireUserVerification: true,
-          credential: {
-            id: passkey.credentialId,
-            publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-            counter: passkey.counter,
-            transports: passkey.transports as never,
-          },
-        })
-        if (!result.verified) return refuse('signature')
-        newCounter = result.authenticationInfo.newCounter
-      } catch (error) {
-        // The library's message says which check failed (origin, RP id, counter); it holds nothing secret.
-        return refuse((error as Error).message.slice(0, 200))
-      }
-      if (!(await store.usePasskey(passkey.id, passkey.counter, newCounter, Date.now()))) return refuse('counter moved meanwhile')
-      await giveBack.get(request)?.()
-      return openSession(request, reply, 'passkey')
-    },
-  )
+  app.post('/api/session/passkey', { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkPasskeyQuota, schema: passkeySignIn }, async (request, reply) => {
+    const rp = relyingPartyOf(config, request)
+    if (!rp.ok) return sendError(reply, 409, rp.problem)
+    const { response } = request.body
+    const challenge = challengeOf(response?.response)
+    // Taken before anything else is checked: a challenge answers once, whatever the answer.
+    const taken = challenge === null ? null : await store.takeChallenge(challenge, 'sign-in', Date.now())
+    const passkey = typeof response?.id === 'string' ? await store.passkeyByCredentialId(response.id) : null
+    const refuse = async (why: string) => {
+      request.log.info({ why }, 'console: passkey refused')
+      await boundAudit(request)
+      return sendError(reply, 401, CONSOLE_TEXT.passkeyRefused)
+    }
+    if (!taken || !challenge || !response) return refuse('unknown, used or expired challenge')
+    if (!passkey) return refuse('unknown passkey')
+    let newCounter: number
+    try {
+      const result = await (
+        await webAuthn()
+      ).verifyAuthenticationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        requireUserVerification: true,
+        credential: {
+          id: passkey.credentialId,
+          publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+          counter: passkey.counter,
+          transports: passkey.transports as never,
+        },
+      })
+      if (!result.verified) return refuse('signature')
+      newCounter = result.authenticationInfo.newCounter
+    } catch (error) {
+      // The library's message says which check failed (origin, RP id, counter); it holds nothing secret.
+      return refuse((error as Error).message.slice(0, 200))
+    }
+    if (!(await store.usePasskey(passkey.id, passkey.counter, newCounter, Date.now()))) return refuse('counter moved meanwhile')
+    await giveBack.get(request)?.()
+    return openSession(request, reply, 'passkey')
+  })
 
   app.delete('/api/session', { schema: { response: noContent } }, async (request, reply) => {
     const id = sessionIdOf(request)

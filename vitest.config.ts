@@ -15,7 +15,7 @@ const STORE_TESTS = [
   'src/server/domains-edit/save.test.ts',
   'src/server/visits/{counter,report}.test.ts',
   'tests/e2e/{checkout,console-audit,domain-checks,console-passkeys,deal-english,deal-no-script,deals,instalments,invoices,visits}.test.ts',
-  'tests/integration/{abuse,audit,domain-check-job,domains-check-cli,checkout,cli,instalments,cluster,deal-rules,dns-publish,dns-sold,console-auth,console-sign-in,console-sign-in-limits,confirmation,console-inbox,contact-api,crash,data-dir,deal-crash,deals,deals-instances,domains,domains-instances,english-contact,health,languages-contact,hosts,instances,invoices,invoices-instances,logs,mail-delivery,memory,negotiation,notify,payments,privacy,rate-limits,route-schemas,shutdown,smtp-faults,startup,store-faults-postgres}.test.ts',
+  'tests/integration/{abuse,audit,domain-check-job,domains-check-cli,checkout,cli,instalments,cluster,deal-rules,dns-publish,dns-sold,console-auth,console-sign-in,console-sign-in-limits,confirmation,console-inbox,contact-api,crash,data-dir,deal-crash,deals,deals-instances,domains,domains-instances,english-contact,health,languages-contact,hosts,instances,invoices,invoices-instances,logs,mail-delivery,memory,negotiation,notify,payments,privacy,rate-limits,route-schemas,shutdown,smtp-faults,startup,store-faults-postgres,visits}.test.ts',
 ]
 const POSTGRES_ONLY = ['src/server/store/postgres.test.ts', 'tests/integration/{deals-instances,domains-instances,instances,invoices-instances,store-faults-postgres}.test.ts']
 

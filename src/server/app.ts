@@ -168,7 +168,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
           log: app.log.child({ component: 'domains' }),
           reload: () => domains.reload(),
         })
-  const visits = createVisitCounter(store, app.log.child({ component: 'visits' }), { domains })
+  const visits = createVisitCounter(store, app.log.child({ component: 'visits' }), { domains, ipv6Prefix: config.rateLimitIpv6Prefix })
   const jobs = createServerJobs(config, { store, transport: mailTransport, domains, log: app.log.child({ component: 'jobs' }) })
   jobs.add(
     dealAutoCompleteJob({
@@ -308,6 +308,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   })
   let background: NodeJS.Timeout | undefined
   app.addHook('onReady', async () => {
+    // The day's salt, read before the first page: without it a visit has no visitor and no repeat check, and a
+    // client could count as many visits by arriving right after a start.
+    await visits.flush()
     // The first page comes first: the background work's first runs (each a query or a write to the store) would
     // otherwise come between listening and the first answer. Nothing in them is that urgent; new mail kicks the
     // outbox itself.

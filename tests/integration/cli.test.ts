@@ -24,8 +24,8 @@ const cli = (...args: string[]) => runCli(dataDir, cliStoreEnv, ...args)
 
 let browsers = 0
 async function inquire(host: string, fields: Record<string, string>) {
-  // Each from a browser of its own: each page is a visit.
-  const { token, hash } = await fetchForm(app.url, host, browserHeaders(browsers++))
+  // Each from a browser and an address of its own (named by the proxy the app trusts): each page is a visitor.
+  const { token, hash } = await fetchForm(app.url, host, { ...browserHeaders(browsers), 'x-forwarded-for': `198.51.100.${++browsers}` })
   const response = await requestAs(host, `${app.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash, ...fields } })
   expect(response.status).toBe(200)
 }
@@ -34,14 +34,14 @@ beforeAll(async () => {
   dataDir = tempDataDir()
   cliStoreEnv = await storeEnv(dataDir)
   smtp = await startSmtpSink()
-  app = await startApp({ DATA_DIR: dataDir, SMTP_URL: smtp.url })
+  app = await startApp({ DATA_DIR: dataDir, SMTP_URL: smtp.url, TRUST_PROXY: '1' })
   await inquire('example.de', { name58fnlsd: 'Erika', message: 'Erste Anfrage' })
   await inquire('xn--mnchen-3ya.de', { name58fnlsd: 'Max', themail3h6: 'max@example.de', message: '=HYPERLINK("http://evil")' })
   await inquire('example.de', { name58fnlsdbee: 'Bot', message: 'Spam, spam, spam' })
   await smtp.waitFor(2)
   // The page views are counted in memory; closing the app writes them.
   await app.close()
-  app = await startApp({ DATA_DIR: dataDir, SMTP_URL: smtp.url })
+  app = await startApp({ DATA_DIR: dataDir, SMTP_URL: smtp.url, TRUST_PROXY: '1' })
 })
 afterAll(async () => {
   await app.close()

@@ -207,6 +207,22 @@ describe('attacks', () => {
     expect(page).toContain('&lt;script&gt;alert')
   })
 
+  test('names the import refuses (localhost, addresses, a single label, a .localhost name) are refused here too, and the file keeps what it had', async () => {
+    const before = fs.readFileSync(domainsFile, 'utf8')
+    const refused = ['localhost', '127.0.0.1', '127.1', '0x7f000001', 'intranet', 'kasse.localhost', '[::1]']
+    const edits = refused.map((name) => ({ op: 'add', name, changes: { price: 100 } }))
+    expect((await preview(edits)).problems).toEqual(refused.map((value) => ({ kind: 'name', value })))
+    const { fingerprint } = await preview([{ op: 'set', name: 'beispiel.de', changes: { price: 4100 } }])
+    expect((await post('/api/domains/apply', { edits, fingerprint })).status).toBe(422)
+    expect(fs.readFileSync(domainsFile, 'utf8')).toBe(before)
+    expect((await list('q=local')).items).toEqual([])
+    expect((await list('q=127.0')).items).toEqual([])
+    // What the import takes, the editor takes: a name in Unicode, with the root's dot.
+    expect((await preview([{ op: 'add', name: 'Kasse.Münster.de.', changes: {} }])).changes).toEqual([
+      expect.objectContaining({ name: 'kasse.münster.de', kind: 'added' }),
+    ])
+  })
+
   test('a malformed or oversized edit is a 400 with the one error shape', async () => {
     const bad = { status: 400, body: { error: 'Die Änderung ist unvollständig oder ungültig.' } }
     for (const body of [
@@ -236,6 +252,10 @@ test('without DOMAINS_FILE the page explains it and makes a file with the first 
     const html = await (await bareClient.call('/domains', { cookie })).text()
     expect(html).toContain('DOMAINS_FILE')
     expect(html).toContain(path.join(bare.dataDir, 'domains.yaml'))
+    // Names the import refuses make no file either.
+    for (const name of ['localhost', '127.0.0.1']) {
+      expect((await bareClient.call('/api/domains/create', { method: 'POST', body: { name }, cookie })).status, name).toBe(400)
+    }
     const created = await bareClient.call('/api/domains/create', { method: 'POST', body: { name: 'Erste.de' }, cookie })
     expect(await created.json()).toEqual({ file: path.join(bare.dataDir, 'domains.yaml') })
     expect(fs.readFileSync(path.join(bare.dataDir, 'domains.yaml'), 'utf8')).toContain('domains:\n  "erste.de": {}\n')

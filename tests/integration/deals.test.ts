@@ -461,9 +461,13 @@ describe('one open deal per name (decision 037)', () => {
 })
 
 describe('rate limits on the deal page', () => {
-  test('the buyer’s posts (the address check above all) are limited per client address: beyond the limit 429, no code', async () => {
-    const limited = await startServerProcess({ SMTP_URL: smtp.url, MAIL_TO: 'owner@example.org', DOMAINS_FILE: domainsFile, CONTACT_RATE_LIMIT: '2' })
-    try {
+  let limited: ServerProcess | undefined
+  let page: string
+  // Started by the first test that needs it (mailTo waits with expect.poll, which only a test may).
+  let started: Promise<void> | undefined
+  const start = () =>
+    (started ??= (async () => {
+      limited = await startServerProcess({ SMTP_URL: smtp.url, MAIL_TO: 'owner@example.org', DOMAINS_FILE: domainsFile, CONTACT_RATE_LIMIT: '2' })
       const email = 'begrenzt@example.net'
       const { token, hash } = await fetchForm(limited.url, 'beispiel.de')
       const sent = await requestAs('beispiel.de', `${limited.url}/api/contact`, {
@@ -474,23 +478,46 @@ describe('rate limits on the deal page', () => {
       const env = { ...(await storeEnv(limited.dataDir)), DOMAINS_FILE: domainsFile }
       const id = /^(\d+)/m.exec(runCli(limited.dataDir, env, 'list').out.split('\n')[2] ?? '')?.[1]
       expect(runCli(limited.dataDir, env, 'accept', id!).code).toBe(0)
-      const mail = await mailTo(email)
-      const page = pageLinkIn(mail, 'beispiel.de')
-      const tryReveal = () =>
-        requestAs('beispiel.de', `${limited.url}${page}`, {
-          method: 'POST',
-          form: { action: 'reveal', email: 'guess@example.net' },
-          headers: { origin: 'http://beispiel.de', 'x-forwarded-for': '203.0.113.9' },
-        })
-      // CONTACT_RATE_LIMIT=2: two posts an hour from one client.
-      expect((await tryReveal()).status).toBe(303)
-      expect((await tryReveal()).status).toBe(303)
-      const refused = await tryReveal()
-      expect(refused.status).toBe(429)
-      expect(refused.html).toContain('Zu viele Versuche.')
-    } finally {
-      await limited.stop()
-      limited.cleanup()
+      page = pageLinkIn(await mailTo(email), 'beispiel.de')
+    })())
+  afterAll(async () => {
+    await limited?.stop()
+    limited?.cleanup()
+  })
+
+  /** A post of the page's form from `client` (another loopback address is another client), with `headers`. */
+  const postFrom = (client: string, form: Record<string, string>, headers: Record<string, string>) =>
+    requestAs('beispiel.de', `${limited!.url}${page}`, { method: 'POST', form, headers, localAddress: client })
+  const sameOrigin = { origin: 'http://beispiel.de', 'sec-fetch-site': 'same-origin' }
+
+  test('the buyer’s posts (the address check above all) are limited per client address: beyond the limit 429, no code', async () => {
+    await start()
+    const tryReveal = () => postFrom('127.0.0.1', { action: 'reveal', email: 'guess@example.net' }, { ...sameOrigin, 'x-forwarded-for': '203.0.113.9' })
+    // CONTACT_RATE_LIMIT=2: two posts an hour from one client.
+    expect((await tryReveal()).status).toBe(303)
+    expect((await tryReveal()).status).toBe(303)
+    const refused = await tryReveal()
+    expect(refused.status).toBe(429)
+    expect(refused.html).toContain('Zu viele Versuche.')
+  }, 90_000)
+
+  test('another site’s posts are refused before they count: after ten of them, answered 403, the buyer’s own steps still go through', async () => {
+    await start()
+    // What a page the buyer opens elsewhere can make the buyer's browser send, from the buyer's address.
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'same-site' },
+    ]
+    for (let i = 0; i < 10; i++) {
+      const answer = await postFrom('127.0.0.3', { action: 'cancel' }, crossSite[i % crossSite.length]!)
+      expect(answer.status, JSON.stringify(crossSite[i % crossSite.length])).toBe(403)
     }
+    expect((await postFrom('127.0.0.3', { action: 'reveal', email: 'begrenzt@example.net' }, sameOrigin)).status).toBe(303)
+    expect((await postFrom('127.0.0.3', { action: 'reveal', email: 'begrenzt@example.net' }, sameOrigin)).status).toBe(303)
+    expect((await postFrom('127.0.0.3', { action: 'reveal', email: 'begrenzt@example.net' }, sameOrigin)).status).toBe(429)
+    // None of the refused posts cancelled anything.
+    expect(textOf(await requestAs('beispiel.de', `${limited!.url}${page}`, { localAddress: '127.0.0.4' }))).toContain('Zahlung (aktueller Schritt)')
   }, 90_000)
 })

@@ -142,12 +142,20 @@ const dealPageRoutes: FastifyPluginAsync<DealRouteOptions> = async (app, options
     },
   )
 
-  // Every POST counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who mistyped.
+  // Every POST of the page counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who
+  // mistyped. Another site's posts are refused before they count (the route's own onRequest runs before the rate
+  // limit's): a page the buyer opens elsewhere could send them from the buyer's address and use up the buyer's steps.
+  const refuseCrossSite = async (request: FastifyRequest) => {
+    if (isCrossSite(request.headers)) throw new HttpError(403, DEAL_TEXTS[sites.answerLanguage(request).language].crossSite)
+  }
   app.post<{ Params: { token: string }; Body: { action?: unknown; email?: unknown; [field: string]: unknown } | undefined }>(
     `${DEAL_PATH}/:token`,
-    { config: limit('deal-steps', config.contactRateLimit), schema: { params: z.object({ token: z.string() }), response: pages } },
+    {
+      onRequest: refuseCrossSite,
+      config: limit('deal-steps', config.contactRateLimit),
+      schema: { params: z.object({ token: z.string() }), response: pages },
+    },
     async (request, reply) => {
-      if (isCrossSite(request.headers)) throw new HttpError(403, DEAL_TEXTS[sites.answerLanguage(request).language].crossSite)
       const site = siteOf(request, reply)
       if (!site) return reply
       const { token } = request.params

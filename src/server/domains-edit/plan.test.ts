@@ -132,6 +132,15 @@ describe('several names, adding and removing', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(BEFORE)
   })
 
+  test('a name the file got by hand that the editor would refuse (localhost) can be removed, not set', async () => {
+    fs.writeFileSync(file, BEFORE.replace('  ohne-preis.de: {}\n', '  ohne-preis.de: {}\n  localhost: {}\n'))
+    expect((await write({ edits: [{ op: 'set', name: 'localhost', changes: { price: 1 } }] })).problems).toEqual([{ kind: 'name', value: 'localhost' }])
+    expect((await write({ edits: [{ op: 'remove', name: 'localhost' }] })).changes.map((change) => [change.name, change.kind])).toEqual([
+      ['localhost', 'removed'],
+    ])
+    expect(Object.keys(read().domains)).not.toContain('localhost')
+  })
+
   test('a file changed since the preview is refused', async () => {
     const { report } = await planDomainEdits(job({ mode: 'preview', edits: [{ op: 'set', name: 'beispiel.de', changes: { price: 1 } }] }))
     fs.appendFileSync(file, '# von Hand\n')

@@ -21,7 +21,7 @@ import { domainsText, DomainsTextError, type DomainsText, type TermChanges } fro
 import { checkLoads, checkLoadsAsText, checkSize, Refused } from '../import/load-check.ts'
 import { prepareReplacement, type Replacement } from '../import/replace-file.ts'
 import { displayHost } from '../sites/host.ts'
-import { domainKey, domainsFileSchema } from '../sites/settings.ts'
+import { domainKey, domainsFileSchema, sellableName } from '../sites/settings.ts'
 
 export interface EditJob {
   domainsFile: string
@@ -103,11 +103,13 @@ export async function planDomainEdits(job: EditJob): Promise<EditResult> {
 
   // Every edit by its name first, so that several edits of one name (a price in %, a status) are one change.
   const planned = new Map<string, Planned>()
-  const exact = (value: string): string | null => {
-    const ascii = domainKey(value.trim().replace(/\.$/, ''))
-    if (ascii === null) problems.push({ kind: 'name', value })
-    else if (ascii.startsWith('*.')) problems.push({ kind: 'wildcard', value })
-    else return ascii
+  const exact = (value: string, op: DomainEdit['op']): string | null => {
+    const checked = sellableName(value.trim())
+    if ('ascii' in checked) return checked.ascii
+    // A name the file got by hand before the editor refused it (localhost, an address) can still be taken out.
+    const written = domainKey(value.trim().replace(/\.$/, ''))
+    if (op === 'remove' && checked.problem === 'name' && written !== null && file.entries.has(written)) return written
+    problems.push({ kind: checked.problem, value })
     return null
   }
   const set = (ascii: string, more: FieldChanges) => {
@@ -121,7 +123,7 @@ export async function planDomainEdits(job: EditJob): Promise<EditResult> {
   for (const edit of job.edits) {
     if (edit.op === 'scale') {
       for (const value of edit.names) {
-        const ascii = exact(value)
+        const ascii = exact(value, edit.op)
         if (ascii === null) continue
         if (!file.entries.has(ascii)) {
           if (!job.lenient) problems.push({ kind: 'unknown', name: displayHost(ascii) })
@@ -134,7 +136,7 @@ export async function planDomainEdits(job: EditJob): Promise<EditResult> {
       }
       continue
     }
-    const ascii = exact(edit.name)
+    const ascii = exact(edit.name, edit.op)
     if (ascii === null) continue
     const has = file.entries.has(ascii)
     if (edit.op === 'add') {

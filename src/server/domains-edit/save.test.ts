@@ -91,6 +91,22 @@ describe('an edit made on one instance', () => {
   })
 })
 
+test('a name the import refuses is refused as one: localhost, an address, a single label; nothing is recorded, written or passed on', async () => {
+  const { stores, files, options } = await twoInstances()
+  const refused = ['localhost', '127.0.0.1', '10.0.0.1.', '2130706433', 'intranet', 'drucker.localhost']
+  const report = await saveDomainEdits(options(0), [
+    ...refused.map((name) => ({ op: 'add' as const, name, changes: { price: 100 } })),
+    { op: 'add', name: 'neu.de', changes: {} },
+  ])
+  expect([report.written, report.problems]).toEqual([false, refused.map((value) => ({ kind: 'name', value }))])
+  expect([text(files[0]), await stores[1].latestDomainEdit()]).toEqual([FILE, 0])
+  expect(await catchUp(options(1))).toBe(0)
+  // The good name alone goes through, and to the other instance.
+  expect((await saveDomainEdits(options(0), [{ op: 'add', name: 'neu.de', changes: {} }])).written).toBe(true)
+  expect(await catchUp(options(1))).toBe(1)
+  expect(text(files[1])).toContain('neu.de')
+})
+
 test('only one of two records of the same number is kept', async () => {
   const config = await testStoreConfig('domain-edits-')
   const [a, b] = [await openTestStore(config), await openTestStore(config)]

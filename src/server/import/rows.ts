@@ -3,8 +3,8 @@
 // reported with its row, not only the first; a name twice is a warning, twice with different terms an error.
 import { markFits, readAmount } from '../../shared/contact.ts'
 import type { ImportProblem } from '../../shared/import-api.ts'
-import { displayHost, isDomainName } from '../sites/host.ts'
-import { domainKey } from '../sites/settings.ts'
+import { displayHost } from '../sites/host.ts'
+import { sellableName } from '../sites/settings.ts'
 import { CURRENCIES, type Source } from './source.ts'
 
 /** One name of the list. undefined: the list says nothing about it (no such column); null: none (an empty cell). */
@@ -66,11 +66,9 @@ export function checkRows(source: Source, currencyIn: (ascii: string) => string)
       problems.push({ kind: 'no-name', line })
       continue
     }
-    // A trailing dot is the DNS root (registrars export "example.de." now and then).
-    const name = raw.replace(/\.$/, '')
-    const ascii = name.startsWith('*.') ? null : domainKey(name)
-    if (name.startsWith('*.')) problems.push({ kind: 'wildcard', line, value: raw })
-    else if (ascii === null || !isDomainName(ascii)) problems.push({ kind: 'name', line, value: raw })
+    const checked = sellableName(raw)
+    const ascii = 'ascii' in checked ? checked.ascii : null
+    if ('problem' in checked) problems.push({ kind: checked.problem, line, value: raw })
 
     let currency: string | undefined
     if (cells.currency !== undefined && text(cells.currency) !== '') {

@@ -6,7 +6,7 @@ import { isValidEmail } from '../../shared/contact.ts'
 import type { PriceTerms } from '../../shared/price-terms.ts'
 import { LANGUAGES, LOCALE, type Language } from '../../shared/language.ts'
 import { parseTargetList } from '../lib/notify-targets.ts'
-import { isPlainName } from './host.ts'
+import { isDomainName, isPlainName } from './host.ts'
 import { isValidIban, normalIban } from '../../shared/iban.ts'
 
 const httpUrl = z.url({ protocol: /^https?$/ })
@@ -172,6 +172,19 @@ export function domainKey(key: string): string | null {
   const wildcard = key.startsWith('*.')
   const ascii = asciiName(wildcard ? key.slice(2) : key)
   return ascii && wildcard ? `*.${ascii}` : ascii
+}
+
+/**
+ * A name the owner adds to the portfolio (a row of an import, a name typed in the console or the CLI), in ASCII; or why
+ * it is none: a wildcard, or no name anybody sells (an address such as 127.0.0.1, a single label such as localhost, a
+ * .localhost name). The import and the editor both ask here, so that neither lets in what the other refuses.
+ */
+export function sellableName(typed: string): { ascii: string } | { problem: 'wildcard' | 'name' } {
+  // A trailing dot is the DNS root (registrars export "example.de." now and then).
+  const name = typed.replace(/\.$/, '')
+  if (name.startsWith('*.')) return { problem: 'wildcard' }
+  const ascii = domainKey(name)
+  return ascii !== null && isDomainName(ascii) ? { ascii } : { problem: 'name' }
 }
 
 export const notADomainKey = (key: string) => `"${key}" is not a domain name or a wildcard like *.example.de`

@@ -14,6 +14,7 @@ import {
   OTHER_NAMES,
   REPEAT_WINDOW_MS,
 } from './counter.ts'
+import { visitorStats } from './report.ts'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0'
@@ -98,19 +99,53 @@ test('a second load by the same client within the window is a repeat; after it, 
   counter.page(visit(), 'example.de')
   clock.time += 60_000
   counter.page(visit(), 'example.de')
-  // The same address with another browser is another client.
+  // The same address with another browser is the same client.
   counter.page(visit({ userAgent: FIREFOX }), 'example.de')
   clock.time += REPEAT_WINDOW_MS
   counter.page(visit({ query: { utm_source: 'newsletter' } }), 'example.de')
   await counter.close()
   expect(await countsOf(store)).toEqual({
-    '2026-11-22 example.de visit': 3,
-    '2026-11-22 example.de visitor': 2,
-    '2026-11-22 example.de filtered repeat': 1,
-    '2026-11-22 example.de source direct': 2,
+    '2026-11-22 example.de visit': 2,
+    '2026-11-22 example.de visitor': 1,
+    '2026-11-22 example.de filtered repeat': 2,
+    '2026-11-22 example.de source direct': 1,
     '2026-11-22 example.de source ref:newsletter': 1,
-    '2026-11-22 example.de language de': 3,
+    '2026-11-22 example.de language de': 2,
   })
+})
+
+/** 300 browsers' User-Agents, each a different build: what a script rotating them sends. */
+const rotatingAgents = Array.from(
+  { length: 300 },
+  (_, i) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${100 + (i % 40)}.0.${i}.0 Safari/537.36`,
+)
+
+test('one address is one visitor a day per name whatever User-Agent it sends, an IPv6 network as one address; another address is another', async () => {
+  const store = await openTestStore()
+  const clock = { time: NOON }
+  const counter = await counterOn(store, clock)
+  // A load a minute for five hours, from one address and from one IPv6 network: a visit every half hour, one visitor.
+  for (const [i, userAgent] of rotatingAgents.entries()) {
+    clock.time = NOON + i * 60_000
+    counter.page(visit({ userAgent }), 'example.de')
+    counter.page(visit({ ip: `2001:db8:7:1::${(i + 1).toString(16)}`, userAgent }), 'example.de')
+    counter.formTurn(formRequest('203.0.113.7', userAgent), 'example.de')
+  }
+  counter.page(visit({ ip: '198.51.100.2', userAgent: FIREFOX }), 'example.de')
+  counter.page(visit({ ip: '2001:db8:7:2::1' }), 'example.de')
+  // The same address on another name is a visitor of that name.
+  counter.page(visit(), 'zweite.example')
+  await counter.close()
+  const counts = await countsOf(store)
+  expect([counts['2026-11-22 example.de visitor'], counts['2026-11-22 example.de form'], counts['2026-11-22 zweite.example visitor']]).toEqual([4, 1, 1])
+  expect([counts['2026-11-22 example.de visit'], counts['2026-11-22 example.de filtered repeat']]).toEqual([22, 580])
+  // No visitor count that would make the Übersicht hint at a price too high or an unclear page.
+  const stats = await visitorStats(
+    { store, domains: { current: () => domainsConfigOf({ domains: { 'example.de': null, 'zweite.example': null } }), fromFile: true } },
+    { days: 7, now: clock.time },
+  )
+  expect(stats.names.find((name) => name.domainAscii === 'example.de')!.visitors).toBe(4)
+  expect(stats.hints.filter((hint) => hint.kind === 'no-inquiries')).toEqual([])
 })
 
 test("the same client before and after midnight in Berlin is two visitors of two days, and the past day's salt and hashes are erased", async () => {

@@ -3,11 +3,13 @@
 // written in batches, so GET / never waits for the store; every structure is bounded, because the Host, the Referer
 // and the address are anybody's choice.
 //
-// A visitor is the Plausible method's hash of the day's random salt, the client's address, its User-Agent and the
-// host: the salt lives in the store for that Berlin day (the same in every process) and is erased when the day is
-// over, together with the day's hashes, which then become a mere count.
+// A visitor is a hash of the day's random salt, the client's key (its address, or its IPv6 network, as the rate limits
+// count it) and the name counted: the salt lives in the store for that Berlin day (the same in every process) and is
+// erased when the day is over, together with the day's hashes, which then become a mere count. The User-Agent is left
+// out: it is the client's to choose, and one address rotating it must not count as many visitors.
 import { hash as digest, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
+import { clientKeyOf } from '../http/client-address.ts'
 import type { DomainRegistry } from '../sites/registry.ts'
 import type { Store, VisitCount, VisitMetric, VisitorHash } from '../store/types.ts'
 import { berlinDayOf } from '../lib/berlin-visit-day.ts'
@@ -53,9 +55,10 @@ const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) 
 export function createVisitCounter(
   store: Store,
   log: FastifyBaseLogger,
-  options: { domains?: DomainRegistry; now?: () => number; flushMs?: number } = {},
+  options: { domains?: DomainRegistry; now?: () => number; flushMs?: number; ipv6Prefix?: number } = {},
 ): VisitCounter {
-  const { domains, now = Date.now, flushMs = FLUSH_MS } = options
+  const { domains, now = Date.now, flushMs = FLUSH_MS, ipv6Prefix = 64 } = options
+  const clientKey = clientKeyOf(ipv6Prefix)
   let pending = new Map<string, number>()
   let pendingHashes = new Map<string, VisitorHash>()
   let droppedCounts = 0
@@ -132,11 +135,11 @@ export function createVisitCounter(
     addPending(id, 1)
   }
 
-  /** The client's hash for today, or undefined before today's salt has been read from the store. */
-  const clientHash = (request: FastifyRequest, host: string) => {
+  /** The client's hash for today and `name`, or undefined before today's salt has been read from the store. */
+  const clientHash = (request: FastifyRequest, name: string) => {
     const salt = salts.get(day)
     if (salt === undefined) return undefined
-    return digest('sha256', `${salt}\n${request.ip}\n${request.headers['user-agent']}\n${host}`, 'base64url').slice(0, 22)
+    return digest('sha256', `${salt}\n${clientKey(request)}\n${name}`, 'base64url').slice(0, 22)
   }
 
   const filtered = (name: string, reason: FilterReason) => add(name, 'filtered', reason)
@@ -199,7 +202,7 @@ export function createVisitCounter(
       const name = nameOf(host)
       const reason = filterReason(request.method, request.headers)
       if (reason !== null) return filtered(name, reason)
-      const hash = clientHash(request, host)
+      const hash = clientHash(request, name)
       if (hash !== undefined) {
         // From the last load that counted: a reload every 20 minutes is a visit every 40.
         const seen = recent.get(hash) ?? older.get(hash)
@@ -225,9 +228,9 @@ export function createVisitCounter(
     formTurn(request, host) {
       renewDay(now())
       if (filterReason(request.method, request.headers) !== null) return
-      const hash = clientHash(request, host)
-      if (hash === undefined) return
       const name = nameOf(host)
+      const hash = clientHash(request, name)
+      if (hash === undefined) return
       const id = `${name}\t${hash}`
       if (formsToday.has(id) || formsToday.size >= MAX_VISITORS_PER_DAY) return
       formsToday.add(id)

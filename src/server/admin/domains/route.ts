@@ -19,7 +19,7 @@ import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
 import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
 import { displayHost } from '../../sites/host.ts'
-import { asciiName } from '../../sites/settings.ts'
+import { sellableName } from '../../sites/settings.ts'
 import { sendPage } from '../render.ts'
 
 /** 10,000 edits of names up to 300 characters. */
@@ -135,8 +135,9 @@ export default async function domainsRoutes(instance: FastifyInstance) {
   const created = { body: createBody, response: { 200: jsonOf<DomainsCreated>() } }
   app.post('/api/domains/create', { schema: created, config: { badInput: TEXTS.badName } }, async (request): Promise<DomainsCreated> => {
     if (config.domainsFile) throw new HttpError(409, `Der Server hat schon eine Domains-Datei: ${config.domainsFile}`)
-    const ascii = asciiName(request.body.name.trim().replace(/\.$/, ''))
-    if (ascii === null) throw new HttpError(400, TEXTS.badName)
+    const checked = sellableName(request.body.name.trim())
+    if (!('ascii' in checked)) throw new HttpError(400, TEXTS.badName)
+    const { ascii } = checked
     fs.mkdirSync(path.dirname(suggestedFile), { recursive: true })
     try {
       fs.writeFileSync(suggestedFile, starterFile(JSON.stringify(displayHost(ascii))), { flag: 'wx', mode: 0o644 })

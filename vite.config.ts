@@ -135,6 +135,7 @@ const SERVER_ENTRIES: Record<string, string> = {
   'domains-loader': 'src/server/sites/domains-loader.ts',
   'og-worker': 'src/server/page/og-worker.ts',
   'invoice-worker': 'src/server/invoice/invoice-worker.ts',
+  'camt-worker': 'src/server/payments/camt-worker.ts',
 }
 
 /** The mode of the console's browser build; scripts/build-lib.ts passes it by name. */

@@ -21,6 +21,7 @@ export type BankEntryReason =
   | 'deal-cancelled'
   | 'deal-already-paid'
   | 'returned-after-payment'
+  | 'return-exceeds-received'
 
 export const BANK_REASON_TEXT: Record<BankEntryReason, { de: string; en: string }> = {
   'no-reference': { de: 'keine Kauf-Referenz im Verwendungszweck', en: 'no deal reference in the remittance' },
@@ -34,6 +35,10 @@ export const BANK_REASON_TEXT: Record<BankEntryReason, { de: string; en: string 
   'returned-after-payment': {
     de: 'Zahlung zurückgebucht: der Kauf galt schon als (teilweise) bezahlt, bitte prüfen',
     en: 'payment returned: the deal counted as (partly) paid already, check it',
+  },
+  'return-exceeds-received': {
+    de: 'Rückbuchung mit der Referenz eines Kaufs, für den so viel nicht eingegangen ist: bitte prüfen',
+    en: 'a return with the reference of a deal that has not received that much: check it',
   },
 }
 

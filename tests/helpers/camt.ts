@@ -1,5 +1,6 @@
 // A CAMT.053 (.08) statement of credit transfers, as a German bank exports it: one booked entry per payment, each with
-// the bank's own reference (the idempotency key) and the buyer's remittance text.
+// the bank's own reference (the idempotency key) and the buyer's remittance text; or money leaving (a debit), or the
+// bank taking a booking back (a reversal).
 export interface CamtCredit {
   /** The bank's reference of the booking (AcctSvcrRef). */
   bankRef: string
@@ -8,6 +9,10 @@ export interface CamtCredit {
   remittance: string
   currency?: string
   bookedOn?: string
+  /** Money leaving the account (DBIT) instead of coming in. */
+  debit?: boolean
+  /** RvslInd: the booking reverses an earlier one. */
+  reversal?: boolean
 }
 
 const escape = (text: string) => text.replace(/[<>&]/g, (char) => `&#${char.charCodeAt(0)};`)
@@ -18,7 +23,7 @@ export function camtStatement(credits: readonly CamtCredit[], account = 'DE89370
       (credit) => `
       <Ntry>
         <Amt Ccy="${credit.currency ?? 'EUR'}">${credit.amount}</Amt>
-        <CdtDbtInd>CRDT</CdtDbtInd>
+        <CdtDbtInd>${credit.debit ? 'DBIT' : 'CRDT'}</CdtDbtInd>${credit.reversal ? '\n        <RvslInd>true</RvslInd>' : ''}
         <Sts><Cd>BOOK</Cd></Sts>
         <BookgDt><Dt>${credit.bookedOn ?? '2026-11-20'}</Dt></BookgDt>
         <ValDt><Dt>${credit.bookedOn ?? '2026-11-20'}</Dt></ValDt>
@@ -28,7 +33,7 @@ export function camtStatement(credits: readonly CamtCredit[], account = 'DE89370
           <TxDtls>
             <Refs><EndToEndId>NOTPROVIDED</EndToEndId></Refs>
             <Amt Ccy="${credit.currency ?? 'EUR'}">${credit.amount}</Amt>
-            <CdtDbtInd>CRDT</CdtDbtInd>
+            <CdtDbtInd>${credit.debit ? 'DBIT' : 'CRDT'}</CdtDbtInd>
             <RltdPties><Dbtr><Pty><Nm>Erika Mustermann</Nm></Pty></Dbtr></RltdPties>
             <RmtInf><Ustrd>${escape(credit.remittance)}</Ustrd></RmtInf>
           </TxDtls>
@@ -50,4 +55,17 @@ export function camtStatement(credits: readonly CamtCredit[], account = 'DE89370
   </BkToCstmrStmt>
 </Document>
 `
+}
+
+/** A statement of as many payments as fit in `bytes` (UTF-8), each with its own bank reference and a deal's reference. */
+export function camtStatementOfSize(bytes: number): string {
+  const credit = (i: number): CamtCredit => ({
+    bankRef: `BULK-${String(i).padStart(7, '0')}`,
+    amount: '12.34',
+    remittance: `Zahlung ${String(i).padStart(7, '0')} DL-2026-${String((i % 9000) + 1).padStart(4, '0')}`,
+  })
+  const empty = Buffer.byteLength(camtStatement([]))
+  const each = Buffer.byteLength(camtStatement([credit(0)])) - empty
+  // The message id grows with the first references, by a few bytes.
+  return camtStatement(Array.from({ length: Math.max(0, Math.floor((bytes - empty - 64) / each)) }, (_, i) => credit(i)))
 }

@@ -40,6 +40,46 @@ describe('the reference in a remittance', () => {
     expect(referencesIn(['DL-2026-0042 und DL-2027-0042'], KNOWN).sort()).toEqual(['DL-2026-0042', 'DL-2027-0042'])
   })
 
+  test('only as a whole word: no letter or digit right before or after it, whatever separates it from the rest', () => {
+    const deals = new Set(['DL-2026-0001', 'DL-2026-0010', 'DL-2026-10000'])
+    for (const text of [
+      'XDL-2026-0010Y',
+      'XDL-2026-0010',
+      'DL-2026-0010Y',
+      'RechnungDL-2026-0010abc',
+      '7DL-2026-0010',
+      'DL-2026-0010ä',
+      'DL-2026-00100',
+      'DL-2026-001000',
+    ]) {
+      expect(referencesIn([text], deals), text).toEqual([])
+    }
+    for (const text of [
+      'Zahlung DL-2026-0010 Danke',
+      'DL-2026-0010/Rg',
+      'Rg/DL-2026-0010',
+      'Rest,DL-2026-0010,Danke',
+      '(DL-2026-0010)',
+      'Ref.DL-2026-0010.',
+      "'DL-2026-0010'",
+      'Kauf+DL-2026-0010?',
+      'Zahlung\nDL-2026-0010\nDanke',
+      'Zahlung:dl.2026.0010',
+      'DL_2026_0010',
+    ]) {
+      expect(referencesIn([text], deals), text).toEqual(['DL-2026-0010'])
+    }
+    expect(referencesIn(['Kauf DL-2026-10000, Danke'], deals)).toEqual(['DL-2026-10000'])
+  })
+
+  test('the number exactly as the deal has it: four digits, more only without a leading zero', () => {
+    const deals = new Set(['DL-2026-0001', 'DL-2026-0010', 'DL-2026-0100', 'DL-2026-1000'])
+    for (const text of ['DL-2026-00010', 'DL-2026-00001', 'DL-2026-000010', 'DL-2026-010', 'DL-2026-1', 'DL2026000010', 'DL-2026-00\n010']) {
+      expect(referencesIn([text], deals), text).toEqual([])
+    }
+    expect(referencesIn(['DL-2026-0100'], deals)).toEqual(['DL-2026-0100'])
+  })
+
   test('the structured reference, given first, decides over the free text', () => {
     expect(referencesIn(['DL-2027-0042', 'DL-2026-0042'], KNOWN)).toEqual(['DL-2027-0042'])
   })

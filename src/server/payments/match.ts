@@ -88,42 +88,54 @@ export function bankKeyOf(statement: CamtStatement, entry: CamtEntry, tx: CamtTr
 }
 
 /**
- * References are "DL-2026-0042", a rate's "DL-2026-0042-R03" (decision 042); people and banks write them with
- * spaces, without hyphens, split over lines.
+ * References are "DL-2026-0042", a rate's "DL-2026-0042-R03" (decision 042): the deal's number with at least four
+ * digits, so 0001 to 9999, then 10000 without a leading zero (store/deal-record.ts). People and banks write them
+ * in lower case, with spaces or dots or none between the parts, and banks cut lines inside them. A reference counts
+ * only as a whole word: neither letter nor digit right before or after it, so "XDL-2026-0010Y" and "DL-2026-00100"
+ * are no deal 10, and "DL-2026-00010" (a leading zero too many) is no deal at all.
  */
-const WRITTEN = /DL[\s\-‐‑–—]?(\d{4})[\s\-‐‑–—]?(\d{4,})(?!\d)(?:[\s\-‐‑–—]?R(\d{2})(?!\d))?/g
-const CANDIDATE = /DL(\d{4})(\d{4,})(?:R(\d{2})(?!\d))?/g
-const compact = (text: string) => text.toUpperCase().replace(/[\s\-‐‑–—_/.]+/gu, '')
+const SEPARATOR = '[\\s\\-\u2010\u2011\u2013\u2014_./]{0,3}'
+// Inside the year and the number only a line break: the bank's cut (or the end of the reference, see below).
+const digits = (count: string) => `\\d(?:(?:\\r?\\n)?\\d)${count}`
+const WRITTEN = new RegExp(`(?<![\\p{L}\\p{N}])DL${SEPARATOR}(${digits('{3}')})${SEPARATOR}(${digits('*')})(?:${SEPARATOR}R(\\d{2}))?(?![\\p{L}\\p{N}])`, 'gu')
+const NUMBER = /^(?:\d{4}|[1-9]\d{4,})$/
 
 /**
- * The references in these texts: first as written (with one separator or none between the parts, so that
- * "DL-2026-1234 5 Raten" is deal 1234), then with whitespace and hyphens taken out (a break inside a reference is
- * the bank's line, not the buyer's), taking the longest known reference at each place. Empty when none is known;
- * every distinct one when a text names several. The first text that names one decides: the structured reference
- * is given before the free text.
+ * The references a text names, in the exact format, each with the forms it may have: when the bank cut a line inside
+ * the number, the cut may also have been the end of the reference (its next line then starts with a digit), so every
+ * such place gives a shorter one, after the whole.
+ */
+function writtenIn(text: string): { rate?: string; forms: string[] }[] {
+  const found: { rate?: string; forms: string[] }[] = []
+  for (const [, year, number, rate] of text.toUpperCase().matchAll(WRITTEN)) {
+    const parts = number!.split(/\r?\n/)
+    const forms: string[] = []
+    for (let count = parts.length; count >= 1; count--) {
+      const candidate = parts.slice(0, count).join('')
+      if (NUMBER.test(candidate)) forms.push(`DL-${year!.replace(/\r?\n/g, '')}-${candidate}`)
+    }
+    // A rate's part follows the whole number only: after a shorter form it would stand on another line.
+    const whole = NUMBER.test(parts.join(''))
+    if (forms.length > 0) found.push({ ...(rate !== undefined && whole && { rate }), forms })
+  }
+  return found
+}
+
+/**
+ * The references in these texts: at each place the first known of its forms, a rate's reference when a known rate is
+ * named (without the rate's part it is the deal's, of a deal paid at once). Empty when none is known; every distinct
+ * one when a text names several. The first text that names one decides: the structured reference is given before the
+ * free text.
  */
 export function referencesIn(texts: readonly (string | null)[], known: ReadonlySet<string>): string[] {
   for (const text of texts) {
     if (!text) continue
     const found = new Set<string>()
-    for (const [, year, digits, rate] of text.toUpperCase().matchAll(WRITTEN)) {
-      const reference = `DL-${year}-${digits}`
-      // A rate's reference names its rate; without the rate's part it is the deal's (of a deal paid at once).
-      if (rate !== undefined && known.has(`${reference}-R${rate}`)) found.add(`${reference}-R${rate}`)
-      else if (known.has(reference)) found.add(reference)
-    }
-    if (found.size > 0) return [...found]
-    for (const [, year, digits, rate] of compact(text).matchAll(CANDIDATE)) {
-      if (rate !== undefined && known.has(`DL-${year}-${digits}-R${rate}`)) {
-        found.add(`DL-${year}-${digits}-R${rate}`)
-        continue
-      }
-      for (let length = digits!.length; length >= 4; length--) {
-        const reference = `DL-${year}-${digits!.slice(0, length)}`
-        if (known.has(reference)) {
-          found.add(reference)
-          break
-        }
+    for (const { rate, forms } of writtenIn(text)) {
+      if (rate !== undefined && known.has(`${forms[0]}-R${rate}`)) found.add(`${forms[0]}-R${rate}`)
+      else {
+        const reference = forms.find((form) => known.has(form))
+        if (reference !== undefined) found.add(reference)
       }
     }
     if (found.size > 0) return [...found]
@@ -131,7 +143,7 @@ export function referencesIn(texts: readonly (string | null)[], known: ReadonlyS
   return []
 }
 
-const looksLikeReference = (text: string) => /DL\d{8}/.test(compact(text))
+const looksLikeReference = (text: string) => writtenIn(text).length > 0
 
 /** The remittance as the owner reads it: the bank's lines joined, shown as text everywhere. */
 const displayText = (entry: CamtEntry, tx: CamtTransaction) =>
@@ -178,10 +190,9 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
           return
         }
         const key = bankKeyOf(statement, entry, tx, txIndex)
-        const references = referencesIn(
-          [...tx.structured, tx.remittance.join(''), tx.endToEndId === 'NOTPROVIDED' ? null : tx.endToEndId, tx.additional, entry.additional],
-          known,
-        )
+        // The bank's lines joined at a line break, which may be a cut inside a reference or the end of a word.
+        const texts = [...tx.structured, tx.remittance.join('\n'), tx.endToEndId === 'NOTPROVIDED' ? null : tx.endToEndId, tx.additional, entry.additional]
+        const references = referencesIn(texts, known)
         const target = references.length === 1 ? targets.get(references[0]!)! : null
         const item: BankEntryItem = {
           class: 'unmatched',
@@ -213,8 +224,11 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
         seen.add(key)
         if (returned) {
           // A return never marks anything paid. One of a credit (money leaving) is recorded against its deal, so
-          // that what the deal has received drops and the owner sees it.
+          // that what the deal has received drops and the owner sees it; but only up to what the deal has received:
+          // money leaving that was never received for it (a reversal that names its reference) is the owner's to look
+          // at, and no deal's received amount goes below zero.
           if (target && entry.direction === 'debit' && amount !== null && currency === target.currency) {
+            if (amount > target.received + (added.get(target.reference) ?? 0)) return push('unmatched', 'return-exceeds-received')
             records.push({
               key,
               dealId: target.dealId,
@@ -234,7 +248,7 @@ export function matchStatement({ document, targets, recorded }: MatchInput): Mat
         }
         if (amount === null || currency === null) return push('unmatched', 'no-amount')
         if (references.length > 1) return push('unmatched', 'several-references')
-        if (!target) return push('unmatched', looksLikeReference(item.text) ? 'unknown-reference' : 'no-reference')
+        if (!target) return push('unmatched', texts.some((text) => text !== null && looksLikeReference(text)) ? 'unknown-reference' : 'no-reference')
         if (currency !== target.currency) return push('unmatched', 'currency')
         records.push({
           key,

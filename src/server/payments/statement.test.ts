@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { camtStatement } from '../../../tests/helpers/camt.ts'
 import { queryStore } from '../../../tests/helpers/postgres.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { loadConfig } from '../config.ts'
@@ -168,6 +169,30 @@ describe('importing bank statements', () => {
     expect(result.counts).toMatchObject({ return: 2, overpaid: 1 })
     expect((await setup.store.getDeal(4))!.status).toBe('awaiting_payment')
     expect(result.paid.map((deal) => deal.dealId)).toEqual([1, 2, 3])
+  })
+
+  test("money leaving with a deal's reference never counts as a payment, nor takes the deal below what it received", async () => {
+    const setup = await setUp()
+    await makeDeals(setup)
+    // Deal 3 (700 €) has received 30 €; then the bank reverses a booking of 50 € naming it, and the owner pays 20 € out.
+    const file = camtStatement([
+      { bankRef: 'REV-1', amount: '30.00', remittance: 'Anzahlung DL-2026-0003' },
+      { bankRef: 'REV-2', amount: '50.00', remittance: 'Storno DL-2026-0003', debit: true, reversal: true },
+      { bankRef: 'REV-3', amount: '20.00', remittance: 'Erstattung DL-2026-0003', debit: true },
+      { bankRef: 'REV-4', amount: '50.00', remittance: 'Storno DL-2026-0001', debit: true, reversal: true },
+    ])
+    const result = await applyStatement(setup.context, file, LATER)
+    expect(result.items.map((item) => [item.class, item.reference, item.direction, item.amount, item.reason ?? null])).toEqual([
+      ['partial', 'DL-2026-0003', 'credit', 3000, null],
+      ['unmatched', 'DL-2026-0003', 'debit', 5000, 'return-exceeds-received'],
+      ['unmatched', 'DL-2026-0001', 'debit', 5000, 'return-exceeds-received'],
+    ])
+    expect(result.counts).toMatchObject({ ignored: 1, return: 0, unmatched: 2 })
+    expect(result.recorded).toBe(1)
+    expect(result.deals.map((deal) => [deal.reference, deal.receivedAfter])).toEqual([['DL-2026-0003', 3000]])
+    const received = await setup.store.receivedByDeal([1, 3])
+    expect([received.get(1) ?? 0, received.get(3)]).toEqual([0, 3000])
+    expect(await states(setup.store)).toMatchObject({ 'DL-2026-0001': 'awaiting_payment', 'DL-2026-0003': 'awaiting_payment' })
   })
 
   test('a batch of two partial payments in dollars completes a deal in dollars', async () => {

@@ -6,7 +6,7 @@ import type { BankStatementPreview, BankStatementResult } from '../../shared/pay
 import { markRatePaid } from '../deal/rates.ts'
 import { markPaid, type DealStepContext } from '../deal/steps.ts'
 import type { Store } from '../store/types.ts'
-import { parseCamt } from './camt-parse.ts'
+import { readStatement } from './camt-read.ts'
 import { bankKeyOf, matchStatement, type PaymentTarget } from './match.ts'
 
 /**
@@ -41,7 +41,7 @@ async function targetsOf(store: Store): Promise<Map<string, PaymentTarget>> {
 }
 
 async function match(store: Store, input: Buffer | string) {
-  const document = parseCamt(input)
+  const document = await readStatement(input)
   const targets = await targetsOf(store)
   // The keys are computed twice (here and in matchStatement): cheap, and it keeps matching free of the store.
   const keys: string[] = []

@@ -1,0 +1,123 @@
+// `npm run bench -- --statement`: GET / while the console reads bank statements of the largest size taken (5 MB,
+// CAMT_MAX_BYTES; decision 040). The production server with a console; GET / (10 connections, --seconds N each,
+// default 10) first idle, then while the console's preview of a 5 MB statement is posted again and again, one after
+// the other: p50 and p99 of both, their ratio, how many previews were read and how long each took, and the server's
+// peak RSS. The issue's target: p99 during the previews within 3x idle. `--json` for JSON.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { CAMT_MAX_BYTES } from '../../src/server/payments/camt.ts'
+import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
+import { camtStatementOfSize } from '../../tests/helpers/camt.ts'
+import { build, root } from '../build-lib.ts'
+import { freePort, startServer } from '../server-lib.ts'
+import { argsOf, load, memoryMiB, ratio, reporter, setOwnerPassword, signIn, sleep } from './harness.ts'
+
+const PASSWORD = 'bench-statement-password-0123'
+const HOST = 'beispiel.de'
+
+async function getLatency(url: string, duration: number) {
+  const result = await load({ url, connections: 10, duration, headers: { host: HOST } })
+  const non2xx = Object.entries(result.statusCodes).reduce((sum, [code, count]) => sum + (code.startsWith('2') ? 0 : count), 0)
+  return { requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, non2xx }
+}
+
+export async function benchStatement(argv: string[]): Promise<void> {
+  const args = argsOf(argv)
+  const seconds = args.number('--seconds', 10)
+  const { log, report } = reporter(args.asJson)
+  await build()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-bench-statement-'))
+  try {
+    fs.writeFileSync(path.join(dir, 'domains.yaml'), `domains:\n  ${HOST}:\n    price: 4900\n`)
+    const [port, adminPort] = [await freePort(), await freePort()]
+    const env = { DATA_DIR: path.join(dir, 'data'), DOMAINS_FILE: path.join(dir, 'domains.yaml'), ADMIN_PORT: String(adminPort), MAIL_TO: 'owner@example.org' }
+    fs.mkdirSync(env.DATA_DIR, { mode: 0o700 })
+    setOwnerPassword(root, env, PASSWORD)
+    const text = camtStatementOfSize(CAMT_MAX_BYTES)
+    const body = JSON.stringify({ text })
+    const server = await startServer(port, env)
+    const pid = server.child.pid!
+    try {
+      const admin = `http://127.0.0.1:${adminPort}`
+      // The console listens once the public page has answered (decision 053).
+      for (
+        const deadline = Date.now() + 20_000;
+        !(await fetch(`${admin}/anmeldung`).then(
+          () => true,
+          () => false,
+        ));
+        await sleep(20)
+      ) {
+        if (Date.now() > deadline) throw new Error('the console did not start')
+      }
+      const cookie = await signIn(admin, PASSWORD)
+      const url = `http://127.0.0.1:${port}/`
+      log('warming up, then GET / idle')
+      await getLatency(url, 2)
+      const idle = await getLatency(url, seconds)
+
+      log(`GET / while the console previews a ${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MiB statement again and again`)
+      let peak = 0
+      const sampler = setInterval(() => (peak = Math.max(peak, memoryMiB(pid, 'VmRSS') ?? 0)), 20)
+      const previews: number[] = []
+      let running = true
+      const previewing = (async () => {
+        while (running) {
+          const started = performance.now()
+          const response = await fetch(`${admin}/api/payments/preview`, {
+            method: 'POST',
+            headers: { [CONSOLE_HEADER]: '1', origin: admin, 'content-type': 'application/json', cookie },
+            body,
+          })
+          const preview = (await response.json()) as { counts?: { unmatched: number } }
+          if (response.status !== 200 || !preview.counts) throw new Error(`the preview answered ${response.status}`)
+          previews.push(performance.now() - started)
+        }
+      })()
+      // The first preview under way before measuring: GET / is measured only while statements are read.
+      await sleep(200)
+      const during = await getLatency(url, seconds)
+      running = false
+      await previewing
+      clearInterval(sampler)
+      report(
+        {
+          statementMiB: +(Buffer.byteLength(text) / 2 ** 20).toFixed(2),
+          entries: (text.match(/<Ntry>/g) ?? []).length,
+          getIdle: idle,
+          getDuringPreviews: during,
+          p99Ratio: ratio(during.p99Ms, idle.p99Ms),
+          previews: previews.length,
+          previewSecondsMedian: +(previews.sort((a, b) => a - b)[Math.floor(previews.length / 2)]! / 1000).toFixed(2),
+          serverPeakRssMiB: Math.round(peak),
+        },
+        print,
+      )
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+interface Results {
+  statementMiB: number
+  entries: number
+  getIdle: Awaited<ReturnType<typeof getLatency>>
+  getDuringPreviews: Awaited<ReturnType<typeof getLatency>>
+  p99Ratio: number
+  previews: number
+  previewSecondsMedian: number
+  serverPeakRssMiB: number
+}
+
+function print(results: Results) {
+  console.log(
+    `statement ${results.statementMiB} MiB, ${results.entries} bookings: ${results.previews} previews, median ${results.previewSecondsMedian} s each; server peak RSS ${results.serverPeakRssMiB} MiB`,
+  )
+  const row = (r: Results['getIdle']) => ({ 'req/s': r.requestsPerSecond, 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms, 'not 2xx': r.non2xx })
+  console.table({ 'GET / idle': row(results.getIdle), 'GET / during previews': row(results.getDuringPreviews) })
+  console.log(`p99 during / idle: ${results.p99Ratio}`)
+}

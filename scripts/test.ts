@@ -41,28 +41,21 @@ for (const [env, name] of imageTools) {
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
-const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...filters], {
-  stdio: 'inherit',
-  cwd: root,
-  env: { ...process.env, ...tools },
-})
+const run = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--reporter=default', '--reporter=json', '--reporter=./scripts/slowest-files.ts', `--outputFile.json=${results}`, ...filters],
+  {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, ...tools },
+  },
+)
 if (fs.existsSync(results)) {
   const summary = JSON.parse(fs.readFileSync(results, 'utf8')) as {
     numPassedTests: number
     numFailedTests: number
     numPendingTests: number
     numTodoTests: number
-    testResults: { name: string; startTime: number; endTime: number }[]
-  }
-  // The suite's time is spent in a few files; naming them on every run keeps the budget in docs/development.md honest.
-  // A file run on both stores appears twice.
-  const slowest = summary.testResults
-    .map((file) => ({ file: path.relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000 }))
-    .sort((a, b) => b.seconds - a.seconds)
-    .slice(0, 10)
-  if (slowest.length > 1) {
-    console.log('\nslowest files:')
-    for (const { file, seconds } of slowest) console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`)
   }
   const skipped = summary.numPendingTests + summary.numTodoTests
   console.log(`\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`)

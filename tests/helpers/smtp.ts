@@ -17,7 +17,10 @@ export interface SmtpSink {
   url: string
   messages: ReceivedMail[]
   mode: SinkMode
-  /** Messages whose data is being received right now (with delayMs, they stay here that long). */
+  /**
+   * Messages whose data has arrived in full and that wait for the server's answer (with delayMs, that long): "on the
+   * wire" for the client. A message whose client went away before its last line never counts (it was not received).
+   */
   receiving: number
   /** How long each message waits for its answer (the option; a test may change it while the server runs). */
   delayMs: number
@@ -41,10 +44,13 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
-      sink.receiving++
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      // Counted from the message's end, not its start: a client killed between DATA and its last line (smtp-server
+      // then destroys the stream without an 'end') would otherwise stay counted, and the next test's wait for "a
+      // message on the wire" would pass before anything was sent.
       stream.on('end', async () => {
+        sink.receiving++
         if (sink.delayMs) await new Promise((resolve) => setTimeout(resolve, sink.delayMs))
         sink.receiving--
         if (sink.mode !== 'ok') {

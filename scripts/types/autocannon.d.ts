@@ -24,5 +24,9 @@ declare module 'autocannon' {
     errors: number
     timeouts: number
   }
-  export default function autocannon(options: Options): Promise<Result>
+  /** The run: a promise of its result, and an emitter of each answer ("response": client, status, bytes, ms as a fraction). */
+  export interface Instance extends PromiseLike<Result> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this
+  }
+  export default function autocannon(options: Options): Instance
 }

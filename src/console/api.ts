@@ -13,14 +13,15 @@ export async function callApi<T>(
   { signIn = false }: { signIn?: boolean } = {},
 ): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { [CONSOLE_HEADER]: '1', accept: 'application/json' }
-  if (body !== undefined) headers['content-type'] = 'application/json'
+  // A file (a Blob) goes as its bytes with its own type; anything else as JSON.
+  if (body !== undefined) headers['content-type'] = body instanceof Blob ? body.type : 'application/json'
   let response: Response
   try {
     response = await fetch(url, {
       method,
       headers,
       credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
     })
   } catch {
     return { status: 'error', error: UNREACHABLE, code: 0 }

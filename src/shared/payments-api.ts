@@ -109,11 +109,6 @@ export interface BankStatementResult extends BankStatementPreview {
   paid: { dealId: number; reference: string; rate?: number }[]
 }
 
-/** POST /api/payments/preview and /api/payments/apply: the file as text, read in the browser. */
-export interface BankStatementRequest {
-  text: string
-}
-
 export interface BankStatementPageData {
   maxBytes: number
 }

@@ -140,11 +140,12 @@ export async function buildTestApp(env: Record<string, string | undefined> = {},
       // What Node's fetch() adds to every request; Accept-Encoding is left out, as fetch() decodes what it asked for.
       for (const [name, value] of Object.entries(FETCH_HEADERS)) if (!headers.has(name)) headers.set(name, value)
       let payload: string | Buffer | undefined
-      if (typeof init.body === 'string' || init.body instanceof Buffer) payload = init.body
+      if (typeof init.body === 'string') payload = init.body
+      else if (init.body instanceof Uint8Array) payload = Buffer.from(init.body.buffer, init.body.byteOffset, init.body.byteLength)
       else if (init.body instanceof URLSearchParams) {
         payload = init.body.toString()
         if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8')
-      } else if (init.body != null) throw new Error('fetch through inject takes a string, a Buffer or URLSearchParams as body')
+      } else if (init.body != null) throw new Error('fetch through inject takes a string, bytes or URLSearchParams as body')
       const method = (init.method ?? 'GET').toUpperCase()
       const answer = await targetOf(url).inject({
         method: method as 'GET',

@@ -9,6 +9,7 @@ import type { ServerProcess } from './server.ts'
 
 export interface ConsoleCall {
   method?: string
+  /** JSON; a Buffer goes as its bytes, a file as the statement page sends it (application/xml). */
   body?: unknown
   cookie?: string
   client?: string
@@ -30,11 +31,16 @@ export function consoleClient(server: Pick<ServerProcess, 'adminUrl' | 'dataDir'
       headers: {
         'x-forwarded-for': client,
         ...(method !== 'GET' && { [CONSOLE_HEADER]: '1', origin: admin }),
-        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(body !== undefined && { 'content-type': Buffer.isBuffer(body) ? 'application/xml' : 'application/json' }),
         ...(cookie && { cookie }),
         ...headers,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body:
+        body === undefined
+          ? undefined
+          : Buffer.isBuffer(body)
+            ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength)
+            : JSON.stringify(body),
     })
   }
   async function setPassword(newPassword = password, dataDir = server.dataDir) {

@@ -148,6 +148,8 @@ describe('in order', () => {
     const text = statement('volksbank-053-08-return.xml')
     const preview = await answer(await post('/api/payments/preview', { text }))
     expect(preview.status).toBe(200)
+    // The console sends the file's bytes; the same answer as for the text in JSON.
+    expect(await answer(await post('/api/payments/preview', Buffer.from(text)))).toEqual(preview)
     const report = preview.body as BankStatementPreview
     expect(report.items.map((item) => [item.class, item.reference, item.reason ?? null])).toEqual([
       ['overpaid', ref(3), null],
@@ -172,7 +174,7 @@ describe('in order', () => {
     expect(server.output.filter((line) => line.includes('bank statement applied in the console'))).toEqual([expect.stringContaining('"paid":[3]')])
     // No name or remittance text in the log.
     expect(server.output.join('\n')).not.toMatch(/Petra Neumann|RUECKUEBERWEISUNG/)
-    const again = await answer(await post('/api/payments/apply', { text }))
+    const again = await answer(await post('/api/payments/apply', Buffer.from(text)))
     expect(again.body as BankStatementResult).toMatchObject({ recorded: 0, paid: [], counts: { applied: 2 } })
   })
 
@@ -244,18 +246,19 @@ describe('attacks on the console routes', () => {
     expect(await answer(withoutHeader)).toEqual(refused)
   })
 
-  test('a file over 5 MB is refused with its limit; a body over twice that before it is read', async () => {
+  test('a file over 5 MB is refused with its limit, as text or as bytes; a body over twice that before it is read', async () => {
     const big = `${statement('usd-053-04-batch.xml')}<!--${'x'.repeat(5 * 1024 * 1024)}-->`
-    expect(await answer(await post('/api/payments/preview', { text: big }))).toEqual({
-      status: 413,
-      body: { error: 'Die Datei ist größer als 5 MB. Bitte einen kürzeren Zeitraum exportieren.' },
-    })
+    const tooLarge = { status: 413, body: { error: 'Die Datei ist größer als 5 MB. Bitte einen kürzeren Zeitraum exportieren.' } }
+    expect(await answer(await post('/api/payments/preview', { text: big }))).toEqual(tooLarge)
+    expect(await answer(await post('/api/payments/preview', Buffer.from(big)))).toEqual(tooLarge)
     const port = new URL(client.admin).port
-    const huge = await rawRequest(
-      Number(port),
-      `POST /api/payments/apply HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${client.admin}\r\n${CONSOLE_HEADER}: 1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1024 * 1024}`,
-    )
-    expect([huge.status, JSON.parse(huge.body)]).toEqual([413, { error: 'Die Anfrage ist zu groß.' }])
+    for (const type of ['application/json', 'application/xml']) {
+      const huge = await rawRequest(
+        Number(port),
+        `POST /api/payments/apply HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${client.admin}\r\n${CONSOLE_HEADER}: 1\r\nCookie: ${cookie}\r\nContent-Type: ${type}\r\nContent-Length: ${11 * 1024 * 1024}`,
+      )
+      expect([huge.status, JSON.parse(huge.body)]).toEqual([413, { error: 'Die Anfrage ist zu groß.' }])
+    }
   })
 
   test('a malformed request is a 400 with the one error shape', async () => {

@@ -1,5 +1,5 @@
-// Kontoauszug importieren: a CAMT.053 file from online banking, read in the browser and sent as text; first what it
-// would do (which bookings pay which deal), then "Übernehmen", which records the payments and marks the deals they
+// Kontoauszug importieren: a CAMT.053 file from online banking, read in the browser and sent as its bytes (the
+// server reads them in a worker thread, decision 040); first what it would do (which bookings pay which deal), then "Übernehmen", which records the payments and marks the deals they
 // pay as paid (the buyers are mailed). Importing the same file again changes nothing. Everything from the file
 // (names, remittance) is shown as text, isolated with <bdi>.
 import { useState, type FormEvent } from 'react'
@@ -9,7 +9,6 @@ import {
   BANK_REASON_TEXT,
   type BankStatementPageData,
   type BankStatementPreview,
-  type BankStatementRequest,
   type BankStatementResult,
 } from '../../shared/payments-api.ts'
 import { callApi } from '../api.ts'
@@ -118,7 +117,7 @@ function Report({ report }: { report: BankStatementPreview | BankStatementResult
 }
 
 export function BankStatementPage({ data }: { data: BankStatementPageData }) {
-  const [request, setRequest] = useState<BankStatementRequest | null>(null)
+  const [request, setRequest] = useState<Blob | null>(null)
   const [report, setReport] = useState<BankStatementPreview | BankStatementResult | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -133,7 +132,8 @@ export function BankStatementPage({ data }: { data: BankStatementPageData }) {
     if (!(file instanceof File) || file.size === 0) return setError('Bitte eine Datei wählen.')
     if (file.size > data.maxBytes) return setError(`Die Datei ist größer als ${megabytes} MB. Bitte einen kürzeren Zeitraum exportieren.`)
     setBusy(true)
-    const next: BankStatementRequest = { text: await file.text() }
+    // The bytes as read now: the apply sends the same ones, even if the file changes on disk in between.
+    const next = new Blob([await file.arrayBuffer()], { type: 'application/xml' })
     const result = await callApi<BankStatementPreview>('POST', '/api/payments/preview', next)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)

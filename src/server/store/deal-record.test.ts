@@ -156,6 +156,19 @@ describe('its steps', () => {
     expect(await store.deleteInquiry(id)).toBe(true)
     expect(await store.dealByLink('erase-me')).toBeNull()
   })
+
+  test('never get the number, and so the reference, of an erased deal: its invoices and a late transfer still name it', async () => {
+    const { store } = await open()
+    await acceptWith(store, await save(store), newDeal({ linkHash: 'first' }))
+    const erased = await save(store, 'zweite.de')
+    await acceptWith(store, erased, newDeal({ linkHash: 'highest' }))
+    const gone = (await store.dealByLink('highest'))!
+    expect(await store.deleteInquiry(erased)).toBe(true)
+    await acceptWith(store, await save(store, 'dritte.de'), newDeal({ linkHash: 'next' }))
+    const next = (await store.dealByLink('next'))!
+    expect(next.id).toBeGreaterThan(gone.id)
+    expect(next.reference).not.toBe(gone.reference)
+  })
 })
 
 describe('one open deal per name (decision 037)', () => {

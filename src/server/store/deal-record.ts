@@ -135,6 +135,27 @@ async function storePlan(trx: Transaction<Database>, dealId: number, plan: NewDe
 /** "DL-2026-0042": the year the deal was made and its number; unique because the number is. */
 const referenceOf = (id: number, createdAt: number) => `DL-${new Date(createdAt).getUTCFullYear()}-${String(id).padStart(4, '0')}`
 
+/** The highest deal number ever given on SQLite, erased deals included. */
+const HIGHEST_DEAL = 'deals:highest-id'
+
+/**
+ * SQLite gives the highest rowid again once its row is deleted: an erased deal's number would come back, and with
+ * it its reference, which stays on the erased deal's invoices and in the buyer's bank, so a late transfer would pay
+ * a stranger's deal. The highest number given is kept beside the table; a deal made before it was kept counts by the
+ * table's own highest.
+ */
+async function nextSqliteDealId(trx: Transaction<Database>): Promise<number> {
+  const highest = await trx.selectFrom('deals').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst()
+  const kept = await trx.selectFrom('meta').select('value').where('key', '=', HIGHEST_DEAL).executeTakeFirst()
+  const next = Math.max(Number(highest?.id ?? 0), Number(kept?.value ?? 0)) + 1
+  await trx
+    .insertInto('meta')
+    .values({ key: HIGHEST_DEAL, value: String(next) })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(next) }))
+    .execute()
+  return next
+}
+
 export function selectDeals(q: Q) {
   return q
     .selectFrom('deals as d')
@@ -153,14 +174,15 @@ export async function createOrRenewDeal(
   domain: string,
   deal: NewDeal,
   now: number,
-  lock: boolean,
+  /** PostgreSQL: the open deal is locked; its identity never gives a number twice, SQLite's rowid does (below). */
+  postgres: boolean,
 ): Promise<{ dealId: number } | { inProgress: number }> {
   const open = await trx
     .selectFrom('deals')
     .select(['id', 'status'])
     .where('inquiry_id', '=', inquiryId)
     .where('status', '!=', 'cancelled')
-    .$if(lock, (qb) => qb.forUpdate())
+    .$if(postgres, (qb) => qb.forUpdate())
     .executeTakeFirst()
   // A renewed deal has a new payment deadline: its reminders start again.
   const values = {
@@ -183,9 +205,10 @@ export async function createOrRenewDeal(
     return { dealId: Number(open.id) }
   }
   // The reference needs the id: a placeholder as unique as the link hash, replaced at once.
+  const number = postgres ? undefined : await nextSqliteDealId(trx)
   const { id } = await trx
     .insertInto('deals')
-    .values({ ...values, inquiry_id: inquiryId, domain, status: 'awaiting_payment', reference: `new-${deal.linkHash}`, created_at: now })
+    .values({ ...values, ...(number && { id: number }), inquiry_id: inquiryId, domain, status: 'awaiting_payment', reference: `new-${deal.linkHash}`, created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow()
   await trx

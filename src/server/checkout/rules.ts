@@ -4,14 +4,11 @@ import type { Site } from '../sites/resolver.ts'
 
 /**
  * A fixed price, no checkout elsewhere (buyUrl), and the name neither reserved nor sold (a completed deal makes it
- * sold in the settings: deal/sold-names.ts). Only a name the domains file lists exactly: under a `*.` wildcard the
- * first label, and with `unknownHosts: page` the whole name, is whatever a sender puts into the Host header, and a
- * checkout would carry it into a deal, the owner's mails and the statistics (decision 035, as 030 for confirmations).
+ * sold in the settings: deal/sold-names.ts). Only a name the domains file lists exactly (Site.listedExactly): a
+ * checkout would carry it into a deal, the owner's mails and the statistics (decision 035).
  */
-export function sellsAtFixedPrice(site: Pick<Site, 'settings' | 'host' | 'domainsConfig'>): boolean {
-  const { settings } = site
+export function sellsAtFixedPrice({ settings, listedExactly }: Pick<Site, 'settings' | 'listedExactly'>): boolean {
   if (settings.priceType !== 'fixed' || settings.price === undefined || settings.buyUrl !== undefined) return false
   if (settings.status === 'reserved' || settings.status === 'sold') return false
-  const entry = site.domainsConfig.resolve(site.host.ascii)
-  return entry?.known === true && entry.wildcard === undefined
+  return listedExactly
 }

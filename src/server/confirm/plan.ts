@@ -13,15 +13,12 @@ export const CONFIRM_MAILS_PER_ADDRESS = 3
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
- * The site's mode. Only for names the domains file lists exactly (decision 030): a host shown because of
- * `unknownHosts: page` is any name a sender puts into the Host header, and under a `*.` wildcard the first label is
- * the sender's choice; either would be the one free word in the mail.
+ * The site's mode. Only for names the domains file lists exactly (Site.listedExactly, decision 030): any other host
+ * name is the sender's choice, and would be the one free word in the mail.
  */
 export function confirmModeOf(site: Site): ConfirmMode {
   const mode = site.settings.confirm ?? 'off'
-  if (mode === 'off') return mode
-  const entry = site.domainsConfig.resolve(site.host.ascii)
-  return entry?.known && entry.wildcard === undefined ? mode : 'off'
+  return mode !== 'off' && site.listedExactly ? mode : 'off'
 }
 
 /**

@@ -19,7 +19,7 @@ const file = domainsConfigOf({
 
 function siteFor(ascii: string, display = ascii, config = file, acceptLanguage?: string): Site {
   const { settings } = config.resolve(ascii)!
-  return { host: { ascii, display }, settings, domainsConfig: config, legal: {}, ...answerLanguageFor(settings.language, acceptLanguage) }
+  return { host: { ascii, display }, settings, listedExactly: true, domainsConfig: config, legal: {}, ...answerLanguageFor(settings.language, acceptLanguage) }
 }
 
 /** The head as a browser's HTML parser reads it: a script element's text ends at the first "</script". */

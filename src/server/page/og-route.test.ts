@@ -18,6 +18,7 @@ const file = domainsConfigOf({
 const siteFor = (ascii: string): Site => ({
   host: { ascii, display: ascii },
   settings: file.resolve(ascii)!.settings,
+  listedExactly: true,
   domainsConfig: file,
   legal: {},
   language: 'de',

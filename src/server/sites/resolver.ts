@@ -17,6 +17,12 @@ export interface Site extends AnswerLanguage {
   /** Shown to a browser on this machine through `….localhost` (LOCAL_PREVIEW): the owner's look, not a visit. */
   preview?: true
   settings: DomainSettings
+  /**
+   * The domains file names this host itself: not a label under a `*.` wildcard, not a host shown for `unknownHosts:
+   * page`. Only then is the name the owner's word; otherwise the sender of the Host header chose it (decisions 030,
+   * 035), and it goes into no mail, deal or statistic that a confirmation or a checkout would make.
+   */
+  listedExactly: boolean
   /** The domains configuration in force when the request came (what the domains file says for every host). */
   domainsConfig: DomainsConfig
   legal: { imprintHref?: string; privacyHref?: string }
@@ -191,7 +197,15 @@ export function createSiteResolver(config: Config, domains: DomainRegistry): Sit
     const language = answerLanguageFor(settings.language, request.headers['accept-language'], settings.languages)
     return {
       kind: 'site',
-      site: { host, ...(how.preview && { preview: true }), settings, domainsConfig, legal: legalLinks(settings, domainsConfig), ...language },
+      site: {
+        host,
+        ...(how.preview && { preview: true }),
+        settings,
+        listedExactly: resolved.known === true && resolved.wildcard === undefined,
+        domainsConfig,
+        legal: legalLinks(settings, domainsConfig),
+        ...language,
+      },
     }
   }
 

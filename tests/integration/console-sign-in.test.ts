@@ -179,7 +179,9 @@ test('TOTP: confirmed with one code; then a password alone signs nobody in, a co
   expect(log).toContain('console: second factor switched on')
   expect(log).not.toContain(setup.secret)
   for (const code of recoveryCodes) expect(log).not.toContain(code)
-})
+  // Some twenty password checks, each a deliberately slow hash: 11 s alone, 44 s once with the machine five times
+  // over-committed (2026-11-29), past the default 30 s.
+}, 120_000)
 
 test('switching the factor off needs a current code, and ends every session', async () => {
   const { cookie } = await client.signIn({ client: newClient() })

@@ -145,7 +145,10 @@ const HIGHEST_DEAL = 'deals:highest-id'
  * table's own highest.
  */
 async function nextSqliteDealId(trx: Transaction<Database>): Promise<number> {
-  const highest = await trx.selectFrom('deals').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst()
+  const highest = await trx
+    .selectFrom('deals')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst()
   const kept = await trx.selectFrom('meta').select('value').where('key', '=', HIGHEST_DEAL).executeTakeFirst()
   const next = Math.max(Number(highest?.id ?? 0), Number(kept?.value ?? 0)) + 1
   await trx
@@ -208,7 +211,15 @@ export async function createOrRenewDeal(
   const number = postgres ? undefined : await nextSqliteDealId(trx)
   const { id } = await trx
     .insertInto('deals')
-    .values({ ...values, ...(number && { id: number }), inquiry_id: inquiryId, domain, status: 'awaiting_payment', reference: `new-${deal.linkHash}`, created_at: now })
+    .values({
+      ...values,
+      ...(number && { id: number }),
+      inquiry_id: inquiryId,
+      domain,
+      status: 'awaiting_payment',
+      reference: `new-${deal.linkHash}`,
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
   await trx

@@ -9,6 +9,7 @@ import { CONSOLE_PATHS, type SignInRequest } from '../../../shared/console-api.t
 import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
 import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
+import type { RateLimits } from '../../store/rate-limit-common.ts'
 import { auditActorOfHash, noteAudit, signInDetail, skipAudit } from '../audit/record.ts'
 import { verifyPassword } from '../password.ts'
 import { sendPage } from '../render.ts'
@@ -68,6 +69,15 @@ const PASSKEY_FAILURES = 10
  * window: past it they are refused as before, but unrecorded, so that rotating addresses cannot grow the table.
  */
 const AUDITED_FAILURES = 50
+/** One budget of failures: whose (key), how many (limit) within which window, and the log line when it is full. */
+interface Budget {
+  quota: ReturnType<RateLimits['quota']>
+  key: string
+  limit: number
+  windowMs: number
+  why: string
+}
+
 /** A password is a few dozen bytes of JSON; a sign-in that declares more than this is refused unread. */
 export const SIGN_IN_BODY_LIMIT = 1024
 
@@ -153,6 +163,27 @@ export default async function sessionRoutes(instance: FastifyInstance) {
     return sendError(reply.header('retry-after', String(seconds)), 429, text)
   }
 
+  /**
+   * A client's budget, then the budget of all clients together: a request over either is refused; otherwise the
+   * function that gives both back (the caller's guess was right).
+   */
+  async function takeBudgets(request: FastifyRequest, reply: FastifyReply, text: string, mine: Budget, all: Budget) {
+    const client = await mine.quota.take(mine.key, mine.limit, mine.windowMs)
+    if (client.status === 'full') return { refused: refuse(request, reply, client.retryAfterMs, mine.why, text) }
+    const everyone = await all.quota.take(all.key, all.limit, all.windowMs)
+    if (everyone.status === 'full') {
+      // Not a guess that was checked: the client's own count is not spent on it.
+      await client.giveBack()
+      return { refused: refuse(request, reply, everyone.retryAfterMs, all.why, text) }
+    }
+    return {
+      giveBack: async () => {
+        await client.giveBack()
+        await everyone.giveBack()
+      },
+    }
+  }
+
   /** A failed sign-in past the audited ones of this window is refused without a row (it still is in the log). */
   const boundAudit = async (request: FastifyRequest) => {
     if ((await auditedFailures.take('all', AUDITED_FAILURES, SIGN_IN_WINDOW_MS)).status === 'full') skipAudit(request)
@@ -166,23 +197,27 @@ export default async function sessionRoutes(instance: FastifyInstance) {
   const checkQuotas = (bodyLimit: number) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (Number(request.headers['content-length']) > bodyLimit) return sendError(reply, 413, TEXT.tooLarge)
     const generation = generationOf(await store.ownerPassword())
-    const mine = await failures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
-    if (mine.status === 'full') return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong passwords from one client`)
-    const all = await allFailures.take(generation, SIGN_IN_FAILURES_ALL, SIGN_IN_WINDOW_MS)
-    if (all.status === 'full') {
-      // Not a guess that was checked: the client's own count is not spent on it.
-      await mine.giveBack()
-      return refuse(
-        request,
-        reply,
-        all.retryAfterMs,
-        `${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together (a passkey still signs in; npx domain-lander set-password ends this)`,
-      )
-    }
-    giveBack.set(request, async () => {
-      await mine.giveBack()
-      await all.giveBack()
-    })
+    const taken = await takeBudgets(
+      request,
+      reply,
+      CONSOLE_TEXT.tooManyFailures,
+      {
+        quota: failures,
+        key: `${generation} ${clientKey(request)}`,
+        limit: SIGN_IN_FAILURES,
+        windowMs: SIGN_IN_WINDOW_MS,
+        why: `${SIGN_IN_FAILURES} wrong passwords from one client`,
+      },
+      {
+        quota: allFailures,
+        key: generation,
+        limit: SIGN_IN_FAILURES_ALL,
+        windowMs: SIGN_IN_WINDOW_MS,
+        why: `${SIGN_IN_FAILURES_ALL} wrong passwords from all clients together (a passkey still signs in; npx domain-lander set-password ends this)`,
+      },
+    )
+    if ('refused' in taken) return taken.refused
+    giveBack.set(request, taken.giveBack)
   }
 
   /** The passkey's own count, per client only: failed passwords and codes never close it. */
@@ -232,25 +267,31 @@ export default async function sessionRoutes(instance: FastifyInstance) {
       await mine.giveBack()
       return openSession(request, reply, 'password+recovery')
     }
-    const mine = await codeFailures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
-    if (mine.status === 'full') return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong codes from one client`, CONSOLE_TEXT.tooManyCodes)
-    const all = await dayCodeFailures.take(generation, CODE_FAILURES_DAY, DAY_MS)
-    if (all.status === 'full') {
-      await mine.giveBack()
-      return refuse(
-        request,
-        reply,
-        all.retryAfterMs,
-        `${CODE_FAILURES_DAY} wrong codes from all clients together within 24 hours: someone has the password (a passkey or a recovery code still signs in; npx domain-lander set-password ends this)`,
-        CONSOLE_TEXT.tooManyCodes,
-      )
-    }
+    const taken = await takeBudgets(
+      request,
+      reply,
+      CONSOLE_TEXT.tooManyCodes,
+      {
+        quota: codeFailures,
+        key: `${generation} ${clientKey(request)}`,
+        limit: SIGN_IN_FAILURES,
+        windowMs: SIGN_IN_WINDOW_MS,
+        why: `${SIGN_IN_FAILURES} wrong codes from one client`,
+      },
+      {
+        quota: dayCodeFailures,
+        key: generation,
+        limit: CODE_FAILURES_DAY,
+        windowMs: DAY_MS,
+        why: `${CODE_FAILURES_DAY} wrong codes from all clients together within 24 hours: someone has the password (a passkey or a recovery code still signs in; npx domain-lander set-password ends this)`,
+      },
+    )
+    if ('refused' in taken) return taken.refused
     const secret = openedTotpSecret(config, sealed)
     if (secret === null) request.log.error("console: the second factor's secret does not open with this deal key (DEAL_KEY differs?)")
     const step = totpStepOf(secret, trimmed.replace(/\s/g, ''), Date.now())
     if (step === null || !(await store.useTotpStep(step))) return wrong()
-    await mine.giveBack()
-    await all.giveBack()
+    await taken.giveBack()
     return openSession(request, reply, 'password+totp')
   }
 

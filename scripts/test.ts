@@ -1,21 +1,14 @@
 // `npm test`: build (if stale), make sure Chromium, Caddy and PostgreSQL are there, run every test, and close with one summary line.
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
+import { checksReport, startCheck } from './background-checks.ts'
 import { build, root } from './build-lib.ts'
 import { ensureTool, type ToolName } from './system-tools.ts'
 
 await build()
 const filters = process.argv.slice(2)
-// A full run checks types and lint (ESLint, knip) first; a run filtered to some files (while working on them) goes
-// straight to them.
-for (const script of filters.length ? [] : ['typecheck', 'lint']) {
-  const result = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', cwd: root })
-  if (result.status !== 0) {
-    console.error(`${script} failed`)
-    process.exit(result.status ?? 1)
-  }
-}
 const tools = {
   CHROMIUM_PATH: ensureTool('chromium'),
   CADDY_PATH: ensureTool('caddy'),
@@ -40,8 +33,19 @@ for (const [env, name] of imageTools) {
 }
 const results = path.join(root, '.vitest-results.json')
 fs.rmSync(results, { force: true })
+// A full run also checks types and lint (ESLint, Prettier, knip, dependency-cruiser), beside the tests
+// (scripts/background-checks.ts); a run filtered to some files (while working on them) only runs those.
+const checkNames = filters.length ? [] : ['typecheck', 'lint']
+const running = new Set(checkNames)
+const checks = checkNames.map((script) =>
+  startCheck(script, ['npm', 'run', '--silent', script], { cwd: root }).then((result) => {
+    running.delete(script)
+    return result
+  }),
+)
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
-const run = spawnSync(
+// Not spawnSync: the checks' output is read while vitest runs.
+const run = spawn(
   process.execPath,
   [vitest, 'run', '--reporter=default', '--reporter=json', '--reporter=./scripts/slowest-files.ts', `--outputFile.json=${results}`, ...filters],
   {
@@ -50,6 +54,10 @@ const run = spawnSync(
     env: { ...process.env, ...tools },
   },
 )
+const [status] = (await once(run, 'exit')) as [number | null]
+if (running.size) console.log(`\nwaiting for ${[...running].join(' and ')}…`)
+const { output, failures } = checksReport(await Promise.all(checks))
+process.stdout.write(output)
 if (fs.existsSync(results)) {
   const summary = JSON.parse(fs.readFileSync(results, 'utf8')) as {
     numPassedTests: number
@@ -60,4 +68,5 @@ if (fs.existsSync(results)) {
   const skipped = summary.numPendingTests + summary.numTodoTests
   console.log(`\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`)
 }
-process.exit(run.status ?? 1)
+for (const failure of failures) console.error(failure)
+process.exit(status !== 0 ? (status ?? 1) : failures.length ? 1 : 0)

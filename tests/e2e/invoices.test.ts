@@ -5,7 +5,7 @@
 import { expect } from 'vitest'
 import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'
 import { consoleClient } from '../helpers/console.ts'
-import { pdfText } from '../helpers/invoice.ts'
+import { pdfText, SELLER_ENV } from '../helpers/invoice.ts'
 import { acceptedOffer, getBytes } from '../helpers/purchase.ts'
 import type { ServerProcess } from '../helpers/server.ts'
 import type { SmtpSink } from '../helpers/smtp.ts'
@@ -16,11 +16,7 @@ const test = browserTest({
   env: {
     MIN_FILL_SECONDS: '0',
     CONTACT_RATE_LIMIT: '0',
-    SELLER_NAME: 'Jürgen Müller Domains',
-    SELLER_STREET: 'Hauptstraße 5',
-    SELLER_POSTCODE: '10115',
-    SELLER_CITY: 'Berlin',
-    SELLER_TAX_NUMBER: '27/123/45678',
+    ...SELLER_ENV,
   },
   domains: 'domains:\n  rechnung.de: { minOffer: 100, vat: included }\n',
 })

@@ -17,6 +17,15 @@ const PDFINFO = path.join(path.dirname(PDFTOTEXT), 'pdfinfo')
 const PDFFONTS = path.join(path.dirname(PDFTOTEXT), 'pdffonts')
 const XMLLINT = process.env.XMLLINT_PATH ?? '/usr/bin/xmllint'
 
+/** A seller as invoices need one (decision 038): name, address and tax number; a test adds what it needs besides. */
+export const SELLER_ENV = {
+  SELLER_NAME: 'Jürgen Müller Domains',
+  SELLER_STREET: 'Hauptstraße 5',
+  SELLER_POSTCODE: '10115',
+  SELLER_CITY: 'Berlin',
+  SELLER_TAX_NUMBER: '27/123/45678',
+}
+
 const root = path.resolve(import.meta.dirname, '../..')
 const FIXTURES = path.join(root, 'tests/fixtures/en16931')
 const XSD = path.join(FIXTURES, 'schema/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd')

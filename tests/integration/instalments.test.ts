@@ -13,7 +13,7 @@ import { camtStatement } from '../helpers/camt.ts'
 import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, requestAs, VISITOR, type RawResponse } from '../helpers/contact.ts'
-import { pdfText } from '../helpers/invoice.ts'
+import { pdfText, SELLER_ENV } from '../helpers/invoice.ts'
 import { confirmedPurchase } from '../helpers/purchase.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { decodeQrSvg } from '../helpers/qr.ts'
@@ -48,11 +48,7 @@ domains:
     MAIL_TO: 'owner@example.org',
     DOMAINS_FILE: domainsFile,
     // Invoices on (decision 038): the instalment plan's one invoice, with its schedule.
-    SELLER_NAME: 'Jürgen Müller Domains',
-    SELLER_STREET: 'Hauptstraße 5',
-    SELLER_POSTCODE: '10115',
-    SELLER_CITY: 'Berlin',
-    SELLER_TAX_NUMBER: '27/123/45678',
+    ...SELLER_ENV,
   })
   client = consoleClient(server)
   expect((await client.setPassword()).code).toBe(0)

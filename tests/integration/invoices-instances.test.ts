@@ -11,6 +11,7 @@ import { queryStore, storeEnv } from '../helpers/postgres.ts'
 import { confirmedPurchase } from '../helpers/purchase.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { SELLER_ENV } from '../helpers/invoice.ts'
 
 let instances: ServerProcess[] = []
 let smtp: SmtpSink | undefined
@@ -36,11 +37,7 @@ test('three instances marking fifteen deals paid at once number the invoices 1..
     DOMAINS_FILE: domainsFile,
     DATABASE_URL: DATABASE_URL!,
     DEAL_KEY: 'ef'.repeat(32),
-    SELLER_NAME: 'Jürgen Müller',
-    SELLER_STREET: 'Hauptstraße 5',
-    SELLER_POSTCODE: '10115',
-    SELLER_CITY: 'Berlin',
-    SELLER_TAX_NUMBER: '27/123/45678',
+    ...SELLER_ENV,
   }
   instances = await Promise.all([startServerProcess(env), startServerProcess(env), startServerProcess(env)])
   const owners = instances.map((instance) => consoleClient(instance))

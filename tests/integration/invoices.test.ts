@@ -12,7 +12,7 @@ import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
 import { requestAs } from '../helpers/contact.ts'
-import { embeddedXml, pdfText, schemaErrors } from '../helpers/invoice.ts'
+import { embeddedXml, pdfText, schemaErrors, SELLER_ENV } from '../helpers/invoice.ts'
 import { queryStore, storeEnv } from '../helpers/postgres.ts'
 import { acceptedOffer, confirmedPurchase, getBytes } from '../helpers/purchase.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
@@ -22,11 +22,7 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp
 vi.setConfig({ testTimeout: 90_000 })
 
 const SELLER = {
-  SELLER_NAME: 'Jürgen Müller Domains',
-  SELLER_STREET: 'Hauptstraße 5',
-  SELLER_POSTCODE: '10115',
-  SELLER_CITY: 'Berlin',
-  SELLER_TAX_NUMBER: '27/123/45678',
+  ...SELLER_ENV,
   SELLER_VAT_ID: 'DE 123 456 789',
   SELLER_IBAN: 'DE89 3704 0044 0532 0130 00',
 }

@@ -10,6 +10,7 @@ import { VISITOR, fetchForm, requestAs, submitInquiry } from '../helpers/contact
 import { confirmedPurchase, getBytes } from '../helpers/purchase.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { SELLER_ENV } from '../helpers/invoice.ts'
 
 let server: ServerProcess | undefined
 let smtp: SmtpSink | undefined
@@ -92,11 +93,7 @@ domains:
     LOG_LEVEL: 'debug',
     SMTP_URL: smtp.url,
     DOMAINS_FILE: domainsFile,
-    SELLER_NAME: 'Jürgen Müller Domains',
-    SELLER_STREET: 'Hauptstraße 5',
-    SELLER_POSTCODE: '10115',
-    SELLER_CITY: 'Berlin',
-    SELLER_TAX_NUMBER: '27/123/45678',
+    ...SELLER_ENV,
     SELLER_IBAN: 'DE89 3704 0044 0532 0130 00',
   })
   const client = consoleClient(server)

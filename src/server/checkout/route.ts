@@ -16,7 +16,7 @@ import { spamReason } from '../contact/spam.ts'
 import { issueToken, verifyToken } from '../contact/token.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, toFailure } from '../http/errors.ts'
-import { isCrossSite } from '../http/same-origin.ts'
+import { refuseCrossSite } from '../http/same-origin.ts'
 import { mailboxOf } from '../lib/mailbox.ts'
 import { priceTermsOf } from '../sites/settings.ts'
 import type { Site } from '../sites/resolver.ts'
@@ -283,7 +283,6 @@ export default async function checkoutRoutes(app: FastifyInstance) {
       : {}
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
-    if (isCrossSite(request.headers)) throw new HttpError(403, TEXTS[sites.answerLanguage(request).language].crossSite)
     const site = sellingSite(request)
     const busy = await underWay(reply, site)
     if (busy) return busy
@@ -327,5 +326,7 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     if (result.status === 'conflict') throw new HttpError(409, text.tokenConflict)
     return reply.code(303).header('cache-control', 'no-store').redirect(`${CHECKOUT_PATH}?gesendet=1`, 303)
   }
-  app.post(CHECKOUT_PATH, { bodyLimit: BODY_LIMIT, config: everyPost, schema }, handle)
+  // Another site's posts are refused before they count against the buyer's posts (http/same-origin.ts).
+  const crossSite = refuseCrossSite((request) => TEXTS[sites.answerLanguage(request).language].crossSite)
+  app.post(CHECKOUT_PATH, { bodyLimit: BODY_LIMIT, onRequest: crossSite, config: everyPost, schema }, handle)
 }

@@ -8,7 +8,7 @@ import { TEXTS } from '../../shared/texts-all.ts'
 import { ownerMailPlan } from '../contact/owner-mail.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, toFailure } from '../http/errors.ts'
-import { isCrossSite } from '../http/same-origin.ts'
+import { refuseCrossSite } from '../http/same-origin.ts'
 import type { AnswerLanguage } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
 import { StoreUnavailableError, type ConfirmationTarget } from '../store/types.ts'
@@ -107,8 +107,9 @@ export default async function confirmRoutes(app: FastifyInstance) {
     })
   })
 
-  app.post<{ Body: { t?: unknown } | undefined }>(CONFIRM_PATH, { config: limited, schema }, async (request, reply) => {
-    if (isCrossSite(request.headers)) throw new HttpError(403, TEXTS[sites.answerLanguage(request).language].crossSite)
+  // Another site's posts are refused before they count against the visitor's (http/same-origin.ts).
+  const crossSite = refuseCrossSite((request) => TEXTS[sites.answerLanguage(request).language].crossSite)
+  app.post<{ Body: { t?: unknown } | undefined }>(CONFIRM_PATH, { onRequest: crossSite, config: limited, schema }, async (request, reply) => {
     const site = siteOf(request, reply)
     if (!site) return reply
     const now = Date.now()

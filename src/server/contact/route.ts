@@ -19,7 +19,7 @@ import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, requestIssues, sendFailure, toFailure } from '../http/errors.ts'
 import { errorBody, sentAsIs } from '../http/zod-schemas.ts'
-import { isCrossSite } from '../http/same-origin.ts'
+import { refuseCrossSite } from '../http/same-origin.ts'
 import type { PageHost } from '../sites/host.ts'
 import { varyByLanguage } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
@@ -107,7 +107,6 @@ export default async function contactRoutes(app: FastifyInstance) {
   /** Before the body is looked at (preValidation): whose page, and whether it takes inquiries at all. */
   function siteOf(request: FastifyRequest): Site {
     const text = textOf(request)
-    if (isCrossSite(request.headers)) throw new HttpError(403, text.crossSite)
     const lookup = app.sites.lookup(request)
     if (lookup.kind === 'invalid') throw new HttpError(400, text.badHost)
     if (lookup.kind !== 'site') throw new HttpError(404, text.unavailableDomain)
@@ -224,9 +223,11 @@ export default async function contactRoutes(app: FastifyInstance) {
     }
     done()
   }
+  // Another site's posts are refused before they count against the visitor's posts (http/same-origin.ts).
+  const crossSite = refuseCrossSite((request) => textOf(request).crossSite)
   for (const url of CONTACT_PATHS) {
     app
       .withTypeProvider<ZodTypeProvider>()
-      .post(url, { bodyLimit: BODY_LIMIT, config: everyPost, schema, preValidation }, (request, reply) => handle(request, request.body, reply))
+      .post(url, { bodyLimit: BODY_LIMIT, onRequest: crossSite, config: everyPost, schema, preValidation }, (request, reply) => handle(request, request.body, reply))
   }
 }

@@ -10,7 +10,7 @@ import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, toFailure } from '../http/errors.ts'
-import { isCrossSite } from '../http/same-origin.ts'
+import { refuseCrossSite } from '../http/same-origin.ts'
 import type { Site } from '../sites/resolver.ts'
 import { StoreUnavailableError, type StoredDeal } from '../store/types.ts'
 import { DEAL_PATH, readDealToken } from './link.ts'
@@ -145,13 +145,11 @@ const dealPageRoutes: FastifyPluginAsync<DealRouteOptions> = async (app, options
   // Every POST of the page counts, the e-mail check's above all: a few tries per hour are plenty for a buyer who
   // mistyped. Another site's posts are refused before they count (the route's own onRequest runs before the rate
   // limit's): a page the buyer opens elsewhere could send them from the buyer's address and use up the buyer's steps.
-  const refuseCrossSite = async (request: FastifyRequest) => {
-    if (isCrossSite(request.headers)) throw new HttpError(403, DEAL_TEXTS[sites.answerLanguage(request).language].crossSite)
-  }
+  const crossSite = refuseCrossSite((request) => DEAL_TEXTS[sites.answerLanguage(request).language].crossSite)
   app.post<{ Params: { token: string }; Body: { action?: unknown; email?: unknown; [field: string]: unknown } | undefined }>(
     `${DEAL_PATH}/:token`,
     {
-      onRequest: refuseCrossSite,
+      onRequest: crossSite,
       config: limit('deal-steps', config.contactRateLimit),
       schema: { params: z.object({ token: z.string() }), response: pages },
     },

@@ -309,8 +309,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   let background: NodeJS.Timeout | undefined
   app.addHook('onReady', async () => {
     // The day's salt, read before the first page: without it a visit has no visitor and no repeat check, and a
-    // client could count as many visits by arriving right after a start.
-    await visits.flush()
+    // client could count as many visits by arriving right after a start. Only that: a whole flush (tomorrow's salt,
+    // settling past days) cost the cold start 75 to 100 ms (docs/benchmarks.md).
+    await visits.saltRead()
     // The first page comes first: the background work's first runs (each a query or a write to the store) would
     // otherwise come between listening and the first answer. Nothing in them is that urgent; new mail kicks the
     // outbox itself.

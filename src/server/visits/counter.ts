@@ -22,6 +22,8 @@ export interface VisitCounter {
   /** The form's script fetched for `host`'s page: the visitor turned to the form. */
   formTurn(request: FastifyRequest, host: string): void
   flush(): Promise<void>
+  /** Resolves once today's salt is read (or failed to be: visits then count without visitors until a flush reads it). */
+  saltRead(): Promise<void>
   close(): Promise<void>
   /** How much each bounded structure holds (for the tests that spray it). */
   sizes(): Record<string, number>
@@ -144,18 +146,23 @@ export function createVisitCounter(
 
   const filtered = (name: string, reason: FilterReason) => add(name, 'filtered', reason)
 
+  const loadSalt = async (saltDay: string) => {
+    if (!salts.has(saltDay)) salts.set(saltDay, await store.visitSalt(saltDay, randomBytes(32).toString('base64url')))
+  }
   const loadSalts = async () => {
     const today = berlinDayOf(now())
-    for (const saltDay of [today.day, today.next]) {
-      if (!salts.has(saltDay)) salts.set(saltDay, await store.visitSalt(saltDay, randomBytes(32).toString('base64url')))
-    }
+    await loadSalt(today.day)
+    await loadSalt(today.next)
     if (settledDay !== today.day) {
       await store.settleVisitDays(today.day)
       settledDay = today.day
     }
   }
 
-  let flushing: Promise<void> = Promise.resolve()
+  // Today's salt alone is what the first page needs (app.ts waits for it before listening): tomorrow's and the
+  // settling of past days follow in the first flush, each a write the start would otherwise wait for too.
+  const todaysSalt = loadSalt(berlinDayOf(now()).day).catch((error: unknown) => log.warn({ err: error }, 'visitor salt not read, will try again'))
+  let flushing: Promise<void> = todaysSalt
   const flushOnce = async () => {
     try {
       await loadSalts()
@@ -237,6 +244,7 @@ export function createVisitCounter(
       add(name, 'form', '')
     },
     flush,
+    saltRead: () => todaysSalt,
     async close() {
       clearInterval(timer)
       await flush()

@@ -3,7 +3,7 @@
 // inquiry's new state. The owner's mail templates live in `meta`, so every instance on one database uses the same.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { queueReplyMail } from './reply-mail.ts'
-import { createOrRenewDeal } from './deal-record.ts'
+import { createOrRenewDeal } from './deal-create.ts'
 import { DEAL_TEMPLATE_KINDS } from '../../shared/console-api.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'

@@ -1,5 +1,5 @@
 // A real PostgreSQL server for the tests of the PostgreSQL store: Debian's binaries, a throw-away cluster in a
-// temporary directory, listening on a free loopback port. Each test's DATA_DIR gets a schema of its own.
+// temporary directory, listening on a free loopback port. Each test's DATA_DIR gets a database of its own.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
@@ -99,41 +99,95 @@ export async function startPostgresServer(): Promise<PostgresServer> {
 /** True in the test project that runs against PostgreSQL. */
 export const onPostgres = () => inject('pgAdminUrl') !== undefined
 
-const schemas = new Map<string, Promise<string>>()
+/**
+ * The database the global setup migrates once (global-setup-postgres.ts); every test's database is a copy of it, as
+ * a fresh store is after it has opened. No session ever connects to it: CREATE DATABASE … TEMPLATE refuses a
+ * template anyone is connected to, so it is closed to connections once migrated.
+ */
+export const TEMPLATE_DATABASE = 'lander_template'
+
+/** The URL of database `name` on the test server, as the superuser. */
+export function pgDatabaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return url.href
+}
+
+/** Runs `sql` as the superuser on the server's maintenance database. */
+export async function pgAdminQuery(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/** This test file's databases by DATA_DIR: the name, and its URL once made. */
+const databases = new Map<string, { name: string; url: Promise<string> }>()
 
 /**
- * The DATABASE_URL for a test's DATA_DIR on PostgreSQL (undefined on SQLite): a schema of its own, the same one
- * for the same DATA_DIR, so that a restarted server finds its data again.
+ * The DATABASE_URL for a test's DATA_DIR on PostgreSQL (undefined on SQLite): a database of its own, the same one
+ * for the same DATA_DIR, so that a restarted server finds its data again. It starts as a copy of the migrated
+ * template, so a store opened on it has no step left to run; `empty` gives an empty database instead, for a test
+ * that builds an earlier program's schema or migrates from nothing (the first call for a DATA_DIR decides).
  */
-export async function databaseUrlFor(dataDir: string): Promise<string | undefined> {
+export async function databaseUrlFor(dataDir: string, { empty = false } = {}): Promise<string | undefined> {
   const adminUrl = inject('pgAdminUrl')
   if (!adminUrl) return undefined
-  let url = schemas.get(dataDir)
-  if (!url) {
-    const schema = `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`
-    url = (async () => {
-      const client = new pg.Client({ connectionString: adminUrl })
-      await client.connect()
+  let database = databases.get(dataDir)
+  if (!database) {
+    const name = `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`
+    const url = (async () => {
       try {
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-      } finally {
-        await client.end()
+        await pgAdminQuery(adminUrl, empty ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`)
+      } catch (error) {
+        // Made already for this DATA_DIR, which is no error: 42P04 duplicate_database, or 23505 when two sessions
+        // made it at the same moment.
+        if (!['42P04', '23505'].includes((error as { code?: string }).code ?? '')) throw error
       }
-      return `${adminUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
+      return pgDatabaseUrl(adminUrl, name)
     })()
-    schemas.set(dataDir, url)
+    database = { name, url }
+    databases.set(dataDir, database)
   }
-  return url
+  return database.url
+}
+
+/**
+ * Drops this file's databases once its tests are done (setup-postgres.ts): each is a copy of the whole catalog
+ * (about 9 MB), too much to keep for every test of a run. One still in use (a process left running) is left for
+ * the server's removal at the end of the run; nobody is cut off.
+ */
+export async function dropTestDatabases(): Promise<void> {
+  const adminUrl = inject('pgAdminUrl')
+  if (!adminUrl || databases.size === 0) return
+  const made = [...databases.values()]
+  databases.clear()
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    for (const { name, url } of made) {
+      const exists = await url.then(
+        () => true,
+        () => false,
+      )
+      if (exists) await client.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => {})
+    }
+  } finally {
+    await client.end()
+  }
 }
 
 /** The store's variables for a test's DATA_DIR: DATABASE_URL on PostgreSQL, and a short mail lease there. */
-export async function storeEnv(dataDir: string): Promise<Record<string, string>> {
-  const databaseUrl = await databaseUrlFor(dataDir)
+export async function storeEnv(dataDir: string, options: { empty?: boolean } = {}): Promise<Record<string, string>> {
+  const databaseUrl = await databaseUrlFor(dataDir, options)
   // A process killed mid-send keeps its lease until it runs out; the tests should not wait two minutes for that.
   return databaseUrl ? { DATABASE_URL: databaseUrl, MAIL_LEASE_SECONDS: '3' } : {}
 }
 
-/** Runs SQL against the test's store (SQLite file or PostgreSQL schema); `?` placeholders work for both. */
+/** Runs SQL against the test's store (SQLite file or PostgreSQL database); `?` placeholders work for both. */
 export async function queryStore<R = Record<string, unknown>>(dataDir: string, sql: string, params: unknown[] = []): Promise<R[]> {
   const databaseUrl = await databaseUrlFor(dataDir)
   if (databaseUrl) {

@@ -1,4 +1,4 @@
-// A store for one test, on the store of the test project (the SQLite file, or a schema of its own on the real
+// A store for one test, on the store of the test project (the SQLite file, or a database of its own on the real
 // PostgreSQL server in the project "postgres"), removed when the test ends. Two stores opened on one config stand
 // for two server processes.
 import fs from 'node:fs'
@@ -14,11 +14,14 @@ import { createPool } from '../../src/server/store/postgres-common.ts'
 import type { NewInquiry, Store } from '../../src/server/store/types.ts'
 import { databaseUrlFor } from './postgres.ts'
 
-/** A fresh DATA_DIR (and PostgreSQL schema), deleted after the test. */
-export async function testStoreConfig(prefix = 'store-'): Promise<StoreConfig> {
+/**
+ * A fresh DATA_DIR (and PostgreSQL database, already migrated), deleted after the test. `empty`: a database without
+ * any schema, for a test that migrates from nothing or builds an earlier program's schema (schemaBefore, oldSchema).
+ */
+export async function testStoreConfig(prefix = 'store-', { empty = false } = {}): Promise<StoreConfig> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
   onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-  return { dataDir, databaseUrl: await databaseUrlFor(dataDir) }
+  return { dataDir, databaseUrl: await databaseUrlFor(dataDir, { empty }) }
 }
 
 /** Opens the store of `config` (a fresh one without), closed after the test, before its DATA_DIR goes. */
@@ -49,7 +52,7 @@ export function newInquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
 }
 
 /**
- * Makes `config`'s (empty) store what the program before `step` left: every earlier schema step run and recorded, as
+ * Makes `config`'s empty store (testStoreConfig(…, { empty: true })) what the program before `step` left: every earlier schema step run and recorded, as
  * that program left them. `step` finds the step among the names of the modules of src/server/store/migrations/ that
  * the test's database runs (such as '0025-seal-totp-secrets'). Returns the number of steps in all, for the test to
  * see them all recorded after the store is opened.

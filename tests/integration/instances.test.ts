@@ -22,7 +22,8 @@ afterEach(async () => {
 /** Three server processes on the test's database; `shared` is the DATA_DIR that names that database. */
 async function startInstances(env: Record<string, string>, count = 3) {
   const shared = tempDataDir()
-  const { DATABASE_URL } = await storeEnv(shared)
+  // An empty database, not the migrated copy: instances starting together must migrate it once between them.
+  const { DATABASE_URL } = await storeEnv(shared, { empty: true })
   instances = await Promise.all(Array.from({ length: count }, () => startServerProcess({ ...env, DATABASE_URL: DATABASE_URL!, MAIL_LEASE_SECONDS: '3' })))
   return shared
 }

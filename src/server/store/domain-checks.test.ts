@@ -108,5 +108,15 @@ describe('domain checks in the store', () => {
       expect.objectContaining({ domain: 'bald.de', status: 'failed', lastError: 'HTTP 404', attempts: 2 }),
     ])
     expect(await store.nextDomainNoticeDueAt()).toBeNull()
+    // "Erneut senden" in the Postausgang (on PostgreSQL tested here only, not in Chromium): a failed one is due again
+    // from the start; one that was sent, or one a sender holds, is not.
+    expect(await store.resendDomainNotice(again!.id, T0 + 20_000)).toBe(true)
+    expect(await store.listDomainNotices(['pending', 'failed'])).toEqual([
+      expect.objectContaining({ domain: 'bald.de', status: 'pending', lastError: null, attempts: 0 }),
+    ])
+    expect(await store.nextDomainNoticeDueAt()).toBe(T0 + 20_000)
+    expect(await store.resendDomainNotice(claimed[0]!.id, T0 + 20_000)).toBe(false)
+    const [held] = await store.claimDomainNotices(T0 + 20_000, 10, 'w3', 60_000)
+    expect(await store.resendDomainNotice(held!.id, T0 + 20_001)).toBe(false)
   })
 })

@@ -14,7 +14,7 @@ const expected = (postgres: boolean) =>
   )
 
 test('a fresh store gets the schema the steps as SQL text made, table by table, column by column, under the same step names', async () => {
-  const config = await testStoreConfig()
+  const config = await testStoreConfig('store-', { empty: true })
   await open(config)
   expect(await describeStoreSchema(config)).toEqual(expected(config.databaseUrl !== undefined))
 })
@@ -28,7 +28,7 @@ for (const recorded of [false, true]) {
   for (const [index, sqliteVersion] of VERSIONS.sqlite.entries()) {
     const how = recorded ? 'its steps recorded by the Migrator' : 'its version in the old marker only'
     test(`a store of ${sqliteVersion} steps (SQLite; PostgreSQL: ${VERSIONS.postgres[index]}), ${how}, opens with its rows and reaches the same schema`, async () => {
-      const config = await testStoreConfig()
+      const config = await testStoreConfig('store-', { empty: true })
       const postgres = config.databaseUrl !== undefined
       const at = (postgres ? VERSIONS.postgres : VERSIONS.sqlite)[index]!
       expect(at).toBeLessThan(oldStepCount(postgres))

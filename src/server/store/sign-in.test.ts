@@ -110,7 +110,7 @@ test('the sessions list shows the valid sessions with their details, the last us
 })
 
 test('a plain TOTP secret of a store made before the sealing is sealed by its schema step, with the key of the configuration', async () => {
-  const config = await testStoreConfig('sign-in-')
+  const config = await testStoreConfig('sign-in-', { empty: true })
   const steps = await schemaBefore(config, (all) => all.indexOf('0025-seal-totp-secrets'))
   // What the program before the sealing stored: the secret as it is.
   await queryStore(config.dataDir, "INSERT INTO totp (owner, secret, confirmed_at, last_step, created_at) VALUES (1, 'JBSWY3DPEHPK3PXP', 1, 0, 1)")

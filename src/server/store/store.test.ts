@@ -13,6 +13,8 @@ afterEach(() => {
 })
 
 const storeConfig = () => testStoreConfig()
+/** For a test of the schema steps themselves: nothing migrated yet (on PostgreSQL, not the migrated template's copy). */
+const emptyStoreConfig = () => testStoreConfig('store-', { empty: true })
 const inquiry = newInquiry
 const queue = { queue: true, mailTo: null } as const
 
@@ -72,7 +74,7 @@ test('an inquiry written in French, Spanish, Italian, Dutch or Polish keeps its 
 })
 
 test('the step that lets inquiries take the new languages keeps the language of every inquiry before it', async () => {
-  const config = await storeConfig()
+  const config = await emptyStoreConfig()
   await schemaBefore(config, (steps) => steps.indexOf('0028-more-languages'))
   for (const [token, language] of [
     ['englishtoken000', 'en'],
@@ -200,7 +202,7 @@ test('the inbox lists, filters and counts per domain and UTC day', async () => {
 })
 
 test('a second start on the same data finds it, and the schema is not migrated twice', async () => {
-  const config = await storeConfig()
+  const config = await emptyStoreConfig()
   const first = await openStore(config)
   const saved = (await first.saveInquiry(inquiry(), queue)) as { id: number }
   await first.close()
@@ -210,7 +212,7 @@ test('a second start on the same data finds it, and the schema is not migrated t
 })
 
 test('a store made before the query layer is taken over as it is: its offers become euro offers, nothing runs twice', async () => {
-  const config = await storeConfig()
+  const config = await emptyStoreConfig()
   // The schema steps as the program before Kysely's Migrator ran them, and the version it recorded.
   const postgres = config.databaseUrl !== undefined
   await oldSchema(config, postgres ? 6 : 5)

@@ -21,6 +21,9 @@ const STORE_TESTS = [
   'src/server/visits/{counter,report}.test.ts',
   'tests/e2e/{checkout,deals}.test.ts',
   'tests/integration/{audit,cluster,crash,deal-crash,deals-instances,domains-instances,instances,invoices,invoices-instances,payments,privacy,store-faults-postgres}.test.ts',
+  // Issue 20/27's breaks that involve the store, on both as its "Done when" asks: the checkout's terms (stored or
+  // not), the sign-in budgets (quotas in the store), visitors counted (in the store).
+  'tests/integration/{checkout,console-sign-in-limits,visits}.test.ts',
 ]
 const POSTGRES_ONLY = [
   'src/server/store/postgres.test.ts',

@@ -228,6 +228,8 @@ export default async function contactRoutes(app: FastifyInstance) {
   for (const url of CONTACT_PATHS) {
     app
       .withTypeProvider<ZodTypeProvider>()
-      .post(url, { bodyLimit: BODY_LIMIT, onRequest: crossSite, config: everyPost, schema, preValidation }, (request, reply) => handle(request, request.body, reply))
+      .post(url, { bodyLimit: BODY_LIMIT, onRequest: crossSite, config: everyPost, schema, preValidation }, (request, reply) =>
+        handle(request, request.body, reply),
+      )
   }
 }

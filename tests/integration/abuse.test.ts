@@ -1,17 +1,30 @@
 // Floods, foreign sites and hostile Host headers: the server refuses them cleanly and keeps serving everybody else.
+// What the app answers is asked in process (inject); Host headers that no HTTP client would send, and what Node's
+// HTTP parser makes of them, go as bytes on a socket to an app listening on a port.
 import net from 'node:net'
 import fc from 'fast-check'
-import { afterEach, describe, expect, test } from 'vitest'
-import { startApp, type TestApp } from '../helpers/app.ts'
-import { VISITOR as validFields, fetchForm, postContact, postContact as post, submitInquiry } from '../helpers/contact.ts'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { buildTestApp, startApp, type InProcessApp, type TestApp } from '../helpers/app.ts'
+import { VISITOR as validFields, fetchForm as fetchFormOf, postContact, submitInquiry } from '../helpers/contact.ts'
 
-let app: TestApp | undefined
+let app: InProcessApp | undefined
+let shared: Promise<InProcessApp> | undefined
 afterEach(async () => {
-  await app?.close()
+  if (app && app !== (await shared)) await app.close()
   app = undefined
 })
+afterAll(async () => (await shared)?.close())
 
-const submitValid = (url: string, headers: Record<string, string> = {}) => submitInquiry(url, {}, headers)
+/**
+ * One app, without a rate limit, for the tests whose requests are refused and store nothing (each built app costs a
+ * store of its own, on PostgreSQL a schema and its migrations); the others build their own.
+ */
+const sharedApp = () => (shared ??= buildTestApp())
+
+/** The helpers of helpers/contact.ts, sent through the app's inject. */
+const fetchForm = (url: string) => fetchFormOf(url, undefined, {}, app!.fetch)
+const post = (url: string, body: unknown, headers: Record<string, string> = {}, path = '/api/contact') => postContact(url, body, headers, path, app!.fetch)
+const submitValid = (url: string, headers: Record<string, string> = {}) => submitInquiry(url, {}, headers, app!.fetch)
 
 /** A request written byte by byte on a socket, so that Host headers no HTTP client would send arrive as they are. */
 function rawGet(port: number, host: string): Promise<{ status: number; body: string }> {
@@ -32,7 +45,7 @@ function rawGet(port: number, host: string): Promise<{ status: number; body: str
 
 describe('rate limits', () => {
   test('more accepted submissions than CONTACT_RATE_LIMIT get 429 with Retry-After, spam counting too', async () => {
-    app = await startApp({ CONTACT_RATE_LIMIT: '2' })
+    app = await buildTestApp({ CONTACT_RATE_LIMIT: '2' })
     const spam = await fetchForm(app.url)
     expect((await post(app.url, { ...validFields, name58fnlsdbee: 'bot', ...spam })).status).toBe(200)
     expect((await submitValid(app.url)).status).toBe(200)
@@ -43,7 +56,7 @@ describe('rate limits', () => {
   })
 
   test('invalid requests do not use up the accepted-submission limit but meet the wider limit on all POSTs', async () => {
-    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    app = await buildTestApp({ CONTACT_RATE_LIMIT: '1' })
     const answers: number[] = []
     for (let i = 0; i < 10; i++) answers.push((await post(app.url, { broken: true })).status)
     expect(answers).toEqual(Array(10).fill(400))
@@ -53,7 +66,7 @@ describe('rate limits', () => {
   })
 
   test('a visitor at the limit who repeats a submission that was taken gets the same 200, not 429', async () => {
-    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    app = await buildTestApp({ CONTACT_RATE_LIMIT: '1' })
     const first = await submitValid(app.url)
     expect(first.status).toBe(200)
     expect((await submitValid(app.url)).status).toBe(429)
@@ -63,24 +76,24 @@ describe('rate limits', () => {
   })
 
   test('the wider limit counts /api/contact and /api/sendMail together', async () => {
-    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    app = await buildTestApp({ CONTACT_RATE_LIMIT: '1' })
     const answers: number[] = []
-    for (let i = 0; i < 11; i++) answers.push((await postContact(app.url, { broken: true }, {}, i % 2 ? '/api/sendMail' : '/api/contact')).status)
+    for (let i = 0; i < 11; i++) answers.push((await post(app.url, { broken: true }, {}, i % 2 ? '/api/sendMail' : '/api/contact')).status)
     expect(answers).toEqual([...Array(10).fill(400), 429])
   })
 
   test('other clients keep being served while one address floods the form', async () => {
-    app = await startApp({ CONTACT_RATE_LIMIT: '2', TRUST_PROXY: 'true' })
+    app = await buildTestApp({ CONTACT_RATE_LIMIT: '2', TRUST_PROXY: 'true' })
     const flooder = { 'x-forwarded-for': '203.0.113.7' }
     const statuses = []
     for (let i = 0; i < 5; i++) statuses.push((await submitValid(app.url, flooder)).status)
     expect(statuses).toEqual([200, 200, 429, 429, 429])
     expect((await submitValid(app.url, { 'x-forwarded-for': '198.51.100.23' })).status).toBe(200)
-    expect((await fetch(`${app.url}/`)).status).toBe(200)
+    expect((await app.fetch(`${app.url}/`)).status).toBe(200)
   })
 
   test('X-Forwarded-For is not believed without TRUST_PROXY', async () => {
-    app = await startApp({ CONTACT_RATE_LIMIT: '1' })
+    app = await buildTestApp({ CONTACT_RATE_LIMIT: '1' })
     expect((await submitValid(app.url, { 'x-forwarded-for': '203.0.113.1' })).status).toBe(200)
     expect((await submitValid(app.url, { 'x-forwarded-for': '203.0.113.2' })).status).toBe(429)
   })
@@ -88,7 +101,7 @@ describe('rate limits', () => {
 
 describe('cross-site requests', () => {
   test('a post whose Origin is another site gets 403 and no CORS headers', async () => {
-    app = await startApp()
+    app = await sharedApp()
     const { token, hash } = await fetchForm(app.url)
     const response = await post(app.url, { ...validFields, token, hash }, { origin: 'https://evil.example' })
     expect(response.status).toBe(403)
@@ -96,13 +109,13 @@ describe('cross-site requests', () => {
   })
 
   test('a post that the browser marks cross-site gets 403', async () => {
-    app = await startApp()
+    app = await sharedApp()
     const { token, hash } = await fetchForm(app.url)
     expect((await post(app.url, { ...validFields, token, hash }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403)
   })
 
   test('a post from the page itself (same origin) is accepted', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     const headers = { origin: app.url, 'sec-fetch-site': 'same-origin' }
     expect((await post(app.url, { ...validFields, token, hash }, headers)).status).toBe(200)
@@ -110,6 +123,13 @@ describe('cross-site requests', () => {
 })
 
 describe('hostile Host headers', () => {
+  // One listening app for the raw requests: they store nothing, and each is its own connection.
+  let listening: TestApp
+  beforeAll(async () => {
+    listening = await startApp()
+  })
+  afterAll(() => listening.close())
+
   const hostile = [
     'bad host<script>alert(1)</script>',
     'exa"mple.de',
@@ -123,33 +143,29 @@ describe('hostile Host headers', () => {
     'example.de:99999999',
   ]
   test.each(hostile)('the page for Host %j is a neutral 400 that does not show it', async (host) => {
-    app ??= await startApp()
-    const { status, body } = await rawGet(app.port, host)
+    const { status, body } = await rawGet(listening.port, host)
     expect(status).toBe(400)
     expect(body).not.toContain(host)
     expect(body).toContain('Diese Adresse ist ungültig.')
   })
 
   test('a Host with control characters is refused by the HTTP parser with the same error body', async () => {
-    app = await startApp()
-    const { status, body } = await rawGet(app.port, 'example.de\u0001<b>')
+    const { status, body } = await rawGet(listening.port, 'example.de\u0001<b>')
     expect(status).toBe(400)
     expect(JSON.parse(body)).toEqual({ error: 'Ungültige Anfrage.' })
   })
 
   test('a unicode host is shown normalised, never raw; an IP literal host gets the neutral page, which does not show it', async () => {
-    app = await startApp()
-    const unicode = await rawGet(app.port, 'MÜNCHEN.de:8080')
+    const unicode = await rawGet(listening.port, 'MÜNCHEN.de:8080')
     expect(unicode.status).toBe(200)
     expect(unicode.body).toContain('<h1 class="domain">münchen.de</h1>')
-    const ip = await rawGet(app.port, '192.0.2.1')
+    const ip = await rawGet(listening.port, '192.0.2.1')
     expect(ip.status).toBe(200)
     expect(ip.body).toContain('Diese Domain ist hier nicht verfügbar.')
     expect(ip.body).not.toContain('192.0.2.1')
   })
 
   test('random Host headers never get a 5xx, and a refused one is never shown', async () => {
-    app = await startApp()
     const header = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 80 }),
       fc.string({ unit: 'grapheme', maxLength: 80 }),
@@ -165,7 +181,7 @@ describe('hostile Host headers', () => {
         const wire = Buffer.from(host, 'utf8')
           .toString('latin1')
           .replace(/[\r\n]/g, '')
-        const { status, body } = await rawGet(app!.port, wire)
+        const { status, body } = await rawGet(listening.port, wire)
         expect([200, 400, 431]).toContain(status)
         if (status !== 200 && wire.trim().length > 8) expect(body).not.toContain(wire.trim())
       }),
@@ -174,8 +190,8 @@ describe('hostile Host headers', () => {
   })
 
   test('X-Forwarded-Host is ignored without TRUST_PROXY', async () => {
-    app = await startApp()
-    const response = await fetch(`${app.url}/`, { headers: { 'x-forwarded-host': 'evil.example' } })
+    app = await sharedApp()
+    const response = await app.fetch(`${app.url}/`, { headers: { 'x-forwarded-host': 'evil.example' } })
     const html = await response.text()
     expect(html).not.toContain('evil.example')
     expect(html).toContain('<h1 class="domain">127.0.0.1</h1>')
@@ -184,7 +200,7 @@ describe('hostile Host headers', () => {
 
 describe('e-mail addresses', () => {
   test('a 300 KB address is refused with 413 before anything parses it, a 250-character one with 400', async () => {
-    app = await startApp()
+    app = await sharedApp()
     const { token, hash } = await fetchForm(app.url)
     const huge = await post(app.url, { ...validFields, themail3h6: `${'a'.repeat(300_000)}@example.de`, token, hash })
     expect(huge.status).toBe(413)
@@ -204,7 +220,7 @@ describe('e-mail addresses', () => {
     'Name <a@example.de>',
     'a@example.de\r\nBcc: victim@example.org',
   ])('%j is refused as an address', async (address) => {
-    app ??= await startApp()
+    app = await sharedApp()
     const { token, hash } = await fetchForm(app.url)
     const response = await post(app.url, { ...validFields, themail3h6: address, token, hash })
     expect(response.status).toBe(400)

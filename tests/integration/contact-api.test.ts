@@ -1,18 +1,32 @@
-// POST /api/contact through a running server: every answer it documents, and what it stores.
+// POST /api/contact, answered by the app in process (inject): every answer it documents, and what it stores.
 import fs from 'node:fs'
-import http from 'node:http'
 import path from 'node:path'
 import zlib from 'node:zlib'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { queryStore } from '../helpers/postgres.ts'
-import { CLIENT_DIR, startApp, type TestApp } from '../helpers/app.ts'
-import { VISITOR, expectError, fetchForm, postContact, submitInquiry } from '../helpers/contact.ts'
+import { CLIENT_DIR, buildTestApp, type InProcessApp } from '../helpers/app.ts'
+import { VISITOR, expectError, fetchForm as fetchFormOf, postContact, submitInquiry as submitInquiryTo, type Fields } from '../helpers/contact.ts'
 
-let app: TestApp | undefined
+let app: InProcessApp | undefined
+let shared: Promise<InProcessApp> | undefined
 afterEach(async () => {
-  await app?.close()
+  if (app && app !== (await shared)) await app.close()
   app = undefined
 })
+afterAll(async () => (await shared)?.close())
+
+/**
+ * One app for the file's tests that look only at answers to requests that store nothing (each built app costs a
+ * store of its own, on PostgreSQL a schema and its migrations); a test that looks at what was stored, or needs
+ * settings of its own, builds a fresh one.
+ */
+const sharedApp = () => (shared ??= buildTestApp())
+
+/** The helpers of helpers/contact.ts, sent through the app's inject. */
+const fetchForm = (url: string, host?: string) => fetchFormOf(url, host, {}, app!.fetch)
+const submitInquiry = (url: string, fields: Fields = {}) => submitInquiryTo(url, fields, {}, app!.fetch)
+/** What Node's fetch() asks for: it decodes the answer itself, which inject's stand-in leaves to the test. */
+const FETCH_ENCODINGS = 'gzip, deflate, br, zstd'
 
 const TEXT = {
   invalid: 'Fehler. Bitte füllen Sie alle Felder aus.',
@@ -32,10 +46,10 @@ function inquiries(dataDir: string) {
 }
 
 describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
-  const post = (body: unknown, headers: Record<string, string> = {}) => postContact(app!.url, body, headers, path)
+  const post = (body: unknown, headers: Record<string, string> = {}) => postContact(app!.url, body, headers, path, app!.fetch)
 
   test('a valid inquiry gets 200 with a fresh token and hash, and is stored for mailing', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     const response = await post({ ...VISITOR, token, hash })
     expect(response.status).toBe(200)
@@ -46,7 +60,7 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
   })
 
   test('malformed JSON gets 400', async () => {
-    app = await startApp()
+    app = await sharedApp()
     await expectError(await post('{"name58fnlsd": '), 400, TEXT.badRequest)
   })
 
@@ -56,12 +70,12 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
     ['null', 'null'],
     ['a number', '42'],
   ])('%s as body gets 400', async (_what, body) => {
-    app = await startApp()
+    app = await sharedApp()
     expect((await post(body)).status).toBe(400)
   })
 
   test('invalid fields get 400 naming each field', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     const body = await expectError(await post({ ...VISITOR, themail3h6: 'nope', message: '', token, hash }), 400, TEXT.invalid)
     expect(body.fields).toEqual({
@@ -72,7 +86,7 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
   })
 
   test('a name of only invisible characters gets 400 with the "required" hint, and nothing is stored', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     const body = await expectError(await post({ ...VISITOR, name58fnlsd: '\u200b\u2060\ufeff \u200b', token, hash }), 400, TEXT.invalid)
     expect(body.fields).toEqual({ name58fnlsd: 'Bitte geben Sie Ihren Namen ein.' })
@@ -80,7 +94,7 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
   })
 
   test('a missing token gets 400, a token or hash that does not verify gets 403', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     expect((await post({ ...VISITOR, hash })).status).toBe(400)
     await expectError(await post({ ...VISITOR, token: 'AAAAAAAAAAAAAAA', hash }), 403, TEXT.token)
@@ -89,13 +103,13 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
   })
 
   test('a form served for another domain gets 403 here', async () => {
-    app = await startApp()
+    app = await sharedApp()
     const { token, hash } = await fetchForm(app.url, 'other-domain.de')
     await expectError(await post({ ...VISITOR, token, hash }), 403, TEXT.token)
   })
 
   test('the same token again with the same content gets 200 and is stored once; with other content 409', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     expect((await post({ ...VISITOR, token, hash })).status).toBe(200)
     expect((await post({ ...VISITOR, token, hash })).status).toBe(200)
@@ -104,18 +118,18 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
   })
 
   test('a body over 32 KB gets 413', async () => {
-    app = await startApp()
+    app = await sharedApp()
     const { token, hash } = await fetchForm(app.url)
     await expectError(await post({ ...VISITOR, message: 'x'.repeat(33 * 1024), token, hash }), 413, TEXT.tooLarge)
   })
 
   test('an unsupported content type gets 415', async () => {
-    app = await startApp()
+    app = await sharedApp()
     await expectError(await post('name58fnlsd=x', { 'content-type': 'text/plain' }), 415, TEXT.unsupported)
   })
 
   test('keys like __proto__ get 400 and pollute nothing', async () => {
-    app = await startApp()
+    app = await sharedApp()
     await expectError(await post('{"__proto__": {"polluted": 1}, "message": "x"}'), 400)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
@@ -127,7 +141,7 @@ describe('spam traps', () => {
     ['a filled e-mail decoy', { themail3h6bee: 'bot@example.org' }, 'decoy-filled'],
     ['a missing decoy field', { themail3h6bee: undefined }, 'decoy-missing'],
   ])('%s is answered like a success, stored as spam and never queued for mail', async (_what, fields, reason) => {
-    app = await startApp()
+    app = await buildTestApp()
     const response = await submitInquiry(app.url, fields)
     expect(response.status).toBe(200)
     expect((await response.json()).ok).toBe(true)
@@ -135,7 +149,7 @@ describe('spam traps', () => {
   })
 
   test('a form sent sooner than MIN_FILL_SECONDS is answered like a success and stored as spam', async () => {
-    app = await startApp({ MIN_FILL_SECONDS: '30' })
+    app = await buildTestApp({ MIN_FILL_SECONDS: '30' })
     expect((await submitInquiry(app.url)).status).toBe(200)
     expect(await inquiries(app.dataDir)).toEqual([expect.objectContaining({ spam_reason: 'too-fast', outbox: null })])
   })
@@ -144,21 +158,21 @@ describe('spam traps', () => {
 describe('without JavaScript', () => {
   const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
   const postForm = (body: string) =>
-    fetch(`${app!.url}/api/contact`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+    app!.fetch(`${app!.url}/api/contact`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
 
   test('a valid form post is stored and redirected (303) to a page that says it was sent', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     const response = await postForm(form({ ...VISITOR, token, hash }))
     expect(response.status).toBe(303)
     expect(response.headers.get('location')).toBe('/?gesendet=1')
     expect(await inquiries(app.dataDir)).toHaveLength(1)
-    const page = await (await fetch(`${app.url}/?gesendet=1`)).text()
+    const page = await (await app.fetch(`${app.url}/?gesendet=1`)).text()
     expect(page).toContain('Anfrage erfolgreich versendet.')
   })
 
   test('an invalid form post gets a 400 page with the error and the input kept, escaped', async () => {
-    app = await startApp()
+    app = await sharedApp()
     const { token, hash } = await fetchForm(app.url)
     const response = await postForm(form({ ...VISITOR, name58fnlsd: '<b>Erika</b>', themail3h6: 'kaputt', token, hash }))
     expect(response.status).toBe(400)
@@ -172,7 +186,7 @@ describe('without JavaScript', () => {
   })
 
   test('a form post with a broken token gets a 403 page that says what to do', async () => {
-    app = await startApp()
+    app = await sharedApp()
     const response = await postForm(form({ ...VISITOR, token: 'AAAAAAAAAAAAAAA', hash: 'x' }))
     expect(response.status).toBe(403)
     expect(await response.text()).toContain('Das Formular ist abgelaufen oder ungültig.')
@@ -181,8 +195,8 @@ describe('without JavaScript', () => {
 
 describe('headers and pages', () => {
   test('every answer has the security headers, and the CSP nonce is the one on the page scripts', async () => {
-    app = await startApp()
-    const page = await fetch(`${app.url}/`)
+    app = await sharedApp()
+    const page = await app.fetch(`${app.url}/`)
     const csp = page.headers.get('content-security-policy')!
     const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1]
     expect(nonce).toBeTruthy()
@@ -198,7 +212,7 @@ describe('headers and pages', () => {
     expect(dataBlocks).toHaveLength(1)
     expect(executable.length).toBeGreaterThan(0)
     for (const attributes of executable) expect(attributes).toContain(`nonce="${nonce}"`)
-    const api = await postContact(app.url, '{}')
+    const api = await postContact(app.url, '{}', {}, '/api/contact', app.fetch)
     for (const response of [page, api]) {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
       expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
@@ -206,35 +220,30 @@ describe('headers and pages', () => {
       expect(response.headers.get('access-control-allow-origin')).toBeNull()
     }
     // Each page view gets its own nonce.
-    const again = (await fetch(`${app.url}/`)).headers.get('content-security-policy')
+    const again = (await app.fetch(`${app.url}/`)).headers.get('content-security-policy')
     expect(again).not.toBe(csp)
   })
 
   test('the page is never cached, the hashed assets are cached for good', async () => {
-    app = await startApp()
-    const page = await fetch(`${app.url}/`)
+    app = await sharedApp()
+    const page = await app.fetch(`${app.url}/`)
     expect(page.headers.get('cache-control')).toBe('no-store')
     // The page's inline loader imports the script when the visitor turns to the form.
     const asset = /import\(["'`](\/assets\/[^"'`]+\.js)["'`]\)/.exec(await page.text())![1]!
-    const script = await fetch(`${app.url}${asset}`)
+    const script = await app.requestAs('127.0.0.1:3000', `${app.url}${asset}`, { headers: { 'accept-encoding': FETCH_ENCODINGS } })
     expect(script.status).toBe(200)
-    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-    // fetch() asks for br/gzip itself; the server answers with the file compressed at build time.
-    expect(['br', 'gzip']).toContain(script.headers.get('content-encoding'))
-    expect(await script.text()).toBe(fs.readFileSync(path.join(CLIENT_DIR, asset), 'utf8'))
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    // The server answers with the file compressed at build time.
+    const encoding = script.headers['content-encoding']
+    expect(['br', 'gzip']).toContain(encoding)
+    const text = (encoding === 'br' ? zlib.brotliDecompressSync(script.body) : zlib.gunzipSync(script.body)).toString('utf8')
+    expect(text).toBe(fs.readFileSync(path.join(CLIENT_DIR, asset), 'utf8'))
   })
 
   test('the page goes gzip-compressed to clients that accept it, and is the same page as uncompressed', async () => {
-    app = await startApp()
+    app = await buildTestApp()
     const get = (acceptEncoding?: string) =>
-      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http
-          .get(`${app!.url}/`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
-            const chunks: Buffer[] = []
-            response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }))
-          })
-          .on('error', reject)
-      })
+      app!.requestAs('127.0.0.1:3000', `${app!.url}/`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} })
     // Token, hash and nonces differ per answer; everything else must be the same.
     const fixed = (html: string) =>
       html
@@ -263,11 +272,11 @@ describe('headers and pages', () => {
   })
 
   test('unknown paths get 404: JSON under /api, a page elsewhere; the built index.html is not served raw', async () => {
-    app = await startApp()
-    await expectError(await fetch(`${app.url}/api/unknown`), 404)
-    const page = await fetch(`${app.url}/nirgendwo`)
+    app = await sharedApp()
+    await expectError(await app.fetch(`${app.url}/api/unknown`), 404)
+    const page = await app.fetch(`${app.url}/nirgendwo`)
     expect(page.status).toBe(404)
     expect(await page.text()).toContain('Diese Seite gibt es nicht.')
-    expect((await fetch(`${app.url}/index.html`)).status).toBe(404)
+    expect((await app.fetch(`${app.url}/index.html`)).status).toBe(404)
   })
 })

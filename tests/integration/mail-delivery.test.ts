@@ -1,29 +1,62 @@
 // What reaches the owner's mail server, through a real SMTP server: headers, envelope, retries, and nothing more.
+// The app runs in process (the inquiries go in through inject); its outbox sends over SMTP to the sink.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
-import { startApp, type TestApp } from '../helpers/app.ts'
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
+import { RETRY } from '../../src/server/mail/outbox.ts'
+import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
 import { submitInquiry, type Fields } from '../helpers/contact.ts'
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
 
-let app: TestApp | undefined
+let app: InProcessApp | undefined
 let smtp: SmtpSink | undefined
+let shared: Promise<{ app: InProcessApp; smtp: SmtpSink }> | undefined
 afterEach(async () => {
-  await app?.close()
-  await smtp?.close()
+  vi.useRealTimers()
+  const common = await shared
+  if (app !== common?.app) await app?.close()
+  if (smtp !== common?.smtp) await smtp?.close()
   app = smtp = undefined
+})
+afterAll(async () => {
+  const common = await shared
+  await common?.app.close()
+  await common?.smtp.close()
 })
 
 async function startWithSink(mode: SmtpSink['mode'] = 'ok') {
   smtp = await startSmtpSink({ mode })
-  app = await startApp({ SMTP_URL: smtp.url })
+  app = await buildTestApp({ SMTP_URL: smtp.url })
   return { app, smtp }
 }
 
+/**
+ * One app and mail server for the tests that send one inquiry each and look only at its mail, not at what the store
+ * numbered it (each built app costs a store of its own, on PostgreSQL a schema and its migrations). The server forgets
+ * the mail of the test before, which waited for it.
+ */
+async function withSharedSink() {
+  shared ??= startSmtpSink().then(async (sink) => ({ smtp: sink, app: await buildTestApp({ SMTP_URL: sink.url }) }))
+  ;({ app, smtp } = await shared)
+  smtp.messages.length = 0
+}
+
 async function send(fields: Fields = {}) {
-  const response = await submitInquiry(app!.url, fields)
+  const response = await submitInquiry(app!.url, fields, {}, app!.fetch)
   expect(response.status).toBe(200)
   return response.sent
+}
+
+/**
+ * The outbox's clock moved past every retry's delay, and the outbox told to look: the retry is due and goes out now,
+ * instead of seconds of backoff later. The test fakes only Date, which keeps running (shouldAdvanceTime): with a
+ * clock that stood still, the mails queued while the server was down never arrived once it was back.
+ */
+const fakeClock = () => vi.useFakeTimers({ toFake: ['Date'], now: Date.now(), shouldAdvanceTime: true })
+
+function retryNow() {
+  vi.setSystemTime(Date.now() + RETRY.maxDelayMs)
+  app!.app.outbox.kick()
 }
 
 /** The header names of a raw message, lower-cased, in order. */
@@ -61,7 +94,7 @@ describe('the mail to the owner', () => {
     '\u0085Bcc: victim@example.org',
   ]
   test.each(injections)('line breaks in the message (%j) add no header and no recipient', async (injection) => {
-    await startWithSink()
+    await withSharedSink()
     await send({ message: `Hallo${injection}\r\n\r\nSubject: gefälscht` })
     const [mail] = await smtp!.waitFor(1)
     expect(headerNames(mail!)).toEqual(EXPECTED_HEADERS)
@@ -73,7 +106,7 @@ describe('the mail to the owner', () => {
   test.each(['%0d%0aBcc: victim@example.org', '=?utf-8?Q?a=0D=0ABcc:_victim@example.org?=', 'Erika, victim@example.org'])(
     'an encoded line break or a list in the name (%j) becomes no header and no recipient',
     async (name) => {
-      await startWithSink()
+      await withSharedSink()
       await send({ name58fnlsd: name })
       const [mail] = await smtp!.waitFor(1)
       expect(headerNames(mail!)).toEqual(EXPECTED_HEADERS)
@@ -86,7 +119,7 @@ describe('the mail to the owner', () => {
   test.each(['chef@bank.example', 'Chef <chef@bank.example>', '"chef@bank.example"', 'chef\uff20bank.example'])(
     "a name that looks like an address (%j) never stands in front of the visitor's address; the body names it",
     async (name) => {
-      await startWithSink()
+      await withSharedSink()
       await send({ name58fnlsd: name })
       const [mail] = await smtp!.waitFor(1)
       const header = /^Reply-To:(.*(?:\r?\n[ \t].*)*)/im.exec(mail!.raw)![1]!
@@ -99,8 +132,8 @@ describe('the mail to the owner', () => {
   test.each([['\r\nBcc: victim@example.org'], ['\nX: y'], ['\u2028X: y']])(
     'a raw line break in the name (%j) is refused before anything is stored',
     async (injection) => {
-      await startWithSink()
-      const response = await submitInquiry(app!.url, { name58fnlsd: `Erika${injection}` })
+      await withSharedSink()
+      const response = await submitInquiry(app!.url, { name58fnlsd: `Erika${injection}` }, {}, app!.fetch)
       expect(response.status).toBe(400)
     },
   )
@@ -111,7 +144,7 @@ describe('mail goes out once', () => {
     await startWithSink()
     const store = await app!.store()
     const sent = await send({ message: 'einmal' })
-    const again = await fetch(`${app!.url}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) })
+    const again = await app!.fetch(`${app!.url}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) })
     expect(again.status).toBe(200)
     await send({ message: 'danach' })
     const mails = await smtp!.waitFor(2)
@@ -135,27 +168,33 @@ describe('mail goes out once', () => {
 
 describe('when the mail server fails', () => {
   test('while it is down submissions still get 200, and every one is delivered once it is back', async () => {
+    fakeClock()
     const probe = await startSmtpSink()
     const port = probe.port
     await probe.close()
-    app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` })
+    app = await buildTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` })
     const store = await app.store()
     for (const message of ['eins', 'zwei', 'drei']) await send({ message })
     await expect.poll(async () => (await store.outboxStatus(1))?.attempts, { timeout: 10_000 }).toBeGreaterThan(0)
     expect((await store.outboxStatus(1))?.status).toBe('pending')
     smtp = await startSmtpSink({ port })
+    retryNow()
     const mails = await smtp.waitFor(3, 30_000)
     expect(mails.map((mail) => mail.parsed.text?.match(/eins|zwei|drei/)?.[0]).sort()).toEqual(['drei', 'eins', 'zwei'])
     for (const id of [1, 2, 3]) await expect.poll(async () => (await store.outboxStatus(id))?.status).toBe('sent')
   }, 60_000)
 
   test('a temporary rejection (451) is retried until the server takes the mail', async () => {
+    fakeClock()
     await startWithSink('tempfail')
     const store = await app!.store()
     await send()
-    await expect.poll(async () => (await store.outboxStatus(1))?.attempts ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(2)
+    await expect.poll(async () => (await store.outboxStatus(1))?.attempts ?? 0).toBeGreaterThanOrEqual(1)
+    retryNow()
+    await expect.poll(async () => (await store.outboxStatus(1))?.attempts ?? 0).toBeGreaterThanOrEqual(2)
     expect(await store.outboxStatus(1)).toMatchObject({ status: 'pending', lastError: expect.stringContaining('451') })
     smtp!.mode = 'ok'
+    retryNow()
     await smtp!.waitFor(1, 30_000)
     await expect.poll(async () => (await store.outboxStatus(1))?.status).toBe('sent')
   }, 60_000)
@@ -181,7 +220,7 @@ describe('when the mail server fails', () => {
 })
 
 test('without SMTP_URL every inquiry is written as an .eml file in DATA_DIR/mail', async () => {
-  app = await startApp({ SMTP_URL: undefined })
+  app = await buildTestApp({ SMTP_URL: undefined })
   await send({ message: 'in eine Datei' })
   const file = path.join(app.dataDir, 'mail', 'inquiry-1.eml')
   await expect.poll(() => fs.existsSync(file)).toBe(true)

@@ -103,10 +103,14 @@ async function arrivedOnce(email: string, subject: string): Promise<ReceivedMail
   return mailsTo(email, subject)[0]!
 }
 
-/** Nothing left to send: every mail of the outbox is sent (none waits for a retry or a lease). */
+/**
+ * Nothing left that could still arrive: every mail of the outbox is sent (none waits for a retry or a lease), and the
+ * mail server holds no message it has not answered (a copy on the wire at a kill lands when it answers). The outbox
+ * marks a mail sent only after the server's answer, which comes after the sink has kept it.
+ */
 async function settled() {
+  await expect.poll(() => smtp.receiving, { timeout: 20_000, interval: 50 }).toBe(0)
   await expect.poll(async () => (await queryStore(dataDir, "SELECT id FROM outbox WHERE status <> 'sent'")).length, { timeout: 20_000, interval: 200 }).toBe(0)
-  await new Promise((resolve) => setTimeout(resolve, 300))
 }
 
 /** The mails that were on the wire at a kill: each may arrive twice, as one Message-ID. */
@@ -285,7 +289,6 @@ describe('kill -9 while a step’s mail is on the wire', () => {
     expect(await inquiryOf(buyer)).toBeDefined()
     await expect.poll(() => mailsTo(OWNER, 'Anfrage zu eilig.de').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1)
     // The copy that was on the wire lands when the slow server answers; the one the new process sent lands too.
-    await new Promise((resolve) => setTimeout(resolve, 4500))
     await settled()
     expectNoDuplicates({ email: OWNER, subject: 'Anfrage zu eilig.de' })
   })
@@ -310,7 +313,6 @@ describe('kill -9 while a step’s mail is on the wire', () => {
     // The dead process's lease runs out first (3 s on PostgreSQL's test settings); under a full suite's load this took
     // over 20 s once.
     await expect.poll(() => mailsTo(buyer, subject).length, { timeout: 45_000 }).toBeGreaterThanOrEqual(1)
-    await new Promise((resolve) => setTimeout(resolve, 4500))
     await settled()
     expect(mailsTo(buyer, subject)[0]!.parsed.text).toContain('Begründung: Die Domain ist doch nicht frei.')
     expectNoDuplicates({ email: buyer, subject })
@@ -341,7 +343,6 @@ describe('the jobs of a deal, with a kill -9', () => {
     // client had been killed mid-data, so the kill above came before the reminder was queued, after the job's run was
     // claimed for the hour. The sink now counts only messages it has in full.
     await withServerLog(expect.poll(() => mailsTo(buyer, subject).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1))
-    await new Promise((resolve) => setTimeout(resolve, 4500))
     await settled()
     expectNoDuplicates({ email: buyer, subject })
     const copies = mailsTo(buyer, subject).length

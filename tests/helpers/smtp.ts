@@ -52,18 +52,18 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
       stream.on('end', async () => {
         sink.receiving++
         if (sink.delayMs) await new Promise((resolve) => setTimeout(resolve, sink.delayMs))
-        sink.receiving--
         if (sink.mode !== 'ok') {
+          sink.receiving--
           const error = new Error(sink.mode === 'tempfail' ? 'try again later' : 'mailbox unavailable') as Error & { responseCode: number }
           error.responseCode = sink.mode === 'tempfail' ? 451 : 550
           return callback(error)
         }
         const raw = Buffer.concat(chunks).toString('utf8')
-        messages.push({
-          envelope: { from: address(session.envelope.mailFrom), to: session.envelope.rcptTo.map((r) => r.address) },
-          raw,
-          parsed: await simpleParser(raw),
-        })
+        const parsed = await simpleParser(raw)
+        messages.push({ envelope: { from: address(session.envelope.mailFrom), to: session.envelope.rcptTo.map((r) => r.address) }, raw, parsed })
+        // Only now: a test that waits for nothing to be received must find the message among the kept ones (the parse
+        // above takes a while under load, and a copy counted as gone before it was kept arrived after "settled").
+        sink.receiving--
         waiters.splice(0).forEach((wake) => wake())
         callback()
       })

@@ -85,7 +85,7 @@ const requestSerializers = {
 }
 
 /**
- * The longest a request may take to arrive (head and body). Shorter than SHUTDOWN_GRACE_MS less DRAIN_MS, so that
+ * The longest a request may take to arrive (head and body). Shorter than SHUTDOWN_GRACE_MS less the longest drain (SHUTDOWN_DRAIN_SECONDS), so that
  * a request that was accepted before the shutdown has run out before the process would be killed.
  */
 const REQUEST_TIMEOUT_MS = 10_000
@@ -346,9 +346,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   return app
 }
 
-/** How long a shutting-down server keeps accepting, telling every client to close its connection. */
-const DRAIN_MS = 1000
-
 /** How long a shutdown may take before the process is ended anyway (exit code 1). */
 export const SHUTDOWN_GRACE_MS = 20_000
 
@@ -356,9 +353,9 @@ export const SHUTDOWN_GRACE_MS = 20_000
  * Graceful shutdown: first drain (readiness fails, every answer closes its keep-alive connection, so no client
  * sends a request into a socket that is about to close), then stop listening, end the connections that are not
  * being answered (idle, or holding half a request), finish the requests in flight and the mail being sent, and
- * close the store.
+ * close the store. `drainMs` (SHUTDOWN_DRAIN_SECONDS): how long the drain keeps accepting.
  */
-export async function shutdown(app: FastifyInstance, drainMs = DRAIN_MS): Promise<void> {
+export async function shutdown(app: FastifyInstance, drainMs: number): Promise<void> {
   app.draining = true
   await new Promise((resolve) => setTimeout(resolve, drainMs))
   const closed = app.close()

@@ -26,6 +26,7 @@ describe('configuration', () => {
       domainsFileMemoryMiB: 384,
       databaseUrl: undefined,
       mailLeaseMs: 120_000,
+      drainMs: 1000,
       allowAnyTls: false,
       readyzDetails: false,
       tlsWildcardDailyLimit: 20,
@@ -181,6 +182,11 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/lander' }).databaseUrl).toBe('postgresql://db.internal/lander')
   })
 
+  test('SHUTDOWN_DRAIN_SECONDS sets how long a stopping server keeps answering before it stops listening: 0 to 9 s', () => {
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '0' }).drainMs).toBe(0)
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '2.5' }).drainMs).toBe(2500)
+  })
+
   test('TRUST_PROXY is off, a number of proxies (true is one), or a list of proxy addresses and ranges', () => {
     const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).trustProxy
     expect(trust('false')).toBe(false)
@@ -233,6 +239,8 @@ describe('configuration', () => {
     ['MAIL_TO', { SMTP_URL: 'smtp://mail.example.de:587' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://db.example.de/lander' }],
     ['MAIL_LEASE_SECONDS', { MAIL_LEASE_SECONDS: '0' }],
+    ['SHUTDOWN_DRAIN_SECONDS', { SHUTDOWN_DRAIN_SECONDS: '10' }],
+    ['SHUTDOWN_DRAIN_SECONDS', { SHUTDOWN_DRAIN_SECONDS: 'kurz' }],
     ['TLS_WILDCARD_DAILY_LIMIT', { TLS_WILDCARD_DAILY_LIMIT: 'viele' }],
     ['TLS_WILDCARD_DAILY_LIMIT', { TLS_WILDCARD_DAILY_LIMIT: '-1' }],
     ['LOCAL_PREVIEW', { LOCAL_PREVIEW: 'vielleicht' }],

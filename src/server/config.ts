@@ -222,6 +222,12 @@ const configSchema = z
       .default(384),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL, e.g. postgres://lander:secret@db.internal:5432/lander' }).optional(),
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    // At most 9: a request accepted just before the drain ends must still arrive (10 s) within the 20 s a shutdown has.
+    SHUTDOWN_DRAIN_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds from 0 to 9, e.g. 1 or 0.5' })
+      .min(0, 'must be a number of seconds from 0 to 9, e.g. 1 or 0.5')
+      .max(9, 'must be a number of seconds from 0 to 9, e.g. 1 or 0.5')
+      .default(1),
     ALLOW_ANY_TLS: flag.default(false),
     READYZ_DETAILS: flag.default(false),
     TLS_WILDCARD_DAILY_LIMIT: z.coerce
@@ -393,6 +399,7 @@ const configSchema = z
       domainsFileMemoryMiB: env.DOMAINS_FILE_MEMORY_MIB,
       databaseUrl: env.DATABASE_URL,
       mailLeaseMs: env.MAIL_LEASE_SECONDS * 1000,
+      drainMs: Math.round(env.SHUTDOWN_DRAIN_SECONDS * 1000),
       allowAnyTls: env.ALLOW_ANY_TLS,
       readyzDetails: env.READYZ_DETAILS,
       tlsWildcardDailyLimit: env.TLS_WILDCARD_DAILY_LIMIT,

@@ -48,7 +48,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (err) app.log.error({ err }, 'closing because of an error')
     else app.log.info({ signal }, 'shutting down: finishing requests and the mail in flight')
     // No load balancer waits on a dev server: a restart after an edit need not drain.
-    await shutdown(app, options.dev ? 0 : undefined)
+    await shutdown(app, options.dev ? 0 : config.drainMs)
   })
 
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {

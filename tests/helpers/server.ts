@@ -50,6 +50,8 @@ export async function startServerProcess(
       MAIL_FROM: 'Domain Lander <lander@example.org>',
       // The daily checks would look the test names up in the machine's DNS: only the tests of the checks want them.
       DOMAIN_CHECKS: 'off',
+      // A stop would wait a second for clients to go: only the tests of the shutdown itself set a drain.
+      SHUTDOWN_DRAIN_SECONDS: '0',
       ...(await storeEnv(dataDir)),
       ...env,
       DATA_DIR: dataDir,

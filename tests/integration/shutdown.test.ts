@@ -49,7 +49,8 @@ async function attempt(url: string, i: number): Promise<Outcome[]> {
 
 test('SIGTERM during load answers every request in flight, finishes the mail being sent and exits 0', async () => {
   smtp = await startSmtpSink({ delayMs: 1500 })
-  server = await startServerProcess({ SMTP_URL: smtp.url })
+  // The drain is part of the subject: requests keep coming while the server tells each client to close.
+  server = await startServerProcess({ SMTP_URL: smtp.url, SHUTDOWN_DRAIN_SECONDS: '1' })
   const { url, dataDir } = server
   // One mail in flight: the slow mail server holds it for 1.5 s.
   const first = await attempt(url, 0)
@@ -104,7 +105,7 @@ test('SIGTERM during load answers every request in flight, finishes the mail bei
 }, 60_000)
 
 test('SIGTERM with 200 half-open connections and 20 posts in flight stores every post answered 200 and exits 0 within 5 s', async () => {
-  server = await startServerProcess()
+  server = await startServerProcess({ SHUTDOWN_DRAIN_SECONDS: '1' })
   const { url, port, dataDir } = server
   // Half a request each, and then nothing: each holds a connection that Node counts as busy.
   const halfOpen = await Promise.all(

@@ -1,6 +1,8 @@
 // Datenschutz in a real Chromium against the production server process: the owner looks up one person by address
 // (any case), downloads what is stored as JSON, and erases it all after confirming; other people's inquiries stay.
 import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { expect } from 'vitest'
 import type { InboxPage } from '../../src/shared/console-api.ts'
 import { axeViolations, browserTest, followConsoleLink, signInToConsole } from '../helpers/chromium.ts'
@@ -41,7 +43,11 @@ test('Datenschutz finds a person by address, hands over the JSON and erases ever
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Auskunft als JSON herunterladen' }).click()])
   expect(download.suggestedFilename()).toBe('auskunft.json')
-  const report = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as { inquiries: { name: string; message: string }[] }
+  // Saved where the test says: the run's Chromium is reached over its protocol, so its own download folder is not ours.
+  const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-download-')), 'auskunft.json')
+  await download.saveAs(saved)
+  const report = JSON.parse(fs.readFileSync(saved, 'utf8')) as { inquiries: { name: string; message: string }[] }
+  fs.rmSync(path.dirname(saved), { recursive: true, force: true })
   expect(report.inquiries.map((inquiry) => inquiry.message).sort()).toEqual(['Erste Anfrage', 'Zweite Anfrage'])
   expect(report.inquiries.map((inquiry) => inquiry.name)).toContain(HOSTILE_NAME)
 

@@ -1,35 +1,24 @@
-// One headless Chromium (Debian's, or CHROMIUM_PATH) per test file, driven by playwright-core, and a fresh browser
-// context for every page a test opens. A browser test file takes its `test` from browserTest(): the server, the SMTP
-// server and Chromium for the file, and pages that fail the test they were opened in when anything went wrong in them.
-// Per file and not per worker: vitest runs each file in a process of its own (isolate), which ends with the file, so
-// nothing at module level outlives it. Chromium is started beside the servers and closed beside them instead, which
-// takes its launch (about 2 s on a busy machine) and its close (about 1 s) off the file's time.
+// The run's one headless Chromium (started by the global setup: tests/helpers/chromium-server.ts), connected to once
+// per test file, and a fresh browser context for every page a test opens. A browser test file takes its `test` from
+// browserTest(): the server, the SMTP server and the connection for the file, and pages that fail the test they were
+// opened in when anything went wrong in them. Per file and not per worker: vitest runs each file in a process of its
+// own (isolate), which ends with the file, so nothing at module level outlives it. The connection is made beside the
+// servers' start.
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core'
-import { test as baseTest, expect } from 'vitest'
+import { test as baseTest, expect, inject } from 'vitest'
 import { attributeMismatches, hydrate } from './hydration.ts'
 import { startServerProcess, type ServerProcess } from './server.ts'
 import { startSmtpSink, type SmtpSink } from './smtp.ts'
+import './chromium-server.ts'
 
-async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Any host name resolves to loopback: pages for real-looking domains, and nothing can leave the machine.
-      '--host-resolver-rules=MAP * 127.0.0.1',
-    ],
-  })
+async function connectChromium(): Promise<Browser> {
+  const endpoint = inject('chromium')
+  if (endpoint.startsWith('error: ')) throw new Error(`Chromium could not be started for the browser tests: ${endpoint.slice(7)}`)
+  return chromium.connect(endpoint)
 }
 
 export interface WatchedPage {
@@ -96,8 +85,8 @@ async function startE2eStack(env: Record<string, string>, domains: string | unde
   const dir = domains === undefined ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'domain-lander-e2e-'))
   const domainsFile = dir && path.join(dir, 'domains.yaml')
   if (domainsFile) fs.writeFileSync(domainsFile, domains!)
-  const launching = launchChromium()
-  // A launch that fails while the servers start is reported by the await below, not as an unhandled rejection.
+  const launching = connectChromium()
+  // A connection that fails while the servers start is reported by the await below, not as an unhandled rejection.
   launching.catch(() => {})
   let smtp: SmtpSink | undefined
   let server: ServerProcess | undefined

@@ -192,6 +192,10 @@ export interface DealRecordStore {
   dealsToComplete(now: number): Promise<number[]>
   /** Erases the transfer codes of deals completed at or before `completedBy`; returns how many. */
   eraseTransferCodes(completedBy: number): Promise<number>
+}
+
+/** The store's part for a deal's deadline reminders (store/deal-reminders.ts; decision 036). */
+export interface DealReminderStore {
   /** The deadline reminders due by `now` and not sent yet (decision 036), oldest deal first. */
   dealRemindersDue(now: number): Promise<{ id: number; reminder: DealReminder }[]>
   /**

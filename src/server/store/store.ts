@@ -8,6 +8,7 @@ import { outboxStore } from './outbox.ts'
 import { inquirySaver } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
+import { dealReminderStore } from './deal-reminders.ts'
 import { dealRateStore } from './deal-rates.ts'
 import { paymentStore } from './payments.ts'
 import { sessionStore } from './sessions.ts'
@@ -51,6 +52,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),
+    ...dealReminderStore(db, dialect),
     ...dealRateStore(db, dialect),
     ...paymentStore(db, dialect),
     ...privacyStore(db, dialect),

@@ -1,7 +1,7 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
-import type { DealRateStore, DealRecordStore } from './deal-record-types.ts'
+import type { DealRateStore, DealRecordStore, DealReminderStore } from './deal-record-types.ts'
 import type {
   NewInquiry,
   NewReply,
@@ -50,6 +50,7 @@ export interface Store
     ConfirmationStore,
     DealStore,
     DealRecordStore,
+    DealReminderStore,
     DealRateStore,
     PaymentStore,
     PrivacyStore,

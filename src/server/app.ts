@@ -219,6 +219,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     )
   }
   app.decorate('draining', false)
+  app.decorate('jobs', jobs)
   app.decorateRequest(SITE_LOOKUP, null)
 
   addSecurityHeaders(app, pagePolicy(renderer.styleSources))

@@ -40,7 +40,6 @@ describe('configuration', () => {
       digest: 'off',
       dnsUpdate: null,
       domainChecks: { daily: true, serverAddresses: [], resolver: null },
-      jobsClockStart: undefined,
       legal: { imprintUrl: undefined, privacyUrl: undefined, imprintFile: undefined, privacyFile: undefined },
       notify: { urls: [], secret: undefined, personal: false },
       invoice: null,

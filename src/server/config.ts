@@ -341,8 +341,6 @@ const configSchema = z
     DOMAIN_CHECKS: z.enum(['daily', 'off'], { error: 'must be daily or off' }).default('daily'),
     SERVER_ADDRESSES: serverAddresses.optional(),
     DOMAIN_CHECK_RESOLVER: resolverAddress.optional(),
-    // For tests only: the scheduled jobs' clock starts at this time (and runs on at real speed), e.g. a Monday 07:59.
-    JOBS_CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with an offset, e.g. 2026-11-02T07:59:58+01:00' }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMTP_URL && !env.MAIL_TO) {
@@ -414,7 +412,6 @@ const configSchema = z
       /** Years after the end of the year of issue that invoices are kept; undefined: kept for ever. */
       invoiceRetentionYears: env.INVOICE_RETENTION_YEARS === 'off' ? undefined : env.INVOICE_RETENTION_YEARS,
       digest: env.DIGEST,
-      jobsClockStart: env.JOBS_CLOCK_START === undefined ? undefined : Date.parse(env.JOBS_CLOCK_START),
       legal: {
         imprintUrl: env.IMPRINT_URL,
         privacyUrl: env.PRIVACY_URL,

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
 import type { OutboxWorker } from './mail/outbox.ts'
 import type { PageView } from './page/view.ts'
+import type { Scheduler } from './scheduler/scheduler.ts'
 import type { SiteResolver } from './sites/resolver.ts'
 import type { RateLimits } from './store/rate-limit-common.ts'
 import type { Store } from './store/types.ts'
@@ -32,6 +33,11 @@ declare module 'fastify' {
   interface FastifyInstance extends SharedDecorations, PublicOwn {
     /** Set once shutdown began: answers say "Connection: close" and /readyz says 503. */
     draining: boolean
+    /**
+     * This process's scheduled jobs, the complete list for its configuration (server-jobs.ts and app.ts): no route
+     * uses them; a test moves them on with `runDue(now)` instead of waiting for their time.
+     */
+    jobs: Scheduler
     /**
      * The owner's console (ADMIN_PORT), or null when it is off or not built yet (deferConsole). It closes with this
      * app; serve.ts makes it listen.

@@ -112,10 +112,16 @@ interface InjectAsOptions {
 }
 
 /**
+ * clusterWorker: the app joins a store another app or process already uses (as a cluster's worker does), and leaves
+ * that one's mail leases alone instead of ending them as a first start does.
+ */
+type TestAppOptions = Pick<AppOptions, 'smtpTimeouts' | 'clusterWorker'>
+
+/**
  * What startApp builds, without listening: for tests whose subject is what a route answers. Their requests go
  * through `app.inject`; tests of sockets, signals, crashes, clusters, shutdown and mail start a process.
  */
-export async function buildTestApp(env: Record<string, string | undefined> = {}, options: Pick<AppOptions, 'smtpTimeouts'> = {}): Promise<InProcessApp> {
+export async function buildTestApp(env: Record<string, string | undefined> = {}, options: TestAppOptions = {}): Promise<InProcessApp> {
   const { config, dataDir } = await testConfig(env)
   const app = await buildApp(config, { clientDir: CLIENT_DIR, ...options })
   const admin = app.admin

@@ -9,6 +9,7 @@ import type { CheckOptions } from '../../src/server/domain-checks/check.ts'
 import { bootstrapHolder, domainCheckJob, runDomainChecks } from '../../src/server/domain-checks/job.ts'
 import { createScheduler } from '../../src/server/scheduler/scheduler.ts'
 import { createNoticeSender } from '../../src/server/domain-checks/notices.ts'
+import { retryDelay } from '../../src/server/mail/outbox.ts'
 import { readBootstrap, type RdapBootstrap } from '../../src/server/domain-checks/rdap.ts'
 import type { ForSaleDomain } from '../../src/server/dns/for-sale.ts'
 import { startDnsServer, type DnsServer } from '../helpers/dns.ts'
@@ -132,15 +133,32 @@ test('a receiver that is down gets the notification later, with the same deliver
   const before = hook.requests.length
   let refuse = true
   hook.answer = () => (refuse ? { status: 503, body: 'später' } : { status: 200, body: 'ok' })
-  const sender = createNoticeSender({ store, log: pino({ level: 'silent' }), owner: 'test', leaseMs: 30_000, secret: SECRET, consoleUrl: () => null })
-  sender.start()
+  // On a clock the test holds, sent by drain: the first attempt, and no retry before the clock says it is due.
+  let clock = () => NOW
+  const sender = createNoticeSender({
+    store,
+    log: pino({ level: 'silent' }),
+    owner: 'test',
+    leaseMs: 30_000,
+    secret: SECRET,
+    consoleUrl: () => null,
+    now: () => clock(),
+  })
   try {
-    const [first] = (await hook.waitFor(before + 1)).slice(before)
+    await sender.drain()
+    const [first] = hook.requests.slice(before)
     expect(first).toBeDefined()
-    await expect.poll(() => store.listDomainNotices(['pending'])).toEqual([expect.objectContaining({ lastError: 'HTTP 503 Service Unavailable', attempts: 1 })])
+    expect(await store.listDomainNotices(['pending'])).toEqual([expect.objectContaining({ lastError: 'HTTP 503 Service Unavailable', attempts: 1 })])
     refuse = false
+    await sender.drain()
+    expect(hook.requests).toHaveLength(before + 1)
+    // The sender's own timer takes the retry: the clock runs on from half a second before it is due.
+    const from = Date.now()
+    clock = () => NOW + retryDelay(1) - 500 + (Date.now() - from)
+    sender.start()
     const [, second] = (await hook.waitFor(before + 2)).slice(before)
     expect(JSON.parse(second!.body).delivery).toBe(JSON.parse(first!.body).delivery)
+    // Marked sent once its answer is read, a moment after the receiver has it.
     await expect.poll(() => store.listDomainNotices(['pending'])).toEqual([])
   } finally {
     hook.answer = () => ({ status: 200, body: 'ok' })
@@ -152,20 +170,19 @@ test("the hourly job on the scheduler takes IANA's newer bootstrap file, checks 
   const store = await openTestStore()
   const log = pino({ level: 'silent' })
   const names = [listed('hier.test'), listed('anderswo.test'), listed('bald.test')]
-  const scheduler = createScheduler({ store, log, owner: 'test', now: () => NOW })
+  const scheduler = createScheduler({ store, log, owner: 'test' })
   let queued = 0
   const bootstrap = bootstrapHolder({ url: new URL(`${rdap.url}/dns.json`), allowLoopback: true })
   scheduler.add(domainCheckJob({ store, listed: () => names, checks: checks(), bootstrap, notify: () => [], queued: () => queued++, log }))
-  scheduler.start()
   try {
+    expect(await scheduler.runDue(NOW)).toEqual([{ job: 'domain-checks', period: new Date(NOW).toISOString(), result: 'done' }])
     // A 24th of 3 names, twice over: 2 this hour, the third in the next.
-    await expect.poll(async () => (await store.domainChecks()).length).toBe(2)
     expect(bootstrap.current().publication).toBe('2026-11-20T00:00:00Z')
     const checks = await store.domainChecks()
     expect(checks.map((check) => check.domain)).toEqual(['anderswo.test', 'hier.test'])
-    // The run's clock starts at the scheduler's and moves on in real time.
+    // The run's clock starts at runDue's time and moves on in real time.
     for (const check of checks) expect(check).toMatchObject({ expiry: 'known', checkedAt: expect.toSatisfy((at: number) => at >= NOW && at < NOW + 60_000) })
-    await expect.poll(() => queued).toBe(1)
+    expect(queued).toBe(1)
   } finally {
     await scheduler.stop()
   }

@@ -1,6 +1,7 @@
 // The server's DNS worker against a DNS server that stalls (tests/helpers/drip.ts: one byte every 100 ms, forever, in
 // front of a real Knot DNS), on the store of the test project: an exchange ends by its deadline, however the server
-// drips, and the next zone's update goes through; a stop does not wait for the exchange in flight.
+// drips, and the next zone's update goes through; a stop does not wait for the exchange in flight; drain sends what
+// is due without the worker's timers.
 import pino from 'pino'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startDripServer, type DripServer } from '../../../tests/helpers/drip.ts'
@@ -18,7 +19,7 @@ afterAll(() => knot?.close())
 
 const FILE = domainsConfigOf({ domains: { 'eins.test': { price: 100 }, 'zwei.test': { price: 200 } } })
 
-function worker(store: Awaited<ReturnType<typeof openTestStore>>, server: DripServer, sendTimeoutMs?: number) {
+function worker(store: Awaited<ReturnType<typeof openTestStore>>, server: Pick<DripServer, 'host' | 'port'>, sendTimeoutMs?: number, file = FILE) {
   const settings: DnsUpdateConfig = {
     host: server.host,
     port: server.port,
@@ -28,7 +29,7 @@ function worker(store: Awaited<ReturnType<typeof openTestStore>>, server: DripSe
   return createDnsWorker({
     store,
     settings,
-    domains: () => FILE,
+    domains: () => file,
     sold: new Set<string>(),
     log: pino({ level: 'silent' }),
     owner: 'worker-test',
@@ -74,4 +75,19 @@ test('stopping the worker cuts the exchange in flight off instead of waiting for
   expect(await store.listDnsUpdates(['pending'])).toEqual(
     expect.arrayContaining([expect.objectContaining({ zone: 'eins.test', attempts: 1, lastError: 'cut off: the server is shutting down' })]),
   )
+})
+
+test('drain queues what changed and sends the updates due now, before start and without its timers', async () => {
+  const store = await openTestStore()
+  // New prices, so that Knot's records show this worker's updates and not the earlier tests'.
+  const file = domainsConfigOf({ domains: { 'eins.test': { price: 300 }, 'zwei.test': { price: 400 } } })
+  const dns = worker(store, knot, undefined, file)
+  try {
+    await dns.drain()
+    expect(await knot.txt('_for-sale.eins.test')).toEqual(['"v=FORSALE1;furi=https://eins.test/"', '"v=FORSALE1;fval=EUR300"'])
+    expect(await knot.txt('_for-sale.zwei.test')).toEqual(['"v=FORSALE1;furi=https://zwei.test/"', '"v=FORSALE1;fval=EUR400"'])
+    expect(await store.listDnsUpdates(['pending', 'failed'])).toEqual([])
+  } finally {
+    await dns.stop()
+  }
 })

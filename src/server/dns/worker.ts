@@ -25,6 +25,11 @@ export interface DnsWorker {
   start(): void
   /** Looks at the domains now (after a reload or a sale) instead of within the second. */
   kick(): void
+  /**
+   * Queues what changed and sends the updates due now, pass after pass, until a pass finds none (as the outbox's
+   * drain): for tests, instead of waiting for the watch and the poll. Works before start() too.
+   */
+  drain(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -83,11 +88,17 @@ export function createDnsWorker(options: {
     }
   }
 
-  function triggerWatch() {
-    if (!running || watching) return
-    watching = watch()
+  function startWatch(): Promise<void> {
+    const work = watch()
+    watching = work
       .catch((error: unknown) => log.error({ err: error }, 'DNS updates: could not queue the change; trying again in a second'))
       .finally(() => (watching = undefined))
+    return work
+  }
+
+  function triggerWatch() {
+    if (!running || watching) return
+    void startWatch()
   }
 
   async function deliver(item: DnsUpdateItem) {
@@ -111,17 +122,21 @@ export function createDnsWorker(options: {
     }
   }
 
-  async function sendPass() {
+  /** How many updates it claimed. Stops between two updates once stop() was called (running is false before start). */
+  async function sendPass(): Promise<number> {
+    let claimed = 0
     do {
       sendAgain = false
       const due = await store.claimDnsUpdates(now(), 20, owner, leaseMs)
+      claimed += due.length
       for (const item of due) {
-        if (!running) return
+        if (stopping.signal.aborted) return claimed
         await deliver(item)
       }
       // A zone's next update becomes claimable once the one before it is done.
       if (due.length) sendAgain = true
-    } while (sendAgain && running)
+    } while (sendAgain && !stopping.signal.aborted)
+    return claimed
   }
 
   async function scheduleSend() {
@@ -137,18 +152,27 @@ export function createDnsWorker(options: {
     if (running) sendTimer = setTimeout(triggerSend, wait)
   }
 
+  function startSend(): Promise<number> {
+    const work = sendPass()
+    sending = work
+      .then(
+        () => {},
+        (error: unknown) => log.error({ err: error }, 'DNS update pass failed'),
+      )
+      .finally(() => {
+        sending = undefined
+        void scheduleSend()
+      })
+    return work
+  }
+
   function triggerSend() {
     if (!running) return
     if (sending) {
       sendAgain = true
       return
     }
-    sending = sendPass()
-      .catch((error: unknown) => log.error({ err: error }, 'DNS update pass failed'))
-      .finally(() => {
-        sending = undefined
-        void scheduleSend()
-      })
+    void startSend()
   }
 
   return {
@@ -163,6 +187,15 @@ export function createDnsWorker(options: {
     kick() {
       triggerWatch()
       triggerSend()
+    },
+    async drain() {
+      while (watching) await watching
+      if (stopping.signal.aborted) return
+      await startWatch()
+      for (;;) {
+        while (sending) await sending
+        if (stopping.signal.aborted || (await startSend()) === 0) return
+      }
     },
     async stop() {
       running = false

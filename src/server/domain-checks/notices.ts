@@ -14,6 +14,8 @@ const NOTIFY_TIMEOUT_MS = 10_000
 export interface NoticeSender {
   start(): void
   kick(): void
+  /** Sends what is due now until a pass finds nothing (as the outbox's drain): for tests. Works before start() too. */
+  drain(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -29,6 +31,7 @@ export function createNoticeSender(options: {
   const { store, log, owner, leaseMs } = options
   const now = options.now ?? Date.now
   let running = false
+  let stopped = false
   let timer: NodeJS.Timeout | undefined
   let sending: Promise<void> | undefined
   let again = false
@@ -51,16 +54,20 @@ export function createNoticeSender(options: {
     }
   }
 
-  async function pass() {
+  /** How many notifications it claimed. */
+  async function pass(): Promise<number> {
+    let claimed = 0
     do {
       again = false
       const due = await store.claimDomainNotices(now(), 20, owner, leaseMs)
+      claimed += due.length
       for (const item of due) {
-        if (!running) return
+        if (stopped) return claimed
         await deliver(item)
       }
       if (due.length) again = true
-    } while (again && running)
+    } while (again && !stopped)
+    return claimed
   }
 
   async function schedule() {
@@ -76,29 +83,46 @@ export function createNoticeSender(options: {
     if (running) timer = setTimeout(trigger, wait)
   }
 
+  function startPass(): Promise<number> {
+    const work = pass()
+    sending = work
+      .then(
+        () => {},
+        (error: unknown) => log.error({ err: error }, 'domain notification pass failed'),
+      )
+      .finally(() => {
+        sending = undefined
+        void schedule()
+      })
+    return work
+  }
+
   function trigger() {
     if (!running) return
     if (sending) {
       again = true
       return
     }
-    sending = pass()
-      .catch((error: unknown) => log.error({ err: error }, 'domain notification pass failed'))
-      .finally(() => {
-        sending = undefined
-        void schedule()
-      })
+    void startPass()
   }
 
   return {
     start() {
       if (running) return
       running = true
+      stopped = false
       trigger()
     },
     kick: trigger,
+    async drain() {
+      for (;;) {
+        while (sending) await sending
+        if (stopped || (await startPass()) === 0) return
+      }
+    },
     async stop() {
       running = false
+      stopped = true
       clearTimeout(timer)
       await sending
     },

@@ -78,8 +78,8 @@ test('a batch that takes longer than half its lease is given back and claimed an
     secret: 'test-secret-of-16-chars',
     now: () => clock,
   })
-  worker.start()
-  await expect.poll(async () => (await store.outboxHealth()).pending).toBe(0)
+  await worker.drain()
+  expect((await store.outboxHealth()).pending).toBe(0)
   await worker.stop()
   await store.close()
   fs.rmSync(dir, { recursive: true, force: true })
@@ -134,6 +134,71 @@ test('new mail kicked before the delayed start is sent at once by this process; 
   await new Promise((resolve) => setTimeout(resolve, 200))
   expect(sent).toHaveLength(1)
   expect((await store.outboxHealth()).pending).toBe(1)
+  await store.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+test('drain sends what is due now, also before start and after a pass in flight; a failure waits for its retry, and drain still ends', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'))
+  const store = await createSqliteStore(path.join(dir, 'store.sqlite'))
+  let clock = Date.now()
+  const queue = (i: number) =>
+    store.saveInquiry(
+      {
+        token: `drain${i}`.padEnd(15, 'x'),
+        contentHash: `d${i}`,
+        domain: 'example.de',
+        name: 'Erika',
+        email: 'erika@example.de',
+        message: `Nachricht ${i}`,
+        language: 'de',
+        spamReason: null,
+        offer: null,
+        belowMinimum: false,
+        createdAt: clock,
+      },
+      { queue: true, mailTo: null },
+    )
+  const sent: string[] = []
+  let refuseOnce = true
+  const worker = createOutboxWorker({
+    store,
+    transport: {
+      async send(message) {
+        // The second mail's first attempt meets a busy mail server.
+        if (/Nachricht 2/.test(String(message.text)) && refuseOnce) {
+          refuseOnce = false
+          throw Object.assign(new Error('try later'), { responseCode: 451 })
+        }
+        sent.push(String(message.text).match(/Nachricht \d/)![0])
+      },
+      close() {},
+    },
+    addresses: { from: 'lander@example.org', to: 'owner@example.org' },
+    log: { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger,
+    owner: 'this-process',
+    leaseMs: 60_000,
+    secret: 'test-secret-of-16-chars',
+    now: () => clock,
+  })
+  for (const i of [1, 2, 3]) await queue(i)
+  await worker.drain()
+  expect(sent.sort()).toEqual(['Nachricht 1', 'Nachricht 3'])
+  expect(await store.outboxHealth()).toMatchObject({ pending: 1 })
+  // Not due yet: drain has nothing to send until the clock passes the retry's time.
+  await worker.drain()
+  expect(sent).toHaveLength(2)
+  clock += retryDelay(1)
+  // The poll's first pass is in flight (start): drain waits for it, then finds nothing left.
+  await queue(4)
+  worker.start()
+  await worker.drain()
+  expect(sent.sort()).toEqual(['Nachricht 1', 'Nachricht 2', 'Nachricht 3', 'Nachricht 4'])
+  expect(await store.outboxHealth()).toMatchObject({ pending: 0 })
+  await worker.stop()
+  await queue(5)
+  await worker.drain()
+  expect(sent).toHaveLength(4)
   await store.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })

@@ -56,6 +56,11 @@ export interface OutboxWorker {
   start(): void
   /** Something new is waiting: look now instead of at the next poll. */
   kick(): void
+  /**
+   * Sends what is due now, pass after pass, until a pass finds nothing (a failure is retried later, so it is not due
+   * now): the poll's own passes, which tests call instead of waiting for the poll. Works before start() too.
+   */
+  drain(): Promise<void>
   /** Finishes the send in flight, then stops. */
   stop(): Promise<void>
 }
@@ -195,13 +200,16 @@ export function createOutboxWorker(options: {
     }
   }
 
-  async function runPass() {
+  /** How many mails it claimed. */
+  async function runPass(): Promise<number> {
+    let claimed = 0
     do {
       again = false
       const leaseEnd = now() + leaseMs
       const due = await store.claimDueMail(now(), 20, owner, leaseMs)
+      claimed += due.length
       for (const [i, item] of due.entries()) {
-        if (!running) return
+        if (stopped) return claimed
         // The lease covers the whole batch, but the mails go out one by one: with less than half of it left,
         // give the rest back and claim anew, rather than send a mail whose lease another process may take.
         if (i > 0 && leaseEnd - now() < leaseMs / 2) {
@@ -212,7 +220,8 @@ export function createOutboxWorker(options: {
         await deliver(item)
       }
       if (due.length === 20) again = true
-    } while (again && running)
+    } while (again && !stopped)
+    return claimed
   }
 
   async function schedule() {
@@ -228,18 +237,28 @@ export function createOutboxWorker(options: {
     if (running) timer = setTimeout(trigger, wait)
   }
 
+  /** A pass, seen by trigger() as the one in flight; the poll goes on after it (when running). */
+  function startPass(): Promise<number> {
+    const work = runPass()
+    pass = work
+      .then(
+        () => {},
+        (error: unknown) => log.error({ err: error }, 'outbox pass failed'),
+      )
+      .finally(() => {
+        pass = undefined
+        void schedule()
+      })
+    return work
+  }
+
   function trigger() {
     if (!running) return
     if (pass) {
       again = true
       return
     }
-    pass = runPass()
-      .catch((error) => log.error({ err: error }, 'outbox pass failed'))
-      .finally(() => {
-        pass = undefined
-        void schedule()
-      })
+    void startPass()
   }
 
   return {
@@ -253,6 +272,13 @@ export function createOutboxWorker(options: {
     kick() {
       if (!running && !stopped) running = true
       trigger()
+    },
+    async drain() {
+      for (;;) {
+        // The pass in flight first: it may hold what is due now.
+        while (pass) await pass
+        if (stopped || (await startPass()) === 0) return
+      }
     },
     async stop() {
       stopped = true

@@ -110,22 +110,23 @@ describe('one run per period', () => {
     const [a, b] = await openTwice()
     const now = Date.parse('2026-11-02T07:05:00Z')
     const failing = counted('digest', true)
-    const first = createScheduler({ store: a, log, owner: 'a', now: () => now })
+    const first = createScheduler({ store: a, log, owner: 'a' })
     first.add(failing.job)
-    first.start()
-    await expect.poll(() => failing.runs).toEqual(['2026-11-02'])
+    expect(await first.runDue(now)).toEqual([{ job: 'digest', period: '2026-11-02', result: 'failed' }])
+    // This process waits five minutes before it tries the same run again.
+    expect(await first.runDue(now + 60_000)).toEqual([{ job: 'digest', period: '2026-11-02', result: 'waiting' }])
     await first.stop()
     const working = counted('digest')
-    const second = createScheduler({ store: b, log, owner: 'b', now: () => now })
+    const second = createScheduler({ store: b, log, owner: 'b' })
     second.add(working.job)
-    second.start()
-    await expect.poll(() => working.runs).toEqual(['2026-11-02'])
+    expect(await second.runDue(now)).toEqual([{ job: 'digest', period: '2026-11-02', result: 'done' }])
+    expect([failing.runs, working.runs]).toEqual([['2026-11-02'], ['2026-11-02']])
     await second.stop()
 
     const late = counted('late')
-    const third = createScheduler({ store: a, log, owner: 'a', now: () => Date.parse('2026-11-02T20:00:00Z') })
+    const third = createScheduler({ store: a, log, owner: 'a' })
     third.add(late.job)
-    third.start()
+    expect(await third.runDue(Date.parse('2026-11-02T20:00:00Z'))).toEqual([])
     await third.stop()
     expect(late.runs).toEqual([])
   })
@@ -138,5 +139,53 @@ describe('one run per period', () => {
     // The January claim is gone, so it could be made again; the March one stands.
     expect(await a.claimJobRun('hourly', '2026-01-01T00:00:00.000Z', 'z', '2025-12-01')).toBe(true)
     expect(await a.claimJobRun('hourly', '2026-03-01T00:00:00.000Z', 'z', '2026-02-01')).toBe(false)
+  })
+})
+
+describe('runDue, on a clock the test holds', () => {
+  test('two schedulers on one store asked at the same time: the run is done once, the other finds it claimed', async () => {
+    const [a, b] = await openTwice()
+    const runs: string[] = []
+    const job: Job = { name: 'digest', schedule: MONDAY, run: async ({ period }) => void runs.push(period) }
+    const hourly: Job = { name: 'hourly', schedule: { everyMs: 3_600_000 }, run: async ({ period }) => void runs.push(period) }
+    const schedulers = [createScheduler({ store: a, log, owner: 'a' }), createScheduler({ store: b, log, owner: 'b' })]
+    for (const scheduler of schedulers) for (const each of [job, hourly]) scheduler.add(each)
+    const monday = Date.parse('2026-11-02T07:00:00Z')
+    const results = (await Promise.all(schedulers.map((scheduler) => scheduler.runDue(monday)))).flat()
+    expect(results.map((run) => `${run.job} ${run.result}`).sort()).toEqual(['digest claimed', 'digest done', 'hourly claimed', 'hourly done'])
+    expect(runs.sort()).toEqual(['2026-11-02', '2026-11-02T07:00:00.000Z'])
+    // Asked again within the same periods: nothing runs.
+    const again = (await Promise.all(schedulers.map((scheduler) => scheduler.runDue(monday + 30 * 60_000)))).flat()
+    expect(again.every((run) => run.result === 'claimed')).toBe(true)
+    // A week on: the next Monday's run, and that hour's.
+    const next = await schedulers[1]!.runDue(Date.parse('2026-11-09T07:00:00Z'))
+    expect(next.map((run) => `${run.job} ${run.period} ${run.result}`)).toEqual(['digest 2026-11-09 done', 'hourly 2026-11-09T07:00:00.000Z done'])
+    await Promise.all(schedulers.map((scheduler) => scheduler.stop()))
+    expect(runs).toHaveLength(4)
+  })
+
+  test("the timer's run of a job in progress finishes before runDue looks at the same job, which then does not run it twice", async () => {
+    const [a] = await openTwice()
+    const monday = Date.parse('2026-11-02T07:00:00Z')
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const runs: string[] = []
+    const job: Job = {
+      name: 'digest',
+      schedule: MONDAY,
+      async run({ period }) {
+        runs.push(period)
+        await gate
+      },
+    }
+    const scheduler = createScheduler({ store: a, log, owner: 'a', now: () => monday })
+    scheduler.add(job)
+    scheduler.start()
+    await expect.poll(() => runs).toEqual(['2026-11-02'])
+    const asked = scheduler.runDue(monday)
+    release()
+    expect(await asked).toEqual([{ job: 'digest', period: '2026-11-02', result: 'claimed' }])
+    await scheduler.stop()
+    expect(runs).toEqual(['2026-11-02'])
   })
 })

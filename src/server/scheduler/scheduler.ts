@@ -33,10 +33,27 @@ export interface Job {
   run(run: JobRun): Promise<void>
 }
 
+/** What runDue found for one job whose run was due. */
+interface DueRun {
+  job: string
+  period: string
+  /**
+   * done: run here now. failed: run here and failed (or the store could not be asked), given back for a retry.
+   * claimed: another process has it, or this one settled it before. waiting: failed here lately, tried again RETRY_MS
+   * after.
+   */
+  result: 'done' | 'failed' | 'claimed' | 'waiting'
+}
+
 export interface Scheduler {
   /** Adds a job; before or after start. */
   add(job: Job): void
   start(): void
+  /**
+   * Runs every job whose run is due at `now`, claimed in the store as the timer's runs are, and resolves when they are
+   * done: the seam for tests, which hold the clock instead of waiting for it. Works whether or not start() was called.
+   */
+  runDue(now: number): Promise<DueRun[]>
   /** Waits for the runs in progress (which were told to stop) and stops. */
   stop(): Promise<void>
 }
@@ -96,27 +113,29 @@ export function createScheduler(options: {
   const jobs: Job[] = []
   const retryAt = new Map<string, number>()
   const settled = new Set<string>()
-  const inFlight = new Set<Promise<void>>()
+  /** The run in progress of each job in this process (timer's or runDue's). */
+  const busy = new Map<string, Promise<DueRun | undefined>>()
   const stopping = new AbortController()
   let running = false
   let timer: NodeJS.Timeout | undefined
-  let ticking: Promise<void> | undefined
 
-  async function runIfDue(job: Job) {
-    const time = now()
+  async function runIfDue(job: Job, time: number): Promise<DueRun | undefined> {
     const { dueAt, period } = latestRun(job.schedule, time)
-    if (time - dueAt > catchUpOf(job)) return
+    if (time - dueAt > catchUpOf(job)) return undefined
     const key = `${job.name}:${period}`
-    if (settled.has(key) || (retryAt.get(key) ?? 0) > time) return
+    const seen = { job: job.name, period }
+    if (settled.has(key)) return { ...seen, result: 'claimed' }
+    if ((retryAt.get(key) ?? 0) > time) return { ...seen, result: 'waiting' }
     const prune = latestRun(job.schedule, time - KEEP_CLAIMS_MS).period
     const claimed = await store.claimJobRun(job.name, period, `${owner} ${new Date(time).toISOString()}`, prune)
     // Claimed here or elsewhere: this process does not ask about this run again (a failed run is handed back below).
     settled.add(key)
-    if (!claimed) return
+    if (!claimed) return { ...seen, result: 'claimed' }
     const started = Date.now()
     try {
       await job.run({ now: time, dueAt, period, signal: stopping.signal })
       log.info({ job: job.name, period, ms: Date.now() - started }, `job ${job.name} done`)
+      return { ...seen, result: 'done' }
     } catch (error) {
       // Given back, so that this or another process tries again while the run is still due.
       settled.delete(key)
@@ -124,26 +143,27 @@ export function createScheduler(options: {
       await store.releaseJobRun(job.name, period).catch(() => {})
       if (stopping.signal.aborted) log.warn({ job: job.name, period }, `job ${job.name} stopped by the shutdown; it runs again later`)
       else log.error({ err: error, job: job.name, period }, `job ${job.name} failed; it is tried again`)
+      return { ...seen, result: 'failed' }
     }
   }
 
-  async function tick() {
-    // One job's slow run does not hold the others up; the same job is not started twice in one process.
-    await Promise.all(
-      jobs.map(async (job) => {
-        if (busy.has(job.name)) return
-        busy.add(job.name)
-        const work = runIfDue(job)
-          .catch((error) => log.error({ err: error, job: job.name }, 'job: could not read the store'))
-          .finally(() => {
-            busy.delete(job.name)
-            inFlight.delete(work)
-          })
-        inFlight.add(work)
-      }),
-    )
+  /** One job's check at `time`; the caller made sure it is not running in this process already. */
+  function startRun(job: Job, time: number): Promise<DueRun | undefined> {
+    const work = runIfDue(job, time)
+      .catch((error: unknown): DueRun => {
+        log.error({ err: error, job: job.name }, 'job: could not read the store')
+        return { job: job.name, period: latestRun(job.schedule, time).period, result: 'failed' }
+      })
+      .finally(() => busy.delete(job.name))
+    busy.set(job.name, work)
+    return work
   }
-  const busy = new Set<string>()
+
+  function tick() {
+    // One job's slow run does not hold the others up; the same job is not started twice in one process.
+    const time = now()
+    for (const job of jobs) if (!busy.has(job.name)) void startRun(job, time)
+  }
 
   function schedule() {
     if (!running) return
@@ -153,11 +173,9 @@ export function createScheduler(options: {
   }
 
   function trigger() {
-    if (!running || ticking) return
-    ticking = tick().finally(() => {
-      ticking = undefined
-      schedule()
-    })
+    if (!running) return
+    tick()
+    schedule()
   }
 
   return {
@@ -174,12 +192,21 @@ export function createScheduler(options: {
       running = true
       trigger()
     },
+    async runDue(time) {
+      const runs = await Promise.all(
+        jobs.map(async (job) => {
+          // A run of the same job in progress here (the timer's) finishes first; then this one looks at `time`.
+          for (let current = busy.get(job.name); current; current = busy.get(job.name)) await current
+          return startRun(job, time)
+        }),
+      )
+      return runs.filter((run) => run !== undefined)
+    },
     async stop() {
       running = false
       clearTimeout(timer)
       stopping.abort()
-      await ticking
-      await Promise.all([...inFlight])
+      await Promise.all([...busy.values()])
     },
   }
 }

@@ -117,8 +117,8 @@ export function dealRateStore(db: Kysely<Database>, dialect: DialectSpecifics): 
             .where(column, 'is', null)
             .executeTakeFirst()
           if (Number(marked.numUpdatedRows) !== 1) return false
-          // Due at once for the outbox, which sends by the real clock: a jobs' clock set ahead (JOBS_CLOCK_START,
-          // tests) must not hold the mail back until that time comes.
+          // Due at once for the outbox, which sends by the real clock: a run at a time ahead (a test's runDue(now))
+          // must not hold the mail back until that time comes.
           const due = Math.min(now, Date.now())
           for (const mail of mails) await queueMail(trx, current, mail, due)
           if (reminder === 'rate-overdue')

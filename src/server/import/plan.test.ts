@@ -112,7 +112,8 @@ test('a domains file that does not exist yet is made', async () => {
   expect(JSON.parse(fs.readFileSync(json, 'utf8'))).toEqual({ domains: { 'a.de': { price: 1 } } })
 })
 
-describe('what the server would refuse is refused before anything is written', () => {
+// Long proofs (tens of megabytes, 150,000 rows): beside the whole suite and two CPU burners one took 45 s.
+describe('what the server would refuse is refused before anything is written', { timeout: 120_000 }, () => {
   test("a result over the 32 MiB the server loads: the loader's reason, the file unchanged (a dry run says the same)", async () => {
     // 31.99 MiB of comments (cheap to read), then the names: a few more go over the limit.
     const comment = `# ${'x'.repeat(1021)}\n`
@@ -147,7 +148,8 @@ describe('what the server would refuse is refused before anything is written', (
   })
 })
 
-describe('any size up to the limits works or is refused with its reason', () => {
+// Long proofs (tens of megabytes, 150,000 rows): beside the whole suite and two CPU burners one took 45 s.
+describe('any size up to the limits works or is refused with its reason', { timeout: 120_000 }, () => {
   test('150,000 rows with errors: every one reported, nothing written', async () => {
     const text = `Domain;Preis\n${Array.from({ length: 150_000 }, (_, i) => `kein name ${i};${i}`).join('\n')}\n`
     const report = await runImport(job({ text }))

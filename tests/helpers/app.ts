@@ -147,7 +147,9 @@ export async function buildTestApp(env: Record<string, string | undefined> = {},
       for (const [name, value] of Object.entries(FETCH_HEADERS)) if (!headers.has(name)) headers.set(name, value)
       let payload: string | Buffer | undefined
       if (typeof init.body === 'string') payload = init.body
-      else if (init.body instanceof Uint8Array) payload = Buffer.from(init.body.buffer, init.body.byteOffset, init.body.byteLength)
+      // A copy, as fetch() sends the bytes and leaves the caller's: the server may move a body's memory elsewhere
+      // (a statement's pieces to their worker), which with the caller's own buffer would empty it.
+      else if (init.body instanceof Uint8Array) payload = Buffer.from(init.body)
       else if (init.body instanceof URLSearchParams) {
         payload = init.body.toString()
         if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8')

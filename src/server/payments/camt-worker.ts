@@ -4,9 +4,9 @@
 // thread: the worker sends the bookings' keys and is sent what can be paid and what is recorded.
 import os from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
-import type { WorkerInput, WorkerLookupAnswer, WorkerMessage } from './camt-read.ts'
+import type { Answer, StatementAnswer, ToWorker, WorkerInput, WorkerLookupAnswer, WorkerMessage } from './camt-read.ts'
 import { parseCamt } from './camt-parse.ts'
-import { CamtError } from './camt.ts'
+import { CamtError, type CamtDocument } from './camt.ts'
 import { bankKeyOf, matchStatement } from './match.ts'
 
 // On Linux a thread has its own nice value, and 0 is the calling thread: on a small server the parse then takes the
@@ -14,27 +14,44 @@ import { bankKeyOf, matchStatement } from './match.ts'
 if (process.platform === 'linux') os.setPriority(19)
 
 const port = parentPort!
-const send = (message: WorkerMessage) => port.postMessage(message)
 const failed = (error: unknown) => send(error instanceof CamtError ? { problem: error.problem } : { failure: (error as Error).message })
+function send(message: WorkerMessage) {
+  // The answer's bytes are moved, not copied: the server's thread sends them on as they are.
+  port.postMessage(message, 'answer' in message ? [message.answer.json.buffer as ArrayBuffer] : [])
+}
 
-const { input, answer } = workerData as Omit<WorkerInput, 'input'> & { input: string | Uint8Array }
-try {
-  const document = parseCamt(typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength))
+const { input } = workerData as Omit<WorkerInput, 'input'> & { input: string | Uint8Array | null }
+/** The file's pieces as they arrive (a request's body streamed here), joined when it has all come. */
+const pieces: Buffer[] = []
+let parsed: { document: CamtDocument; answer: Answer } | null = null
+
+function read(answer: Answer) {
+  const file = typeof input === 'string' ? input : input ? Buffer.from(input.buffer, input.byteOffset, input.byteLength) : Buffer.concat(pieces)
+  pieces.length = 0
+  const document = parseCamt(file)
+  parsed = { document, answer }
   // Every booking's key, debits and unbooked ones included, as the store is asked for them.
   const keys: string[] = []
   for (const statement of document.statements) {
     for (const entry of statement.entries) entry.transactions.forEach((tx, i) => keys.push(bankKeyOf(statement, entry, tx, i)))
   }
-  port.once('message', ({ targets, recorded }: WorkerLookupAnswer) => {
-    try {
-      const result = matchStatement({ document, targets, recorded })
-      send(answer === 'preview-json' ? { json: JSON.stringify(result.preview) } : { result })
-    } catch (error) {
-      failed(error)
-    }
-  })
   // One string: copied at once, where thousands of short ones would be cloned one by one on the server's thread.
   send({ keys: keys.join('\n') })
-} catch (error) {
-  failed(error)
 }
+
+function match({ targets, recorded }: WorkerLookupAnswer) {
+  const { document, answer } = parsed!
+  const { preview, records } = matchStatement({ document, targets, recorded })
+  const json = new TextEncoder().encode(JSON.stringify(preview))
+  send({ answer: { json, ...(answer === 'result' ? { records, deals: preview.deals } : { records: [], deals: [] }) } satisfies StatementAnswer })
+}
+
+port.on('message', (message: ToWorker) => {
+  try {
+    if ('piece' in message) pieces.push(Buffer.from(message.piece.buffer, message.piece.byteOffset, message.piece.byteLength))
+    else if ('read' in message) read(message.read)
+    else match(message)
+  } catch (error) {
+    failed(error)
+  }
+})

@@ -7,7 +7,7 @@ import type { BankStatementPreview, BankStatementResult } from '../../shared/pay
 import { markRatePaid } from '../deal/rates.ts'
 import { markPaid, type DealStepContext } from '../deal/steps.ts'
 import type { Store } from '../store/types.ts'
-import { matchOf, previewJsonOf, type ReadOptions } from './camt-read.ts'
+import { readStatement, type StatementInput } from './camt-read.ts'
 import type { PaymentTarget } from './match.ts'
 
 /**
@@ -58,25 +58,39 @@ async function recordedOf(store: Store, keys: string[]): Promise<Map<string, num
 const lookupsOf = (store: Store) => ({ targets: () => targetsOf(store), recorded: (keys: string[]) => recordedOf(store, keys) })
 
 /**
- * What importing the file would do, as the JSON text the console is sent (made in the worker: for a 5 MB file the
- * answer is about 700 KB); changes nothing. Throws CamtError for a file it cannot read.
+ * What importing the file would do, as the UTF-8 bytes of the JSON text the console is sent (made in the worker: for
+ * a 5 MB file the answer is about 700 KB); changes nothing. Throws CamtError for a file it cannot read.
  */
-export function previewStatementJson(store: Store, input: Buffer | string, options: ReadOptions = {}): Promise<string> {
-  return previewJsonOf(input, lookupsOf(store), options)
+export async function previewStatementJson(store: Store, input: StatementInput): Promise<Uint8Array> {
+  return (await readStatement(input, 'preview', lookupsOf(store))).json
 }
+
+const textOf = (json: Uint8Array) => new TextDecoder().decode(json)
 
 /** What importing the file would do; changes nothing. Throws CamtError for a file it cannot read. */
 export async function previewStatement(store: Store, input: Buffer | string): Promise<BankStatementPreview> {
-  return JSON.parse(await previewStatementJson(store, input)) as BankStatementPreview
+  return JSON.parse(textOf(await previewStatementJson(store, input))) as BankStatementPreview
 }
 
+/** What applying did, beside the preview it applied. */
+type Applied = Omit<BankStatementResult, keyof BankStatementPreview>
+
 /** Records the file's new bookings and marks the deals they pay; importing it again changes nothing. */
-export async function applyStatement(context: DealStepContext, input: Buffer | string, now: number, options: ReadOptions = {}): Promise<BankStatementResult> {
-  const { preview, records } = await matchOf(input, lookupsOf(context.store), options)
+export async function applyStatement(context: DealStepContext, input: Buffer | string, now: number): Promise<BankStatementResult> {
+  const { preview, applied } = await applyStatementJson(context, input, now)
+  return { ...(JSON.parse(textOf(preview)) as BankStatementPreview), ...applied }
+}
+
+/**
+ * applyStatement for the console: the preview stays the worker's JSON bytes (never parsed or copied on the server's
+ * thread), sent with what applying did after it.
+ */
+export async function applyStatementJson(context: DealStepContext, input: StatementInput, now: number): Promise<{ preview: Uint8Array; applied: Applied }> {
+  const { json, records, deals } = await readStatement(input, 'result', lookupsOf(context.store))
   const recorded = await context.store.recordBankPayments(records, now)
   const paid: BankStatementResult['paid'] = []
   // What is recorded decides, not the preview: another import may have recorded some of them in between.
-  const rateDeals = [...new Set(preview.deals.filter((target) => target.rate !== undefined).map((target) => target.dealId))]
+  const rateDeals = [...new Set(deals.filter((target) => target.rate !== undefined).map((target) => target.dealId))]
   if (rateDeals.length > 0) {
     const byReference = await context.store.receivedByReference(rateDeals)
     for (const dealId of rateDeals) {
@@ -92,7 +106,7 @@ export async function applyStatement(context: DealStepContext, input: Buffer | s
       if (after?.status === 'awaiting_payment' && after.plan?.rates.every((rate) => rate.paidAt !== null)) await markPaid(context, dealId, now)
     }
   }
-  const dealIds = [...new Set(preview.deals.filter((target) => target.rate === undefined).map((deal) => deal.dealId))]
+  const dealIds = [...new Set(deals.filter((target) => target.rate === undefined).map((deal) => deal.dealId))]
   const received = await context.store.receivedByDeal(dealIds)
   for (const dealId of dealIds) {
     const deal = await context.store.getDeal(dealId)
@@ -101,5 +115,5 @@ export async function applyStatement(context: DealStepContext, input: Buffer | s
     // wrong-state: another instance or the owner marked it in between; its mail went out once, from there.
     if (outcome.status === 'done') paid.push({ dealId, reference: deal.reference })
   }
-  return { ...preview, applied: true, recorded, paid }
+  return { preview: json, applied: { applied: true, recorded, paid } }
 }

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { nextRunAt } from '../../src/server/scheduler/scheduler.ts'
 import { openStore } from '../../src/server/store/index.ts'
-import { runCli, runCliAsync } from '../helpers/cli.ts'
+import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { leftoversOf } from '../helpers/leftovers.ts'
@@ -118,7 +118,7 @@ describe('forget and access (CLI) and the console page', () => {
 
 describe('access and erasure find every spelling of an address', () => {
   let server: ServerProcess
-  const cli = async (...args: string[]) => runCliAsync(server.dataDir, await storeEnv(server.dataDir), ...args)
+  const cli = async (...args: string[]) => runCli(server.dataDir, await storeEnv(server.dataDir), ...args)
   const messagesIn = (report: { inquiries: { message: string }[] }) => report.inquiries.map((inquiry) => inquiry.message).sort()
 
   beforeAll(async () => {

@@ -120,19 +120,27 @@ const STEP_TEXT: Record<ImportStep, string> = {
   write: 'writing the domains file',
 }
 
-/** On a terminal, what the import is doing: a 100,000-name YAML file takes seconds. */
-function progress(): ((step: ImportStep) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined
+/** On a terminal, what the import is doing (`show` writes to standard error): a 100,000-name YAML file takes seconds. */
+function progress(show: (text: string) => void): (step: ImportStep) => void {
   let since = performance.now()
   return (step) => {
     const now = performance.now()
-    process.stderr.write(`domain-lander: ${STEP_TEXT[step]} … (${((now - since) / 1000).toFixed(1)} s)\n`)
+    show(`domain-lander: ${STEP_TEXT[step]} … (${((now - since) / 1000).toFixed(1)} s)`)
     since = now
   }
 }
 
-/** Runs `import FILE`; the exit code (1 when the list has errors: then nothing is written). */
-export async function runImportCommand(args: string[], options: ImportOptions, config: Config, print: (text: string) => void): Promise<number> {
+/**
+ * Runs `import FILE`; the exit code (1 when the list has errors: then nothing is written). `showProgress` is given
+ * when standard error is a terminal.
+ */
+export async function runImportCommand(
+  args: string[],
+  options: ImportOptions,
+  config: Config,
+  print: (text: string) => void,
+  showProgress?: (text: string) => void,
+): Promise<number> {
   const [file, ...rest] = args
   if (file === undefined || rest.length) throw new UsageError('import takes one file: import FILE [--format csv|json] [--dry-run] [--prune]')
   if (!config.domainsFile) throw new UsageError('import needs DOMAINS_FILE: the domains file it adds the names to')
@@ -153,7 +161,7 @@ export async function runImportCommand(args: string[], options: ImportOptions, c
     write: !dryRun,
     memoryMiB: config.domainsFileMemoryMiB,
   }
-  const report = await runImport(job, options.json ? undefined : progress())
+  const report = await runImport(job, options.json || !showProgress ? undefined : progress(showProgress))
   if (options.json) print(jsonText(report))
   else printReport(report, file, dryRun, print)
   return report.problems.some((problem) => !isWarning(problem)) ? 1 : 0

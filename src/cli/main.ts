@@ -21,6 +21,7 @@ import { isPrivacyCommand, runPrivacy } from './privacy.ts'
 import { runDns } from './dns.ts'
 import { runImportCommand } from './import.ts'
 import { UsageError } from './usage-error.ts'
+import { withProcessDefaults, type CliIo } from './io.ts'
 import { cliAuditPlan, recordCli, runAuditList } from './audit.ts'
 import type { Config } from '../server/config.ts'
 import type { AuditOutcome } from '../shared/audit-api.ts'
@@ -266,11 +267,9 @@ async function run(command: string | undefined, args: string[], values: Values, 
   }
 }
 
-// A CSV export ends with its own CRLF; a line break after it would end the last row differently from the others.
-const printLine = (text: string) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
-
 /** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], print = printLine, printError = (text: string) => console.error(text)) {
+export async function main(argv: string[], io: CliIo = {}) {
+  const { env, stdin, print, printError, stderrIsTTY } = withProcessDefaults(io)
   let parsed
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
@@ -291,7 +290,7 @@ export async function main(argv: string[], print = printLine, printError = (text
   let outcome: AuditOutcome = 'failed'
   let refusedEarly = false
   try {
-    config = loadConfig({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
+    config = loadConfig({ ...env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) })
     const code = await runCommand(config)
     outcome = code === 0 ? 'ok' : 'refused'
     return code
@@ -329,7 +328,7 @@ export async function main(argv: string[], print = printLine, printError = (text
       return 0
     }
     if (command === 'set-password') {
-      const password = await readNewPassword(values.stdin === true)
+      const password = await readNewPassword(values.stdin === true, stdin)
       // The password may come first, before the server ever started: then this makes the store.
       if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
       store = await openStore(config)
@@ -351,7 +350,7 @@ export async function main(argv: string[], print = printLine, printError = (text
       }
       return await runDns(args, values, config, print, sold, store)
     }
-    if (command === 'import') return await runImportCommand(args, values, config, print)
+    if (command === 'import') return await runImportCommand(args, values, config, print, stderrIsTTY ? printError : undefined)
     if (command === 'domains' && args[0] === 'check') {
       if (args.length > 1) throw new UsageError('domains check takes --json and --resolver IP:PORT only')
       const { runDomainsCheck } = await import('./domains-check.ts')
@@ -380,7 +379,7 @@ export async function main(argv: string[], print = printLine, printError = (text
       if (command === 'deals') await runDealsList(values, { store, config, print, usage })
       else if (!isDealStep(step))
         throw usage(`deal takes show, paid, rate-paid, wait, transfer, complete, cancel or deadline${step ? `, not "${step}"` : ''} (see the command list)`)
-      else await runDealStep(step, rest, values, { store, config, print, usage })
+      else await runDealStep(step, rest, values, { store, config, print, usage, input: stdin })
     } else if (command === 'payments') {
       const { runPayments } = await import('./payments.ts')
       return await runPayments(args, values, { store, config, print, printError, usage })

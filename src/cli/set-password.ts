@@ -20,8 +20,8 @@ async function firstLine(input: NodeJS.ReadableStream): Promise<string> {
   }
 }
 
-/** Asks on the terminal; what is typed is not shown. */
-async function askHidden(question: string): Promise<string> {
+/** Asks on the terminal; what is typed is not shown. Only the CLI's own process has one: it answers on stdout. */
+async function askHidden(question: string, input: NodeJS.ReadableStream): Promise<string> {
   let muted = false
   const output = new Writable({
     write(chunk, encoding, done) {
@@ -29,7 +29,7 @@ async function askHidden(question: string): Promise<string> {
       done()
     },
   })
-  const prompt = readline.createInterface({ input: process.stdin, output, terminal: true })
+  const prompt = readline.createInterface({ input, output, terminal: true })
   try {
     process.stdout.write(question)
     muted = true
@@ -42,15 +42,15 @@ async function askHidden(question: string): Promise<string> {
 }
 
 /** Reads the new password (checked before the store is opened), then `save` stores its hash. */
-export async function readNewPassword(fromStdin: boolean): Promise<string> {
+export async function readNewPassword(fromStdin: boolean, stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string> {
   let password: string
-  if (fromStdin) password = await firstLine(process.stdin)
-  else if (!process.stdin.isTTY) throw new PasswordError('set-password asks on a terminal; in a script, pipe the password in with --stdin')
+  if (fromStdin) password = await firstLine(stdin)
+  else if (!stdin.isTTY) throw new PasswordError('set-password asks on a terminal; in a script, pipe the password in with --stdin')
   else {
-    password = await askHidden('New password for the console: ')
+    password = await askHidden('New password for the console: ', stdin)
     const problem = passwordProblem(password)
     if (problem) throw new PasswordError(problem)
-    if ((await askHidden('The same password again: ')) !== password) throw new PasswordError('the two passwords differ; nothing was changed')
+    if ((await askHidden('The same password again: ', stdin)) !== password) throw new PasswordError('the two passwords differ; nothing was changed')
   }
   const problem = passwordProblem(password)
   if (problem) throw new PasswordError(problem)

@@ -269,7 +269,7 @@ test('TOTP: set up by the QR code page and one code computed from the shown secr
     for (const code of recoveryCodes) expect(log).not.toContain(code)
   } finally {
     // Lost phone: the CLI switches it off again for the tests after this one.
-    const reset = runCli(stack.server.dataDir, await storeEnv(stack.server.dataDir), 'set-password', '--reset-2fa')
+    const reset = await runCli(stack.server.dataDir, await storeEnv(stack.server.dataDir), 'set-password', '--reset-2fa')
     expect(reset.code, reset.err).toBe(0)
   }
 })

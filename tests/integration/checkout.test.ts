@@ -503,7 +503,7 @@ describe('limits', () => {
     const second = await post()
     expect(second.status).toBe(429)
     expect(Number(second.headers['retry-after'])).toBeGreaterThan(0)
-    const run = runCli(limited.dataDir, { ...(await storeEnv(limited.dataDir)), DOMAINS_FILE: domainsFile, NOTIFY_SECRET }, 'list', '--json')
+    const run = await runCli(limited.dataDir, { ...(await storeEnv(limited.dataDir)), DOMAINS_FILE: domainsFile, NOTIFY_SECRET }, 'list', '--json')
     expect(run.code, run.err).toBe(0)
     const rows = JSON.parse(run.out) as { spam: string | null }[]
     expect(rows.map((row) => row.spam)).toEqual(['too-fast'])

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { filterOf } from '../../src/server/admin/inbox/query.ts'
 import { openStore } from '../../src/server/store/index.ts'
 import { startApp, tempDataDir, type TestApp } from '../helpers/app.ts'
-import { runCli } from '../helpers/cli.ts'
+import { runCli, runCliProcess } from '../helpers/cli.ts'
 import { VISITOR, browserHeaders, fetchForm, requestAs } from '../helpers/contact.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
@@ -19,7 +19,7 @@ let smtp: SmtpSink
 let dataDir: string
 let cliStoreEnv: Record<string, string> = {}
 
-/** Runs `domain-lander ...args` as a user would, against the test's DATA_DIR. */
+/** Runs `domain-lander ...args` against the test's DATA_DIR, in this process: what it prints is the subject. */
 const cli = (...args: string[]) => runCli(dataDir, cliStoreEnv, ...args)
 
 let browsers = 0
@@ -50,8 +50,8 @@ afterAll(async () => {
 })
 
 describe('list and show', () => {
-  test('list shows every inquiry, newest first, with the domain in Unicode and its kind', () => {
-    const { code, out } = cli('list')
+  test('list shows every inquiry, newest first, with the domain in Unicode and its kind', async () => {
+    const { code, out } = await cli('list')
     expect(code).toBe(0)
     const lines = out.trim().split('\n')
     expect(lines[0]).toMatch(/^ID\s+Time\s+Domain\s+Name\s+E-Mail\s+Kind\s+Mail\s+Message$/)
@@ -60,41 +60,39 @@ describe('list and show', () => {
     expect(out).toContain('spam (decoy-filled)')
   })
 
-  test('list filters by domain (Unicode or punycode), by spam and by day, and --json gives the whole record', () => {
-    const byDomain = JSON.parse(cli('list', '--domain', 'münchen.de', '--json').out)
+  test('list filters by domain (Unicode or punycode), by spam and by day, and --json gives the whole record', async () => {
+    const byDomain = JSON.parse((await cli('list', '--domain', 'münchen.de', '--json')).out)
     expect(byDomain).toEqual([expect.objectContaining({ id: 2, domain: 'münchen.de', name: 'Max', email: 'max@example.de', spam: null, mail: 'sent' })])
-    expect(JSON.parse(cli('list', '--spam', '--json').out).map((i: { id: number }) => i.id)).toEqual([3])
-    expect(JSON.parse(cli('list', '--genuine', '--json').out).map((i: { id: number }) => i.id)).toEqual([2, 1])
-    expect(JSON.parse(cli('list', '--until', '2000-01-01', '--json').out)).toEqual([])
+    expect(JSON.parse((await cli('list', '--spam', '--json')).out).map((i: { id: number }) => i.id)).toEqual([3])
+    expect(JSON.parse((await cli('list', '--genuine', '--json')).out).map((i: { id: number }) => i.id)).toEqual([2, 1])
+    expect(JSON.parse((await cli('list', '--until', '2000-01-01', '--json')).out)).toEqual([])
     const today = new Date().toISOString().slice(0, 10)
-    expect(JSON.parse(cli('list', '--since', today, '--json').out)).toHaveLength(3)
+    expect(JSON.parse((await cli('list', '--since', today, '--json')).out)).toHaveLength(3)
   })
 
-  test('show prints one inquiry with its message', () => {
-    const { code, out } = cli('show', '1')
+  test('show prints one inquiry with its message', async () => {
+    const { code, out } = await cli('show', '1')
     expect(code).toBe(0)
     expect(out).toMatch(/Name:\s+Erika/)
     expect(out).toMatch(/Language:\s+de/)
     expect(out).toContain('Erste Anfrage')
   })
 
-  test('mistakes get exit code 2 and a message that says what is wrong', () => {
-    expect(cli('show', '99')).toMatchObject({ code: 2, err: expect.stringContaining('there is no inquiry 99') })
-    expect(cli('list', '--since', 'gestern')).toMatchObject({ code: 2, err: expect.stringContaining('--since takes a day as YYYY-MM-DD') })
-    expect(cli('frobnicate')).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "frobnicate"') })
-    expect(cli('list', '--colour')).toMatchObject({ code: 2, err: expect.stringContaining("Unknown option '--colour'") })
-    const missing = spawnSync(process.execPath, [path.join(ROOT, 'bin/domain-lander.mjs'), 'list'], {
-      env: { PATH: process.env.PATH, DATA_DIR: path.join(dataDir, 'nowhere') },
-      encoding: 'utf8',
-    })
-    expect(missing.status).toBe(2)
-    expect(missing.stderr).toContain('no store at')
+  test('mistakes get exit code 2 and a message that says what is wrong', async () => {
+    expect(await cli('show', '99')).toMatchObject({ code: 2, err: expect.stringContaining('there is no inquiry 99') })
+    expect(await cli('list', '--since', 'gestern')).toMatchObject({ code: 2, err: expect.stringContaining('--since takes a day as YYYY-MM-DD') })
+    expect(await cli('frobnicate')).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "frobnicate"') })
+    expect(await cli('list', '--colour')).toMatchObject({ code: 2, err: expect.stringContaining("Unknown option '--colour'") })
+    // The exit code as the shell sees it, from the bin entry itself.
+    const missing = await runCliProcess(path.join(dataDir, 'nowhere'), {}, 'list')
+    expect(missing.code).toBe(2)
+    expect(missing.err).toContain('no store at')
   })
 })
 
 describe('export', () => {
-  test('CSV starts with a BOM and a header, quotes every text cell, and defuses formulas', () => {
-    const { out } = cli('export', '--format', 'csv', '--genuine')
+  test('CSV starts with a BOM and a header, quotes every text cell, and defuses formulas', async () => {
+    const { out } = await cli('export', '--format', 'csv', '--genuine')
     const lines = out.split('\r\n')
     expect(lines[0]).toBe('\ufeff"id","time","domain","name","email","message","offer","currency","belowMinimum","spam","mail","language"')
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`)
@@ -102,17 +100,17 @@ describe('export', () => {
     expect(lines[2]).toContain(',"Erste Anfrage",')
   })
 
-  test('--sep ";" writes CSV for German spreadsheets; another separator is a mistake', () => {
-    const lines = cli('export', '--sep', ';', '--genuine').out.split('\r\n')
+  test('--sep ";" writes CSV for German spreadsheets; another separator is a mistake', async () => {
+    const lines = (await cli('export', '--sep', ';', '--genuine')).out.split('\r\n')
     expect(lines[0]).toBe('\ufeff"id";"time";"domain";"name";"email";"message";"offer";"currency";"belowMinimum";"spam";"mail";"language"')
     expect(lines[2]).toMatch(/^1;"[^"]+";"example\.de";"Erika";/)
-    expect(cli('export', '--sep', '|')).toMatchObject({ code: 2, err: expect.stringContaining('--sep is "," or ";"') })
-    expect(cli('export', '--format', 'json', '--sep', ';')).toMatchObject({ code: 2, err: expect.stringContaining('--sep applies to --format csv only') })
+    expect(await cli('export', '--sep', '|')).toMatchObject({ code: 2, err: expect.stringContaining('--sep is "," or ";"') })
+    expect(await cli('export', '--format', 'json', '--sep', ';')).toMatchObject({ code: 2, err: expect.stringContaining('--sep applies to --format csv only') })
   })
 
-  test('JSON export into a file readable only by the owner', () => {
+  test('JSON export into a file readable only by the owner', async () => {
     const file = path.join(dataDir, 'export.json')
-    expect(cli('export', '--format', 'json', '--out', file).out).toContain('3 inquiries written')
+    expect((await cli('export', '--format', 'json', '--out', file)).out).toContain('3 inquiries written')
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toHaveLength(3)
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
   })
@@ -121,7 +119,7 @@ describe('export', () => {
 describe('outbox, resend and retry', () => {
   test('resend queues a mail again and the running server sends it, with a new Message-ID', async () => {
     const before = smtp.messages.length
-    expect(cli('resend', '1')).toMatchObject({ code: 0, out: expect.stringContaining('Inquiry 1 is queued') })
+    expect(await cli('resend', '1')).toMatchObject({ code: 0, out: expect.stringContaining('Inquiry 1 is queued') })
     const mails = await smtp.waitFor(before + 1, 20_000)
     expect(mails.at(-1)!.parsed.messageId).toMatch(/^<inquiry-1-[A-Za-z0-9]{15}-resend1@example\.de>$/)
     expect(mails.at(-1)!.parsed.text).toContain('Erste Anfrage')
@@ -129,29 +127,29 @@ describe('outbox, resend and retry', () => {
 
   test('resend can send a spam-trapped inquiry to the owner after all, and to another address', async () => {
     const before = smtp.messages.length
-    expect(cli('resend', '3', '--to', 'pruefung@example.org').code).toBe(0)
+    expect((await cli('resend', '3', '--to', 'pruefung@example.org')).code).toBe(0)
     const mails = await smtp.waitFor(before + 1, 20_000)
     expect(mails.at(-1)!.envelope.to).toEqual(['pruefung@example.org'])
   })
 
   test('outbox lists mail by status, and retry queues failed mail again', async () => {
     smtp.mode = 'permfail'
-    expect(cli('resend', '2').code).toBe(0)
-    await expect.poll(() => JSON.parse(cli('outbox', '--status', 'failed', '--json').out).length, { timeout: 20_000 }).toBe(1)
-    const table = cli('outbox', '--status', 'failed').out
+    expect((await cli('resend', '2')).code).toBe(0)
+    await expect.poll(async () => JSON.parse((await cli('outbox', '--status', 'failed', '--json')).out).length, { timeout: 20_000 }).toBe(1)
+    const table = (await cli('outbox', '--status', 'failed')).out
     expect(table).toMatch(/^Inquiry\s+Domain\s+Status\s+Attempts/)
     expect(table).toContain('550')
     smtp.mode = 'ok'
     const before = smtp.messages.length
-    expect(cli('retry').out).toContain('1 failed mails queued again.')
+    expect((await cli('retry')).out).toContain('1 failed mails queued again.')
     await smtp.waitFor(before + 1, 20_000)
-    await expect.poll(() => cli('outbox', '--status', 'failed').out.trim()).toBe('No failed mail.')
-    // A dozen CLI processes, each a Node start: on a busy machine they alone can take half a minute.
+    await expect.poll(async () => (await cli('outbox', '--status', 'failed')).out.trim()).toBe('No failed mail.')
+    // Three waits of up to 20 s for what the running server does.
   }, 90_000)
 })
 
-test('stats counts page views and inquiries per domain and day', () => {
-  const rows: { domain: string; day: string; views: number; inquiries: number; spam: number }[] = JSON.parse(cli('stats', '--json').out)
+test('stats counts page views and inquiries per domain and day', async () => {
+  const rows: { domain: string; day: string; views: number; inquiries: number; spam: number }[] = JSON.parse((await cli('stats', '--json')).out)
   // Visits are counted by Berlin day, inquiries by UTC day: between 23:00 and 24:00 UTC they fall on two days.
   const days = [new Date().toISOString().slice(0, 10), new Date(Date.now() + 2 * 3_600_000).toISOString().slice(0, 10)]
   expect(rows.every((row) => days.includes(row.day))).toBe(true)
@@ -161,19 +159,19 @@ test('stats counts page views and inquiries per domain and day', () => {
     sums.set(row.domain, { views: sum.views + row.views, inquiries: sum.inquiries + row.inquiries, spam: sum.spam + row.spam })
   }
   expect(Object.fromEntries(sums)).toEqual({ 'example.de': { views: 2, inquiries: 1, spam: 1 }, 'münchen.de': { views: 1, inquiries: 1, spam: 0 } })
-  const one = cli('stats', '--domain', 'example.de').out
+  const one = (await cli('stats', '--domain', 'example.de')).out
   expect(one).toMatch(/^Day\s+Domain\s+Views\s+Inquiries\s+Spam/)
   expect(one).toContain('example.de')
   expect(one).not.toContain('münchen.de')
 })
 
-test("stats summary shows the Übersicht's numbers: visitors, visits, turns to the form, inquiries per name", () => {
-  const { code, out } = cli('stats', 'summary', '--days', '7')
+test("stats summary shows the Übersicht's numbers: visitors, visits, turns to the form, inquiries per name", async () => {
+  const { code, out } = await cli('stats', 'summary', '--days', '7')
   expect(code).toBe(0)
   // Domain, Visitors, Visits, Bots, Form, Inquiries.
   expect(out).toMatch(/example\.de\s+2\s+2\s+0\s+0\s+1\s/)
   expect(out).toMatch(/münchen\.de\s+1\s+1\s+0\s+0\s+1\s/)
-  const json = JSON.parse(cli('stats', 'summary', '--json').out)
+  const json = JSON.parse((await cli('stats', 'summary', '--json')).out)
   expect(json.total).toMatchObject({ visitors: 3, visits: 3, inquiries: 2 })
 })
 
@@ -216,34 +214,32 @@ describe('what a visitor typed reaches the owner as text', () => {
     'stats summary',
     'stats summary --json',
   ]
-  test.each(COMMANDS)('%s prints no raw control or bidi character', (command) => {
-    const { code, out } = cli(...command.split(' '))
+  test.each(COMMANDS)('%s prints no raw control or bidi character', async (command) => {
+    const { code, out } = await cli(...command.split(' '))
     expect(code).toBe(0)
     // CSV rows end in CRLF; that is the only CR allowed.
     expect(out.replace(/\r\n/g, '\n')).not.toMatch(RAW)
   })
 
-  test('show and --json show the escapes, and --json reads back to exactly what was stored', () => {
-    const { out } = cli('show', '4')
+  test('show and --json show the escapes, and --json reads back to exactly what was stored', async () => {
+    const { out } = await cli('show', '4')
     expect(out).toMatch(/Name:\s+Mallory\\u202egnp\.exe/)
     expect(out).toContain('\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;pwned\\x07\\x1b[2A\\x1b[2K\\x9b1A\\u202etxt.exe')
-    const json = cli('list', '--json').out
+    const json = (await cli('list', '--json')).out
     expect(json).toContain('\\u001b]52;c;ZXZpbA==\\u0007')
     expect(json).toContain('\\u009b1A\\u202etxt.exe')
     expect(JSON.parse(json)[0]).toMatchObject({ id: 4, name: 'Mallory\u202Egnp.exe', message: HOSTILE })
   })
 
-  test('list cuts the message after escaping, never inside an escape', () => {
-    const row = cli('list')
-      .out.split('\n')
-      .find((line) => line.startsWith('4 '))!
+  test('list cuts the message after escaping, never inside an escape', async () => {
+    const row = (await cli('list')).out.split('\n').find((line) => line.startsWith('4 '))!
     const message = row.slice(row.indexOf('\\x1b]52;c;'))
     expect(message).toMatch(/^\\x1b\]52;c;ZXZpbA==\\x07\\x1b\]0;pwned\\x07.*…$/)
     expect(message).toMatch(/^(?:[^\\]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4})*…$/)
   })
 
-  test.each([',', ';'])('CSV with --sep "%s" reads back, and no cell starts a formula whichever separator a spreadsheet splits on', (separator) => {
-    const text = cli('export', '--sep', separator).out
+  test.each([',', ';'])('CSV with --sep "%s" reads back, and no cell starts a formula whichever separator a spreadsheet splits on', async (separator) => {
+    const text = (await cli('export', '--sep', separator)).out
     const records = parse(text, { bom: true, delimiter: separator }) as string[][]
     expect(records.map((r) => r[0])).toEqual(['id', '4', '3', '2', '1'])
     expect(records[1]![5]).toContain(";'=1+1;")
@@ -266,17 +262,21 @@ test('--since and --until are whole days in Berlin, and give the rows the consol
       if (saved.status !== 'created') throw new Error(`not saved: ${at}`)
       made.set(at, saved.id)
     }
-    const cliIds = (...args: string[]) => JSON.parse(cli('list', '--domain', 'mitternacht.de', ...args, '--json').out).map((i: { id: number }) => i.id)
+    const cliIds = async (...args: string[]) =>
+      JSON.parse((await cli('list', '--domain', 'mitternacht.de', ...args, '--json')).out).map((i: { id: number }) => i.id)
     const consoleIds = async (query: { since?: string; until?: string }) =>
       (await store.consoleInquiries({ ...filterOf({ domain: 'mitternacht.de', ...query }), limit: 50 })).map((i) => i.id)
     const fifteenth = [made.get('2026-01-15T22:59:59.999Z'), made.get('2026-01-14T23:00:00.000Z')]
-    expect(cliIds('--since', '2026-01-15', '--until', '2026-01-15')).toEqual(fifteenth)
+    expect(await cliIds('--since', '2026-01-15', '--until', '2026-01-15')).toEqual(fifteenth)
     expect(await consoleIds({ since: '2026-01-15', until: '2026-01-15' })).toEqual(fifteenth)
-    expect(cliIds('--until', '2026-01-14')).toEqual([made.get('2026-01-14T22:59:59.999Z')])
+    expect(await cliIds('--until', '2026-01-14')).toEqual([made.get('2026-01-14T22:59:59.999Z')])
     expect(await consoleIds({ until: '2026-01-14' })).toEqual([made.get('2026-01-14T22:59:59.999Z')])
-    expect(cliIds('--since', '2026-01-16')).toEqual([made.get('2026-01-15T23:00:00.000Z')])
+    expect(await cliIds('--since', '2026-01-16')).toEqual([made.get('2026-01-15T23:00:00.000Z')])
     expect(await consoleIds({ since: '2026-01-16' })).toEqual([made.get('2026-01-15T23:00:00.000Z')])
-    expect(cli('list', '--since', '2026-02-30')).toMatchObject({ code: 2, err: expect.stringContaining('--since takes a day as YYYY-MM-DD, not "2026-02-30"') })
+    expect(await cli('list', '--since', '2026-02-30')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--since takes a day as YYYY-MM-DD, not "2026-02-30"'),
+    })
   } finally {
     await store.close()
   }

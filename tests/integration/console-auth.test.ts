@@ -7,7 +7,7 @@ import { hashPassword } from '../../src/server/admin/password.ts'
 import { createConsoleRenderer } from '../../src/server/admin/render.ts'
 import { CONSOLE_HEADER, type ConsoleState } from '../../src/shared/console-api.ts'
 import { startApp } from '../helpers/app.ts'
-import { runCliWithInput } from '../helpers/cli.ts'
+import { runCliProcessWithInput } from '../helpers/cli.ts'
 import { consoleClient, consoleRoutesOf, cookieParts } from '../helpers/console.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
@@ -80,7 +80,8 @@ describe('in order: before and after the password', () => {
   })
 
   test('set-password without a terminal and without --stdin says how to use it', async () => {
-    const run = runCliWithInput(server.dataDir, await storeEnv(server.dataDir), `${PASSWORD}\n`, 'set-password')
+    // Its own process, with standard input a pipe: no terminal to ask on.
+    const run = await runCliProcessWithInput(server.dataDir, await storeEnv(server.dataDir), `${PASSWORD}\n`, 'set-password')
     expect(run.code).toBe(1)
     expect(run.err.trim()).toBe('domain-lander: set-password asks on a terminal; in a script, pipe the password in with --stdin')
   })

@@ -169,7 +169,7 @@ test('TOTP: confirmed with one code; then a password alone signs nobody in, a co
   expect((await attempt({ code: codeAt(setup.secret, Date.now() + 30_000) }, guesser)).status).toBe(429)
 
   // Lost phone: the CLI switches the factor off and ends every session; the password alone signs in again.
-  const reset = runCli(server.dataDir, await storeEnv(server.dataDir), 'set-password', '--reset-2fa')
+  const reset = await runCli(server.dataDir, await storeEnv(server.dataDir), 'set-password', '--reset-2fa')
   expect(reset.code, reset.err).toBe(0)
   expect(reset.out).toContain('The second factor is off')
   expect((await client.call('/api/inbox', { cookie })).status).toBe(401)

@@ -278,7 +278,7 @@ describe('the steps of a deal', () => {
     expect((await send(`/api/deals/${deal.id}/paid`, {})).status).toBe(409)
 
     // The transfer code from the CLI's standard input.
-    const transfer = runCliWithInput(
+    const transfer = await runCliWithInput(
       server.dataDir,
       { ...(await env()), DOMAINS_FILE: domainsFile },
       `${CODE}\n`,
@@ -476,8 +476,8 @@ describe('rate limits on the deal page', () => {
       })
       expect(sent.status).toBe(200)
       const env = { ...(await storeEnv(limited.dataDir)), DOMAINS_FILE: domainsFile }
-      const id = /^(\d+)/m.exec(runCli(limited.dataDir, env, 'list').out.split('\n')[2] ?? '')?.[1]
-      expect(runCli(limited.dataDir, env, 'accept', id!).code).toBe(0)
+      const id = /^(\d+)/m.exec((await runCli(limited.dataDir, env, 'list')).out.split('\n')[2] ?? '')?.[1]
+      expect((await runCli(limited.dataDir, env, 'accept', id!)).code).toBe(0)
       page = pageLinkIn(await mailTo(email), 'beispiel.de')
     })())
   afterAll(async () => {

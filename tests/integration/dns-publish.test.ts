@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { tempDataDir } from '../helpers/app.ts'
-import { runCli, runCliAsync } from '../helpers/cli.ts'
+import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { removeTestFiles, replaceFile, writeTestFile } from '../helpers/domains.ts'
 import { startKnot, type KnotServer } from '../helpers/knot.ts'
@@ -75,9 +75,9 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
-test('dns publish --dry-run shows the updates in nsupdate’s words and sends nothing', () => {
+test('dns publish --dry-run shows the updates in nsupdate’s words and sends nothing', async () => {
   const before = knot.zone('beispiel.test')
-  const { code, out } = runCli(dataDir, env, 'dns', 'publish', '--dry-run')
+  const { code, out } = await runCli(dataDir, env, 'dns', 'publish', '--dry-run')
   expect(code).toBe(0)
   expect(out.trim().split('\n')).toEqual([
     'zone beispiel.test.',
@@ -99,9 +99,9 @@ test('dns publish --dry-run shows the updates in nsupdate’s words and sends no
   expect(knot.zone('beispiel.test')).toEqual(before)
 })
 
-test('a wrong key is refused, and nothing changes', () => {
+test('a wrong key is refused, and nothing changes', async () => {
   const before = [...knot.zone('beispiel.test'), ...knot.zone('zweite.test')]
-  const { code, out } = runCli(dataDir, { ...env, DNS_UPDATE_KEY_SECRET: Buffer.alloc(32, 1).toString('base64') }, 'dns', 'publish')
+  const { code, out } = await runCli(dataDir, { ...env, DNS_UPDATE_KEY_SECRET: Buffer.alloc(32, 1).toString('base64') }, 'dns', 'publish')
   expect(code).toBe(1)
   expect(out).toContain('beispiel.test: not updated: the DNS server answered NOTAUTH (BADSIG)')
   expect(out).toContain('zweite.test: not updated: the DNS server answered NOTAUTH (BADSIG)')
@@ -109,7 +109,7 @@ test('a wrong key is refused, and nothing changes', () => {
 })
 
 test('dns publish writes each zone’s records with one update; dns check finds them in order; nothing else changes', async () => {
-  const { code, out } = runCli(dataDir, env, 'dns', 'publish')
+  const { code, out } = await runCli(dataDir, env, 'dns', 'publish')
   expect(code).toBe(0)
   expect(out).toContain('beispiel.test: updated (4 records for 3 names)')
   expect(out).toContain('zweite.test: updated (2 records for 1 name)')
@@ -117,7 +117,7 @@ test('dns publish writes each zone’s records with one update; dns check finds 
   expect(knot.txt('_for-sale.shop.beispiel.test')).toEqual([FURI('shop.beispiel.test'), '"v=FORSALE1;fval=EUR900"'])
   expect(knot.txt('_for-sale.versteckt.beispiel.test')).toEqual([])
   expect(others()).toEqual(untouched)
-  const check = await runCliAsync(dataDir, env, 'dns', 'check', '--resolver', `${knot.host}:${knot.port}`, '--domain', 'beispiel.test')
+  const check = await runCli(dataDir, env, 'dns', 'check', '--resolver', `${knot.host}:${knot.port}`, '--domain', 'beispiel.test')
   expect(check.out).toContain('All 1 domains are in order.')
 })
 

@@ -2,7 +2,7 @@
 // and its published _for-sale record is reported as one to remove, on SQLite and on PostgreSQL.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { tempDataDir } from '../helpers/app.ts'
-import { runCli, runCliAsync } from '../helpers/cli.ts'
+import { runCli } from '../helpers/cli.ts'
 import { parseZoneTxt, startDnsServer, type DnsServer } from '../helpers/dns.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { databaseUrlFor, storeEnv } from '../helpers/postgres.ts'
@@ -25,7 +25,7 @@ beforeAll(async () => {
   dataDir = tempDataDir()
   env = { DOMAINS_FILE: writeTestFile(DOMAINS), ...(await storeEnv(dataDir)) }
   // Before any sale: both names get records; these are what the owner published.
-  const before = runCli(dataDir, env, 'dns', '--format', 'zone')
+  const before = await runCli(dataDir, env, 'dns', '--format', 'zone')
   expect(before.code).toBe(0)
   const zone = parseZoneTxt(before.out)
   expect(zone.map((record) => record.owner)).toContain('_for-sale.verkauft.de.')
@@ -52,8 +52,8 @@ afterAll(async () => {
   removeTestFiles()
 })
 
-test('dns leaves a name sold through a deal out and says so', () => {
-  const { code, out } = runCli(dataDir, env, 'dns', '--format', 'json')
+test('dns leaves a name sold through a deal out and says so', async () => {
+  const { code, out } = await runCli(dataDir, env, 'dns', '--format', 'json')
   expect(code).toBe(0)
   const listing = JSON.parse(out) as { domains: { domain: string }[]; skipped: { domain: string; reason: string }[] }
   expect(listing.domains.map(({ domain }) => domain)).toEqual(['frei.de'])
@@ -61,7 +61,7 @@ test('dns leaves a name sold through a deal out and says so', () => {
 })
 
 test('dns check reports the sold name’s published record as left over', async () => {
-  const { code, out } = await runCliAsync(dataDir, env, 'dns', 'check', '--resolver', server!.address)
+  const { code, out } = await runCli(dataDir, env, 'dns', 'check', '--resolver', server!.address)
   expect(code).toBe(1)
   const rows = out.split('\n').map((line) => line.split(/\s{2,}/))
   const state = (domain: string) => rows.filter((row) => row[0] === domain).map((row) => row.slice(1).join(' | '))

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import { Resolver } from 'node:dns/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tempDataDir } from '../helpers/app.ts'
-import { runCli, runCliAsync } from '../helpers/cli.ts'
+import { runCli } from '../helpers/cli.ts'
 import { parseZoneTxt, startDnsServer, type DnsServer, type ZoneRecord } from '../helpers/dns.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 
@@ -36,14 +36,14 @@ let env: Record<string, string>
 let server: DnsServer
 let zone: ZoneRecord[]
 const cli = (...args: string[]) => runCli(dataDir, env, ...args)
-/** For `dns check`: the DNS server runs in this process and must keep answering while the CLI runs. */
-const check = (...args: string[]) => runCliAsync(dataDir, env, 'dns', 'check', ...args)
+/** `dns check`, against the DNS server this process runs. */
+const check = (...args: string[]) => runCli(dataDir, env, 'dns', 'check', ...args)
 const record = (owner: string, ...strings: string[]): ZoneRecord => ({ owner, ttl: 3600, strings: strings.map((s) => Buffer.from(s, 'utf8')) })
 
 beforeAll(async () => {
   dataDir = tempDataDir()
   env = { DOMAINS_FILE: writeTestFile(DOMAINS) }
-  const printed = cli('dns', '--format', 'zone')
+  const printed = await cli('dns', '--format', 'zone')
   expect(printed.code).toBe(0)
   zone = parseZoneTxt(printed.out)
   const published = zone
@@ -72,16 +72,16 @@ describe('dns', () => {
     expect(example).toEqual(['v=FORSALE1;furi=https://example.de/', 'v=FORSALE1;fval=EUR4900', 'v=FORSALE1;ftxt=Kurz, "einprägsam" \\ seit 2004 😀'])
   })
 
-  test('says in comments what it skipped: sold names and wildcards', () => {
-    const { out } = cli('dns')
+  test('says in comments what it skipped: sold names and wildcards', async () => {
+    const { out } = await cli('dns')
     expect(out).toContain('; skipped leftover.de: sold')
     expect(out).toContain('; skipped sold.de: sold')
     expect(out).toContain('; skipped *.parked.de: a wildcard entry')
     expect(out).not.toMatch(/_for-sale\.(leftover|sold)\.de/)
   })
 
-  test('--format json gives the same records as data, and --domain one name', () => {
-    const { code, out } = cli('dns', '--format', 'json', '--domain', 'münchen.de')
+  test('--format json gives the same records as data, and --domain one name', async () => {
+    const { code, out } = await cli('dns', '--format', 'json', '--domain', 'münchen.de')
     expect(code).toBe(0)
     expect(JSON.parse(out)).toEqual({
       domains: [
@@ -100,17 +100,17 @@ describe('dns', () => {
   test('the records served from the printed zone come back through DNS exactly as --format json has them', async () => {
     const resolver = new Resolver()
     resolver.setServers([server.address])
-    const { domains } = JSON.parse(cli('dns', '--format', 'json', '--domain', 'example.de').out) as { domains: { records: string[] }[] }
+    const { domains } = JSON.parse((await cli('dns', '--format', 'json', '--domain', 'example.de')).out) as { domains: { records: string[] }[] }
     const answer = await resolver.resolveTxt('_for-sale.example.de')
     expect(answer.map((strings) => Buffer.from(strings.join(''), 'latin1').toString('utf8')).sort()).toEqual([...domains[0]!.records].sort())
   })
 
-  test('mistakes get exit code 2 and a message', () => {
-    expect(runCli(dataDir, {}, 'dns')).toMatchObject({ code: 2, err: expect.stringContaining('dns needs DOMAINS_FILE') })
-    expect(cli('dns', '--format', 'csv')).toMatchObject({ code: 2, err: expect.stringContaining('--format is zone or json') })
-    expect(cli('dns', '--domain', 'other.de')).toMatchObject({ code: 2, err: expect.stringContaining('other.de is not in DOMAINS_FILE') })
-    expect(cli('dns', 'check', '--resolver', 'dns.example')).toMatchObject({ code: 2, err: expect.stringContaining('--resolver takes IP or IP:PORT') })
-    expect(cli('dns', 'frobnicate')).toMatchObject({ code: 2, err: expect.stringContaining('unknown dns command') })
+  test('mistakes get exit code 2 and a message', async () => {
+    expect(await runCli(dataDir, {}, 'dns')).toMatchObject({ code: 2, err: expect.stringContaining('dns needs DOMAINS_FILE') })
+    expect(await cli('dns', '--format', 'csv')).toMatchObject({ code: 2, err: expect.stringContaining('--format is zone or json') })
+    expect(await cli('dns', '--domain', 'other.de')).toMatchObject({ code: 2, err: expect.stringContaining('other.de is not in DOMAINS_FILE') })
+    expect(await cli('dns', 'check', '--resolver', 'dns.example')).toMatchObject({ code: 2, err: expect.stringContaining('--resolver takes IP or IP:PORT') })
+    expect(await cli('dns', 'frobnicate')).toMatchObject({ code: 2, err: expect.stringContaining('unknown dns command') })
   })
 })
 

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { openStore } from '../../src/server/store/index.ts'
 import { tempDataDir } from '../helpers/app.ts'
-import { runCliAsync } from '../helpers/cli.ts'
+import { runCli } from '../helpers/cli.ts'
 import { startDnsServer, type DnsServer } from '../helpers/dns.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
 import { storeEnv } from '../helpers/postgres.ts'
@@ -48,7 +48,7 @@ afterAll(async () => {
 const env = async () => ({ DOMAINS_FILE: writeTestFile(DOMAINS), SERVER_ADDRESSES: '192.0.2.10,lander.example.net', ...(await storeEnv(dataDir)) })
 
 test("prints each listed name's state and exits 1 when one needs attention; sold names are not checked", async () => {
-  const { code, out } = await runCliAsync(dataDir, await env(), 'domains', 'check', '--resolver', server.address)
+  const { code, out } = await runCli(dataDir, await env(), 'domains', 'check', '--resolver', server.address)
   expect(code).toBe(1)
   const lines = out.split('\n')
   expect(lines[0]).toMatch(/^Domain\s+Points\s+Records\s+Expires\s+Detail$/)
@@ -64,7 +64,7 @@ test("prints each listed name's state and exits 1 when one needs attention; sold
 test('--json gives the same as data; with a store the results are kept there for the console', async () => {
   const store = await openStore({ dataDir, databaseUrl: (await storeEnv(dataDir)).DATABASE_URL })
   await store.close()
-  const { code, out } = await runCliAsync(dataDir, await env(), 'domains', 'check', '--json', '--resolver', server.address)
+  const { code, out } = await runCli(dataDir, await env(), 'domains', 'check', '--json', '--resolver', server.address)
   expect(code).toBe(1)
   const { checks } = JSON.parse(out) as { checks: { domain: string; pointing: string; records: string; expiry: string; needsAttention: boolean }[] }
   expect(checks.map(({ domain, pointing, records, expiry, needsAttention }) => [domain, pointing, records, expiry, needsAttention])).toEqual([
@@ -81,6 +81,6 @@ test('--json gives the same as data; with a store the results are kept there for
 })
 
 test('a wrong --resolver or a second argument is a usage mistake (exit 2)', async () => {
-  expect((await runCliAsync(dataDir, await env(), 'domains', 'check', '--resolver', 'dns.example')).code).toBe(2)
-  expect((await runCliAsync(dataDir, await env(), 'domains', 'check', 'hier.test')).code).toBe(2)
+  expect((await runCli(dataDir, await env(), 'domains', 'check', '--resolver', 'dns.example')).code).toBe(2)
+  expect((await runCli(dataDir, await env(), 'domains', 'check', 'hier.test')).code).toBe(2)
 })

@@ -58,7 +58,7 @@ test('an edit on one instance is in force on all three within seconds, and one f
   for (const file of files) expect(fs.readFileSync(file, 'utf8')).toBe(edited)
 
   // The CLI beside the third instance, with its DATABASE_URL: the other two take it in.
-  const cli = runCli(tempDataDir(), { DATABASE_URL: DATABASE_URL!, DOMAINS_FILE: files[2]! }, 'domains', 'add', 'neu-per-cli.de', 'price=300')
+  const cli = await runCli(tempDataDir(), { DATABASE_URL: DATABASE_URL!, DOMAINS_FILE: files[2]! }, 'domains', 'add', 'neu-per-cli.de', 'price=300')
   expect([cli.code, cli.err]).toEqual([0, ''])
   for (const instance of instances)
     await expect.poll(async () => (await getPage(instance.url, 'neu-per-cli.de')).status, { timeout: 10_000, interval: 200 }).toBe(200)

@@ -164,10 +164,10 @@ describe('inquiries', () => {
     const [stored] = await (await app!.store()).listInquiries({})
     expect(stored!.offer).toEqual({ amount: 1500, currency: 'USD' })
     const env = await storeEnv(app!.dataDir)
-    const exported = JSON.parse(runCli(app!.dataDir, env, 'export', '--format', 'json').out)
+    const exported = JSON.parse((await runCli(app!.dataDir, env, 'export', '--format', 'json')).out)
     expect(exported).toEqual([expect.objectContaining({ message: 'In Dollar', offer: 1500, currency: 'USD' })])
-    expect(runCli(app!.dataDir, env, 'export').out).toMatch(/"In Dollar",1500,"USD",/)
-    expect(runCli(app!.dataDir, env, 'show', String(stored!.id)).out).toMatch(/Offer:\s+1500 USD/)
+    expect((await runCli(app!.dataDir, env, 'export')).out).toMatch(/"In Dollar",1500,"USD",/)
+    expect((await runCli(app!.dataDir, env, 'show', String(stored!.id))).out).toMatch(/Offer:\s+1500 USD/)
   })
 
   test('posts for hosts this server does not sell get 404', async () => {

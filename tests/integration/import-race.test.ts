@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
 import type { ImportReport } from '../../src/shared/import-api.ts'
-import { runCliAsync } from '../helpers/cli.ts'
+import { runCliProcess } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
@@ -137,7 +137,7 @@ test("the CLI's import while the console's runs: the CLI waits and keeps the con
     fs.writeFileSync(path.join(dir, `cli${round}.csv`), cli.text)
     const seen = await fingerprint()
     const [run, applied] = await Promise.all([
-      runCliAsync(dir, { DOMAINS_FILE: domainsFile }, 'import', path.join(dir, `cli${round}.csv`)),
+      runCliProcess(dir, { DOMAINS_FILE: domainsFile }, 'import', path.join(dir, `cli${round}.csv`)),
       apply(web.text, seen),
     ])
     // The CLI has no preview to be out of date: it reads the file once it holds the lock, so it always lands.

@@ -5,7 +5,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { runCli } from '../helpers/cli.ts'
+import { main } from '../../src/cli/main.ts'
+import { runCli, runCliProcess } from '../helpers/cli.ts'
 import { getPage } from '../helpers/contact.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
 
@@ -40,8 +41,8 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
 const cliImport = (...args: string[]) => runCli(dir, { DOMAINS_FILE: domainsFile }, 'import', ...args)
 
 describe('a German export (BOM, CRLF, ";", "4.900,00 €", quoted fields, empty lines, extra columns)', () => {
-  test('--dry-run shows every change against the domains file and writes nothing', () => {
-    const run = cliImport(fixture('inwx-de.csv'), '--dry-run')
+  test('--dry-run shows every change against the domains file and writes nothing', async () => {
+    const run = await cliImport(fixture('inwx-de.csv'), '--dry-run')
     expect(run.code, run.err).toBe(0)
     const lines = run.out.trim().split('\n')
     expect(lines[0]).toBe(
@@ -61,8 +62,8 @@ describe('a German export (BOM, CRLF, ";", "4.900,00 €", quoted fields, empty 
     expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS)
   })
 
-  test('without --dry-run the file is written: comments, order and the other keys stay', () => {
-    expect(cliImport(fixture('inwx-de.csv')).out).toContain(`Written to ${domainsFile}; a running server reloads it by itself.`)
+  test('without --dry-run the file is written: comments, order and the other keys stay', async () => {
+    expect((await cliImport(fixture('inwx-de.csv'))).out).toContain(`Written to ${domainsFile}; a running server reloads it by itself.`)
     expect(fs.readFileSync(domainsFile, 'utf8')).toBe(`# Portfolio
 unknownHosts: not-found
 default:
@@ -87,12 +88,12 @@ domains:
     currency: USD
 `)
     // The same list again changes nothing.
-    expect(cliImport(fixture('inwx-de.csv')).out).toContain('0 added, 0 changed, 0 removed, 5 unchanged.\nNothing to change.')
+    expect((await cliImport(fixture('inwx-de.csv'))).out).toContain('0 added, 0 changed, 0 removed, 5 unchanged.\nNothing to change.')
   })
 })
 
-test('an English export ("," and "$5,900.00") and --prune: names not in the list go, the wildcard stays', () => {
-  const run = cliImport(fixture('godaddy-en.csv'), '--prune')
+test('an English export ("," and "$5,900.00") and --prune: names not in the list go, the wildcard stays', async () => {
+  const run = await cliImport(fixture('godaddy-en.csv'), '--prune')
   expect(run.code, run.err).toBe(0)
   expect(run.out).toMatch(/removed\s+beispiel\.de\s+4000\s+-\s+EUR/)
   expect(run.out).toContain('4 added, 0 changed, 2 removed, 0 unchanged.')
@@ -104,8 +105,8 @@ test('an English export ("," and "$5,900.00") and --prune: names not in the list
   expect(written).toContain('  example.org:\n    price: 1250\n    minOffer: 250\n    currency: USD\n')
 })
 
-test('a list with errors names every one with its line, writes nothing and exits 1', () => {
-  const run = cliImport(fixture('problems.csv'))
+test('a list with errors names every one with its line, writes nothing and exits 1', async () => {
+  const run = await cliImport(fixture('problems.csv'))
   expect(run.code).toBe(1)
   expect(run.out).toContain('Problems (11 errors, 1 warning):')
   for (const problem of [
@@ -130,43 +131,66 @@ test('a list with errors names every one with its line, writes nothing and exits
   expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS)
 })
 
-test('JSON: --format json (or a .json name), --json prints the whole report', () => {
-  const run = cliImport(fixture('portfolio.json'), '--json', '--dry-run')
+test('JSON: --format json (or a .json name), --json prints the whole report', async () => {
+  const run = await cliImport(fixture('portfolio.json'), '--json', '--dry-run')
   expect(run.code).toBe(1)
   const report = JSON.parse(run.out)
   expect(report).toMatchObject({ format: 'json', rows: 4, written: false, counts: { errors: 1, added: 3 } })
   expect(report.problems).toEqual([{ kind: 'amount', line: 4, field: 'price', value: '99.5', reason: 'cents', currency: '' }])
   const list = path.join(dir, 'liste.txt')
   fs.writeFileSync(list, '["json-name.de"]')
-  expect(cliImport(list, '--format', 'json').code).toBe(0)
+  expect((await cliImport(list, '--format', 'json')).code).toBe(0)
   expect(fs.readFileSync(domainsFile, 'utf8')).toContain('  json-name.de: {}\n')
 })
 
-test('into a JSON domains file: written with 2-space indentation', () => {
+test('into a JSON domains file: written with 2-space indentation', async () => {
   const json = path.join(dir, 'domains.json')
   fs.writeFileSync(json, '{"domains":{"beispiel.de":{"price":1,"description":"Kurz"}}}')
-  const run = runCli(dir, { DOMAINS_FILE: json }, 'import', fixture('godaddy-en.csv'))
+  const run = await runCli(dir, { DOMAINS_FILE: json }, 'import', fixture('godaddy-en.csv'))
   expect(run.code, run.err).toBe(0)
   const written = fs.readFileSync(json, 'utf8')
   expect(written.startsWith('{\n  "domains": {\n    "beispiel.de": {\n      "price": 1,\n      "description": "Kurz"\n    },\n')).toBe(true)
   expect(Object.keys(JSON.parse(written).domains)).toEqual(['beispiel.de', 'example.com', 'shop-example.net', 'example.org', 'bücher-example.com'])
 })
 
-test('a domains file that cannot be written stays as it was: the reason, exit 1', () => {
+test('a domains file that cannot be written stays as it was: the reason, exit 1', async () => {
   const missing = path.join(dir, 'fehlt', 'domains.yaml')
-  const run = runCli(dir, { DOMAINS_FILE: missing }, 'import', fixture('godaddy-en.csv'))
+  const run = await runCli(dir, { DOMAINS_FILE: missing }, 'import', fixture('godaddy-en.csv'))
   expect(run.code).toBe(1)
   expect(run.out).toContain('DOMAINS_FILE cannot be written (it stays as it was): ENOENT')
   expect(run.out).toContain('Nothing written: 1 error.')
 })
 
-test('mistakes get exit code 2 and say what is wrong', () => {
-  expect(runCli(dir, {}, 'import', fixture('inwx-de.csv'))).toMatchObject({ code: 2, err: expect.stringContaining('import needs DOMAINS_FILE') })
-  expect(cliImport()).toMatchObject({ code: 2, err: expect.stringContaining('import takes one file') })
-  expect(cliImport(fixture('inwx-de.csv'), fixture('godaddy-en.csv'))).toMatchObject({ code: 2, err: expect.stringContaining('import takes one file') })
-  expect(cliImport(path.join(dir, 'fehlt.csv'))).toMatchObject({ code: 2, err: expect.stringContaining('cannot read') })
-  expect(cliImport(fixture('inwx-de.csv'), '--format', 'xml')).toMatchObject({ code: 2, err: expect.stringContaining('--format is csv or json') })
-  expect(runCli(dir, {}, 'help').out).toContain('import   FILE [--format csv|json] [--dry-run] [--prune]')
+test('mistakes get exit code 2 and say what is wrong', async () => {
+  expect(await runCli(dir, {}, 'import', fixture('inwx-de.csv'))).toMatchObject({ code: 2, err: expect.stringContaining('import needs DOMAINS_FILE') })
+  expect(await cliImport()).toMatchObject({ code: 2, err: expect.stringContaining('import takes one file') })
+  expect(await cliImport(fixture('inwx-de.csv'), fixture('godaddy-en.csv'))).toMatchObject({ code: 2, err: expect.stringContaining('import takes one file') })
+  expect(await cliImport(path.join(dir, 'fehlt.csv'))).toMatchObject({ code: 2, err: expect.stringContaining('cannot read') })
+  expect(await cliImport(fixture('inwx-de.csv'), '--format', 'xml')).toMatchObject({ code: 2, err: expect.stringContaining('--format is csv or json') })
+  expect((await runCli(dir, {}, 'help')).out).toContain('import   FILE [--format csv|json] [--dry-run] [--prune]')
+})
+
+test('on a terminal, standard error shows each step as it starts; --json and a pipe show none', async () => {
+  const run = async (stderrIsTTY: boolean, ...args: string[]) => {
+    const err: string[] = []
+    const env = { DATA_DIR: dir, DOMAINS_FILE: domainsFile }
+    const code = await main(['import', fixture('inwx-de.csv'), ...args], { env, print: () => {}, printError: (text) => err.push(text), stderrIsTTY })
+    return { code, err }
+  }
+  const shown = await run(true)
+  expect(shown.code).toBe(0)
+  expect(shown.err.map((line) => /^domain-lander: (.+) … \(\d+\.\d s\)$/.exec(line)?.[1])).toEqual([
+    'reading the list',
+    'waiting for any other import writing the domains file',
+    'reading the domains file',
+    'checking every row',
+    'merging',
+    'validating the result',
+    'writing the domains file',
+    'loading the result as the server would',
+  ])
+  expect((await run(true, '--json', '--dry-run')).err).toEqual([])
+  expect((await run(false, '--dry-run')).err).toEqual([])
 })
 
 describe('with a running server', () => {
@@ -187,7 +211,7 @@ describe('with a running server', () => {
 
   test('the server shows an imported name with its price, and a changed price, without being told', async () => {
     expect((await getPage(server.url, 'münchen-beispiel.de')).status).toBe(404)
-    expect(runCli(serverDir, { DOMAINS_FILE: served }, 'import', fixture('inwx-de.csv')).code).toBe(0)
+    expect((await runCli(serverDir, { DOMAINS_FILE: served }, 'import', fixture('inwx-de.csv'))).code).toBe(0)
     await expect.poll(async () => (await getPage(server.url, 'xn--mnchen-beispiel-zvb.de')).status).toBe(200)
     expect((await getPage(server.url, 'münchen-beispiel.de')).html).toMatch(/Preis: 12\.000\s€/u)
     expect((await getPage(server.url, 'beispiel.de')).html).toMatch(/Preis: 4\.900\s€/u)
@@ -204,13 +228,13 @@ describe('large and hostile lists: every size works or is refused with one line,
   }
   const noStack = (run: { out: string; err: string }) => expect(`${run.out}\n${run.err}`).not.toMatch(/RangeError|Maximum call stack|\n\s+at /)
 
-  test('a result over the 32 MiB the server loads is refused before writing, with its reason on one line (also --dry-run)', () => {
+  test('a result over the 32 MiB the server loads is refused before writing, with its reason on one line (also --dry-run)', async () => {
     // 31.99 MiB of comments (cheap to read), then the names: a hundred more go over the limit.
     const big = `${`# ${'x'.repeat(1021)}\n`.repeat(32 * 1024 - 1)}domains:\n  a.de: {}\n`
     fs.writeFileSync(domainsFile, big)
     const list = listFile(names(100))
     for (const args of [[list], [list, '--dry-run']]) {
-      const run = cliImport(...args)
+      const run = await cliImport(...args)
       expect(run.code).toBe(1)
       noStack(run)
       expect(run.out.split('\n').filter((line) => line.includes('would not load'))).toEqual([
@@ -222,8 +246,8 @@ describe('large and hostile lists: every size works or is refused with one line,
     expect(fs.readdirSync(dir).sort()).toEqual(['domains.yaml', 'liste.csv'])
   })
 
-  test("80,000 new names go into a YAML file, and the server's loader takes it", () => {
-    const run = cliImport(listFile(names(80_000)), '--json')
+  test("80,000 new names go into a YAML file, and the server's loader takes it", async () => {
+    const run = await cliImport(listFile(names(80_000)), '--json')
     expect(run.code, run.err).toBe(0)
     expect(JSON.parse(run.out)).toMatchObject({ written: true, problems: [], counts: { added: 80_000 } })
     const written = fs.readFileSync(domainsFile, 'utf8')
@@ -232,8 +256,8 @@ describe('large and hostile lists: every size works or is refused with one line,
     // About 20 s on a busy 2-core machine (the import, then the server's loader on the result): room, not a measure.
   }, 60_000)
 
-  test('150,000 rows with errors: each named, exit 1, nothing written', () => {
-    const run = cliImport(listFile(`Domain;Preis\n${Array.from({ length: 150_000 }, (_, i) => `kein name ${i};${i}`).join('\n')}\n`))
+  test('150,000 rows with errors: each named, exit 1, nothing written', async () => {
+    const run = await cliImport(listFile(`Domain;Preis\n${Array.from({ length: 150_000 }, (_, i) => `kein name ${i};${i}`).join('\n')}\n`))
     expect(run.code).toBe(1)
     noStack(run)
     expect(run.out).toContain('Problems (150000 errors, 0 warnings):')
@@ -241,11 +265,12 @@ describe('large and hostile lists: every size works or is refused with one line,
     expect(fs.readFileSync(domainsFile, 'utf8')).toBe(DOMAINS)
   })
 
-  test('--dry-run of 140,000 rows prints every change', () => {
+  test('--dry-run of 140,000 rows prints every change', async () => {
     // Into JSON, which the import and the server's loader read fastest: the size is the table's, not the file's.
     const json = path.join(dir, 'domains.json')
     fs.writeFileSync(json, '{"domains": {}}\n')
-    const run = runCli(dir, { DOMAINS_FILE: json }, 'import', listFile(names(140_000)), '--dry-run')
+    // As a process: every line of a report of megabytes comes through the pipe before the process ends.
+    const run = await runCliProcess(dir, { DOMAINS_FILE: json }, 'import', listFile(names(140_000)), '--dry-run')
     expect(run.code, run.err).toBe(0)
     expect(run.out).toMatch(/\nadded\s+neu-139999\.de\s+139999\s+-\s+EUR\n/)
     expect(run.out).toContain('140000 added, 0 changed, 0 removed, 0 unchanged.\nDry run: nothing written.')
@@ -253,8 +278,8 @@ describe('large and hostile lists: every size works or is refused with one line,
     // About 15 s on a busy 2-core machine: room, not a measure.
   }, 60_000)
 
-  test('a JSON list nested 5 million deep is refused on one line', () => {
-    const run = cliImport(listFile(`[${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}]`, 'tief.json'))
+  test('a JSON list nested 5 million deep is refused on one line', async () => {
+    const run = await cliImport(listFile(`[${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}]`, 'tief.json'))
     expect(run.code).toBe(1)
     noStack(run)
     expect(run.out).toContain('\n  the JSON cannot be read: lists and objects nested more than 100 levels deep\n')

@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { OutboxPage } from '../../src/shared/console-api.ts'
-import { runCli, runCliAsync } from '../helpers/cli.ts'
+import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, requestAs, VISITOR } from '../helpers/contact.ts'
 import { removeTestFiles, writeTestFile } from '../helpers/domains.ts'
@@ -167,11 +167,11 @@ describe('notifications of new inquiries', () => {
     const row = page.items.find((item) => item.inquiryId === id)!
     expect(row).toMatchObject({ kind: 'webhook', target: hooks.host, status: 'failed', lastError: 'HTTP 400 Bad Request' })
 
-    const cli = runCli(server.dataDir, await storeEnv(server.dataDir), 'outbox', '--status', 'failed')
+    const cli = await runCli(server.dataDir, await storeEnv(server.dataDir), 'outbox', '--status', 'failed')
     expect(cli.code, cli.err).toBe(0)
     expect(cli.out).toContain(`Webhook an ${hooks.host}`)
     expect(cli.out).not.toContain('/refused')
-    const json = runCli(server.dataDir, await storeEnv(server.dataDir), 'outbox', '--json')
+    const json = await runCli(server.dataDir, await storeEnv(server.dataDir), 'outbox', '--json')
     expect(json.out).toContain(`"webhook": "${hooks.host}"`)
     expect(json.out).not.toMatch(/geheim|GEHEIM|\/refused/)
 
@@ -278,7 +278,7 @@ describe('notifications of new inquiries', () => {
       ['outbox'],
       ['outbox', '--json'],
     ]
-    const runs = await Promise.all(commands.map((args) => runCliAsync(server.dataDir, env, ...args)))
+    const runs = await Promise.all(commands.map((args) => runCli(server.dataDir, env, ...args)))
     for (const [i, run] of runs.entries()) {
       expect(run.code, run.err).toBe(0)
       seen[`CLI ${commands[i]!.join(' ')}`] = run.out + run.err

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { nextRunAt } from '../../src/server/scheduler/scheduler.ts'
 import { openStore } from '../../src/server/store/index.ts'
 import { buildTestApp, tempDataDir, type InProcessApp } from '../helpers/app.ts'
-import { runCli, runCliAsync } from '../helpers/cli.ts'
+import { runCli } from '../helpers/cli.ts'
 import { consoleClient } from '../helpers/console.ts'
 import { submitInquiry } from '../helpers/contact.ts'
 import { leftoversOf } from '../helpers/leftovers.ts'
@@ -119,7 +119,7 @@ describe('forget and access (CLI) and the console page', () => {
 // In process: what is asked of the app and the CLI is the subject, not the server's process.
 describe('access and erasure find every spelling of an address', () => {
   let server: InProcessApp
-  const cli = async (...args: string[]) => runCliAsync(server.dataDir, await storeEnv(server.dataDir), ...args)
+  const cli = async (...args: string[]) => runCli(server.dataDir, await storeEnv(server.dataDir), ...args)
   const messagesIn = (report: { inquiries: { message: string }[] }) => report.inquiries.map((inquiry) => inquiry.message).sort()
 
   beforeAll(async () => {

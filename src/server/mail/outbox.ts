@@ -238,6 +238,8 @@ export function createOutboxWorker(options: {
       .catch((error) => log.error({ err: error }, 'outbox pass failed'))
       .finally(() => {
         pass = undefined
+        // At debug only: the sign a test of several instances waits for (each one's look at the outbox is over).
+        log.debug('outbox pass done')
         void schedule()
       })
   }

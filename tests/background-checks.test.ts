@@ -10,10 +10,21 @@ import { checksReport, startCheck } from '../scripts/background-checks.ts'
 const cwd = import.meta.dirname
 const node = (script: string) => [process.execPath, '-e', script]
 
-/** A script that leaves `mine` in `dir`, waits until `theirs` is there too, then runs `done`. */
+/**
+ * A script that leaves `mine` in `dir`, waits until `theirs` is there too, then runs `done`. It watches the directory
+ * before it writes its own file and looks once after, so that the other's file cannot come unseen in between.
+ */
 function meeting(dir: string, mine: string, theirs: string, done: string) {
-  const [own, other] = [mine, theirs].map((name) => JSON.stringify(path.join(dir, name)))
-  return `const fs = require('fs'); fs.writeFileSync(${own}, ''); const wait = () => fs.existsSync(${other}) ? done() : setTimeout(wait, 10); wait(); function done() { ${done} }`
+  const [folder, own, other] = [dir, path.join(dir, mine), path.join(dir, theirs)].map((name) => JSON.stringify(name))
+  return [
+    `const fs = require('fs')`,
+    `let met = false`,
+    `const look = () => { if (met || !fs.existsSync(${other})) return; met = true; watcher.close(); done() }`,
+    `const watcher = fs.watch(${folder}, look)`,
+    `fs.writeFileSync(${own}, '')`,
+    `look()`,
+    `function done() { ${done} }`,
+  ].join('; ')
 }
 
 test('two checks run at the same time; the failing one is named, with its output, after the passing one', async () => {

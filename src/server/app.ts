@@ -324,7 +324,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       soldNames.start()
       domainsSync?.start()
       jobs.start()
-      // One line per start: when the outbox's first poll and the jobs began (what a test of several instances waits for).
+      // One line per start: when the outbox's first poll and the jobs began (a test of several instances waits for the
+      // outbox's own line, 'outbox pass done' at debug, which says the first poll is over).
       app.log.info('background work started')
     }, BACKGROUND_START_MS)
   })

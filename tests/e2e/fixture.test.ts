@@ -25,6 +25,7 @@ const found = (...problems: string[]) => [`[\n${problems.map((problem) => `  ${J
 
 const throwLater = (page: Page, message: string) =>
   page.evaluate((text) => {
+    // The wait is the subject: thrown after evaluate has returned, the error is the page's own (not evaluate's).
     setTimeout(() => {
       throw new Error(text)
     })
@@ -48,9 +49,10 @@ test.fails('a page error in the second of two pages fails the test, though that 
 
 test.fails('a dialog fails the test', async ({ pages, onTestFailed }) => {
   noteFailure(onTestFailed, 'dialog')
-  const { page } = await pages.open('example.de')
-  await page.evaluate(() => setTimeout(() => alert('Absichtlicher Dialog')))
-  await expect.poll(() => page.evaluate(() => document.readyState)).toBe('complete')
+  const watched = await pages.open('example.de')
+  // The wait is the subject: opened after evaluate has returned, the dialog is the page's own (as one a visitor's text made run).
+  await watched.page.evaluate(() => setTimeout(() => alert('Absichtlicher Dialog')))
+  await expect.poll(() => watched.problems.length).toBe(1)
 })
 
 test.fails('an allowance lets through what it names and nothing else', async ({ pages, onTestFailed }) => {

@@ -56,6 +56,7 @@ function run(command: string, args: string[], options: { cwd?: string; timeoutMs
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    // A deadline that bounds the command (a podman that hangs): it never decides when the command is done.
     const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGTERM'), options.timeoutMs) : undefined
     child.once('error', reject)
     child.once('close', (code, signal) => {

@@ -47,19 +47,32 @@ function kdig(port: number, args: string[]): string {
 
 /**
  * Waits until knotd says it serves. Its own line, not an open port: a port taken by another process between
- * freePort() and knotd's bind would answer a connect, while knotd stops with "address already in use".
+ * freePort() and knotd's bind would answer a connect, while knotd stops with "address already in use". Looked at
+ * whenever knotd writes to its log or ends (after 'close', its last words are in the log).
  */
-async function waitForStart(child: ChildProcess, log: () => string): Promise<'started' | 'port taken'> {
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    if (log().includes('server started')) return 'started'
-    if (child.exitCode !== null || child.signalCode !== null) {
-      if (log().includes('address already in use')) return 'port taken'
-      throw new Error(`knotd did not start:\n${log()}`)
+function waitForStart(child: ChildProcess, log: () => string): Promise<'started' | 'port taken'> {
+  return new Promise((resolve, reject) => {
+    const done = (settle: () => void) => {
+      clearTimeout(timer)
+      child.stderr!.off('data', onLog)
+      child.off('close', onEnd)
+      settle()
     }
-    if (Date.now() > deadline) throw new Error(`knotd did not start:\n${log()}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+    const onLog = () => {
+      if (log().includes('server started')) done(() => resolve('started'))
+    }
+    const onEnd = () => {
+      if (log().includes('server started')) return done(() => resolve('started'))
+      if (log().includes('address already in use')) return done(() => resolve('port taken'))
+      done(() => reject(new Error(`knotd did not start:\n${log()}`)))
+    }
+    // A deadline that bounds the wait for knotd's line (a knotd that hangs): it never decides when knotd has started.
+    const timer = setTimeout(() => done(() => reject(new Error(`knotd did not start:\n${log()}`))), 15_000)
+    // After the listener that keeps the log: each chunk is in it when this looks.
+    child.stderr!.on('data', onLog)
+    child.on('close', onEnd)
+    onLog()
+  })
 }
 
 export async function startKnot(options: KnotOptions): Promise<KnotServer> {
@@ -124,6 +137,7 @@ ${Object.keys(options.zones)
     if (!running || running.exitCode !== null || running.signalCode !== null) return
     const exited = new Promise((resolve) => running.once('exit', resolve))
     running.kill('SIGTERM')
+    // A deadline that bounds the wait for its exit: past it, SIGKILL.
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
     if (running.exitCode === null && running.signalCode === null) running.kill('SIGKILL')
   }

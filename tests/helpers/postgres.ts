@@ -67,18 +67,31 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   let log = ''
   child.stderr!.on('data', (chunk) => (log += chunk))
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const client = new pg.Client({ connectionString: adminUrl })
-    try {
-      await client.connect()
-      await client.end()
-      break
-    } catch (error) {
-      await client.end().catch(() => {})
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`, { cause: error })
-      await new Promise((resolve) => setTimeout(resolve, 100))
+  // Its own line says it takes connections (it writes it once its sockets listen); one connection then proves it.
+  await new Promise<void>((resolve, reject) => {
+    const done = (settle: () => void) => {
+      clearTimeout(timer)
+      child.stderr!.off('data', onLog)
+      child.off('close', onEnd)
+      settle()
     }
+    const onLog = () => {
+      if (log.includes('database system is ready to accept connections')) done(resolve)
+    }
+    const onEnd = () => done(() => reject(new Error(`PostgreSQL did not start (it ended):\n${log}`)))
+    // A deadline that bounds the wait for that line (a server that hangs): it never decides when the server is up.
+    const timer = setTimeout(() => done(() => reject(new Error(`PostgreSQL did not start within 30 s:\n${log}`))), 30_000)
+    child.stderr!.on('data', onLog)
+    child.on('close', onEnd)
+    onLog()
+  })
+  const client = new pg.Client({ connectionString: adminUrl })
+  try {
+    await client.connect()
+  } catch (error) {
+    throw new Error(`PostgreSQL did not take a connection: ${(error as Error).message}\n${log}`, { cause: error })
+  } finally {
+    await client.end().catch(() => {})
   }
   return {
     adminUrl,
@@ -88,6 +101,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve))
         child.kill('SIGKILL')
+        // A deadline that bounds the wait for its exit (it was killed; stop() should not hang on it).
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
       }
       child.stderr?.destroy()

@@ -94,6 +94,7 @@ export async function startReceiver(options: { tlsName?: string } = {}): Promise
   receiver.host = `127.0.0.1:${port}`
   receiver.waitFor = (count, match = () => true, timeoutMs = 20_000) =>
     new Promise((resolve, reject) => {
+      // A deadline that bounds the wait for the requests: each one that arrives looks again at once.
       const timer = setTimeout(
         () =>
           reject(

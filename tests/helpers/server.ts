@@ -20,6 +20,11 @@ export interface ServerProcess {
   output: string[]
   /** Resolves with the exit code (or the signal's name). */
   exited: Promise<number | string>
+  /**
+   * Resolves with the lines that match `pattern` once there are `count` of them (at once when they are there already);
+   * rejects when the process has ended without writing them, or after `timeoutMs`, with everything it wrote.
+   */
+  waitForLines(pattern: RegExp, options?: { count?: number; timeoutMs?: number }): Promise<string[]>
   /** SIGTERM, then wait for the exit. */
   stop(): Promise<number | string>
   /** SIGKILL, then wait for the exit: a crash. */
@@ -61,30 +66,44 @@ export async function startServerProcess(
   options.onSpawn?.(child)
   const output: string[] = []
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  // After 'exit' the pipes may still hold lines: a process that ended has said all it will once they are closed.
+  const closed = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? -1)))
+  const onLine = new Set<() => void>()
   for (const stream of [child.stdout!, child.stderr!]) {
-    readline.createInterface({ input: stream }).on('line', (line) => output.push(line))
-  }
-  const ready = await new Promise<string>((resolve, reject) => {
-    // Generous: a server that fails exits, and is reported at once (below). Three instances migrating one fresh
-    // PostgreSQL database while the whole suite runs took over 20 s once.
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 60_000)
-    const poll = setInterval(() => {
-      for (const line of output) {
-        if (/"url":"http:\/\//.test(line)) {
-          clearInterval(poll)
-          clearTimeout(timer)
-          resolve(line)
-          return
-        }
-      }
-    }, 10)
-    void exited.then((code) => {
-      clearInterval(poll)
-      clearTimeout(timer)
-      reject(new Error(`server exited (${code}) before it was ready:\n${output.join('\n')}`))
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      output.push(line)
+      for (const check of onLine) check()
     })
+  }
+  const waitForLines = (pattern: RegExp, { count = 1, timeoutMs }: { count?: number; timeoutMs?: number } = {}) =>
+    new Promise<string[]>((resolve, reject) => {
+      const done = (settle: () => void) => {
+        onLine.delete(check)
+        clearTimeout(timer)
+        settle()
+      }
+      const check = () => {
+        const found = output.filter((line) => pattern.test(line))
+        if (found.length >= count) done(() => resolve(found))
+      }
+      // A deadline that bounds the wait for the lines (a process that hangs): it never decides when they come.
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => done(() => reject(new Error(`no ${count} lines ${pattern} within ${timeoutMs} ms:\n${output.join('\n')}`))), timeoutMs)
+      onLine.add(check)
+      check()
+      void closed.then((code) => {
+        if (onLine.has(check)) done(() => reject(new Error(`exited (${code}) without ${count} lines ${pattern}:\n${output.join('\n')}`)))
+      })
+    })
+  // Generous: a server that fails exits, and is reported at once. Three instances migrating one fresh PostgreSQL
+  // database while the whole suite runs took over 20 s once.
+  const [ready] = await waitForLines(/"url":"http:\/\//, { timeoutMs: 60_000 }).catch(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited (${await closed}) before it was ready:\n${output.join('\n')}`)
+    throw new Error(`server did not start:\n${output.join('\n')}`)
   })
-  const urlIn = (field: string) => new RegExp(`"${field}":"(http://[^"]+)/"`).exec(ready)?.[1]?.replace('localhost', '127.0.0.1') ?? null
+  const urlIn = (field: string) => new RegExp(`"${field}":"(http://[^"]+)/"`).exec(ready!)?.[1]?.replace('localhost', '127.0.0.1') ?? null
   const url = urlIn('url')!
   const adminUrl = urlIn('console')
   const port = Number(new URL(url).port)
@@ -100,6 +119,7 @@ export async function startServerProcess(
     child,
     output,
     exited,
+    waitForLines,
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
     cleanup: () => {

@@ -2,6 +2,8 @@
 import type { AddressInfo } from 'node:net'
 import { simpleParser, type ParsedMail } from 'mailparser'
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server'
+import { expect } from 'vitest'
+import { queryStore } from './postgres.ts'
 
 export interface ReceivedMail {
   envelope: { from: string; to: string[] }
@@ -51,6 +53,7 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
       // message on the wire" would pass before anything was sent.
       stream.on('end', async () => {
         sink.receiving++
+        // The wait is the subject: a slow mail server (delayMs), for the tests of mail on the wire at a kill or a stop.
         if (sink.delayMs) await new Promise((resolve) => setTimeout(resolve, sink.delayMs))
         if (sink.mode !== 'ok') {
           sink.receiving--
@@ -87,6 +90,7 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
         const left = deadline - Date.now()
         if (left <= 0) throw new Error(`expected ${count} mails, got ${messages.length} within ${timeoutMs} ms`)
         await new Promise<void>((resolve) => {
+          // A deadline that bounds the wait for the messages: each one that arrives wakes this at once.
           const timer = setTimeout(resolve, left)
           waiters.push(() => {
             clearTimeout(timer)
@@ -98,4 +102,14 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode; d
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   })
+}
+
+/**
+ * Nothing left that could still arrive from the store in `dataDir`: the sink holds no message it has not answered,
+ * and the outbox has nothing unsent (a mail is marked sent after the server's answer, which comes after the sink kept
+ * it). A test that asserts that no more mail came waits for this first: then a mail that was queued has landed.
+ */
+export async function mailSettled(sink: SmtpSink, dataDir: string): Promise<void> {
+  await expect.poll(() => sink.receiving, { timeout: 20_000 }).toBe(0)
+  await expect.poll(async () => (await queryStore(dataDir, "SELECT id FROM outbox WHERE status <> 'sent'")).length, { timeout: 20_000 }).toBe(0)
 }

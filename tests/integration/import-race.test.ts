@@ -30,11 +30,8 @@ const domainsFile = path.join(dir, 'domains.yaml')
 beforeAll(async () => {
   fs.writeFileSync(domainsFile, START)
   server = await startServerProcess({ WORKERS: '2', DOMAINS_FILE: domainsFile })
-  // Both workers up (expect.poll is for tests only).
-  for (let waited = 0; server.output.filter((line) => line.includes('domain-lander is ready')).length < 2; waited += 50) {
-    if (waited > 30_000) throw new Error(`the second worker did not start:\n${server.output.join('\n')}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  // Both workers up: each says so once.
+  await server.waitForLines(/domain-lander is ready/, { count: 2, timeoutMs: 30_000 })
   client = consoleClient(server)
   expect((await client.setPassword()).code).toBe(0)
   ;({ cookie } = await client.signIn())

@@ -18,7 +18,7 @@ import { confirmedPurchase } from '../helpers/purchase.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { decodeQrSvg } from '../helpers/qr.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
+import { mailSettled, startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
 
 let server: ServerProcess
 let smtp: SmtpSink
@@ -132,7 +132,8 @@ describe('an instalment plan', () => {
     expect(mails[1]!.parsed.text).toContain(`Als Nächstes ist Rate 1 von 3 fällig: 200\u00a0€ bis`)
     const again = (await (await send('/api/payments/apply', { text: statement })).json()) as BankStatementResult
     expect(again).toMatchObject({ recorded: 0, paid: [] })
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // A mail the second import had queued would be in the outbox already: sent and kept once this holds.
+    await mailSettled(smtp, server.dataDir)
     expect(smtp.messages.filter((m) => m.envelope.to.includes(email))).toHaveLength(2)
 
     // The CLI marks the next rates; the last one is the deal's payment.

@@ -55,13 +55,12 @@ test('three instances share one database: forms work across them and every inqui
 
 test('an instance killed mid-send leaves no inquiry behind: the others deliver its mail when its lease runs out', async () => {
   smtp = await startSmtpSink({ delayMs: 400 })
-  const shared = await startInstances({ SMTP_URL: smtp.url })
+  const shared = await startInstances({ SMTP_URL: smtp.url, LOG_LEVEL: 'debug' })
   const [victim, ...survivors] = instances as [ServerProcess, ServerProcess, ServerProcess]
   // Each instance polls the outbox first when its background work starts, then every few seconds. A survivor's first
   // poll in the middle of the burst would claim a batch of the victim's mail before the victim's own second claim:
-  // the burst waits for every instance's start, and then for the first polls (one query each, slow under load) to be done.
-  await expect.poll(() => instances.every((instance) => logOf(instance).some((line) => line.msg === 'background work started')), { timeout: 20_000 }).toBe(true)
-  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  // the burst waits until every instance's first poll (one query each, slow under load) is done, as each logs at debug.
+  await expect.poll(() => instances.every((instance) => logOf(instance).some((line) => line.msg === 'outbox pass done')), { timeout: 20_000 }).toBe(true)
   // The victim stores (and so starts sending) every inquiry. Were some stored by a survivor, its kick would claim
   // the victim's mail too, and the victim might hold no lease when it is killed.
   const statuses = await Promise.all(Array.from({ length: 24 }, (_, i) => inquire(survivors[i % 2]!, victim, `Nachricht ${i}`)))

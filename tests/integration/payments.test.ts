@@ -16,7 +16,7 @@ import { consoleClient } from '../helpers/console.ts'
 import { fetchForm, rawRequest, requestAs, VISITOR } from '../helpers/contact.ts'
 import { storeEnv } from '../helpers/postgres.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts'
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
+import { mailSettled, startSmtpSink, type SmtpSink } from '../helpers/smtp.ts'
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/camt')
 /** The fixtures name deals of 2026; the deals made here are of this year. */
@@ -137,7 +137,8 @@ describe('in order', () => {
     const again = await cli('payments', 'import', where, '--json')
     expect(again.code, again.err).toBe(0)
     expect(JSON.parse(again.out)).toMatchObject({ recorded: 0, paid: [], counts: { applied: 4, matched: 0, partial: 0 } })
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    // A mail the second import had queued would be in the outbox already: sent and kept once this holds.
+    await mailSettled(smtp, server.dataDir)
     expect(buyers.map((buyer) => mailsTo(buyer).length)).toEqual([2, 2, 1, 2, 1])
   })
 

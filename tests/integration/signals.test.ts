@@ -47,6 +47,7 @@ function hangUpWhileStarting(child: ChildProcess, delays: number[]) {
           return
         }
         clearInterval(watch)
+        // The wait is the subject: SIGHUP at set moments after the handler came, while the server goes on starting.
         sent = Promise.all(delays.map((delay) => new Promise((done) => setTimeout(() => done(child.kill('SIGHUP')), delay))))
         resolve(tooLate)
       } catch (error) {
@@ -77,6 +78,8 @@ describe.each<{ mode: string; env: Record<string, string> }>([
   })
 })
 
+const SIGNALS_TO_SERVER = 5
+
 test('SIGHUP while `npm start` checks the build, before it becomes the server, leaves the server up under the same PID', async () => {
   // Every time the process shows a SIGHUP handler, it gets a SIGHUP (at most one per 5 ms): one while it is still
   // scripts/start.mjs, the rest after it became the server. Between the two, Node's own start-up has no handler, and
@@ -85,6 +88,9 @@ test('SIGHUP while `npm start` checks the build, before it becomes the server, l
   let watch: ReturnType<typeof setInterval> | undefined
   let last = 0
   let serverStarting = false
+  // Resolves when the server's own handler has had several signals, as a storm through its start would bring.
+  let toServerEnough!: () => void
+  const serverHungUp = new Promise<void>((resolve) => (toServerEnough = resolve))
   server = await startServerProcess(
     {},
     {
@@ -102,6 +108,7 @@ test('SIGHUP while `npm start` checks the build, before it becomes the server, l
             last = Date.now()
             child.kill('SIGHUP')
             sentTo[phase]++
+            if (sentTo.server === SIGNALS_TO_SERVER) toServerEnough()
           } catch {
             clearInterval(watch) // gone
           }
@@ -109,7 +116,8 @@ test('SIGHUP while `npm start` checks the build, before it becomes the server, l
       },
     },
   )
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  // Or it ended, which the checks below then report.
+  await Promise.race([serverHungUp, server.exited])
   clearInterval(watch)
   expect(sentTo.start).toBeGreaterThan(0)
   expect(sentTo.server).toBeGreaterThan(0)

@@ -6,30 +6,40 @@ import { firstAnswer } from './first-answer.ts'
 let server: http.Server | undefined
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
 
-/** A server that answers each request after `delayMs`, and the order of what happened. */
-async function startServer(delayMs: number) {
+/**
+ * A server that holds each answer until the test calls `answer` (with `begin`, its headers go out at once), and the
+ * order of what happened.
+ */
+async function startServer({ begin = false } = {}) {
   const events: string[] = []
+  const held: http.ServerResponse[] = []
   server = http.createServer((_request, response) => {
-    setTimeout(() => {
-      events.push('answered')
-      response.end('ok')
-    }, delayMs)
+    if (begin) response.writeHead(200).flushHeaders()
+    held.push(response)
   })
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-  return { events, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }
+  const answer = () => {
+    events.push('answered')
+    held.shift()!.end('ok')
+  }
+  return { events, answer, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }
 }
 
 describe('firstAnswer', () => {
   it('resolves once the first request has been answered, not when it arrives', async () => {
-    const { events, url } = await startServer(50)
+    const { events, answer, url } = await startServer({ begin: true })
     const waited = firstAnswer(server!, 10_000).then(() => events.push('resolved'))
-    await (await fetch(url)).text()
+    // The headers have come back: the request arrived, and its answer began, a while ago.
+    const response = await fetch(url)
+    expect(events).toEqual([])
+    answer()
+    expect(await response.text()).toBe('ok')
     await waited
     expect(events).toEqual(['answered', 'resolved'])
   })
 
   it('resolves after the time given when no request comes, and leaves no listener behind', async () => {
-    await startServer(0)
+    await startServer()
     const before = server!.listenerCount('request')
     const started = Date.now()
     await firstAnswer(server!, 30)
@@ -38,7 +48,7 @@ describe('firstAnswer', () => {
   })
 
   it('resolves when the first request ends without an answer (the client went away)', async () => {
-    const { url } = await startServer(10_000)
+    const { url } = await startServer()
     const waited = firstAnswer(server!, 10_000)
     const controller = new AbortController()
     const request = fetch(url, { signal: controller.signal }).catch(() => 'aborted')

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { LOCK_STALE_MS, LockBusy, lockDomainsFile, lockFileOf } from './lock.ts'
 
 let dir: string
@@ -41,12 +41,21 @@ describe("the domains file's lock", () => {
 
   test('a second taker waits until the first lets go', async () => {
     const unlock = await lockDomainsFile(file)
+    // Each try to take the lock creates its file: counted, to see the second taker find it held and try again.
+    const original = fs.openSync
+    let tries = 0
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation((...args: Parameters<typeof fs.openSync>) => {
+      if (args[0] === lock) tries++
+      return original(...args)
+    })
+    onTestFinished(() => spy.mockRestore())
     let second = false
     const waiting = lockDomainsFile(file).then((release) => {
       second = true
       return release
     })
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Tried, found it held, waited and tried again: still waiting.
+    await expect.poll(() => tries).toBeGreaterThanOrEqual(3)
     expect(second).toBe(false)
     unlock()
     const release = await waiting

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { createSqliteStore } from '../store/sqlite.ts'
 import type { Store } from '../store/types.ts'
 import { RETRY, createOutboxWorker, isPermanent, retryDelay } from './outbox.ts'
@@ -59,7 +59,7 @@ test('a batch that takes longer than half its lease is given back and claimed an
     )
   }
   const sentWithLeaseAge: number[] = []
-  const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
+  const silent = { debug() {}, info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
   const worker = createOutboxWorker({
     store: watched,
     // Each mail takes 400 ms of the (simulated) clock; the lease is 1 s.
@@ -109,9 +109,16 @@ test('new mail kicked before the delayed start is sent at once by this process; 
       { queue: true, mailTo: null },
     )
   const sent: string[] = []
-  const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
+  const silent = { debug() {}, info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger
+  let claims = 0
   const worker = createOutboxWorker({
-    store,
+    store: {
+      ...store,
+      claimDueMail(...args) {
+        claims++
+        return store.claimDueMail(...args)
+      },
+    },
     transport: {
       async send(message) {
         sent.push(String(message.messageId))
@@ -129,11 +136,20 @@ test('new mail kicked before the delayed start is sent at once by this process; 
   await expect.poll(() => sent.length).toBe(1)
   await worker.stop()
   await queue(2)
-  worker.kick()
-  worker.start()
-  await new Promise((resolve) => setTimeout(resolve, 200))
-  expect(sent).toHaveLength(1)
+  const claimsBefore = claims
+  // Timers faked around the two calls: a timer either of them set shows here, instead of running unseen later.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate'] })
+  try {
+    worker.kick()
+    worker.start()
+    expect(vi.getTimerCount()).toBe(0)
+  } finally {
+    vi.useRealTimers()
+  }
   expect((await store.outboxHealth()).pending).toBe(1)
+  // A pass claims its mail before its first await: none began, now or after the promises of the calls above settled.
+  expect(claims).toBe(claimsBefore)
+  expect(sent).toHaveLength(1)
   await store.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })

@@ -247,6 +247,8 @@ export function createOutboxWorker(options: {
       )
       .finally(() => {
         pass = undefined
+        // At debug only: the sign a test of several instances waits for (each one's look at the outbox is over).
+        log.debug('outbox pass done')
         void schedule()
       })
     return work

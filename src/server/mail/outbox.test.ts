@@ -191,7 +191,7 @@ test('drain sends what is due now, also before start and after a pass in flight;
       close() {},
     },
     addresses: { from: 'lander@example.org', to: 'owner@example.org' },
-    log: { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger,
+    log: { debug() {}, info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger,
     owner: 'this-process',
     leaseMs: 60_000,
     secret: 'test-secret-of-16-chars',

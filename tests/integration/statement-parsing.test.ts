@@ -52,6 +52,8 @@ test('the public page is answered all along while a 5 MB statement is read', { t
   expect(((await response.json()) as { counts: { unmatched: number } }).counts.unmatched).toBeGreaterThan(6000)
 
   const moments = [started, ...answered.filter((moment) => moment < ended), ended]
-  const longest = Math.max(...moments.slice(1).map((moment, i) => moment - moments[i]!))
+  // A loop, not Math.max(...): under load the answers run into the hundreds of thousands, past the spread's stack.
+  let longest = 0
+  for (let i = 1; i < moments.length; i++) longest = Math.max(longest, moments[i]! - moments[i - 1]!)
   expect(longest, `${answered.length} answers in ${Math.round(ended - started)} ms`).toBeLessThan((ended - started) / 4)
 })

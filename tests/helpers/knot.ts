@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { freePort } from '../../scripts/server-lib.ts'
+import { whenLogSays } from './process-log.ts'
 
 const KNOTD = process.env.KNOTD_PATH ?? '/usr/sbin/knotd'
 const KDIG = process.env.KDIG_PATH ?? '/usr/bin/kdig'
@@ -51,28 +52,13 @@ function kdig(port: number, args: string[]): string {
  * whenever knotd writes to its log or ends (after 'close', its last words are in the log).
  */
 function waitForStart(child: ChildProcess, log: () => string): Promise<'started' | 'port taken'> {
-  return new Promise((resolve, reject) => {
-    const done = (settle: () => void) => {
-      clearTimeout(timer)
-      child.stderr!.off('data', onLog)
-      child.off('close', onEnd)
-      settle()
-    }
-    const onLog = () => {
-      if (log().includes('server started')) done(() => resolve('started'))
-    }
-    const onEnd = () => {
-      if (log().includes('server started')) return done(() => resolve('started'))
-      if (log().includes('address already in use')) return done(() => resolve('port taken'))
-      done(() => reject(new Error(`knotd did not start:\n${log()}`)))
-    }
+  return whenLogSays(
+    child,
+    log,
+    (text, ended) => (text.includes('server started') ? 'started' : ended && text.includes('address already in use') ? 'port taken' : undefined),
     // A deadline that bounds the wait for knotd's line (a knotd that hangs): it never decides when knotd has started.
-    const timer = setTimeout(() => done(() => reject(new Error(`knotd did not start:\n${log()}`))), 15_000)
-    // After the listener that keeps the log: each chunk is in it when this looks.
-    child.stderr!.on('data', onLog)
-    child.on('close', onEnd)
-    onLog()
-  })
+    { ms: 15_000, message: 'knotd did not start' },
+  )
 }
 
 export async function startKnot(options: KnotOptions): Promise<KnotServer> {

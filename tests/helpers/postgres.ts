@@ -9,6 +9,7 @@ import pg from 'pg'
 import { inject } from 'vitest'
 import { freePort } from '../../scripts/server-lib.ts'
 import { pgTypes } from '../../src/server/store/postgres-common.ts'
+import { whenLogSays } from './process-log.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -68,23 +69,13 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   child.stderr!.on('data', (chunk) => (log += chunk))
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`
   // Its own line says it takes connections (it writes it once its sockets listen); one connection then proves it.
-  await new Promise<void>((resolve, reject) => {
-    const done = (settle: () => void) => {
-      clearTimeout(timer)
-      child.stderr!.off('data', onLog)
-      child.off('close', onEnd)
-      settle()
-    }
-    const onLog = () => {
-      if (log.includes('database system is ready to accept connections')) done(resolve)
-    }
-    const onEnd = () => done(() => reject(new Error(`PostgreSQL did not start (it ended):\n${log}`)))
+  await whenLogSays(
+    child,
+    () => log,
+    (text) => (text.includes('database system is ready to accept connections') ? true : undefined),
     // A deadline that bounds the wait for that line (a server that hangs): it never decides when the server is up.
-    const timer = setTimeout(() => done(() => reject(new Error(`PostgreSQL did not start within 30 s:\n${log}`))), 30_000)
-    child.stderr!.on('data', onLog)
-    child.on('close', onEnd)
-    onLog()
-  })
+    { ms: 30_000, message: 'PostgreSQL did not start' },
+  )
   const client = new pg.Client({ connectionString: adminUrl })
   try {
     await client.connect()

@@ -4,15 +4,19 @@
 // the other, as the console sends it (the file's bytes, application/xml; `--json-body` as JSON text, the console's
 // way before and still taken): p50 and p99 of both, in microseconds from every answer's time (autocannon's own
 // percentiles are whole milliseconds, and idle p99 is about 1), their ratio, how many previews were read and how long
-// each took, and the server's peak RSS. The issue's target: p99 during the previews within 3x idle. `--json` for JSON.
+// each took, and the server's peak RSS; per phase, the CPU time of the server's threads and how long its main thread
+// waited for a processor. The previews are posted from a thread of their own (statement-previews.ts). The issue's
+// target: p99 during the previews within 3x idle. `--json` for JSON.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { CAMT_MAX_BYTES } from '../../src/server/payments/camt.ts'
 import { CONSOLE_HEADER } from '../../src/shared/console-api.ts'
 import { camtStatementOfSize } from '../../tests/helpers/camt.ts'
 import { build, root } from '../build-lib.ts'
 import { freePort, startServer } from '../server-lib.ts'
+import type { PreviewsInput, PreviewsMessage } from './statement-previews.ts'
 import { argsOf, load, memoryMiB, ratio, reporter, setOwnerPassword, signIn, sleep } from './harness.ts'
 
 const PASSWORD = 'bench-statement-password-0123'
@@ -25,10 +29,50 @@ function threadCpuNs(pid: number): number {
   return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0])
 }
 
+/** Time a process's main thread spent waiting for a processor while it could run (schedstat's second field), in ns. */
+function threadWaitNs(pid: number): number {
+  return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1])
+}
+
 async function getLatency(url: string, duration: number) {
   const result = await load({ url, connections: 10, duration, headers: { host: HOST } }, { microseconds: true })
   const non2xx = Object.entries(result.statusCodes).reduce((sum, [code, count]) => sum + (code.startsWith('2') ? 0 : count), 0)
   return { requestsPerSecond: result.requestsPerSecond, p50Us: result.p50Us, p99Us: result.p99Us, non2xx }
+}
+
+/** CPU time of every thread of a process by its name (V8Worker: V8's helpers, garbage collection among them), in ns. */
+function threadsCpuNs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>()
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = task === String(pid) ? 'main' : fs.readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim()
+      const ns = Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+      byName.set(name, (byName.get(name) ?? 0) + ns)
+    } catch {
+      // The thread ended in between.
+    }
+  }
+  return byName
+}
+
+/**
+ * GET / measured while the server's threads' CPU time and its main thread's wait for a processor are counted (ms per
+ * second of the run): where GET / gets slower, these say whether the main thread had work or waited for a CPU.
+ */
+async function measured(pid: number, url: string, seconds: number) {
+  const [threads, wait, started] = [threadsCpuNs(pid), threadWaitNs(pid), performance.now()]
+  const figures = await getLatency(url, seconds)
+  const perSecond = (ns: number) => Math.round(ns / 1e6 / ((performance.now() - started) / 1000))
+  const after = threadsCpuNs(pid)
+  const cpuOf = (name: string) => perSecond((after.get(name) ?? 0) - (threads.get(name) ?? 0))
+  const others = [...after.keys()].filter((name) => name !== 'main' && name !== 'V8Worker')
+  return {
+    ...figures,
+    mainThreadCpuMsPerSecond: cpuOf('main'),
+    mainThreadWaitMsPerSecond: perSecond(threadWaitNs(pid) - wait),
+    v8HelpersCpuMsPerSecond: cpuOf('V8Worker'),
+    otherThreadsCpuMsPerSecond: others.reduce((sum, name) => sum + cpuOf(name), 0),
+  }
 }
 
 export async function benchStatement(argv: string[]): Promise<void> {
@@ -65,7 +109,7 @@ export async function benchStatement(argv: string[]): Promise<void> {
       const url = `http://127.0.0.1:${port}/`
       log('warming up, then GET / idle')
       await getLatency(url, 2)
-      const idle = await getLatency(url, seconds)
+      const idle = await measured(pid, url, seconds)
 
       log(
         `GET / while the console previews a ${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MiB statement again and again, sent ${asJson ? 'as JSON' : 'as the file'}`,
@@ -82,19 +126,31 @@ export async function benchStatement(argv: string[]): Promise<void> {
       let peak = 0
       const sampler = setInterval(() => (peak = Math.max(peak, memoryMiB(pid, 'VmRSS') ?? 0)), 20)
       const previews: number[] = []
-      let running = true
-      const previewing = (async () => {
-        while (running) {
-          const started = performance.now()
-          await preview()
-          previews.push(performance.now() - started)
-        }
-      })()
+      // In a thread of its own: here, its 5 MB sends and 700 KB answers would delay autocannon's own event loop and be
+      // counted as the server's slow answers.
+      const worker = new Worker(new URL('./statement-previews.ts', import.meta.url), {
+        workerData: {
+          url: `${admin}/api/payments/preview`,
+          origin: admin,
+          cookie,
+          contentType: asJson ? 'application/json' : 'application/xml',
+          body: typeof body === 'string' ? body : new Uint8Array(body),
+        } satisfies PreviewsInput,
+      })
+      const previewing = new Promise<void>((resolve, reject) => {
+        worker.on('message', (message: PreviewsMessage) => {
+          if ('previewMs' in message) previews.push(message.previewMs)
+          else if ('stopped' in message) resolve()
+          else reject(new Error(message.failed))
+        })
+        worker.once('error', reject)
+      })
       // The first preview under way before measuring: GET / is measured only while statements are read.
       await sleep(200)
-      const during = await getLatency(url, seconds)
-      running = false
+      const during = await measured(pid, url, seconds)
+      worker.postMessage('stop')
       await previewing
+      await worker.terminate()
       clearInterval(sampler)
       // What a preview costs the thread that answers every request (the part the code decides; the rest is the
       // worker's, at nice 19): its CPU time from the kernel's per-thread account, for previews without other load.
@@ -129,8 +185,8 @@ interface Results {
   statementMiB: number
   sentAs: 'json' | 'file'
   entries: number
-  getIdle: Awaited<ReturnType<typeof getLatency>>
-  getDuringPreviews: Awaited<ReturnType<typeof getLatency>>
+  getIdle: Awaited<ReturnType<typeof measured>>
+  getDuringPreviews: Awaited<ReturnType<typeof measured>>
   p99Ratio: number
   previews: number
   previewSecondsMedian: number
@@ -142,7 +198,16 @@ function print(results: Results) {
   console.log(
     `statement ${results.statementMiB} MiB (sent as ${results.sentAs === 'json' ? 'JSON' : 'the file'}), ${results.entries} bookings: ${results.previews} previews, median ${results.previewSecondsMedian} s each; server peak RSS ${results.serverPeakRssMiB} MiB`,
   )
-  const row = (r: Results['getIdle']) => ({ 'req/s': r.requestsPerSecond, 'p50 µs': r.p50Us, 'p99 µs': r.p99Us, 'not 2xx': r.non2xx })
+  const row = (r: Results['getIdle']) => ({
+    'req/s': r.requestsPerSecond,
+    'p50 µs': r.p50Us,
+    'p99 µs': r.p99Us,
+    'not 2xx': r.non2xx,
+    'main thread CPU ms/s': r.mainThreadCpuMsPerSecond,
+    'waited for a CPU ms/s': r.mainThreadWaitMsPerSecond,
+    'V8 helpers CPU ms/s': r.v8HelpersCpuMsPerSecond,
+    'other threads CPU ms/s': r.otherThreadsCpuMsPerSecond,
+  })
   console.table({ 'GET / idle': row(results.getIdle), 'GET / during previews': row(results.getDuringPreviews) })
   console.log(`p99 during / idle: ${results.p99Ratio}`)
   console.log(`the server's main thread per preview (no other load): ${results.mainThreadCpuMsPerPreview} ms of CPU`)

@@ -21,8 +21,13 @@ export function fastifyTrustProxy(trust: Config['trustProxy']): FastifyServerOpt
  * (a dual-stack socket) counts as the IPv4 address.
  */
 export function clientKeyOf(ipv6Prefix: number): (request: FastifyRequest) => string {
-  return (request) => {
-    const ip = request.ip ?? ''
+  const keyOf = clientKeyOfAddress(ipv6Prefix)
+  return (request) => keyOf(request.ip ?? '')
+}
+
+/** clientKeyOf for an address already read from its request (the visit count reads it after the answer). */
+export function clientKeyOfAddress(ipv6Prefix: number): (ip: string) => string {
+  return (ip) => {
     try {
       return normalizeIP(ip, ipv6Prefix)
     } catch {

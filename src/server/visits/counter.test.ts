@@ -92,6 +92,26 @@ test("a browser's GET is a visit with its visitor, source and language; bots, HE
   })
 })
 
+test('a page request is only noted while it is answered, counted once the event loop turns, from what it carried then', async () => {
+  const store = await openTestStore()
+  const clock = { time: NOON }
+  const counter = await counterOn(store, clock)
+  const request = visit({ ip: '198.51.100.7' })
+  counter.page(request, 'example.de')
+  expect(counter.sizes()).toMatchObject({ noted: 1, pending: 0, visitors: 0 })
+  // What changes after the answer (the socket gone, the clock on) does not change what it counts as.
+  Object.defineProperty(request, 'ip', { value: undefined })
+  clock.time += 2 * REPEAT_WINDOW_MS
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(counter.sizes()).toMatchObject({ noted: 0, visitors: 1 })
+  counter.page(visit({ ip: '198.51.100.7' }), 'example.de')
+  await counter.close()
+  // The second load came two repeat windows after the first, which counts by the time it was noted: a visit again,
+  // of the same client (the address it came from, not the one its request object says now): one client remembered.
+  expect(await countsOf(store)).toMatchObject({ '2026-11-22 example.de visit': 2 })
+  expect(counter.sizes().recent).toBe(1)
+})
+
 test('a second load by the same client within the window is a repeat; after it, a visit of the same visitor', async () => {
   const store = await openTestStore()
   const clock = { time: NOON }

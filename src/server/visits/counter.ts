@@ -1,15 +1,19 @@
 // Visits, visitors, sources, languages and turns to the form per name and Berlin day, counted on the server from the
 // requests the browser makes anyway (decision 049): no cookie, no beacon, no address stored. Counted in memory and
 // written in batches, so GET / never waits for the store; every structure is bounded, because the Host, the Referer
-// and the address are anybody's choice.
+// and the address are anybody's choice. A request is only noted on the answer's path (its address, headers and time);
+// what it counts as is worked out after the answer has been written, for all requests noted meanwhile at once
+// (issue 22/27: the page's path does no work for statistics). A kill -9 loses what was noted and not yet flushed: at
+// most FLUSH_MS of visits.
 //
 // A visitor is a hash of the day's random salt, the client's key (its address, or its IPv6 network, as the rate limits
 // count it) and the name counted: the salt lives in the store for that Berlin day (the same in every process) and is
 // erased when the day is over, together with the day's hashes, which then become a mere count. The User-Agent is left
 // out: it is the client's to choose, and one address rotating it must not count as many visitors.
 import { hash as digest, randomBytes } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
-import { clientKeyOf } from '../http/client-address.ts'
+import { clientKeyOfAddress } from '../http/client-address.ts'
 import type { DomainRegistry } from '../sites/registry.ts'
 import type { Store, VisitCount, VisitMetric, VisitorHash } from '../store/types.ts'
 import { berlinDayOf } from '../lib/berlin-visit-day.ts'
@@ -45,6 +49,18 @@ export const MAX_RECENT_CLIENTS = 20_000
 /** What may wait in memory for the store: a day's rows twice over (the day changes while a flush is pending). */
 export const MAX_PENDING = 2 * (MAX_KEYS_PER_DAY + 64)
 export const OTHER_NAMES = 'andere'
+/** Page requests noted and not yet counted; one more (a flood in one turn of the event loop) counts them at once. */
+const MAX_NOTED = 1000
+
+/** What a page request leaves on the answer's path: everything counting it needs, read while the request is there. */
+interface NotedPage {
+  time: number
+  method: string
+  headers: IncomingHttpHeaders
+  ip: string
+  ref: string | undefined
+  host: string
+}
 
 /** The entry of the domains file that shows `ascii`: itself, or its wildcard; none for a host it does not list. */
 function listedName(domains: DomainRegistry, ascii: string): string | undefined {
@@ -60,7 +76,7 @@ export function createVisitCounter(
   options: { domains?: DomainRegistry; now?: () => number; flushMs?: number; ipv6Prefix?: number } = {},
 ): VisitCounter {
   const { domains, now = Date.now, flushMs = FLUSH_MS, ipv6Prefix = 64 } = options
-  const clientKey = clientKeyOf(ipv6Prefix)
+  const clientKey = clientKeyOfAddress(ipv6Prefix)
   let pending = new Map<string, number>()
   let pendingHashes = new Map<string, VisitorHash>()
   let droppedCounts = 0
@@ -138,10 +154,10 @@ export function createVisitCounter(
   }
 
   /** The client's hash for today and `name`, or undefined before today's salt has been read from the store. */
-  const clientHash = (request: FastifyRequest, name: string) => {
+  const clientHash = (ip: string, name: string) => {
     const salt = salts.get(day)
     if (salt === undefined) return undefined
-    return digest('sha256', `${salt}\n${clientKey(request)}\n${name}`, 'base64url').slice(0, 22)
+    return digest('sha256', `${salt}\n${clientKey(ip)}\n${name}`, 'base64url').slice(0, 22)
   }
 
   const filtered = (name: string, reason: FilterReason) => add(name, 'filtered', reason)
@@ -159,11 +175,51 @@ export function createVisitCounter(
     }
   }
 
+  /** A page request, counted. */
+  const count = ({ time, method, headers, ip, ref, host }: NotedPage) => {
+    renewDay(time)
+    const name = nameOf(host)
+    const reason = filterReason(method, headers)
+    if (reason !== null) return filtered(name, reason)
+    const hash = clientHash(ip, name)
+    if (hash !== undefined) {
+      // From the last load that counted: a reload every 20 minutes is a visit every 40.
+      const seen = recent.get(hash) ?? older.get(hash)
+      if (seen !== undefined && time - seen < REPEAT_WINDOW_MS) return filtered(name, 'repeat')
+      // Two generations: when the newer is full, the older goes as a whole. Deleting the oldest entries one by
+      // one would leave a Map's iteration to step over every deleted one.
+      if (recent.size >= MAX_RECENT_CLIENTS / 2) {
+        older = recent
+        recent = new Map()
+      }
+      recent.set(hash, time)
+      // Sent again when the same visitor comes back after the repeat window: the store keeps a hash once.
+      if (visitorsSent < MAX_VISITORS_PER_DAY) {
+        visitorsSent++
+        if (pendingHashes.size < MAX_VISITORS_PER_DAY) pendingHashes.set(`${day}\t${name}\t${hash}`, { day, domain: name, hash })
+      } else if (droppedVisitors++ === 0) log.warn({ day }, "visitors beyond the day's limit are counted as visits only")
+    }
+    add(name, 'visit', '')
+    add(name, 'source', sourceOf(firstOf(headers.referer), ref, host))
+    add(name, 'language', languageOf(headers['accept-language']!))
+  }
+
+  let noted: NotedPage[] = []
+  let countScheduled = false
+  /** Counts what was noted; run once the answers of the moment are written, and before anything reads the counts. */
+  const countNoted = () => {
+    countScheduled = false
+    const batch = noted
+    noted = []
+    for (const page of batch) count(page)
+  }
+
   // Today's salt alone is what the first page needs (app.ts waits for it before listening): tomorrow's and the
   // settling of past days follow in the first flush, each a write the start would otherwise wait for too.
   const todaysSalt = loadSalt(berlinDayOf(now()).day).catch((error: unknown) => log.warn({ err: error }, 'visitor salt not read, will try again'))
   let flushing: Promise<void> = todaysSalt
   const flushOnce = async () => {
+    countNoted()
     try {
       await loadSalts()
     } catch (error) {
@@ -204,39 +260,27 @@ export function createVisitCounter(
 
   return {
     page(request, host) {
-      const time = now()
-      renewDay(time)
-      const name = nameOf(host)
-      const reason = filterReason(request.method, request.headers)
-      if (reason !== null) return filtered(name, reason)
-      const hash = clientHash(request, name)
-      if (hash !== undefined) {
-        // From the last load that counted: a reload every 20 minutes is a visit every 40.
-        const seen = recent.get(hash) ?? older.get(hash)
-        if (seen !== undefined && time - seen < REPEAT_WINDOW_MS) return filtered(name, 'repeat')
-        // Two generations: when the newer is full, the older goes as a whole. Deleting the oldest entries one by
-        // one would leave a Map's iteration to step over every deleted one.
-        if (recent.size >= MAX_RECENT_CLIENTS / 2) {
-          older = recent
-          recent = new Map()
-        }
-        recent.set(hash, time)
-        // Sent again when the same visitor comes back after the repeat window: the store keeps a hash once.
-        if (visitorsSent < MAX_VISITORS_PER_DAY) {
-          visitorsSent++
-          if (pendingHashes.size < MAX_VISITORS_PER_DAY) pendingHashes.set(`${day}\t${name}\t${hash}`, { day, domain: name, hash })
-        } else if (droppedVisitors++ === 0) log.warn({ day }, "visitors beyond the day's limit are counted as visits only")
-      }
-      add(name, 'visit', '')
+      if (noted.length >= MAX_NOTED) countNoted()
       const query = request.query as Record<string, string | string[] | undefined> | undefined
-      add(name, 'source', sourceOf(firstOf(request.headers.referer), firstOf(query?.ref) ?? firstOf(query?.utm_source), host))
-      add(name, 'language', languageOf(request.headers['accept-language']!))
+      noted.push({
+        time: now(),
+        method: request.method,
+        headers: request.headers,
+        ip: request.ip ?? '',
+        ref: firstOf(query?.ref) ?? firstOf(query?.utm_source),
+        host,
+      })
+      if (!countScheduled) {
+        countScheduled = true
+        setImmediate(countNoted)
+      }
     },
     formTurn(request, host) {
+      countNoted()
       renewDay(now())
       if (filterReason(request.method, request.headers) !== null) return
       const name = nameOf(host)
-      const hash = clientHash(request, name)
+      const hash = clientHash(request.ip ?? '', name)
       if (hash === undefined) return
       const id = `${name}\t${hash}`
       if (formsToday.has(id) || formsToday.size >= MAX_VISITORS_PER_DAY) return
@@ -250,6 +294,7 @@ export function createVisitCounter(
       await flush()
     },
     sizes: () => ({
+      noted: noted.length,
       pending: pending.size,
       pendingHashes: pendingHashes.size,
       names: namesToday.size,

@@ -112,7 +112,6 @@ export const EN = {
   notFoundTitle: 'Page not found',
   backHome: 'Back to the home page',
   tokenInvalid: 'This form has expired or is invalid. Please reload the page.',
-  tokenConflict: 'This form has already been sent with a different message. Please reload the page.',
   tooLarge: 'The request is too large.',
   unsupportedType: 'Unsupported format. Please send JSON.',
   rateLimited: 'Too many requests. Please try again later.',

@@ -113,7 +113,6 @@ export const ES = {
   notFoundTitle: 'Página no encontrada',
   backHome: 'Volver a la página de inicio',
   tokenInvalid: 'El formulario ha caducado o no es válido. Vuelva a cargar la página.',
-  tokenConflict: 'Este formulario ya se ha enviado con otro mensaje. Vuelva a cargar la página.',
   tooLarge: 'La solicitud es demasiado grande.',
   unsupportedType: 'Formato no admitido. Envíe JSON.',
   rateLimited: 'Demasiadas solicitudes. Inténtelo de nuevo más tarde.',

@@ -116,7 +116,6 @@ export const FR = {
   notFoundTitle: 'Page introuvable',
   backHome: 'Retour à l’accueil',
   tokenInvalid: 'Le formulaire a expiré ou n’est pas valide. Veuillez recharger la page.',
-  tokenConflict: 'Ce formulaire a déjà été envoyé avec un autre message. Veuillez recharger la page.',
   tooLarge: 'La requête est trop volumineuse.',
   unsupportedType: 'Format non pris en charge. Veuillez envoyer du JSON.',
   rateLimited: 'Trop de requêtes. Veuillez réessayer plus tard.',

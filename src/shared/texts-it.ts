@@ -111,7 +111,6 @@ export const IT = {
   notFoundTitle: 'Pagina non trovata',
   backHome: 'Torna alla pagina iniziale',
   tokenInvalid: 'Il modulo è scaduto o non è valido. Ricarichi la pagina.',
-  tokenConflict: 'Questo modulo è già stato inviato con un altro messaggio. Ricarichi la pagina.',
   tooLarge: 'La richiesta è troppo grande.',
   unsupportedType: 'Formato non supportato. Invii i dati in JSON.',
   rateLimited: 'Troppe richieste. Riprovi più tardi.',

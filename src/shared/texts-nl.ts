@@ -113,7 +113,6 @@ export const NL = {
   notFoundTitle: 'Pagina niet gevonden',
   backHome: 'Naar de startpagina',
   tokenInvalid: 'Het formulier is verlopen of ongeldig. Laad de pagina opnieuw.',
-  tokenConflict: 'Dit formulier is al met een ander bericht verzonden. Laad de pagina opnieuw.',
   tooLarge: 'Het verzoek is te groot.',
   unsupportedType: 'Niet-ondersteunde indeling. Verstuur JSON.',
   rateLimited: 'Te veel verzoeken. Probeer het later opnieuw.',

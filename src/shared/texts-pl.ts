@@ -123,7 +123,6 @@ export const PL = {
   notFoundTitle: 'Nie znaleziono strony',
   backHome: 'Strona główna',
   tokenInvalid: 'Formularz wygasł lub jest nieprawidłowy. Prosimy odświeżyć stronę.',
-  tokenConflict: 'Ten formularz został już wysłany z inną wiadomością. Prosimy odświeżyć stronę.',
   tooLarge: 'Żądanie jest zbyt duże.',
   unsupportedType: 'Nieobsługiwany format. Prosimy przesłać dane w formacie JSON.',
   rateLimited: 'Zbyt wiele żądań. Prosimy spróbować ponownie później.',

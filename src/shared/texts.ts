@@ -125,7 +125,6 @@ export const TEXT = {
   notFoundTitle: 'Seite nicht gefunden',
   backHome: 'Zur Startseite',
   tokenInvalid: 'Das Formular ist abgelaufen oder ungültig. Bitte laden Sie die Seite neu.',
-  tokenConflict: 'Dieses Formular wurde bereits mit einer anderen Nachricht gesendet. Bitte laden Sie die Seite neu.',
   tooLarge: 'Die Anfrage ist zu groß.',
   unsupportedType: 'Nicht unterstütztes Format. Bitte senden Sie JSON.',
   rateLimited: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.',

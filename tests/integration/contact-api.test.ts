@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { TOKEN_WINDOW_MS, deriveToken } from '../../src/server/contact/token.ts'
 import { queryStore } from '../helpers/postgres.ts'
 import { CLIENT_DIR, buildTestApp, type InProcessApp } from '../helpers/app.ts'
 import { VISITOR, expectError, fetchForm as fetchFormOf, postContact, submitInquiry as submitInquiryTo, type Fields } from '../helpers/contact.ts'
@@ -31,7 +32,6 @@ const FETCH_ENCODINGS = 'gzip, deflate, br, zstd'
 const TEXT = {
   invalid: 'Fehler. Bitte füllen Sie alle Felder aus.',
   token: 'Das Formular ist abgelaufen oder ungültig. Bitte laden Sie die Seite neu.',
-  conflict: 'Dieses Formular wurde bereits mit einer anderen Nachricht gesendet. Bitte laden Sie die Seite neu.',
   badRequest: 'Ungültige Anfrage.',
   tooLarge: 'Die Anfrage ist zu groß.',
   unsupported: 'Nicht unterstütztes Format. Bitte senden Sie JSON.',
@@ -48,15 +48,18 @@ function inquiries(dataDir: string) {
 describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
   const post = (body: unknown, headers: Record<string, string> = {}) => postContact(app!.url, body, headers, path, app!.fetch)
 
-  test('a valid inquiry gets 200 with a fresh token and hash, and is stored for mailing', async () => {
+  test('a valid inquiry gets 200 with the token and hash of the current second, and is stored for mailing', async () => {
     app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     const response = await post({ ...VISITOR, token, hash })
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toEqual({ ok: true, token: expect.stringMatching(/^[A-Za-z0-9]{15}$/), hash: expect.any(String) })
-    expect(body.token).not.toBe(token)
     expect(await inquiries(app.dataDir)).toEqual([{ token, message: VISITOR.message, spam_reason: null, outbox: expect.any(String) }])
+    // The answer's token and hash are the current second's (the page's own, if it was served in it): a next message
+    // sent with them is taken.
+    expect((await post({ ...VISITOR, message: 'Noch eine Frage', token: body.token, hash: body.hash })).status).toBe(200)
+    expect((await inquiries(app.dataDir)).map((row) => row.message)).toEqual([VISITOR.message, 'Noch eine Frage'])
   })
 
   test('malformed JSON gets 400', async () => {
@@ -108,13 +111,19 @@ describe.each(['/api/contact', '/api/sendMail'])('POST %s', (path) => {
     await expectError(await post({ ...VISITOR, token, hash }), 403, TEXT.token)
   })
 
-  test('the same token again with the same content gets 200 and is stored once; with other content 409', async () => {
+  test('the same token again with the same content gets 200 and is stored once; with other content it is an inquiry of its own', async () => {
     app = await buildTestApp()
     const { token, hash } = await fetchForm(app.url)
     expect((await post({ ...VISITOR, token, hash })).status).toBe(200)
     expect((await post({ ...VISITOR, token, hash })).status).toBe(200)
-    await expectError(await post({ ...VISITOR, message: 'Etwas anderes', token, hash }), 409, TEXT.conflict)
     expect(await inquiries(app.dataDir)).toHaveLength(1)
+    // Pages served in the same second share a token (decision 055): another visitor's message is stored too, once.
+    expect((await post({ ...VISITOR, message: 'Etwas anderes', token, hash })).status).toBe(200)
+    expect((await post({ ...VISITOR, message: 'Etwas anderes', token, hash })).status).toBe(200)
+    expect(await inquiries(app.dataDir)).toEqual([
+      { token, message: VISITOR.message, spam_reason: null, outbox: expect.any(String) },
+      { token, message: 'Etwas anderes', spam_reason: null, outbox: expect.any(String) },
+    ])
   })
 
   test('a body over 32 KB gets 413', async () => {
@@ -265,10 +274,16 @@ describe('headers and pages', () => {
       }
     }
     expect((await get('gzip;q=0, br')).headers['content-encoding']).toBeUndefined()
-    // Each compressed answer still carries its own token.
-    const tokens = await Promise.all([get('gzip'), get('gzip')])
+    // Each compressed answer carries the token of the second it was served in (derived, decision 055), not one
+    // spliced in before.
     const tokenOf = (body: Buffer) => /"token":"([^"]+)"/.exec(zlib.gunzipSync(body).toString())![1]
-    expect(tokenOf(tokens[0].body)).not.toBe(tokenOf(tokens[1].body))
+    for (let i = 0; i < 2; i++) {
+      const from = Math.floor(Date.now() / TOKEN_WINDOW_MS)
+      const zipped = await get('gzip')
+      const to = Math.floor(Date.now() / TOKEN_WINDOW_MS)
+      const current = Array.from({ length: to - from + 1 }, (_, w) => deriveToken(app!.app.secret, '127.0.0.1', from + w))
+      expect(current).toContain(tokenOf(zipped.body))
+    }
   })
 
   test('unknown paths get 404: JSON under /api, a page elsewhere; the built index.html is not served raw', async () => {

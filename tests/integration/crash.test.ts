@@ -20,7 +20,8 @@ async function submitOne(url: string, round: number, i: number, onAnswer: () => 
       message: `Nachricht ${i} aus Runde ${round}`,
     })
     onAnswer()
-    return response.status === 200 ? String(response.sent.token) : null
+    // Token and message: together they name the inquiry (pages served in the same second share a token).
+    return response.status === 200 ? `${String(response.sent.token)} ${String(response.sent.message)}` : null
   } catch {
     return null // the process died under this request: no 200, no promise made
   }
@@ -54,13 +55,15 @@ test(`${ROUNDS} crashes (kill -9) during bursts lose no inquiry that was answere
 
   const final = await startServerProcess({ ...env, LOG_LEVEL: 'info' })
   try {
-    const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
+    const rows = await queryStore<{ id: number; token: string; message: string }>(dataDir, 'SELECT id, token, message FROM inquiries')
+    const idOf = new Map(rows.map((row) => [`${row.token} ${row.message}`, String(row.id)]))
+    const stored = new Set(idOf.keys())
     if (!onPostgres()) expect((await queryStore(dataDir, 'PRAGMA integrity_check'))[0]).toEqual({ integrity_check: 'ok' })
-    expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
+    expect(acknowledged.filter((sent) => !stored.has(sent))).toEqual([])
     // Every acknowledged inquiry reaches the mailbox at least once (a crash mid-send may deliver one twice).
-    const delivered = () => new Set(smtp!.messages.map((mail) => /inquiry-\d+-([A-Za-z0-9]{15})@/.exec(mail.parsed.messageId ?? '')?.[1]))
+    const delivered = () => new Set(smtp!.messages.map((mail) => /inquiry-(\d+)-[A-Za-z0-9]{15}@/.exec(mail.parsed.messageId ?? '')?.[1]))
     await expect
-      .poll(() => acknowledged.filter((token) => !delivered().has(token)).length, { timeout: 60_000 + 100 * acknowledged.length, interval: 250 })
+      .poll(() => acknowledged.filter((sent) => !delivered().has(idOf.get(sent))).length, { timeout: 60_000 + 100 * acknowledged.length, interval: 250 })
       .toBe(0)
     console.log(
       `crash: ${ROUNDS} kill -9 rounds, ${acknowledged.length} inquiries answered 200, 0 lost, ${smtp.messages.length} mails for ${stored.size} stored`,

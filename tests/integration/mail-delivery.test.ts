@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { RETRY } from '../../src/server/mail/outbox.ts'
 import { buildTestApp, type InProcessApp } from '../helpers/app.ts'
-import { submitInquiry, type Fields } from '../helpers/contact.ts'
+import { VISITOR, fetchForm, postContact, submitInquiry, type Fields } from '../helpers/contact.ts'
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.ts'
 
 let app: InProcessApp | undefined
@@ -151,6 +151,22 @@ describe('mail goes out once', () => {
     // Nothing is left to send once both queued mails are sent: a third mail could not come later.
     await expect.poll(async () => (await store.listOutbox()).map((row) => row.status)).toEqual(['sent', 'sent'])
     expect(mails.map((mail) => mail.parsed.text?.match(/einmal|danach/)?.[0])).toEqual(['einmal', 'danach'])
+  })
+
+  test('two visitors whose pages share a token (served in the same second) both reach the owner, each message once', async () => {
+    await startWithSink()
+    const store = await app!.store()
+    const { token, hash } = await fetchForm(app!.url, undefined, {}, app!.fetch)
+    const post = (message: string) => postContact(app!.url, { ...VISITOR, message, token, hash }, {}, '/api/contact', app!.fetch)
+    expect((await post('vom ersten Besucher')).status).toBe(200)
+    expect((await post('vom zweiten Besucher')).status).toBe(200)
+    // The first one's answer got lost and it is sent again: the same token and content, stored and mailed once.
+    expect((await post('vom ersten Besucher')).status).toBe(200)
+    const mails = await smtp!.waitFor(2)
+    await expect.poll(async () => (await store.listOutbox()).map((row) => row.status)).toEqual(['sent', 'sent'])
+    expect(mails.map((mail) => mail.parsed.text?.match(/vom \S+ Besucher/)?.[0]).sort()).toEqual(['vom ersten Besucher', 'vom zweiten Besucher'])
+    // Each mail's Message-ID names its inquiry, not only the shared token.
+    expect(mails.map((mail) => mail.parsed.messageId).sort()).toEqual([`<inquiry-1-${token}@127.0.0.1>`, `<inquiry-2-${token}@127.0.0.1>`])
   })
 
   test('spam is never mailed, while the genuine inquiry after it is', async () => {

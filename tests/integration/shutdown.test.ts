@@ -20,11 +20,15 @@ afterEach(async () => {
   server = smtp = drip = undefined
 })
 
-type Outcome = { kind: 'answer'; status: number; token?: string } | { kind: 'no connection'; code: string }
+/** `sent`: a post's token and message, which together name its inquiry (pages of one second share a token). */
+type Outcome = { kind: 'answer'; status: number; sent?: string } | { kind: 'no connection'; code: string }
+/** The stored inquiries, each as its token and message. */
+const storedInquiries = async (dataDir: string) =>
+  new Set((await queryStore<{ token: string; message: string }>(dataDir, 'SELECT token, message FROM inquiries')).map((row) => `${row.token} ${row.message}`))
 
 // After the drain the server stops listening: new connections are refused, and a connection that the kernel had
 // accepted but the server had not yet read a request from is reset. Neither carries an answer, so a client knows
-// nothing was confirmed (the form says "Senden fehlgeschlagen" and a retry with the same token is idempotent).
+// nothing was confirmed (the form says "Senden fehlgeschlagen" and a retry with the same token and content is idempotent).
 // A connection that has not sent a whole request when the drain ends is closed by the server ("other side closed").
 const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'])
 
@@ -39,7 +43,7 @@ async function attempt(url: string, i: number): Promise<Outcome[]> {
     if (!token || !hash) return outcomes
     const response = await postContact(url, { ...VISITOR, themail3h6: `l${i}@example.de`, message: `Last ${i}`, token, hash })
     await response.arrayBuffer()
-    outcomes.push({ kind: 'answer', status: response.status, token })
+    outcomes.push({ kind: 'answer', status: response.status, sent: `${token} Last ${i}` })
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause
     outcomes.push({ kind: 'no connection', code: cause?.code ?? String(error) })
@@ -97,9 +101,9 @@ test('SIGTERM during load answers every request in flight, finishes the mail bei
     'Last 0',
   ])
   expect(last?.status).toBe('sent')
-  const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
-  const acknowledged = answers.filter((o) => o.status === 200 && o.token).map((o) => o.token!)
-  expect(acknowledged.filter((token) => !stored.has(token))).toEqual([])
+  const stored = await storedInquiries(dataDir)
+  const acknowledged = answers.filter((o) => o.status === 200 && o.sent).map((o) => o.sent!)
+  expect(acknowledged.filter((sent) => !stored.has(sent))).toEqual([])
   const log = server.output.join('\n')
   expect(log).toContain('shutting down')
 }, 60_000)
@@ -127,9 +131,9 @@ test('SIGTERM with 200 half-open connections and 20 posts in flight stores every
     try {
       const response = await postContact(url, { ...VISITOR, themail3h6: `h${i}@example.de`, message: `Halb offen ${i}`, token, hash })
       await response.arrayBuffer()
-      return { status: response.status, token }
+      return { status: response.status, sent: `${token} Halb offen ${i}` }
     } catch {
-      return { status: 0, token } // no answer: nothing was promised
+      return { status: 0, sent: `${token} Halb offen ${i}` } // no answer: nothing was promised
     }
   })
   const stopping = Date.now()
@@ -140,8 +144,8 @@ test('SIGTERM with 200 half-open connections and 20 posts in flight stores every
 
   const answers = await Promise.all(posts)
   expect(answers.filter((answer) => ![0, 200, 503].includes(answer.status))).toEqual([])
-  const stored = new Set((await queryStore<{ token: string }>(dataDir, 'SELECT token FROM inquiries')).map((row) => row.token))
-  expect(answers.filter((answer) => answer.status === 200 && !stored.has(answer.token))).toEqual([])
+  const stored = await storedInquiries(dataDir)
+  expect(answers.filter((answer) => answer.status === 200 && !stored.has(answer.sent))).toEqual([])
   console.log(`shutdown with 200 half-open connections: exit 0 after ${took} ms, posts answered: ${JSON.stringify(answers.map((a) => a.status))}`)
 }, 40_000)
 

@@ -225,10 +225,9 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     }
   }
 
-  async function saveCheckout(request: FastifyRequest, site: Site, data: CheckoutPayload, issuedAt: number): Promise<SaveResult> {
-    const now = Date.now()
+  /** What the checkout stores, and its digest: with the token, the key that tells a retry from another checkout. */
+  function checkoutContent(site: Site, data: CheckoutPayload) {
     const details = detailsOf(data)
-    const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
     const currency = site.settings.currency ?? 'EUR'
     // The price is the file's, never the client's: nothing posted names an amount.
     const amount = site.settings.price!
@@ -237,6 +236,13 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     const digest = createHash('sha256')
       .update(JSON.stringify([site.host.ascii, data[CHECKOUT_FIELD.name], data[CHECKOUT_FIELD.email], details, amount, currency, plan ?? null]))
       .digest('base64url')
+    return { details, currency, amount, plan, digest }
+  }
+
+  async function saveCheckout(request: FastifyRequest, site: Site, data: CheckoutPayload, issuedAt: number): Promise<SaveResult> {
+    const now = Date.now()
+    const spam = spamReason(data, issuedAt, now, config.minFillSeconds)
+    const { details, currency, amount, plan, digest } = checkoutContent(site, data)
     const { price, vat } = priceOf(site)
     const result = await store.saveInquiry(
       {
@@ -311,7 +317,8 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     let taken: Taken | null = null
     if (accepted) {
       taken = await accepted.take(clientKey(request), config.contactRateLimit, HOUR_MS)
-      if (taken.status === 'full' && (await store.findInquiry(data[CHECKOUT_FIELD.token])) === null) {
+      // A repeat of a checkout already taken (same token and content: a token is shared within its second) is answered.
+      if (taken.status === 'full' && (await store.findInquiry(data[CHECKOUT_FIELD.token], checkoutContent(site, data).digest)) === null) {
         throw new HttpError(429, text.rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
       }
     }
@@ -323,7 +330,6 @@ export default async function checkoutRoutes(app: FastifyInstance) {
         await taken.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
       }
     }
-    if (result.status === 'conflict') throw new HttpError(409, text.tokenConflict)
     return reply.code(303).header('cache-control', 'no-store').redirect(`${CHECKOUT_PATH}?gesendet=1`, 303)
   }
   // Another site's posts are refused before they count against the buyer's posts (http/same-origin.ts).

@@ -160,7 +160,6 @@ export default async function contactRoutes(app: FastifyInstance) {
       if (result?.status !== 'created')
         await confirmation?.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
     }
-    if (result.status === 'conflict') throw new HttpError(409, TEXTS[site.language].tokenConflict)
     if (result.status === 'created') {
       if (mail.queue || confirmation?.plan.mail) outbox.kick()
       const confirm = confirmation && { kind: confirmation.plan.kind, mailed: confirmation.plan.mail }
@@ -178,8 +177,9 @@ export default async function contactRoutes(app: FastifyInstance) {
     let taken: Taken | null = null
     if (accepted) {
       taken = await accepted.take(clientKey(request), config.contactRateLimit, HOUR_MS)
-      // A visitor repeating a submission that was already taken (its answer got lost) is answered as before.
-      if (taken.status === 'full' && (await store.findInquiry(data[FIELD.token]))?.contentHash !== digest) {
+      // A visitor repeating a submission that was already taken (its answer got lost) is answered as before: the
+      // same token and content. A token alone is shared by every page of the host served in its second.
+      if (taken.status === 'full' && (await store.findInquiry(data[FIELD.token], digest)) === null) {
         throw new HttpError(429, TEXTS[site.language].rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
       }
     }

@@ -15,9 +15,12 @@ export interface Offer {
 }
 
 export interface NewInquiry {
-  /** The form token: single use, and the idempotency key of a submission. */
+  /**
+   * The form token. Derived from host and second (decision 055), so pages served in the same second share it: with
+   * the content's digest it is the idempotency key of a submission, and not unique by itself.
+   */
   token: string
-  /** A digest of the content, to tell a retry (same content) from a re-use (different content). */
+  /** A digest of the content: the same token and content again is a retry, other content a submission of its own. */
   contentHash: string
   /** ASCII (punycode) form of the domain the visitor wrote from. */
   domain: string
@@ -175,7 +178,8 @@ export interface DailyStats {
   spam: number
 }
 
-export type SaveResult = { status: 'created'; id: number } | { status: 'duplicate'; id: number } | { status: 'conflict' }
+/** 'duplicate': the same token and content were stored before (a retry), as `id`. */
+export type SaveResult = { status: 'created'; id: number } | { status: 'duplicate'; id: number }
 
 export interface OutboxItem {
   id: number

@@ -79,6 +79,12 @@ export async function migrate(db: Kysely<unknown>, dialect: DialectName, context
     }
     const { error } = await migrator.migrateTo(count === 0 ? NO_MIGRATIONS : nameOf(count - 1))
     if (error) throw error
+    // SQLite migrates with foreign keys off (a table made anew must be dropped without its references acting,
+    // migrations/0030-inquiry-content-key.ts): every reference is checked here instead, before anything commits.
+    if (dialect === 'sqlite') {
+      const broken = (await sql<Record<string, unknown>>`PRAGMA foreign_key_check`.execute(trx)).rows
+      if (broken.length > 0) throw new Error(`The migration would leave broken references: ${JSON.stringify(broken.slice(0, 5))}`)
+    }
     await recordLegacyVersion(trx, dialect, count)
   })
 }

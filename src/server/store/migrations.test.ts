@@ -44,7 +44,7 @@ for (const recorded of [false, true]) {
         old.createdAt,
       ])
       const store = await open(config)
-      expect(await store.findInquiry(old.token)).toMatchObject({ message: 'Eine alte Anfrage', language: 'de', offer: null })
+      expect(await store.findInquiry(old.token, old.contentHash)).toMatchObject({ message: 'Eine alte Anfrage', language: 'de', offer: null })
       // The search index (made at the console's step) holds the rows from before it too.
       expect(await store.consoleInquiries({ words: ['alte'], limit: 10 })).toHaveLength(1)
       expect(await describeStoreSchema(config)).toEqual(expected(postgres))

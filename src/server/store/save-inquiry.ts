@@ -29,7 +29,10 @@ function precompiled<Name extends string, Row>(names: readonly Name[], build: (v
   })
 }
 
-/** Stores the inquiry and its outbox entries (the owner's mail and its notifications); the same token again is a duplicate, or a conflict with other content. */
+/**
+ * Stores the inquiry and its outbox entries (the owner's mail and its notifications). The same token and content again
+ * is a duplicate; the same token with other content is an inquiry of its own (tokens are shared, decision 055).
+ */
 export function inquirySaver(db: Kysely<Database>) {
   const inquiryColumns = [
     'token',
@@ -78,10 +81,12 @@ export function inquirySaver(db: Kysely<Database>) {
         buyer_country: value('buyer_country'),
         buyer_vat_id: value('buyer_vat_id'),
       })
-      .onConflict((oc) => oc.column('token').doNothing())
+      .onConflict((oc) => oc.columns(['token', 'content_hash']).doNothing())
       .returning('id'),
   )
-  const byToken = precompiled(['token'], (value) => db.selectFrom('inquiries').select(['id', 'content_hash']).where('token', '=', value('token')))
+  const byKey = precompiled(['token', 'content_hash'], (value) =>
+    db.selectFrom('inquiries').select('id').where('token', '=', value('token')).where('content_hash', '=', value('content_hash')),
+  )
   const outboxColumns = ['inquiry_id', 'message_id', 'next_attempt_at', 'created_at', 'mail_to'] as const
   const mailRow = (value: (name: (typeof outboxColumns)[number]) => never) => ({
     inquiry_id: value('inquiry_id'),
@@ -180,8 +185,8 @@ export function inquirySaver(db: Kysely<Database>) {
       )
     ).rows[0]
     if (!inserted) {
-      const existing = (await trx.executeQuery(byToken({ token: inquiry.token }))).rows[0]!
-      return existing.content_hash === inquiry.contentHash ? { status: 'duplicate', id: existing.id } : { status: 'conflict' }
+      const existing = (await trx.executeQuery(byKey({ token: inquiry.token, content_hash: inquiry.contentHash }))).rows[0]!
+      return { status: 'duplicate', id: existing.id }
     }
     // The instalment plan a checkout's buyer chose (decision 042): rare, so outside the precompiled insert above.
     if (inquiry.plan) {

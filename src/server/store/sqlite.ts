@@ -55,10 +55,13 @@ export async function createSqliteStore(file: string, options: SqliteStoreOption
   const sqlite = openPrivately(file)
   // FULL: a 200 is only sent after the inquiry is on disk, even across a power loss. See docs/decisions/003.
   sqlite.exec('PRAGMA synchronous = FULL')
-  sqlite.exec('PRAGMA foreign_keys = ON')
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(sqlite, file) })
   try {
+    // Foreign keys on only after migrating: a step that makes a table anew must drop the old one without its
+    // references acting (migrate.ts checks them all before the migration commits).
+    sqlite.exec('PRAGMA foreign_keys = OFF')
     await guardedAsync(() => migrateToLatest(db as Kysely<unknown>, 'sqlite', options.migration))
+    sqlite.exec('PRAGMA foreign_keys = ON')
   } catch (error) {
     await db.destroy()
     throw error

@@ -18,17 +18,29 @@ const emptyStoreConfig = () => testStoreConfig('store-', { empty: true })
 const inquiry = newInquiry
 const queue = { queue: true, mailTo: null } as const
 
-test('an inquiry is stored with its mail; the same token again is a duplicate, with other content a conflict', async () => {
+test('an inquiry is stored with its mail; the same token and content again is a duplicate, other content with the same token an inquiry of its own', async () => {
   const store = await open(await storeConfig())
   const first = inquiry({ offer: { amount: 5000, currency: 'EUR' }, belowMinimum: true })
   const saved = await store.saveInquiry(first, queue)
   expect(saved).toEqual({ status: 'created', id: expect.any(Number) })
   const id = (saved as { id: number }).id
   expect(await store.saveInquiry(first, queue)).toEqual({ status: 'duplicate', id })
-  expect(await store.saveInquiry({ ...first, contentHash: 'other' }, queue)).toEqual({ status: 'conflict' })
+  // Pages served in the same second share a token (decision 055): another visitor's message is a new inquiry.
+  const other = { ...first, contentHash: 'other', message: 'Eine andere Nachricht' }
+  const second = await store.saveInquiry(other, queue)
+  expect(second).toEqual({ status: 'created', id: expect.any(Number) })
+  const secondId = (second as { id: number }).id
+  expect(secondId).not.toBe(id)
+  expect(await store.saveInquiry(other, queue)).toEqual({ status: 'duplicate', id: secondId })
   expect(await store.getInquiry(id)).toEqual({ ...first, id })
-  expect(await store.findInquiry(first.token)).toEqual({ ...first, id })
+  expect(await store.findInquiry(first.token, first.contentHash)).toEqual({ ...first, id })
+  expect(await store.findInquiry(first.token, 'other')).toEqual({ ...other, id: secondId })
+  expect(await store.findInquiry(first.token, 'no-such-content')).toBeNull()
   expect(await store.outboxStatus(id)).toEqual({ status: 'pending', attempts: 0, lastError: null })
+  expect(await store.outboxStatus(secondId)).toEqual({ status: 'pending', attempts: 0, lastError: null })
+  // Each mail has a Message-ID of its own: it names the inquiry's id, not only the shared token.
+  const mails = await store.claimDueMail(Date.now(), 10, 'test-owner', 60_000)
+  expect(new Set(mails.map((mail) => mail.messageId)).size).toBe(2)
   const spam = await store.saveInquiry(inquiry({ spamReason: 'decoy-filled' }), { queue: false })
   expect(await store.outboxStatus((spam as { id: number }).id)).toBeNull()
 })
@@ -41,7 +53,7 @@ test('an inquiry keeps the language it was written in wherever it is read; the s
   const { id } = (await store.saveInquiry(english, queue, confirm)) as { id: number }
   const german = (await store.saveInquiry(inquiry(), queue)) as { id: number }
   expect(await store.getInquiry(id)).toEqual({ ...english, id })
-  expect((await store.findInquiry(english.token))?.language).toBe('en')
+  expect((await store.findInquiry(english.token, english.contentHash))?.language).toBe('en')
   expect((await store.getInquiry(german.id))?.language).toBe('de')
   expect((await store.listInquiries({})).map((row) => [row.id, row.language])).toEqual([
     [german.id, 'de'],
@@ -87,10 +99,57 @@ test('the step that lets inquiries take the new languages keeps the language of 
   }
   await expect(queryStore(config.dataDir, `UPDATE inquiries SET language = 'fr' WHERE token = 'englishtoken000'`)).rejects.toThrow(/check/i)
   const store = await open(config)
-  expect((await store.findInquiry('englishtoken000'))?.language).toBe('en')
-  expect((await store.findInquiry('germantoken0000'))?.language).toBe('de')
+  expect((await store.findInquiry('englishtoken000', 'h'))?.language).toBe('en')
+  expect((await store.findInquiry('germantoken0000', 'h'))?.language).toBe('de')
   await queryStore(config.dataDir, `UPDATE inquiries SET language = 'pl' WHERE token = 'englishtoken000'`)
-  expect((await store.findInquiry('englishtoken000'))?.language).toBe('pl')
+  expect((await store.findInquiry('englishtoken000', 'h'))?.language).toBe('pl')
+})
+
+test('the step that keys inquiries by token and content keeps every inquiry and what refers to it: mail, replies, deals, search', async () => {
+  const config = await emptyStoreConfig()
+  const steps = await schemaBefore(config, (all) => all.indexOf('0030-inquiry-content-key'))
+  const insert = (token: string, contentHash: string, message: string) =>
+    queryStore(config.dataDir, 'INSERT INTO inquiries (token, content_hash, domain, name, email, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      token,
+      contentHash,
+      'example.de',
+      'Erika',
+      'erika@example.de',
+      message,
+      1,
+    ])
+  await insert('oldtoken0000001', 'h1', 'Eine alte Anfrage')
+  await insert('oldtoken0000002', 'h2', 'Noch eine')
+  // Before the step a token is unique by itself.
+  await expect(insert('oldtoken0000001', 'h3', 'Eine andere')).rejects.toThrow(/unique|duplicate/i)
+  const { id } = (await queryStore<{ id: number }>(config.dataDir, "SELECT id FROM inquiries WHERE token = 'oldtoken0000001'"))[0]!
+  await queryStore(
+    config.dataDir,
+    "INSERT INTO outbox (inquiry_id, message_id, status, next_attempt_at, created_at) VALUES (?, '<old@example.de>', 'pending', 1, 1)",
+    [id],
+  )
+  await queryStore(config.dataDir, "INSERT INTO replies (inquiry_id, body, created_at) VALUES (?, 'Antwort', 1)", [id])
+  // A deal goes with its inquiry (ON DELETE CASCADE): the step must not delete and insert the inquiries under it.
+  await queryStore(
+    config.dataDir,
+    `INSERT INTO deals (link_hash, link_sealed, inquiry_id, domain, status, amount, currency, reference, created_at, payment_due_at, transfer_days)
+     VALUES ('lh', 'ls', ?, 'example.de', 'awaiting_payment', 5000, 'EUR', 'REF-1', 1, 2, 14)`,
+    [id],
+  )
+  const store = await open(config)
+  expect(await store.findInquiry('oldtoken0000001', 'h1')).toMatchObject({ id, message: 'Eine alte Anfrage' })
+  expect(await store.findInquiry('oldtoken0000002', 'h2')).toMatchObject({ message: 'Noch eine' })
+  expect(await store.outboxStatus(id)).toEqual({ status: 'pending', attempts: 0, lastError: null })
+  expect((await queryStore<{ inquiry_id: number }>(config.dataDir, 'SELECT inquiry_id FROM replies')).map((row) => Number(row.inquiry_id))).toEqual([id])
+  expect((await queryStore<{ inquiry_id: number }>(config.dataDir, 'SELECT inquiry_id FROM deals')).map((row) => Number(row.inquiry_id))).toEqual([id])
+  expect(await store.consoleInquiries({ words: ['alte'], limit: 10 })).toHaveLength(1)
+  // After it: the same token and content is a duplicate, other content with the token an inquiry of its own, found
+  // by the search (the index's triggers are there again).
+  expect(await store.saveInquiry(newInquiry({ token: 'oldtoken0000001', contentHash: 'h1' }), queue)).toEqual({ status: 'duplicate', id })
+  const other = await store.saveInquiry(newInquiry({ token: 'oldtoken0000001', contentHash: 'h3', message: 'Eine neue Anfrage' }), queue)
+  expect(other).toEqual({ status: 'created', id: expect.any(Number) })
+  expect((await store.consoleInquiries({ words: ['neue'], limit: 10 })).map((row) => row.id)).toEqual([(other as { id: number }).id])
+  expect(await queryStore(config.dataDir, 'SELECT name FROM kysely_migration')).toHaveLength(steps)
 })
 
 test('inquiries saved at the same moment are all stored, each under its own id', async () => {
@@ -223,7 +282,7 @@ test('a store made before the query layer is taken over as it is: its offers bec
   )
   const [a, b] = await Promise.all([open(config), open(config)])
   // Every inquiry from before English pages was written on a German one.
-  expect(await a.findInquiry('oldtoken0000000')).toMatchObject({ offer: { amount: 4900, currency: 'EUR' }, message: 'Alt', language: 'de' })
+  expect(await a.findInquiry('oldtoken0000000', 'h')).toMatchObject({ offer: { amount: 4900, currency: 'EUR' }, message: 'Alt', language: 'de' })
   expect((await b.saveInquiry(inquiry({ offer: { amount: 10, currency: 'USD' } }), queue)).status).toBe('created')
   const recorded = await queryStore<{ name: string }>(config.dataDir, 'SELECT name FROM kysely_migration ORDER BY name')
   const all = stepsOf(postgres ? 'postgres' : 'sqlite').length

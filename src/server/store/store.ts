@@ -70,8 +70,10 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       const row = await guard(() => db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', '=', id).executeTakeFirst())
       return row ? toInquiry(row) : null
     },
-    async findInquiry(token) {
-      const row = await guard(() => db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.token', '=', token).executeTakeFirst())
+    async findInquiry(token, contentHash) {
+      const row = await guard(() =>
+        db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.token', '=', token).where('i.content_hash', '=', contentHash).executeTakeFirst(),
+      )
       return row ? toInquiry(row) : null
     },
     async checkWritable(now) {

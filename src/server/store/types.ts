@@ -91,8 +91,8 @@ export interface Store
   markRetry(id: number, nextAttemptAt: number, error: string): Promise<void>
   markFailed(id: number, error: string, now: number): Promise<void>
   getInquiry(id: number): Promise<StoredInquiry | null>
-  /** The inquiry stored under a form token, if any. */
-  findInquiry(token: string): Promise<StoredInquiry | null>
+  /** The inquiry stored under a form token and content digest, if any (a token alone may stand for several). */
+  findInquiry(token: string, contentHash: string): Promise<StoredInquiry | null>
   outboxStatus(inquiryId: number): Promise<{ status: OutboxStatus; attempts: number; lastError: string | null } | null>
   /** Writes a small row: throws StoreUnavailableError when the store cannot take writes now. */
   checkWritable(now: number): Promise<void>

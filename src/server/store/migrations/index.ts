@@ -33,6 +33,7 @@ import * as step0026 from './0026-advance-invoices.ts'
 import * as step0027 from './0027-domain-checks.ts'
 import * as step0028 from './0028-more-languages.ts'
 import * as step0029 from './0029-visit-statistics.ts'
+import * as step0030 from './0030-inquiry-content-key.ts'
 
 const modules: [string, Omit<SchemaStep, 'id'>][] = [
   ['0001-inquiries', step0001],
@@ -64,6 +65,7 @@ const modules: [string, Omit<SchemaStep, 'id'>][] = [
   ['0027-domain-checks', step0027],
   ['0028-more-languages', step0028],
   ['0029-visit-statistics', step0029],
+  ['0030-inquiry-content-key', step0030],
 ]
 
 export const SCHEMA_STEPS: readonly SchemaStep[] = modules.map(([id, step]) => ({ id, ...step }))

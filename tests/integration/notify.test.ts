@@ -34,15 +34,23 @@ const deliveryOf = (request: ReceivedRequest) => request.headers['x-domain-lande
 const pathIs = (path: string) => (request: ReceivedRequest) => request.url.split('?')[0] === path
 
 /** A visitor writes from `host`; resolves with the form token (the inquiry's key in the store). */
+let written = 0
+/**
+ * An inquiry of its own, and its id: pages served in one second share a token, so each message differs unless the
+ * test gives its own (decision 055), and the inquiry is the newest with that token (the post was answered first).
+ */
 async function writeFrom(server: ServerProcess, host: string, fields: Record<string, string> = {}) {
   const { token, hash } = await fetchForm(server.url, host)
-  const response = await requestAs(host, `${server.url}/api/contact`, { method: 'POST', body: { ...VISITOR, token, hash, ...fields } })
+  const response = await requestAs(host, `${server.url}/api/contact`, {
+    method: 'POST',
+    body: { ...VISITOR, message: `${VISITOR.message} (${++written})`, token, hash, ...fields },
+  })
   expect(response.status, response.html).toBe(200)
   return token
 }
 
 async function inquiryId(server: ServerProcess, token: string): Promise<number> {
-  const [row] = await queryStore<{ id: number }>(server.dataDir, 'SELECT id FROM inquiries WHERE token = ?', [token])
+  const [row] = await queryStore<{ id: number }>(server.dataDir, 'SELECT id FROM inquiries WHERE token = ? ORDER BY id DESC LIMIT 1', [token])
   return Number(row!.id)
 }
 

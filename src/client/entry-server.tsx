@@ -34,10 +34,13 @@ export function renderHead(host: string, language: Language, sold = false): stri
   return `<title>${escapeHtml(title)}</title>\n    <meta name="description" content="${escapeHtml(description)}" />`
 }
 
-/** The props as JSON inside a non-executed script element; "<" is escaped so no value can close the element. */
-export function renderProps(props: PageProps, nonce: string): string {
+/**
+ * The props as JSON inside a non-executed script element (a data block: no Content-Security-Policy governs it, so it
+ * needs neither nonce nor hash); "<" is escaped so no value can close the element.
+ */
+export function renderProps(props: PageProps): string {
   const json = JSON.stringify(props).replace(/</g, '\\u003c')
-  return `<script type="application/json" id="${PROPS_ELEMENT_ID}" nonce="${escapeHtml(nonce)}">${json}</script>`
+  return `<script type="application/json" id="${PROPS_ELEMENT_ID}">${json}</script>`
 }
 
 export { TEXTS }

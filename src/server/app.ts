@@ -222,7 +222,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.decorate('jobs', jobs)
   app.decorateRequest(SITE_LOOKUP, null)
 
-  addSecurityHeaders(app, pagePolicy(renderer.styleSources))
+  // One policy for every answer: the page's inline style and loader are allowed by their hashes, no nonce.
+  addSecurityHeaders(app, pagePolicy(renderer.styleSources, renderer.scriptSources), { nonce: false })
   // Registered without a global limit: the contact routes use it. Counters live in DATA_DIR (or PostgreSQL),
   // shared by all the server processes on it.
   const rateLimits = await openRateLimitStore(config, secret)

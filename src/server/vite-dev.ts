@@ -10,8 +10,10 @@ export interface ViteDev {
 
 /**
  * Vite's HMR client and React's refresh runtime need inline and evaluated scripts and inline styles, which the
- * production policy (nonces, the style sheet's hash, no 'unsafe-inline': app.ts, security-headers.ts) refuses, and
- * the HMR client talks to Vite over a WebSocket. Only the dev server sends this policy.
+ * production policy (the loader's and the style sheet's hashes, fixed at start; no nonce, no 'unsafe-inline':
+ * app.ts, security-headers.ts) refuses: the refresh preamble Vite writes into the page is an inline script whose
+ * hash the policy does not know. So in dev only, 'unsafe-inline' allows it (the page carries no nonce, which would
+ * switch 'unsafe-inline' off); and the HMR client talks to Vite over a WebSocket. Only the dev server sends this policy.
  */
 const DEV_CSP = [
   "default-src 'self'",

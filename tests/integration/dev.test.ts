@@ -50,7 +50,8 @@ describe('npm run dev', () => {
     expect(response.status).toBe(200)
     const html = await response.text()
     expect(html).toContain('<form class="contact"')
-    expect(html).toContain('<script nonce=')
+    // The page carries no nonce in dev either: one would switch the policy's 'unsafe-inline' off.
+    expect(html).not.toMatch(/\snonce=/)
     expect(html).toMatch(/<script [^>]*src="\/@vite\/client"/)
     expect(html).toContain('/@react-refresh')
     // Relaxed for the HMR client and React refresh, only here.
@@ -76,7 +77,10 @@ test('the production page has no Vite client and keeps its strict policy', async
     expect(html).toContain('<form class="contact"')
     expect(html).not.toMatch(/@vite|@react-refresh|entry-client\.tsx|__LANDER_CLIENT_ENTRY__/)
     const csp = response.headers.get('content-security-policy')!
-    expect(csp).toMatch(/script-src 'self' 'nonce-[0-9a-f]+'/)
+    // One fixed policy, the inline loader allowed by its hash (issue 37): no nonce.
+    expect(csp).toMatch(/script-src 'self' 'sha256-[^';]+';/)
+    expect(csp).not.toContain("'nonce-")
+    expect(html).not.toMatch(/\snonce=/)
     expect(csp).toMatch(/style-src 'self' 'sha256-[^';]+';/)
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|ws:/)
   } finally {

@@ -86,8 +86,9 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   })
   app.server.maxConnections = MAX_CONNECTIONS
   decorateConsole(app, { ...shared, renderer, dnsUpdates: dnsUpdates ?? null, domainNotices: domainNotices ?? null })
-  // The public page's policy (docs/decisions/006) without its style hash: the console has no inline style.
-  addSecurityHeaders(app, pagePolicy())
+  // The public page's policy (docs/decisions/006) without its hashes (the console has no inline style), and a nonce
+  // per answer for its scripts: one person's page, off the hot path.
+  addSecurityHeaders(app, pagePolicy(), { nonce: true })
   const hostNames = consoleHostNames(config)
   let untrustedProxyTold = false
   app.addHook('onRequest', async (request, reply) => {

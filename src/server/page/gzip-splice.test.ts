@@ -10,7 +10,7 @@ describe('spliceGzip', () => {
   const page = '<p>Die Domain example.de ist zu verkaufen.</p>'.repeat(40)
 
   test('decompresses to the fixed parts with the values in their places', () => {
-    const template = compressTemplate([text(page), value('token-123'), text(`${page}ende`), value(''), value('nonce')])
+    const template = compressTemplate([text(page), value('token-123'), text(`${page}ende`), value(''), value('stamp')])
     const body = spliceGzip(template, [text('token-456'), text(''), text('abcde')])!
     expect(zlib.gunzipSync(body).toString()).toBe(`${page}token-456${page}endeabcde`)
     // The second copy of the page refers back to the first: together smaller than one page alone.
@@ -36,7 +36,7 @@ describe('spliceGzip', () => {
 
   test('values given as text are written one byte per character, and each answer is a buffer of its own', () => {
     const big = 'q'.repeat(70_000)
-    const template = compressTemplate([text(page), value('a'.repeat(70_000)), text(page), value('nonce')])
+    const template = compressTemplate([text(page), value('a'.repeat(70_000)), text(page), value('stamp')])
     const first = spliceGzip(template, [big, 'abcde'])!
     const second = spliceGzip(template, [text('z'.repeat(70_000)), 'vwxyz'])!
     expect(zlib.gunzipSync(first).toString()).toBe(`${page}${big}${page}abcde`)

@@ -1,4 +1,4 @@
-// A gzip stream made of fixed parts, compressed once, and per-request values (token, hash, nonce) put between them
+// A gzip stream made of fixed parts, compressed once, and per-request values (token and hash) put between them
 // uncompressed (RFC 1951 stored blocks). Each fixed part is compressed as it will stand in the page: with what
 // comes before it as the preset dictionary, the values' places filled with NUL bytes. The page has no NUL, so no
 // back-reference can reach into a value, and as long as each value has the length it had when the parts were
@@ -81,7 +81,7 @@ export function compressTemplate(parts: (Buffer | { value: Buffer })[]): GzipTem
  * The gzip member of the template with `values` in their places, in order; undefined when a value's length is not
  * the one the template was compressed for (the caller then compresses the page as a whole). A string value is
  * written as Latin-1, one byte per character, as the template's own values were: the page's values (token, signed
- * time, nonce) are ASCII by construction, and a character above U+00FF would be cut to its low byte.
+ * time) are ASCII by construction, and a character above U+00FF would be cut to its low byte.
  */
 export function spliceGzip(template: GzipTemplate, values: (Buffer | string)[]): Buffer | undefined {
   const { stream, pieces, valueLengths } = template

@@ -19,7 +19,7 @@ interface RenderedPage {
 
 export interface PageRenderer {
   /** The landing page, hydrated in the browser when the visitor turns to the form; `head`: its search and sharing tags. */
-  page(props: PageProps, nonce: string, gzip?: boolean, head?: PageHead, key?: string): RenderedPage
+  page(props: PageProps, gzip?: boolean, head?: PageHead, key?: string): RenderedPage
   /**
    * A plain page without script, for 400/404: it never shows the requested host. `text` is the paragraph under the
    * heading ('' for none, when the heading says it all). `form`: one button that posts.
@@ -38,6 +38,8 @@ export interface PageRenderer {
   checkoutPage(props: CheckoutPageProps, title: string): string
   /** Content-Security-Policy sources that allow the pages' inline style sheet (its hash), for `style-src`. */
   styleSources: string[]
+  /** Content-Security-Policy sources that allow the page's inline scripts (the loader, by its hash), for `script-src`. */
+  scriptSources: string[]
 }
 
 /** A form of hidden fields and one submit button, posted to this origin (the CSP's form-action). */
@@ -53,12 +55,11 @@ export interface NoticeForm {
  */
 export const pageCacheKey = (props: Omit<PageProps, 'token' | 'hash'>, head: PageHead | undefined) => JSON.stringify({ ...props, token: '', hash: '', head })
 
-const NONCE = '%%CSP_NONCE%%'
 // Placeholders that survive the renderer's escaping and JSON unchanged. Visitor input never reaches a cached page;
 // only an owner's description could contain one, and would then show a token.
 const TOKEN = '%%FORM_TOKEN%%'
 const HASH = '%%FORM_HASH%%'
-const SLOTS = /(%%CSP_NONCE%%|%%FORM_TOKEN%%|%%FORM_HASH%%)/
+const SLOTS = /(%%FORM_TOKEN%%|%%FORM_HASH%%)/
 const CACHE_SIZE = 2000
 
 /**
@@ -106,6 +107,9 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
     get styleSources() {
       return renderer().styleSources
     },
+    get scriptSources() {
+      return renderer().scriptSources
+    },
     page: (...args) => renderer().page(...args),
     notice: (...args) => renderer().notice(...args),
     legal: (...args) => renderer().legal(...args),
@@ -119,28 +123,31 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
 const GERMAN_ROOT = '<html lang="de">'
 
 function rendererFrom(
-  html: string,
+  template: string,
   { TEXTS, renderApp, renderCheckoutPage, renderDealPage, renderDomainList, renderHead, renderProps }: typeof entryServer,
 ): PageRenderer {
-  if (!html.includes(GERMAN_ROOT)) throw new Error(`index.html has no ${GERMAN_ROOT}`)
-  const template = html.replace(/<script(?=[\s>])/g, `<script nonce="${NONCE}"`)
-  // The build puts the style sheet into the page (vite.config.ts); the CSP allows that element, and only it.
-  const styleSources = [...template.matchAll(/<style>([^<]*)<\/style>/g)].map(([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`)
+  if (!template.includes(GERMAN_ROOT)) throw new Error(`index.html has no ${GERMAN_ROOT}`)
+  // The build puts the style sheet and the loader into the page (vite.config.ts); the CSP allows these elements by
+  // their hashes, and only them, with one policy for every answer: no nonce to draw, send and splice per request
+  // (issue 37). The props are a JSON data block, which no policy governs; an element with `src` is allowed as 'self'.
+  const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+  const styleSources = [...template.matchAll(/<style>([^<]*)<\/style>/g)].map(([, css]) => sha256(css!))
+  const scriptSources = [...template.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(([, code]) => sha256(code!))
   const noticeTemplate = template
-    .replace(/<script nonce="[^"]*" type="module"[^>]*>[\s\S]*?<\/script>\s*/g, '')
+    .replace(/<script type="module"[^>]*>[\s\S]*?<\/script>\s*/g, '')
     .replace(/<link rel="modulepreload"[^>]*>\s*/g, '')
     .replace('<!--app-props-->', '')
   const inLanguage = (page: string, language: Language) => page.replace(GERMAN_ROOT, () => `<html lang="${language}">`)
 
-  const render = (props: PageProps, nonce: string, head?: PageHead) => {
+  const render = (props: PageProps, head?: PageHead) => {
     const title = renderHead(props.host, props.language, props.saleStatus === 'sold')
     return inLanguage(template, props.language)
       .replace('<!--app-head-->', () => (head ? `${title}\n    ${renderHeadTags(head)}` : title))
       .replace('<!--app-html-->', () => renderApp(props))
-      .replace('<!--app-props-->', () => renderProps(props, nonce))
+      .replace('<!--app-props-->', () => renderProps(props))
   }
 
-  // The page of a host is the same for every visitor but for its token, hash and nonce. It is rendered once per
+  // The page of a host is the same for every visitor but for its token and hash. It is rendered once per
   // host, language and settings (all in the props) with placeholders, which are then replaced per request: the page
   // stays identical, and React's renderer does not run on the hot path. The fixed parts are kept as UTF-8 bytes and compressed once.
   interface CachedPage {
@@ -161,7 +168,7 @@ function rendererFrom(
     if (page) {
       cache.delete(key) // most recently used goes last
     } else {
-      const html = render({ ...props, token: TOKEN, hash: HASH }, NONCE, head)
+      const html = render({ ...props, token: TOKEN, hash: HASH }, head)
       const parts = encodeParts(html.split(SLOTS))
       page = { parts, slots: parts.filter((part) => typeof part === 'string') }
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
@@ -172,14 +179,15 @@ function rendererFrom(
 
   return {
     styleSources,
-    page(props, nonce, gzip = false, head, key) {
+    scriptSources,
+    page(props, gzip = false, head, key) {
       // Pages answering a form sent without script carry the visitor's input: never cached.
       if (props.outcome || props.values) {
-        const html = render(props, nonce, head).replaceAll(NONCE, nonce)
+        const html = render(props, head)
         return gzip ? { body: zlib.gzipSync(html), encoding: 'gzip' } : { body: html }
       }
       const page = cached(props, head, key)
-      const values = page.slots.map((slot) => (slot === TOKEN ? props.token : slot === HASH ? props.hash : nonce))
+      const values = page.slots.map((slot) => (slot === TOKEN ? props.token : props.hash))
       const plain = () => Buffer.concat(filled(page, values, (value) => value))
       if (!gzip) return { body: plain() }
       page.gzip ??= compressTemplate(filled(page, values, (value) => ({ value })))

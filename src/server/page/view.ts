@@ -132,7 +132,7 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       if (statusCode === 200 && extra.outcome === undefined && (request.method === 'GET' || request.method === 'HEAD') && !site.preview) {
         visits.page(request, site.host.ascii)
       }
-      const page = renderer.page(props, reply.cspNonce, acceptsGzip(request.headers['accept-encoding']), base.head, base.key)
+      const page = renderer.page(props, acceptsGzip(request.headers['accept-encoding']), base.head, base.key)
       if (page.encoding) reply.header('content-encoding', page.encoding)
       // Every page carries a fresh single-use token, so no cache may keep it.
       reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding')

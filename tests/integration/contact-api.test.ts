@@ -247,10 +247,26 @@ describe('headers and pages', () => {
     for (const response of [again, api, missing]) expect(response.headers.get('content-security-policy')).toBe(csp)
   })
 
-  test('the page is never cached, the hashed assets are cached for good', async () => {
+  test('the page is revalidated on every use (its ETag answered 304 within its second), the hashed assets are cached for good', async () => {
     app = await sharedApp()
     const page = await app.fetch(`${app.url}/`)
-    expect(page.headers.get('cache-control')).toBe('no-store')
+    expect(page.headers.get('cache-control')).toBe('no-cache')
+    // A page and its ETag change with the second its token is of (decision 056): asked again with the ETag until the
+    // second has not changed in between, the answer is a 304 without a body; each 200 meanwhile has an ETag of its own.
+    let etag = page.headers.get('etag')!
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/)
+    for (let tries = 0; ; tries++) {
+      const again = await app.fetch(`${app.url}/`, { headers: { 'if-none-match': etag } })
+      if (again.status === 304) {
+        expect([await again.text(), again.headers.get('etag'), again.headers.get('cache-control')]).toEqual(['', etag, 'no-cache'])
+        break
+      }
+      expect(again.status).toBe(200)
+      expect(again.headers.get('etag')).not.toBe(etag)
+      etag = again.headers.get('etag')!
+      // Each pair of requests crossing a second boundary: not 100 times in a row.
+      expect(tries).toBeLessThan(100)
+    }
     // The page's inline loader imports the script when the visitor turns to the form.
     const asset = /import\(["'`](\/assets\/[^"'`]+\.js)["'`]\)/.exec(await page.text())![1]!
     const script = await app.requestAs('127.0.0.1:3000', `${app.url}${asset}`, { headers: { 'accept-encoding': FETCH_ENCODINGS } })

@@ -7,7 +7,7 @@ import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { TEXT } from '../../shared/texts.ts'
-import { issueToken } from '../contact/token.ts'
+import { issueToken, TOKEN_WINDOW_MS } from '../contact/token.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice, priceTermsOf } from '../sites/settings.ts'
 import { GERMAN, varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
@@ -17,6 +17,7 @@ import { acceptsGzip } from './gzip-splice.ts'
 import { pageHeadFor, type PageHead } from './head.ts'
 import { portfolioLinks } from '../portfolio/links.ts'
 import type { VisitCounter } from '../visits/counter.ts'
+import { createPreparedPages } from './prepared.ts'
 import { pageCacheKey, type NoticeForm, type PageRenderer } from './render.ts'
 
 export interface PageView {
@@ -80,6 +81,10 @@ interface PageBase {
   props: Omit<PageProps, 'token' | 'hash'>
   head: PageHead
   key: string
+  /** The prepared answer's key: the renderer's with the host whose token the page carries. */
+  preparedKey: string
+  /** The page's headers, made once: plain, and with gzip. */
+  headers: { plain: Record<string, string>; gzip: Record<string, string> }
 }
 /** Hosts whose page base a domains configuration keeps; the oldest goes first beyond it (a spray of hosts). */
 const PAGE_BASES_PER_LOAD = 2000
@@ -87,6 +92,7 @@ const PAGE_BASES_PER_LOAD = 2000
 export function createPageView(deps: { secret: string; renderer: PageRenderer; sites: SiteResolver; visits: VisitCounter }): PageView {
   const { secret, renderer, sites, visits } = deps
   const bases = new WeakMap<Site['domainsConfig'], Map<string, PageBase>>()
+  const prepared = createPreparedPages()
 
   function baseOf(site: Site): PageBase {
     let perLoad = bases.get(site.domainsConfig)
@@ -96,7 +102,11 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
     if (!base) {
       const props = { host: site.host.display, language: site.language, ...siteProps(site) }
       const head = pageHeadFor(site)
-      base = { props, head, key: pageCacheKey(props, head) }
+      const key = pageCacheKey(props, head)
+      // A token is shared by everyone who loads the page in its second and valid for a day: a stored copy gives
+      // nothing away, and `no-cache` makes every use ask again (decision 056).
+      const plain = { 'content-type': HTML, 'cache-control': 'no-cache', vary: site.variesByLanguage ? 'Accept-Encoding, Accept-Language' : 'Accept-Encoding' }
+      base = { props, head, key, preparedKey: `${site.host.ascii}\n${key}`, headers: { plain, gzip: { ...plain, 'content-encoding': 'gzip' } } }
       if (perLoad.size >= PAGE_BASES_PER_LOAD) perLoad.delete(perLoad.keys().next().value!)
       perLoad.set(id, base)
     }
@@ -125,18 +135,30 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
           return reply.code(301).header('cache-control', 'no-store').redirect(lookup.location, 301)
       }
       const { site } = lookup
-      const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
       const base = baseOf(site)
-      const props: PageProps = { ...base.props, token, hash: signedIssueTime, ...extra }
-      // The owner's own look through `….localhost` is no visit, nor is the answer to a form sent without script.
-      if (statusCode === 200 && extra.outcome === undefined && (request.method === 'GET' || request.method === 'HEAD') && !site.preview) {
-        visits.page(request, site.host.ascii)
+      const gzip = acceptsGzip(request.headers['accept-encoding'])
+      if (statusCode !== 200 || extra.outcome !== undefined || extra.values !== undefined) {
+        // The answer to a form sent without script: it carries the visitor's input, made for this answer alone.
+        const { token, signedIssueTime } = issueToken(secret, site.host.ascii)
+        const page = renderer.page({ ...base.props, token, hash: signedIssueTime, ...extra }, gzip, base.head, base.key)
+        if (page.encoding) reply.header('content-encoding', page.encoding)
+        reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding')
+        return varyByLanguage(reply, site).send(page.body)
       }
-      const page = renderer.page(props, acceptsGzip(request.headers['accept-encoding']), base.head, base.key)
-      if (page.encoding) reply.header('content-encoding', page.encoding)
-      // Every page carries a fresh single-use token, so no cache may keep it.
-      reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('vary', 'Accept-Encoding')
-      return varyByLanguage(reply, site).send(page.body)
+      // The owner's own look through `….localhost` is no visit.
+      if ((request.method === 'GET' || request.method === 'HEAD') && !site.preview) visits.page(request, site.host.ascii)
+      // The same bytes for every request of this second (decision 056): prepared at its first.
+      const second = Math.floor(Date.now() / TOKEN_WINDOW_MS)
+      const page = prepared.get(base.preparedKey, second, gzip, (zip) => {
+        const { token, signedIssueTime } = issueToken(secret, site.host.ascii, second * TOKEN_WINDOW_MS)
+        return renderer.page({ ...base.props, token, hash: signedIssueTime }, zip, base.head, base.key).body as Buffer
+      })
+      if (request.headers['if-none-match'] === page.etag) return reply.code(304).headers(base.headers.plain).header('etag', page.etag).send()
+      return reply
+        .code(200)
+        .headers(gzip ? base.headers.gzip : base.headers.plain)
+        .header('etag', page.etag)
+        .send(gzip ? page.gzip : page.plain)
     },
     notice,
     legal(reply, answer, title, text) {

@@ -16,7 +16,7 @@ import { chromium, type Browser } from 'playwright-core'
 import { build, root } from './build-lib.ts'
 import { recordPictures } from './console-code.ts'
 import { freePort, startServer } from './server-lib.ts'
-import { issueToken } from '../src/server/contact/token.ts'
+import { issueToken } from '../src/server/http/form-token.ts'
 import { FIELD } from '../src/shared/contact.ts'
 
 const only = process.argv[2]

@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import { signToken } from '../../src/server/contact/token.ts'
+import { signToken } from '../../src/server/http/form-token.ts'
 import { build, root } from '../build-lib.ts'
 import { freePort } from '../server-lib.ts'
 import {

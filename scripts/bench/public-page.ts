@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite'
 import zlib from 'node:zlib'
 import type { Options as AutocannonOptions } from 'autocannon'
 import { chromium } from 'playwright-core'
-import { issueToken } from '../../src/server/contact/token.ts'
+import { issueToken } from '../../src/server/http/form-token.ts'
 import { build, root } from '../build-lib.ts'
 import {
   argsOf,

@@ -11,7 +11,7 @@ export interface PageProps {
   language: Language
   token: string
   /**
-   * The token's signed issue time (server/contact/token.ts). Named `hash` in the browser, as the form field and the API
+   * The token's signed issue time (server/http/form-token.ts). Named `hash` in the browser, as the form field and the API
    * field are: the original form's name for what it sent beside the token.
    */
   hash: string

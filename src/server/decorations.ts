@@ -15,7 +15,7 @@ export interface SharedDecorations {
   store: Store
   outbox: OutboxWorker
   rateLimits: RateLimits
-  /** Signs the links of the public pages and mails (contact/token.ts, deal/link.ts). */
+  /** Signs the links of the public pages and mails (http/form-token.ts, deal/link.ts). */
   secret: string
 }
 

@@ -2,7 +2,7 @@
 // `npm test` runs a short round; `npm run fuzz` runs FUZZ_RUNS (default 100,000) requests.
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { issueToken } from '../../src/server/contact/token.ts'
+import { issueToken } from '../../src/server/http/form-token.ts'
 import { startApp, type TestApp } from '../helpers/app.ts'
 import { VISITOR, fetchForm } from '../helpers/contact.ts'
 

@@ -11,24 +11,21 @@ import { CHECKOUT_FIELD, CHECKOUT_PATH, CHECKOUT_VISIBLE, checkCheckout, type Ch
 import type { FieldErrors } from '../../shared/contact.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
-import { ownerMailPlan } from '../contact/owner-mail.ts'
-import { spamReason } from '../contact/spam.ts'
-import { issueToken, verifyToken } from '../contact/token.ts'
+import { ownerMailPlan } from '../submission/owner-mail.ts'
+import { spamReason } from '../submission/spam.ts'
+import { issueToken, verifyToken } from '../http/form-token.ts'
 import { clientKeyOf } from '../http/client-address.ts'
 import { HttpError, toFailure } from '../http/errors.ts'
 import { refuseCrossSite } from '../http/same-origin.ts'
 import { mailboxOf } from '../lib/mailbox.ts'
 import { priceTermsOf } from '../sites/settings.ts'
 import type { Site } from '../sites/resolver.ts'
-import type { Taken } from '../store/rate-limit-common.ts'
 import type { CheckoutDetails, SaveResult } from '../store/types.ts'
-import { sellsAtFixedPrice } from './rules.ts'
+import { sellsAtFixedPrice } from '../sites/checkout-rules.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
+import { acceptSubmission, everyPostLimit } from '../submission/accept.ts'
 
 const BODY_LIMIT = 16 * 1024
-const HOUR_MS = 60 * 60 * 1000
-/** All POSTs of a client address per hour, as a multiple of the accepted-submission limit (as the contact form's). */
-const POST_LIMIT_FACTOR = 10
 
 /** A plan of the checkout in minor units, as the inquiry keeps it (decision 042). */
 interface OfferedPlan {
@@ -275,18 +272,12 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     return result
   }
 
-  const everyPost =
-    config.contactRateLimit > 0
-      ? {
-          rateLimit: {
-            groupId: 'checkout-posts',
-            max: config.contactRateLimit * POST_LIMIT_FACTOR,
-            timeWindow: HOUR_MS,
-            keyGenerator: clientKey,
-            errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, TEXTS[sites.answerLanguage(request).language].rateLimited),
-          },
-        }
-      : {}
+  const everyPost = everyPostLimit(
+    config.contactRateLimit,
+    'checkout-posts',
+    clientKey,
+    (request) => new HttpError(429, TEXTS[sites.answerLanguage(request).language].rateLimited),
+  )
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     const site = sellingSite(request)
@@ -314,22 +305,18 @@ export default async function checkoutRoutes(app: FastifyInstance) {
     if (mailboxOf(data[CHECKOUT_FIELD.email]) === null) throw new HttpError(400, text.invalid, { [CHECKOUT_FIELD.email]: text.hintEmail } as FieldErrors)
     const token = verifyToken(secret, data[CHECKOUT_FIELD.token], site.host.ascii, data[CHECKOUT_FIELD.hash])
     if (token.status !== 'valid') throw new HttpError(403, text.tokenInvalid)
-    let taken: Taken | null = null
-    if (accepted) {
-      taken = await accepted.take(clientKey(request), config.contactRateLimit, HOUR_MS)
-      // A repeat of a checkout already taken (same token and content: a token is shared within its second) is answered.
-      if (taken.status === 'full' && (await store.findInquiry(data[CHECKOUT_FIELD.token], checkoutContent(site, data).digest)) === null) {
-        throw new HttpError(429, text.rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
-      }
-    }
-    let result: SaveResult | undefined
-    try {
-      result = await saveCheckout(request, site, data, token.issuedAt)
-    } finally {
-      if (taken?.status === 'taken' && result?.status !== 'created') {
-        await taken.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
-      }
-    }
+    await acceptSubmission(
+      {
+        quota: accepted,
+        clientKey: clientKey(request),
+        limit: config.contactRateLimit,
+        // A repeat of a checkout already taken (same token and content: a token is shared within its second) is answered.
+        stored: async () => (await store.findInquiry(data[CHECKOUT_FIELD.token], checkoutContent(site, data).digest)) !== null,
+        full: (seconds) => new HttpError(429, text.rateLimited, undefined, { 'retry-after': String(seconds) }),
+        log: request.log,
+      },
+      async () => (await saveCheckout(request, site, data, token.issuedAt)).status === 'created',
+    )
     return reply.code(303).header('cache-control', 'no-store').redirect(`${CHECKOUT_PATH}?gesendet=1`, 303)
   }
   // Another site's posts are refused before they count against the buyer's posts (http/same-origin.ts).

@@ -23,19 +23,16 @@ import { refuseCrossSite } from '../http/same-origin.ts'
 import type { PageHost } from '../sites/host.ts'
 import { varyByLanguage } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
-import type { Taken } from '../store/rate-limit-common.ts'
 import type { MailPlan, Offer, SaveResult } from '../store/types.ts'
-import { confirmationFor } from '../confirm/plan.ts'
+import { confirmationFor } from '../submission/confirmation.ts'
 import { mailboxOf } from '../lib/mailbox.ts'
-import { ownerMailPlan } from './owner-mail.ts'
-import { spamReason } from './spam.ts'
-import { issueToken, verifyToken } from './token.ts'
+import { ownerMailPlan } from '../submission/owner-mail.ts'
+import { spamReason } from '../submission/spam.ts'
+import { issueToken, verifyToken } from '../http/form-token.ts'
+import { acceptSubmission, everyPostLimit } from '../submission/accept.ts'
 
 const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024
-const HOUR_MS = 60 * 60 * 1000
-/** All POSTs of a client address per hour, as a multiple of the accepted-submission limit. */
-const POST_LIMIT_FACTOR = 10
 
 interface Submission {
   data: ContactPayload
@@ -81,7 +78,7 @@ export default async function contactRoutes(app: FastifyInstance) {
   // Accepted submissions per client and hour. Counted before storing, in the same step as the check (a burst
   // must not pass the check all at once), and given back when nothing was stored.
   const accepted = config.contactRateLimit > 0 ? app.rateLimits.quota('accepted inquiries') : null
-  // Confirmation mails per recipient address and day, whatever CONTACT_RATE_LIMIT says (confirm/plan.ts).
+  // Confirmation mails per recipient address and day, whatever CONTACT_RATE_LIMIT says (submission/confirmation.ts).
   const confirmMails = app.rateLimits.quota('confirmation mails')
 
   // Every answer speaks the language of the request's page, the errors of the JSON API too.
@@ -174,23 +171,18 @@ export default async function contactRoutes(app: FastifyInstance) {
     const submission = checkSubmission(request, data)
     const { site } = submission
     const digest = contentHash(site.host, data)
-    let taken: Taken | null = null
-    if (accepted) {
-      taken = await accepted.take(clientKey(request), config.contactRateLimit, HOUR_MS)
-      // A visitor repeating a submission that was already taken (its answer got lost) is answered as before: the
-      // same token and content. A token alone is shared by every page of the host served in its second.
-      if (taken.status === 'full' && (await store.findInquiry(data[FIELD.token], digest)) === null) {
-        throw new HttpError(429, TEXTS[site.language].rateLimited, undefined, { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) })
-      }
-    }
-    let created = false
-    try {
-      created = await storeSubmission(request, submission, digest)
-    } finally {
-      if (taken?.status === 'taken' && !created) {
-        await taken.giveBack().catch((error: unknown) => request.log.warn({ err: error }, 'could not give back a rate-limit count'))
-      }
-    }
+    await acceptSubmission(
+      {
+        quota: accepted,
+        clientKey: clientKey(request),
+        limit: config.contactRateLimit,
+        // A token alone is shared by every page of the host served in its second: the pair tells a repeat.
+        stored: async () => (await store.findInquiry(data[FIELD.token], digest)) !== null,
+        full: (seconds) => new HttpError(429, TEXTS[site.language].rateLimited, undefined, { 'retry-after': String(seconds) }),
+        log: request.log,
+      },
+      () => storeSubmission(request, submission, digest),
+    )
     if (isFormPost(request)) return reply.code(303).header('cache-control', 'no-store').redirect('/?gesendet=1', 303)
     const next = issueToken(secret, site.host.ascii)
     const body: ContactSuccess = { ok: true, token: next.token, hash: next.signedIssueTime }
@@ -198,19 +190,7 @@ export default async function contactRoutes(app: FastifyInstance) {
   }
 
   // A wider limit on every POST, whatever its fate, so that a flood of invalid requests is cut off early too.
-  const everyPost =
-    config.contactRateLimit > 0
-      ? {
-          rateLimit: {
-            // One count for both paths: alternating between them does not double the limit.
-            groupId: 'contact-posts',
-            max: config.contactRateLimit * POST_LIMIT_FACTOR,
-            timeWindow: HOUR_MS,
-            keyGenerator: clientKey,
-            errorResponseBuilder: (request: FastifyRequest) => new HttpError(429, textOf(request).rateLimited),
-          },
-        }
-      : {}
+  const everyPost = everyPostLimit(config.contactRateLimit, 'contact-posts', clientKey, (request) => new HttpError(429, textOf(request).rateLimited))
   // JSON answers in the one error body; a form posted without script gets a page, a string no serializer sees.
   const schema = { body: contactSchema, response: { 200: contactSuccessSchema, 303: sentAsIs, '4xx': errorBody, '5xx': errorBody } }
   // The site's checks before the body is validated. A callback, not an async function: an async hook costs

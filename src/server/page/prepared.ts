@@ -1,5 +1,5 @@
 // The landing page as prepared bytes (issue 22/27, decision 056): with the form's token derived from host and second
-// (contact/token.ts) and no per-answer nonce, a site's page is the same for every visitor in a language within one
+// (http/form-token.ts) and no per-answer nonce, a site's page is the same for every visitor in a language within one
 // second. So it is made once per (site, language, second): its plain and gzip bytes, each made at the first request
 // that asks for it, and an ETag, kept in a cache bounded by bytes. Per request, GET / then costs a Map look-up and
 // the write, not a render, a splice or an HMAC.

@@ -7,12 +7,12 @@ import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { TEXT } from '../../shared/texts.ts'
-import { issueToken, TOKEN_WINDOW_MS } from '../contact/token.ts'
+import { issueToken, TOKEN_WINDOW_MS } from '../http/form-token.ts'
 import type { Site, SiteResolver } from '../sites/resolver.ts'
 import { formatPrice, priceTermsOf } from '../sites/settings.ts'
 import { GERMAN, varyByLanguage, type AnswerLanguage } from '../sites/language.ts'
-import { confirmModeOf } from '../confirm/plan.ts'
-import { sellsAtFixedPrice } from '../checkout/rules.ts'
+import { confirmModeOf } from '../submission/confirmation.ts'
+import { sellsAtFixedPrice } from '../sites/checkout-rules.ts'
 import { acceptsGzip } from './gzip-splice.ts'
 import { pageHeadFor, type PageHead } from './head.ts'
 import { portfolioLinks } from '../portfolio/links.ts'
@@ -151,7 +151,8 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       const second = Math.floor(Date.now() / TOKEN_WINDOW_MS)
       const page = prepared.get(base.preparedKey, second, gzip, (zip) => {
         const { token, signedIssueTime } = issueToken(secret, site.host.ascii, second * TOKEN_WINDOW_MS)
-        return renderer.page({ ...base.props, token, hash: signedIssueTime }, zip, base.head, base.key).body as Buffer
+        const { body } = renderer.page({ ...base.props, token, hash: signedIssueTime }, zip, base.head, base.key)
+        return typeof body === 'string' ? Buffer.from(body) : body
       })
       if (request.headers['if-none-match'] === page.etag) return reply.code(304).headers(base.headers.plain).header('etag', page.etag).send()
       return reply

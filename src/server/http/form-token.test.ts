@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { TOKEN_MAX_AGE_MS, TOKEN_WINDOW_MS, deriveToken, issueToken, signToken, verifyToken } from './token.ts'
+import { TOKEN_MAX_AGE_MS, TOKEN_WINDOW_MS, deriveToken, issueToken, signToken, verifyToken } from './form-token.ts'
 
 const SECRET = 'a-test-secret-of-enough-length'
 const HOST = 'example.de'

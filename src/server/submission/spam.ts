@@ -12,7 +12,7 @@ export function spamReason(
   const emailDecoy = data[FIELD.emailDecoy]
   if (nameDecoy === undefined || emailDecoy === undefined) return 'decoy-missing'
   if (nameDecoy !== '' || emailDecoy !== '') return 'decoy-filled'
-  // The issue time is the end of the second the page was served in (contact/token.ts): a form sent within that
+  // The issue time is the end of the second the page was served in (http/form-token.ts): a form sent within that
   // second has a fill time below 0, which no minimum of 0 (the check off) may call too fast.
   if (minFillSeconds > 0 && now - issuedAt < minFillSeconds * 1000) return 'too-fast'
   return null

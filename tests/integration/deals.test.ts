@@ -213,11 +213,10 @@ describe('attacks on the deal page', () => {
     const reference = await open('angriff.de', `/kauf/${wrong[0]}`)
     expect(reference.status).toBe(404)
     expect(reference.headers['cache-control']).toBe('no-store')
-    const normalised = (answer: RawResponse) => answer.html.replace(/nonce="[^"]*"/g, '')
     for (const candidate of wrong) {
       const answer = await open('angriff.de', `/kauf/${candidate}`)
       expect(answer.status, candidate).toBe(404)
-      expect(normalised(answer), candidate).toBe(normalised(reference))
+      expect(answer.html, candidate).toBe(reference.html)
     }
     // The right token on another of the owner's hosts is not this deal's page either.
     const elsewhere = await open('zweite.de', page)

@@ -1,4 +1,4 @@
-// Random bytes for what every page needs fresh (the form token, the CSP nonce), drawn from the kernel in blocks:
+// Random bytes for what every answer needs fresh (the console's CSP nonce), drawn from the kernel in blocks:
 // one randomFillSync per request was a measured share of GET / (docs/decisions/034-request-path.md). Each byte is
 // handed out once, so pooled bytes are as unpredictable as bytes drawn one request at a time.
 import { randomFillSync } from 'node:crypto'
@@ -22,10 +22,4 @@ function take(n: number): number {
 export function randomHex(n: number): string {
   const at = take(n)
   return pool.toString('hex', at, at + n)
-}
-
-/** Calls `use` with each of `n` fresh random bytes (0 to 255), in order. */
-export function eachRandomByte(n: number, use: (byte: number) => void): void {
-  const at = take(n)
-  for (let i = at; i < at + n; i++) use(pool[i]!)
 }

@@ -208,10 +208,14 @@ export function createVisitCounter(
   let countScheduled = false
   /** Counts what was noted; run once the answers of the moment are written, and before anything reads the counts. */
   const countNoted = () => {
-    countScheduled = false
     const batch = noted
     noted = []
     for (const page of batch) count(page)
+  }
+
+  const countScheduledNotes = () => {
+    countScheduled = false
+    countNoted()
   }
 
   // Today's salt alone is what the first page needs (app.ts waits for it before listening): tomorrow's and the
@@ -272,7 +276,8 @@ export function createVisitCounter(
       })
       if (!countScheduled) {
         countScheduled = true
-        setImmediate(countNoted)
+        // One run per turn of the loop, also when something counted the notes early meanwhile.
+        setImmediate(countScheduledNotes)
       }
     },
     formTurn(request, host) {

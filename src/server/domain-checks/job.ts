@@ -118,8 +118,11 @@ export function domainCheckJob(options: {
     name: 'domain-checks',
     schedule: { everyMs: HOUR_MS },
     async run({ now, signal }) {
-      await options.bootstrap.refresh(now, log)
       const listed = options.listed()
+      // Nothing listed, nothing to check: no request for IANA's bootstrap file either (a server started without a
+      // domains file, as `npm start` is at first, reaches nothing).
+      if (listed.length === 0) return
+      await options.bootstrap.refresh(now, log)
       // The run's clock moves on from the scheduler's (a fixed clock in tests moves with real time from its start).
       const start = Date.now()
       const result = await runDomainChecks({

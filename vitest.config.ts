@@ -24,6 +24,8 @@ const STORE_TESTS = [
   // Issue 20/27's breaks that involve the store, on both as its "Done when" asks: the checkout's terms (stored or
   // not), the sign-in budgets (quotas in the store), visitors counted (in the store).
   'tests/integration/{checkout,console-sign-in-limits,visits}.test.ts',
+  // Issue 38: the Übersicht's names that need attention are counted and picked in SQL, which each store must do alike.
+  'tests/integration/domain-health.test.ts',
 ]
 const POSTGRES_ONLY = [
   'src/server/store/postgres.test.ts',

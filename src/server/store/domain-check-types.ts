@@ -43,6 +43,15 @@ export interface DomainCheckStore {
    */
   domainChecks(only?: readonly string[]): Promise<DomainCheck[]>
   /**
+   * The Übersicht's names that need attention (needsAttention), of the `names` given (ASCII, the domains file's):
+   * how many of them have a check, how many of those need attention, and the `limit` most urgent of those (not
+   * pointing here, then the nearest expiry, then records). Counted and picked in the database: reads `limit` rows.
+   */
+  domainCheckAttention(
+    names: readonly string[],
+    options: { now: number; expiringMs: number; limit: number },
+  ): Promise<{ checked: number; total: number; checks: DomainCheck[] }>
+  /**
    * Stores the checks and, in the same transaction, decides what the owner is told: domain.unreachable when a name is
    * found pointing elsewhere and the owner was not told so since it last pointed here; domain.expiring when its
    * expiry date is under `expiringMs` away and not the date told before. One row per address `notify` gives for the

@@ -1,7 +1,7 @@
 // The daily checks in the store (decision 047), on the store of the test project (SQLite, or a real PostgreSQL
 // server): the last result per name, and the owner told once per change of state, not on every check.
 import { describe, expect, test } from 'vitest'
-import type { DomainCheck } from '../../shared/domain-checks.ts'
+import { needsAttention, type DomainCheck } from '../../shared/domain-checks.ts'
 import { openTestStore } from '../../../tests/helpers/store.ts'
 
 const DAY = 86_400_000
@@ -118,5 +118,24 @@ describe('domain checks in the store', () => {
     expect(await store.resendDomainNotice(claimed[0]!.id, T0 + 20_000)).toBe(false)
     const [held] = await store.claimDomainNotices(T0 + 20_000, 10, 'w3', 60_000)
     expect(await store.resendDomainNotice(held!.id, T0 + 20_001)).toBe(false)
+  })
+
+  test("the Übersicht's count is needsAttention's, to the millisecond of the 30-day line, of the names given only", async () => {
+    const store = await openTestStore()
+    const checks = [
+      check('grenze.de', T0, { expiresAt: T0 + EXPIRING }),
+      check('knapp.de', T0, { expiresAt: T0 + EXPIRING - 1 }),
+      check('unbekannt.de', T0, { pointing: 'unknown', records: 'unknown', expiry: 'unknown', expiresAt: null }),
+      check('uebrig.de', T0, { records: 'left-over', expiry: 'none', expiresAt: null }),
+      check('anderswo.de', T0, { pointing: 'elsewhere', expiresAt: T0 + 400 * DAY }),
+      check('ungelistet.de', T0, { pointing: 'elsewhere' }),
+    ]
+    await store.saveDomainChecks(checks, { now: T0, expiringMs: EXPIRING, notify: () => [] })
+    const names = ['grenze.de', 'knapp.de', 'unbekannt.de', 'uebrig.de', 'anderswo.de', 'neu.de']
+    const found = await store.domainCheckAttention(names, { now: T0, expiringMs: EXPIRING, limit: 2 })
+    const expected = checks.filter((each) => names.includes(each.domain) && needsAttention(each, T0))
+    expect(expected.map((each) => each.domain)).toEqual(['knapp.de', 'uebrig.de', 'anderswo.de'])
+    expect(found).toEqual({ checked: 5, total: 3, checks: [checks[4], checks[1]] })
+    expect(await store.domainCheckAttention([], { now: T0, expiringMs: EXPIRING, limit: 2 })).toEqual({ checked: 0, total: 0, checks: [] })
   })
 })

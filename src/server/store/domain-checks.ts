@@ -54,6 +54,34 @@ export function domainCheckStore(db: Kysely<Database>, dialect: DialectSpecifics
       )
       return rows.map(toCheck)
     },
+    async domainCheckAttention(names, { now, expiringMs, limit }) {
+      if (names.length === 0) return { checked: 0, total: 0, checks: [] }
+      // The names as one bound value, however many: a list of 100,000 parameters is over both databases' limits.
+      const named = postgres
+        ? sql<boolean>`domain IN (SELECT unnest(CAST(${names} AS text[])))`
+        : sql<boolean>`domain IN (SELECT value FROM json_each(${JSON.stringify(names)}))`
+      // needsAttention (shared/domain-checks.ts) in SQL; domain-health.test.ts holds the two to the same answer.
+      const attention = sql<boolean>`(pointing = 'elsewhere' OR records NOT IN ('ok', 'unknown') OR (expires_at IS NOT NULL AND expires_at < ${now + expiringMs}))`
+      return guard(async () => {
+        const counts = await db
+          .selectFrom('domain_checks')
+          .select([sql<number | string>`COUNT(*)`.as('checked'), sql<number | string | null>`SUM(CASE WHEN ${attention} THEN 1 ELSE 0 END)`.as('total')])
+          .where(named)
+          .executeTakeFirstOrThrow()
+        const rows = await db
+          .selectFrom('domain_checks')
+          .selectAll()
+          .where(named)
+          .where(attention)
+          // Not pointing here first, then the nearest expiry, then records; byte order of the (ASCII) names last.
+          .orderBy(sql`CASE WHEN pointing = 'elsewhere' THEN 0 WHEN expires_at IS NOT NULL THEN 1 ELSE 2 END`)
+          .orderBy(sql`COALESCE(expires_at, 0)`)
+          .orderBy(postgres ? sql`domain COLLATE "C"` : sql`domain`)
+          .limit(limit)
+          .execute()
+        return { checked: Number(counts.checked), total: Number(counts.total ?? 0), checks: rows.map(toCheck) }
+      })
+    },
     async saveDomainChecks(checks, { now, expiringMs, notify }) {
       const events: { domain: string; event: DomainNoticeEvent }[] = []
       for (let start = 0; start < checks.length; start += CHUNK) {

@@ -181,7 +181,7 @@ export interface DealNoteRequest {
 export const NOTE_MAX = 5000
 
 /** What a template of a buyer's language other than German is for: a checkout's confirmation and refusal speak of a purchase. */
-export const TEMPLATE_BASES = ['counter', 'accept', 'decline', 'checkout-accept', 'checkout-decline', 'sold'] as const
+const TEMPLATE_BASES = ['counter', 'accept', 'decline', 'checkout-accept', 'checkout-decline', 'sold'] as const
 
 /**
  * The owner's mail templates: the negotiation's (German, decision 025), a checkout's confirmation and refusal to a

@@ -4,7 +4,7 @@ import { NOTE_MAX } from '../../shared/console-api.ts'
 import { parseOffer } from '../../shared/contact.ts'
 import type { Config } from '../config.ts'
 import type { Language } from '../../shared/language.ts'
-import { BUYER_WORDS, isAddedLanguage } from '../mail/buyer-words.ts'
+import { BUYER_WORDS } from '../mail/buyer-words.ts'
 import { DEFAULT_TEMPLATES, renderDealText, templateFor } from '../mail/deal-mail.ts'
 import { notifyUrlsFor } from '../notify/routing.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
@@ -163,17 +163,14 @@ export async function takeDealStep(context: DealContext, id: number, request: De
 
 /**
  * The plan in the mail's words, added after the owner's template (which knows nothing of rates): how many, the down
- * payment, when the name moves. The schedule with each rate's reference is on the deal page.
+ * payment, when the name moves. The schedule with each rate's reference is on the deal page. Exported for
+ * buyer-mails.test.ts.
  */
-function planSentence(plan: OfferedPlan, total: number, currency: string, language: Language): string {
+export function planSentence(plan: OfferedPlan, total: number, currency: string, language: Language): string {
   const rates = splitAmount(total, plan.rates, plan.downPayment)
   const rate = formatMinor(rates[0]!, currency, language)
   const down = plan.downPayment > 0 ? formatMinor(plan.downPayment, currency, language) : null
-  if (isAddedLanguage(language))
-    return BUYER_WORDS[language].plan({ down, rates: plan.rates, rate, lastLess: rates[0] !== rates[rates.length - 1], atOnce: plan.transfer === 'at-once' })
-  if (language === 'en')
-    return `\n\nPayment by instalments: ${down ? `a down payment of ${down}, then ` : ''}${plan.rates} monthly rates of ${rate}${rates[0] !== rates[rates.length - 1] ? ' (the last ones a cent less)' : ''}. The domain is transferred ${plan.transfer === 'at-once' ? 'at once' : 'after the last rate'}.`
-  return `\n\nRatenzahlung: ${down ? `${down} Anzahlung, dann ` : ''}${plan.rates} Monatsraten zu ${rate}${rates[0] !== rates[rates.length - 1] ? ' (die letzten einen Cent weniger)' : ''}. Die Domain wird ${plan.transfer === 'at-once' ? 'sofort' : 'nach der letzten Rate'} übertragen.`
+  return BUYER_WORDS[language].plan({ down, rates: plan.rates, rate, lastLess: rates[0] !== rates[rates.length - 1], atOnce: plan.transfer === 'at-once' })
 }
 
 /** A counter-offer whose time has run out, whether or not the hourly job has marked it yet. */

@@ -6,15 +6,14 @@ import { displayHost } from '../sites/host.ts'
 import type { DealMail, RateChangeResult, RateReminder, StoredDeal, StoredRate } from '../store/types.ts'
 import { advanceInvoices } from '../invoice/issue.ts'
 import { formatMinor } from '../lib/money.ts'
-import { BUYER_WORDS, isAddedLanguage } from '../mail/buyer-words.ts'
-import type { AddedLanguage, RateValues } from '../mail/buyer-words-types.ts'
+import { BUYER_WORDS } from '../mail/buyer-words.ts'
+import type { RateValues } from '../mail/buyer-words-types.ts'
 import { dealNotifyUrls, dealPageUrl, formatDealDate, linkInFirstMail, markPaid, type DealStepContext, type StepOutcome } from './steps.ts'
 
 /** "Rate 3 von 12" / "Anzahlung", as the page, the mails and the console name a payment of the plan. */
 export function rateLabel(rate: Pick<StoredRate, 'number'>, count: number, language: Language): string {
-  if (isAddedLanguage(language)) return rate.number === 0 ? BUYER_WORDS[language].downPayment : BUYER_WORDS[language].rate(rate.number, count)
-  if (rate.number === 0) return language === 'de' ? 'Anzahlung' : 'Down payment'
-  return language === 'de' ? `Rate ${rate.number} von ${count}` : `Rate ${rate.number} of ${count}`
+  const words = BUYER_WORDS[language]
+  return rate.number === 0 ? words.downPayment : words.rate(rate.number, count)
 }
 
 /** How many monthly rates a plan has (the down payment is none of them). */
@@ -27,14 +26,12 @@ type RateMailKind = 'received' | 'reminder' | 'overdue-buyer' | 'overdue-owner'
 
 const linkOf = (context: DealStepContext, deal: StoredDeal, language: Language) => dealPageUrl(context.config, deal) ?? linkInFirstMail(language)
 
-/** A rate's mail to a buyer of a language decision 048 added; the owner's stays German (rateMail). */
-function addedLanguageRateBody(language: AddedLanguage, kind: RateMailKind, values: Omit<RateValues, 'next'>, next: string | null | undefined): string {
-  if (kind === 'overdue-owner') return ''
-  return BUYER_WORDS[language].rateBody[kind]({ ...values, next: next ?? '' })
-}
+/** The owner's mail of a rate 7 days late: German, as the console is. */
+const overdueOwnerText = (v: Omit<RateValues, 'next' | 'link'>) =>
+  `${v.label} für ${v.domain} (Kaufnummer ${v.deal}, ${v.amount}, Verwendungszweck ${v.reference}) war am ${v.due} fällig und ist seit 7 Tagen nicht als erhalten markiert. Der Käufer wurde erinnert.\n\nSie entscheiden: Ist das Geld doch angekommen, markieren Sie die Rate als erhalten; sonst warten Sie ab oder brechen den Kauf ab (Konsole: Verkäufe; CLI: deal rate-paid ID --rate N / deal wait ID --rate N / deal cancel ID).`
 
-/** A rate's mail, in the buyer's language (the owner's in German, as the console is). */
-function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, kind: RateMailKind): DealMail {
+/** A rate's mail, in the buyer's language (the owner's in German, as the console is). Exported for buyer-mails.test.ts. */
+export function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, kind: RateMailKind): DealMail {
   const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
   const owner = settings.mailTo ?? context.config.mailTo
   const language = kind === 'overdue-owner' ? 'de' : deal.buyer.language
@@ -49,32 +46,21 @@ function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, 
   }
   const open = deal.plan?.rates.filter((r) => r.paidAt === null && r.number !== rate.number) ?? []
   const next = open[0]
-  const body = isAddedLanguage(language)
-    ? addedLanguageRateBody(
-        language,
-        kind,
-        v,
-        next &&
-          BUYER_WORDS[language].nextRate(
-            rateLabel(next, rateCount(deal), language),
-            formatMinor(next.amount, deal.currency, language),
-            formatDealDate(next.dueAt, language),
-            next.reference,
-          ),
-      )
-    : language === 'de'
-      ? {
-          received: `Guten Tag,\n\nIhre Zahlung von ${v.amount} (${v.label}) für ${v.domain} (Kaufnummer ${v.deal}) ist eingegangen. Vielen Dank!${next ? `\n\nAls Nächstes ist ${rateLabel(next, rateCount(deal), 'de')} fällig: ${formatMinor(next.amount, deal.currency, 'de')} bis ${formatDealDate(next.dueAt, 'de')}, Verwendungszweck ${next.reference}.` : ''}\n\nDen Zahlungsplan sehen Sie jederzeit auf Ihrer Kaufseite:\n${v.link}\n\nMit freundlichen Grüßen`,
-          reminder: `Guten Tag,\n\neine freundliche Erinnerung: Für ${v.domain} (Kaufnummer ${v.deal}) ist am ${v.due} ${v.label} fällig, ${v.amount}. Bitte überweisen Sie mit dem Verwendungszweck ${v.reference}. Bankverbindung und QR-Code stehen auf Ihrer Kaufseite:\n${v.link}\n\nWenn Sie schon gezahlt haben, betrachten Sie diese E-Mail bitte als gegenstandslos.\n\nMit freundlichen Grüßen`,
-          'overdue-buyer': `Guten Tag,\n\nfür ${v.domain} (Kaufnummer ${v.deal}) war am ${v.due} ${v.label} fällig, ${v.amount}; bei uns ist sie noch nicht eingegangen. Bitte überweisen Sie sie mit dem Verwendungszweck ${v.reference}. Alles Weitere steht auf Ihrer Kaufseite:\n${v.link}\n\nWenn Sie schon gezahlt haben, betrachten Sie diese E-Mail bitte als gegenstandslos.\n\nMit freundlichen Grüßen`,
-          'overdue-owner': `${v.label} für ${v.domain} (Kaufnummer ${v.deal}, ${v.amount}, Verwendungszweck ${v.reference}) war am ${v.due} fällig und ist seit 7 Tagen nicht als erhalten markiert. Der Käufer wurde erinnert.\n\nSie entscheiden: Ist das Geld doch angekommen, markieren Sie die Rate als erhalten; sonst warten Sie ab oder brechen den Kauf ab (Konsole: Verkäufe; CLI: deal rate-paid ID --rate N / deal wait ID --rate N / deal cancel ID).`,
-        }[kind]
-      : {
-          received: `Hello,\n\nyour payment of ${v.amount} (${v.label}) for ${v.domain} (purchase number ${v.deal}) has arrived. Thank you!${next ? `\n\nNext due: ${rateLabel(next, rateCount(deal), 'en')}, ${formatMinor(next.amount, deal.currency, 'en')} by ${formatDealDate(next.dueAt, 'en')}, reference ${next.reference}.` : ''}\n\nYour purchase page always shows the payment plan:\n${v.link}\n\nKind regards`,
-          reminder: `Hello,\n\na friendly reminder: ${v.label} for ${v.domain} (purchase number ${v.deal}), ${v.amount}, is due on ${v.due}. Please transfer it with the reference ${v.reference}. The bank details and the QR code are on your purchase page:\n${v.link}\n\nIf you have paid already, please disregard this email.\n\nKind regards`,
-          'overdue-buyer': `Hello,\n\n${v.label} for ${v.domain} (purchase number ${v.deal}), ${v.amount}, was due on ${v.due} and has not arrived yet. Please transfer it with the reference ${v.reference}. Your purchase page has everything else:\n${v.link}\n\nIf you have paid already, please disregard this email.\n\nKind regards`,
-          'overdue-owner': '',
-        }[kind]
+  const words = BUYER_WORDS[language]
+  const body =
+    kind === 'overdue-owner'
+      ? overdueOwnerText(v)
+      : words.rateBody[kind]({
+          ...v,
+          next: next
+            ? words.nextRate(
+                rateLabel(next, rateCount(deal), language),
+                formatMinor(next.amount, deal.currency, language),
+                formatDealDate(next.dueAt, language),
+                next.reference,
+              )
+            : '',
+        })
   const mailKind = kind === 'received' ? 'deal-paid' : kind === 'overdue-owner' ? 'deal-overdue' : 'deal-payment-reminder'
   return { kind: mailKind, body, to: kind === 'overdue-owner' ? owner : deal.buyer.email, replyTo: owner }
 }

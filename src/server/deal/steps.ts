@@ -4,7 +4,7 @@
 import type { Language } from '../../shared/language.ts'
 import type { Config } from '../config.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
-import { BUYER_WORDS, isAddedLanguage } from '../mail/buyer-words.ts'
+import { BUYER_WORDS } from '../mail/buyer-words.ts'
 import { DEFAULT_TEMPLATES, formatBuyerDeadline, renderDealText, soldTemplateFor } from '../mail/deal-mail.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import { notifyUrlsFor } from '../notify/routing.ts'
@@ -39,10 +39,7 @@ export type StepOutcome =
 export const formatDealDate = (ms: number, language: Language) => formatBuyerDeadline(ms, language)
 
 /** In place of the deal page's link when this process cannot open its token (another deal key). */
-export function linkInFirstMail(language: Language): string {
-  if (isAddedLanguage(language)) return BUYER_WORDS[language].linkInFirstMail
-  return language === 'de' ? '(der Link steht in unserer ersten E-Mail)' : '(the link is in our first email)'
-}
+export const linkInFirstMail = (language: Language): string => BUYER_WORDS[language].linkInFirstMail
 
 /** Carriage returns and control characters out, as in the negotiation's notes: the mail and the page are plain text. */
 const cleanText = (text: string) =>

@@ -1,15 +1,11 @@
-// The shape of the buyer's mail words in the languages decision 048 added (buyer-words.ts has the tables): a module
-// of its own, so that each language's table and the table of tables can both name it.
+// The shape of the buyer's mail words, one table per language (buyer-words.ts has the tables): a module of its own, so
+// that each language's table and the table of tables can both name it.
 import type { DealMailKind } from '../../shared/console-api.ts'
-import type { Language } from '../../shared/language.ts'
-
-/** The languages of this table: every one but German and English. */
-export type AddedLanguage = Exclude<Language, 'de' | 'en'>
 
 export type ConfirmKind = 'notice' | 'verify'
 
 /** The confirmation mails' words (confirm-mail.ts). */
-export interface ConfirmWords {
+interface ConfirmWords {
   greeting: string
   subject: Record<ConfirmKind, (domain: string) => string>
   /** What the mail says before the link (verify) or instead of it (notice). */
@@ -56,19 +52,29 @@ export interface RateValues {
 /** The negotiation's templates (deal-mail.ts): a checkout's confirmation and refusal speak of a purchase. */
 export type TemplateBase = 'counter' | 'accept' | 'decline' | 'checkout-accept' | 'checkout-decline' | 'sold'
 
+/** A checkout's own templates and subjects: every language has them but German (decision 025: Annahme, Ablehnung). */
+export type CheckoutBase = 'checkout-accept' | 'checkout-decline'
+
 export interface BuyerMailWords {
   confirm: ConfirmWords
   /** The reply's subject line: "Re: <inquiry about the domain>: <step>". */
   replyPrefix: (domain: string) => string
   stepSubject: Record<BuyerStepKind, string>
   stepBody: Record<BuyerStepKind, (values: StepValues) => string>
-  /** The defaults of the owner's templates; {domain}, {betrag}, {frist}, {notiz} and {link} as in German. */
-  templates: Record<TemplateBase, string>
-  subjects: Record<Exclude<TemplateBase, 'sold'> | 'sold-notice', string>
+  /**
+   * The defaults of the owner's templates; {domain}, {betrag}, {frist}, {notiz} and {link} as in German. Without a
+   * checkout's own (German), a checkout gets the offer's, and its message (our summary) is quoted like any other.
+   */
+  templates: Record<Exclude<TemplateBase, CheckoutBase>, string> & Partial<Record<CheckoutBase, string>>
+  subjects: Record<'counter' | 'accept' | 'decline' | 'sold-notice', string> & Partial<Record<CheckoutBase, string>>
   /** The line above the buyer's quoted message. */
   quoteLine: (date: string, domain: string) => string
+  /** The quoted message's time, where it is not written as berlinTime (German: as the owner's plain reply writes it). */
+  quoteTime?: (ms: number) => string
   /** {betrag} of an acceptance without an amount. */
   asAgreed: string
+  /** The locale of berlinTime's date, where it is not the page's (LOCALE). */
+  timeLocale?: string
   /** A date and time in Berlin, as the buyer reads it ("8 novembre 2026 à 13:00" and the time zone). */
   berlinTime: (formatted: string) => string
   /** In place of the deal page's link when this process cannot open it. */

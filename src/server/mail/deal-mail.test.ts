@@ -61,7 +61,7 @@ describe('the text of a step', () => {
 })
 
 test('the mail is threaded under the owner’s mail, answered to the owner, and quotes the visitor', () => {
-  const inquiry = { id: 3, domain: 'example.de', email: 'k@example.net', message: 'Was kostet sie?\nGruß', createdAt: EXPIRES } as StoredInquiry
+  const inquiry = { id: 3, domain: 'example.de', language: 'de', email: 'k@example.net', message: 'Was kostet sie?\nGruß', createdAt: EXPIRES } as StoredInquiry
   const mail = composeDealMail(
     inquiry,
     { kind: 'counter', body: 'Mein Angebot', replyTo: 'sales@example.org', inquiryMessageId: '<inquiry-3-t@example.de>' },

@@ -2,122 +2,43 @@
 // owner's template for the step (or the default below), filled in once when the owner acts and stored as the
 // reply's body; the outbox only wraps it (subject, threading, the visitor's quoted message).
 import type { SendMailOptions } from 'nodemailer'
-import { DEAL_TEMPLATE_KINDS, TEMPLATE_BASES, type DealTemplateKind } from '../../shared/console-api.ts'
+import { DEAL_TEMPLATE_KINDS, type DealTemplateKind } from '../../shared/console-api.ts'
 import { isLanguage, LANGUAGE_NAME, LOCALE, type Language } from '../../shared/language.ts'
 import type { DealKind, StoredInquiry } from '../store/types.ts'
 import { displayHost } from '../sites/host.ts'
 import { formatPrice } from '../sites/settings.ts'
-import { composeReplyMail, headerSafe, type MailAddresses } from './compose.ts'
-import { lazy } from '../../shared/lazy.ts'
-import { BUYER_WORDS, isAddedLanguage } from './buyer-words.ts'
-import type { AddedLanguage, TemplateBase } from './buyer-words-types.ts'
+import { headerSafe, type MailAddresses } from './compose.ts'
+import { BUYER_WORDS } from './buyer-words.ts'
+import type { CheckoutBase, TemplateBase } from './buyer-words-types.ts'
 
 /** Every template the owner may edit ("Vorlagen"), in the order the console shows them. */
 export const TEMPLATE_KINDS = DEAL_TEMPLATE_KINDS
 
-const ADDED_LANGUAGES = Object.keys(BUYER_WORDS) as AddedLanguage[]
-
-/** One entry per template of the languages decision 048 added, made from each base's entry. */
-const forAddedLanguages = <T>(value: (base: TemplateBase, language: AddedLanguage) => T) =>
-  Object.fromEntries(ADDED_LANGUAGES.flatMap((language) => TEMPLATE_BASES.map((base) => [`${base}-${language}`, value(base, language)]))) as Record<
-    `${TemplateBase}-${AddedLanguage}`,
-    T
-  >
-
-export const DEFAULT_TEMPLATES: Record<DealTemplateKind, string> = {
-  ...forAddedLanguages((base, language) => BUYER_WORDS[language].templates[base]),
-  counter: `Guten Tag,
-
-vielen Dank für Ihr Interesse an {domain}.
-
-Ich biete Ihnen die Domain für {betrag} an. Dieses Angebot gilt bis {frist}.
-
-{notiz}
-
-Wenn Sie einverstanden sind, antworten Sie einfach auf diese Mail.
-
-Mit freundlichen Grüßen`,
-  accept: `Guten Tag,
-
-vielen Dank für Ihr Angebot: Ich nehme es an und verkaufe Ihnen {domain}.
-Vereinbarter Betrag: {betrag}
-
-{notiz}
-
-Alles Weitere (Zahlung, Übertragung der Domain) finden Sie auf Ihrer persönlichen Kaufseite:
-{link}
-
-Bei Fragen antworten Sie einfach auf diese Mail.
-
-Mit freundlichen Grüßen`,
-  decline: `Guten Tag,
-
-vielen Dank für Ihr Interesse an {domain}. Leider kann ich Ihr Angebot nicht annehmen.
-
-{notiz}
-
-Mit freundlichen Grüßen`,
-  'counter-en': `Hello,
-
-thank you for your interest in {domain}.
-
-I can offer you the domain for {betrag}. This offer is valid until {frist}.
-
-{notiz}
-
-If you agree, just reply to this email.
-
-Kind regards`,
-  'accept-en': `Hello,
-
-thank you for your offer: I accept it and sell you {domain}.
-Agreed amount: {betrag}
-
-{notiz}
-
-Everything else (payment, the transfer of the domain) is on your personal purchase page:
-{link}
-
-If you have any questions, just reply to this email.
-
-Kind regards`,
-  'decline-en': `Hello,
-
-thank you for your interest in {domain}. Unfortunately I cannot accept your offer.
-
-{notiz}
-
-Kind regards`,
-  'checkout-accept-en': `Hello,
-
-thank you for your purchase: I confirm it and sell you {domain} at the fixed price of {betrag}.
-
-{notiz}
-
-Everything else (payment, the transfer of the domain) is on your personal purchase page:
-{link}
-
-If you have any questions, just reply to this email.
-
-Kind regards`,
-  'checkout-decline-en': `Hello,
-
-thank you for your interest in {domain}. Unfortunately I cannot confirm your purchase.
-
-{notiz}
-
-Kind regards`,
-  sold: `Guten Tag,
-
-vielen Dank für Ihr Interesse an {domain}. Die Domain ist inzwischen verkauft; Ihre Anfrage kann ich deshalb leider nicht mehr berücksichtigen.
-
-Mit freundlichen Grüßen`,
-  'sold-en': `Hello,
-
-thank you for your interest in {domain}. The domain has been sold in the meantime, so unfortunately I can no longer consider your inquiry.
-
-Kind regards`,
+/** The language a template is written in: the buyer's it is used for. */
+export function templateLanguage(kind: DealTemplateKind): Language {
+  const suffix = kind.slice(kind.lastIndexOf('-') + 1)
+  return isLanguage(suffix) ? suffix : 'de'
 }
+
+/** What a template is for, whatever its language: German's templates, the first, carry no language in their name. */
+const templateBase = (kind: DealTemplateKind): TemplateBase => {
+  const suffix = `-${templateLanguage(kind)}`
+  return (kind.endsWith(suffix) ? kind.slice(0, -suffix.length) : kind) as TemplateBase
+}
+
+/** The template of each step in each language; a language without a checkout's own (German) has none for it. */
+const TEMPLATE_OF = {} as Record<Language, Partial<Record<TemplateBase, DealTemplateKind>>>
+for (const kind of TEMPLATE_KINDS) (TEMPLATE_OF[templateLanguage(kind)] ??= {})[templateBase(kind)] = kind
+
+/** One entry per template, made from what it is for and its language. */
+const perTemplate = <T>(value: (base: TemplateBase, language: Language, kind: DealTemplateKind) => T) =>
+  Object.fromEntries(TEMPLATE_KINDS.map((kind) => [kind, value(templateBase(kind), templateLanguage(kind), kind)])) as Record<DealTemplateKind, T>
+
+export const DEFAULT_TEMPLATES: Record<DealTemplateKind, string> = perTemplate((base, language, kind) => {
+  const text = BUYER_WORDS[language].templates[base]
+  if (text === undefined) throw new Error(`no default text for the template ${kind}`)
+  return text
+})
 
 const BASE_PLACEHOLDERS: Record<TemplateBase, readonly string[]> = {
   counter: ['domain', 'betrag', 'frist', 'notiz'],
@@ -129,24 +50,8 @@ const BASE_PLACEHOLDERS: Record<TemplateBase, readonly string[]> = {
 }
 
 /** The placeholders each template may use; the ones it must use, so that no mail leaves without its point. */
-export const PLACEHOLDERS: Record<DealTemplateKind, readonly string[]> = {
-  ...forAddedLanguages((base) => BASE_PLACEHOLDERS[base]),
-  counter: ['domain', 'betrag', 'frist', 'notiz'],
-  accept: ['domain', 'betrag', 'notiz', 'link'],
-  decline: ['domain', 'notiz'],
-  'counter-en': ['domain', 'betrag', 'frist', 'notiz'],
-  'accept-en': ['domain', 'betrag', 'notiz', 'link'],
-  'decline-en': ['domain', 'notiz'],
-  'checkout-accept-en': ['domain', 'betrag', 'notiz', 'link'],
-  'checkout-decline-en': ['domain', 'notiz'],
-  sold: ['domain'],
-  'sold-en': ['domain'],
-}
-const REQUIRED: Partial<Record<DealTemplateKind, readonly string[]>> = {
-  counter: ['betrag', 'frist'],
-  'counter-en': ['betrag', 'frist'],
-  ...Object.fromEntries(ADDED_LANGUAGES.map((language) => [`counter-${language}`, ['betrag', 'frist']])),
-}
+export const PLACEHOLDERS: Record<DealTemplateKind, readonly string[]> = perTemplate((base) => BASE_PLACEHOLDERS[base])
+const REQUIRED: Partial<Record<TemplateBase, readonly string[]>> = { counter: ['betrag', 'frist'] }
 
 const BASE_LABEL: Record<TemplateBase, string> = {
   counter: 'Gegenangebot',
@@ -157,40 +62,22 @@ const BASE_LABEL: Record<TemplateBase, string> = {
   sold: 'Bereits verkauft',
 }
 
-export const DEAL_LABEL: Record<DealTemplateKind, string> = {
-  ...forAddedLanguages((base, language) => `${BASE_LABEL[base]} (${LANGUAGE_NAME[language].toLowerCase()})`),
-  counter: 'Gegenangebot',
-  accept: 'Annahme',
-  decline: 'Ablehnung',
-  'counter-en': 'Gegenangebot (englisch)',
-  'accept-en': 'Annahme (englisch)',
-  'decline-en': 'Ablehnung (englisch)',
-  'checkout-accept-en': 'Bestätigung eines Kaufs (englisch)',
-  'checkout-decline-en': 'Absage eines Kaufs (englisch)',
-  sold: 'Bereits verkauft',
-  'sold-en': 'Bereits verkauft (englisch)',
-}
-
-/** The language a template is written in: the buyer's it is used for. */
-export function templateLanguage(kind: DealTemplateKind): Language {
-  const suffix = kind.slice(kind.lastIndexOf('-') + 1)
-  return isLanguage(suffix) ? suffix : 'de'
-}
+/** The console's names of the templates: German's as they always were, the others with their language. */
+export const DEAL_LABEL: Record<DealTemplateKind, string> = perTemplate((base, language, kind) =>
+  kind === base ? BASE_LABEL[base] : `${BASE_LABEL[base]} (${LANGUAGE_NAME[language].toLowerCase()})`,
+)
 
 /**
- * The template of a negotiation step for this inquiry, in the buyer's language: a checkout of a buyer who did not
- * write in German has its own confirmation and refusal (it speaks of a purchase, not an offer), an offer the
- * negotiation's of that language.
+ * The template of a negotiation step for this inquiry, in the buyer's language: a checkout has its own confirmation
+ * and refusal (it speaks of a purchase, not an offer) where the language has them, an offer the negotiation's.
  */
 export function templateFor(kind: DealKind, inquiry: Pick<StoredInquiry, 'language' | 'checkout'>): DealTemplateKind {
-  const { language } = inquiry
-  if (language === 'de') return kind
-  if (inquiry.checkout && kind !== 'counter') return `checkout-${kind}-${language}`
-  return `${kind}-${language}`
+  const templates = TEMPLATE_OF[inquiry.language]
+  return (inquiry.checkout && kind !== 'counter' && templates[`checkout-${kind}`]) || templates[kind]!
 }
 
 /** "Bereits verkauft" in the inquirer's language. */
-export const soldTemplateFor = (language: Language): DealTemplateKind => (language === 'de' ? 'sold' : `sold-${language}`)
+export const soldTemplateFor = (language: Language): DealTemplateKind => TEMPLATE_OF[language].sold!
 
 export const TEMPLATE_MAX = 5000
 
@@ -208,40 +95,31 @@ export function templateProblem(kind: DealTemplateKind, text: string): string | 
   if (unknown.length > 0) {
     return `Unbekannter Platzhalter ${list(unknown)} in der Vorlage „${DEAL_LABEL[kind]}“. Erlaubt sind: ${list(PLACEHOLDERS[kind])}.`
   }
-  const missing = (REQUIRED[kind] ?? []).filter((name) => !used.includes(name))
+  const missing = (REQUIRED[templateBase(kind)] ?? []).filter((name) => !used.includes(name))
   if (missing.length > 0) return `Die Vorlage „${DEAL_LABEL[kind]}“ braucht ${list(missing)}.`
   return null
 }
 
-const berlinDeadline = lazy(() => new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' }))
-
-/** "8. November 2026 um 13:00 Uhr": the end of a counter-offer as the visitor reads it. */
-export const formatDeadline = (ms: number) => `${berlinDeadline().format(new Date(ms))} Uhr`
-
-const englishTime = lazy(() => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' }))
-
-/** "8 November 2026 at 13:00 (Berlin time)": as the deal's English mails write a date. */
-const formatEnglishDeadline = (ms: number) => `${englishTime().format(new Date(ms))} (Berlin time)`
-
 // One format per language, made the first time a mail or page of that language writes a date.
-const localTimes = new Map<AddedLanguage, Intl.DateTimeFormat>()
-function localTime(language: AddedLanguage): Intl.DateTimeFormat {
+const localTimes = new Map<Language, Intl.DateTimeFormat>()
+function localTime(language: Language): Intl.DateTimeFormat {
   let format = localTimes.get(language)
   if (!format) {
-    format = new Intl.DateTimeFormat(LOCALE[language], { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
+    const locale = BUYER_WORDS[language].timeLocale ?? LOCALE[language]
+    format = new Intl.DateTimeFormat(locale, { timeZone: 'Europe/Berlin', dateStyle: 'long', timeStyle: 'short' })
     localTimes.set(language, format)
   }
   return format
 }
 
-/** A date and time in Berlin as a buyer of the language reads it, the time zone said where it is not theirs. */
-export function formatBuyerDeadline(ms: number, language: Language): string {
-  if (language === 'de') return formatDeadline(ms)
-  if (language === 'en') return formatEnglishDeadline(ms)
-  return BUYER_WORDS[language].berlinTime(localTime(language).format(new Date(ms)))
-}
+/**
+ * A date and time in Berlin as a buyer of the language reads it, the time zone said where it is not theirs: "8.
+ * November 2026 um 13:00 Uhr", "8 November 2026 at 13:00 (Berlin time)".
+ */
+export const formatBuyerDeadline = (ms: number, language: Language): string => BUYER_WORDS[language].berlinTime(localTime(language).format(new Date(ms)))
 
-const AS_AGREED: Record<'de' | 'en', string> = { de: 'wie besprochen', en: 'as agreed' }
+/** A date as the owner reads it (the console, the CLI, the digest) and a German buyer: "8. November 2026 um 13:00 Uhr". */
+export const formatDeadline = (ms: number) => formatBuyerDeadline(ms, 'de')
 
 /**
  * Carriage returns and control characters (an escape sequence, a NUL) are taken out of the owner's note: the mail is
@@ -269,12 +147,7 @@ export function renderDealText(kind: DealTemplateKind, template: string, values:
   const language = templateLanguage(kind)
   const filled: Record<string, string> = {
     domain: displayHost(values.domain),
-    betrag:
-      values.amount === null
-        ? isAddedLanguage(language)
-          ? BUYER_WORDS[language].asAgreed
-          : AS_AGREED[language]
-        : formatPrice(values.amount, values.currency, language),
+    betrag: values.amount === null ? BUYER_WORDS[language].asAgreed : formatPrice(values.amount, values.currency, language),
     frist: values.expiresAt === undefined ? '' : formatBuyerDeadline(values.expiresAt, language),
     notiz: cleanNote(values.note),
     link: values.link ?? '',
@@ -293,57 +166,37 @@ export function renderDealText(kind: DealTemplateKind, template: string, values:
   return text.replace(/\n{3,}/g, '\n\n').trim()
 }
 
-const SUBJECT: Record<DealKind, string> = { counter: 'Gegenangebot', accept: 'Angebot angenommen', decline: 'Absage' }
-const ENGLISH_SUBJECT: Record<'counter' | 'accept' | 'decline' | 'checkout-accept' | 'checkout-decline' | 'sold-notice', string> = {
-  counter: 'Counter-offer',
-  accept: 'Offer accepted',
-  decline: 'Offer declined',
-  'checkout-accept': 'Purchase confirmed',
-  'checkout-decline': 'Purchase declined',
-  'sold-notice': 'Already sold',
-}
-
-type ReplySubject = keyof typeof ENGLISH_SUBJECT
-
-/** The subject and the line above the quote of a reply in a language other than German. */
-function replyWords(language: Exclude<Language, 'de'>, domain: string, subject: ReplySubject, createdAt: number) {
-  if (language === 'en')
-    return {
-      subject: `Re: Inquiry about ${domain}: ${ENGLISH_SUBJECT[subject]}`,
-      quoteLine: `On ${englishTime().format(new Date(createdAt))} (Berlin time) you wrote about ${domain}:`,
-    }
-  const words = BUYER_WORDS[language]
-  return { subject: `${words.replyPrefix(domain)}: ${words.subjects[subject]}`, quoteLine: words.quoteLine(formatBuyerDeadline(createdAt, language), domain) }
-}
+type ReplySubject = DealKind | CheckoutBase | 'sold-notice'
 
 /**
- * A reply in the buyer's language other than German, threaded like the German one; `quote`: the buyer's own words
+ * A reply in the buyer's language, threaded under the owner's mail about the inquiry; `quote`: the buyer's own words
  * below it (not a checkout's summary).
  */
-function foreignReply(
+function buyerReply(
   inquiry: StoredInquiry,
   reply: { body: string; replyTo: string | null; inquiryMessageId: string },
   messageId: string,
   addresses: MailAddresses & { visitor: string },
-  language: Exclude<Language, 'de'>,
   subject: ReplySubject,
   quote: boolean,
 ): SendMailOptions {
+  const { language } = inquiry
+  const words = BUYER_WORDS[language]
   const domain = displayHost(inquiry.domain)
   const quoted = inquiry.message
     .split(/\r?\n/)
     .map((line) => `> ${line}`)
     .join('\n')
-  const words = replyWords(language, domain, subject, inquiry.createdAt)
+  const date = words.quoteTime?.(inquiry.createdAt) ?? formatBuyerDeadline(inquiry.createdAt, language)
   return {
     from: addresses.from,
     to: headerSafe(addresses.visitor),
     replyTo: headerSafe(reply.replyTo ?? addresses.to),
-    subject: words.subject,
+    subject: `${words.replyPrefix(domain)}: ${words.subjects[subject]!}`,
     messageId,
     inReplyTo: reply.inquiryMessageId,
     references: [reply.inquiryMessageId],
-    text: quote ? [reply.body, '', words.quoteLine, quoted].join('\n') : reply.body,
+    text: quote ? [reply.body, '', words.quoteLine(date, domain), quoted].join('\n') : reply.body,
   }
 }
 
@@ -354,14 +207,11 @@ export function composeDealMail(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  const { language } = inquiry
-  if (language === 'en' || isAddedLanguage(language)) {
-    // A checkout's message is our German summary, not the buyer's words: it is not quoted.
-    if (inquiry.checkout && reply.kind !== 'counter') return foreignReply(inquiry, reply, messageId, addresses, language, `checkout-${reply.kind}`, false)
-    return foreignReply(inquiry, reply, messageId, addresses, language, reply.kind, true)
-  }
-  const mail = composeReplyMail(inquiry, reply, messageId, addresses)
-  return { ...mail, subject: `${mail.subject as string}: ${SUBJECT[reply.kind]}` }
+  // A checkout's message is our German summary, not the buyer's words: not quoted where the language has a checkout's
+  // own mails. German never had them, and quotes it as it always did.
+  const purchase = inquiry.checkout && reply.kind !== 'counter' ? (`checkout-${reply.kind}` as const) : null
+  if (purchase && BUYER_WORDS[inquiry.language].subjects[purchase] !== undefined) return buyerReply(inquiry, reply, messageId, addresses, purchase, false)
+  return buyerReply(inquiry, reply, messageId, addresses, reply.kind, true)
 }
 
 /** "Bereits verkauft" to another inquirer of a sold name (decision 037), in their language, their message quoted. */
@@ -371,8 +221,5 @@ export function composeSoldNotice(
   messageId: string,
   addresses: MailAddresses & { visitor: string },
 ): SendMailOptions {
-  if (inquiry.language === 'en' || isAddedLanguage(inquiry.language))
-    return foreignReply(inquiry, reply, messageId, addresses, inquiry.language, 'sold-notice', true)
-  const mail = composeReplyMail(inquiry, reply, messageId, addresses)
-  return { ...mail, subject: `${mail.subject as string}: Bereits verkauft` }
+  return buyerReply(inquiry, reply, messageId, addresses, 'sold-notice', true)
 }

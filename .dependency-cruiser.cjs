@@ -10,7 +10,7 @@ const TESTS = '\\.test\\.tsx?$'
  * Fastify instances with (`decorations.ts`, decision 051).
  */
 const LAYERS = [
-  ['lib', 'data-dir.ts', 'types', 'health'],
+  ['lib', 'data-dir.ts', 'types', 'health', 'queue'],
   ['config.ts', 'store'],
   ['http', 'logger.ts', 'scheduler'],
   ['cluster', 'sites'],

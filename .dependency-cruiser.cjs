@@ -11,7 +11,7 @@ const TESTS = '\\.test\\.tsx?$'
  * what it decorates its Fastify instances with (`decorations.ts`, decision 051).
  */
 const LAYERS = [
-  ['lib', 'data-dir.ts', 'types'],
+  ['lib', 'data-dir.ts', 'types', 'queue'],
   ['config.ts', 'store'],
   ['http', 'logger.ts', 'scheduler'],
   ['cluster', 'sites'],

@@ -3,10 +3,10 @@
 // backoff while the DNS server is down. Every process runs it: the store queues a change once and leases each update
 // to one sender.
 import type { FastifyBaseLogger } from 'fastify'
-import { RETRY, retryDelay } from '../mail/outbox.ts'
+import { createLeasedQueue, storeTable, type Attempt, type Outcome } from '../queue/leased-queue.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import { namesText } from '../store/dns-updates.ts'
-import type { DnsUpdateItem, Store } from '../store/types.ts'
+import type { DnsNameRecords, DnsUpdateItem, Store } from '../store/types.ts'
 import type { DnsUpdateConfig } from './publish.ts'
 
 // The update code brings dns2, whose index loads node:tls, node:https and node:http2 for its DNS-over-TLS/HTTPS
@@ -46,21 +46,16 @@ export function createDnsWorker(options: {
   /** Tests: a shorter deadline per exchange than SEND_TIMEOUT_MS. */
   sendTimeoutMs?: number
 }): DnsWorker {
-  const { store, settings, log, owner, leaseMs } = options
+  const { store, settings, log, leaseMs } = options
   const now = options.now ?? Date.now
   // Within half the lease: no other process claims the update while this one may still be sending it.
   const sendTimeoutMs = Math.min(options.sendTimeoutMs ?? SEND_TIMEOUT_MS, leaseMs / 2)
-  /** Ends the exchange in flight when the worker stops: a shutdown does not wait for a server that stalls. */
-  let stopping = new AbortController()
   let running = false
   let seenVersion: string | undefined
   /** Zone -> the JSON of its names as last queued from this process. */
   let seenZones = new Map<string, string>()
   let watchTimer: NodeJS.Timeout | undefined
-  let sendTimer: NodeJS.Timeout | undefined
   let watching: Promise<void> | undefined
-  let sending: Promise<void> | undefined
-  let sendAgain = false
 
   async function watch() {
     const config = options.domains()
@@ -84,7 +79,7 @@ export function createDnsWorker(options: {
     seenZones = zones
     if (queued) {
       log.info({ zones: queued }, 'DNS updates queued')
-      triggerSend()
+      queue.kick()
     }
   }
 
@@ -101,109 +96,67 @@ export function createDnsWorker(options: {
     void startWatch()
   }
 
-  async function deliver(item: DnsUpdateItem) {
+  /** The names each update in flight is sent with: its mark stores them as the zone's published ones. */
+  const sentNames = new Map<number, { zone: string; names: DnsNameRecords[] }>()
+
+  // The signal ends the exchange in flight when the worker stops: a shutdown does not wait for a server that stalls.
+  async function deliver(item: DnsUpdateItem, signal: AbortSignal): Promise<Attempt> {
     const { sendZoneUpdate, withRemoved } = await publishing()
     const names = withRemoved(item.names, await store.dnsPublishedNames(item.zone))
-    const result = await sendZoneUpdate(settings, item.zone, names, now, { timeoutMs: sendTimeoutMs, signal: stopping.signal })
+    const result = await sendZoneUpdate(settings, item.zone, names, now, { timeoutMs: sendTimeoutMs, signal })
+    if (result.status === 'sent') sentNames.set(item.id, { zone: item.zone, names })
+    return result.status === 'sent' ? result : { status: result.status === 'failed' ? 'failed' : 'retry', error: result.error }
+  }
+
+  async function markSent(id: number, at: number) {
+    const { zone, names } = sentNames.get(id)!
+    sentNames.delete(id)
+    await store.markDnsUpdateSent(id, zone, names, at)
+  }
+
+  function report(item: DnsUpdateItem, outcome: Outcome) {
     const fields = { zone: item.zone, update: item.id, attempts: item.attempts + 1 }
-    if (result.status === 'sent') {
-      await store.markDnsUpdateSent(item.id, item.zone, names, now())
-      log.info(fields, 'DNS records updated')
-    } else if (result.status === 'failed') {
-      await store.markDnsUpdateFailed(item.id, result.error, now())
-      log.error({ ...fields, reason: result.error }, 'DNS UPDATE FAILED: see Postausgang')
-    } else if (now() - item.createdAt > RETRY.giveUpAfterMs) {
-      await store.markDnsUpdateFailed(item.id, result.error, now())
-      log.error({ ...fields, reason: result.error }, 'DNS UPDATE FAILED: gave up after 5 days of retries')
-    } else {
-      const delay = retryDelay(item.attempts + 1)
-      await store.markDnsUpdateRetry(item.id, now() + delay, result.error)
-      log.warn({ ...fields, retryInMs: delay, reason: result.error }, 'DNS update not sent, will retry')
-    }
+    if (outcome.status === 'sent') log.info(fields, 'DNS records updated')
+    else if (outcome.status === 'failed') log.error({ ...fields, reason: outcome.error }, 'DNS UPDATE FAILED: see Postausgang')
+    else if (outcome.status === 'gave-up') log.error({ ...fields, reason: outcome.error }, 'DNS UPDATE FAILED: gave up after 5 days of retries')
+    else log.warn({ ...fields, retryInMs: outcome.retryInMs, reason: outcome.error }, 'DNS update not sent, will retry')
   }
 
-  /** How many updates it claimed. Stops between two updates once stop() was called (running is false before start). */
-  async function sendPass(): Promise<number> {
-    let claimed = 0
-    do {
-      sendAgain = false
-      const due = await store.claimDnsUpdates(now(), 20, owner, leaseMs)
-      claimed += due.length
-      for (const item of due) {
-        if (stopping.signal.aborted) return claimed
-        await deliver(item)
-      }
-      // A zone's next update becomes claimable once the one before it is done.
-      if (due.length) sendAgain = true
-    } while (sendAgain && !stopping.signal.aborted)
-    return claimed
-  }
-
-  async function scheduleSend() {
-    if (!running) return
-    clearTimeout(sendTimer)
-    let wait = RETRY.pollMs
-    try {
-      const next = await store.nextDnsUpdateDueAt()
-      if (next !== null) wait = Math.max(0, Math.min(RETRY.pollMs, next - now()))
-    } catch (error) {
-      log.error({ err: error }, 'DNS updates: could not read the store')
-    }
-    if (running) sendTimer = setTimeout(triggerSend, wait)
-  }
-
-  function startSend(): Promise<number> {
-    const work = sendPass()
-    sending = work
-      .then(
-        () => {},
-        (error: unknown) => log.error({ err: error }, 'DNS update pass failed'),
-      )
-      .finally(() => {
-        sending = undefined
-        void scheduleSend()
-      })
-    return work
-  }
-
-  function triggerSend() {
-    if (!running) return
-    if (sending) {
-      sendAgain = true
-      return
-    }
-    void startSend()
-  }
+  const queue = createLeasedQueue<DnsUpdateItem>(
+    storeTable(
+      store,
+      { claim: 'claimDnsUpdates', nextDueAt: 'nextDnsUpdateDueAt', markRetry: 'markDnsUpdateRetry', markFailed: 'markDnsUpdateFailed' },
+      { markSent },
+    ),
+    // A zone's next update becomes claimable once the one before it is done.
+    { name: 'DNS updates', deliver, report, chained: true },
+    options,
+  )
 
   return {
     start() {
-      if (running) return
+      if (running || queue.signal.aborted) return
       running = true
-      stopping = new AbortController()
       watchTimer = setInterval(triggerWatch, WATCH_MS)
       triggerWatch()
-      triggerSend()
+      queue.start()
     },
     kick() {
       triggerWatch()
-      triggerSend()
+      queue.kick()
     },
     async drain() {
       while (watching) await watching
-      if (stopping.signal.aborted) return
+      if (queue.signal.aborted) return
       await startWatch()
-      for (;;) {
-        while (sending) await sending
-        if (stopping.signal.aborted || (await startSend()) === 0) return
-      }
+      await queue.drain()
     },
     async stop() {
       running = false
       clearInterval(watchTimer)
-      clearTimeout(sendTimer)
-      stopping.abort()
+      const stopped = queue.stop()
       await watching
-      await sending
+      await stopped
     },
   }
 }

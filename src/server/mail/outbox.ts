@@ -12,22 +12,10 @@ import { composeDealMail, composeSoldNotice } from './deal-mail.ts'
 import { composeDealStepMail } from './deal-step-mail.ts'
 import { invoiceAttachments } from '../invoice/files.ts'
 import type { MailTransport } from './transport.ts'
+import { createLeasedQueue, storeTable, RETRY, retryDelay, type Attempt, type LeasedQueue, type Outcome } from '../queue/leased-queue.ts'
 
-export const RETRY = {
-  firstDelayMs: 2_000,
-  maxDelayMs: 15 * 60_000,
-  /** A mail that still fails this long after the inquiry arrived is given up and marked failed. */
-  giveUpAfterMs: 5 * 24 * 60 * 60_000,
-  /** Failing longer than this is an alarm: logged as an error, and /readyz answers 503. */
-  alarmAfterMs: 60 * 60_000,
-  /** Even with nothing due, look at the store this often (another process may have added mail). */
-  pollMs: 5_000,
-}
-
-/** 2 s, 4 s, 8 s … doubling up to 15 min. */
-export function retryDelay(failedAttempts: number): number {
-  return Math.min(RETRY.maxDelayMs, RETRY.firstDelayMs * 2 ** Math.max(0, failedAttempts - 1))
-}
+// The backoff is the queue's (decision 057); named here too, where it was first.
+export { RETRY, retryDelay }
 
 /** SMTP 5xx replies are permanent: the server will not take this mail however often we try. */
 export function isPermanent(error: unknown): boolean {
@@ -39,6 +27,9 @@ const describe = (error: unknown) => {
   const e = error as { responseCode?: number; code?: string; message?: string }
   return [e?.responseCode, e?.code, e?.message].filter(Boolean).join(' ').slice(0, 500) || String(error)
 }
+
+/** A deal's notification whose deal was forgotten with its inquiry: marked failed, nothing to log. */
+const DEAL_GONE = 'the deal no longer exists'
 
 /** The longest a notification's request may take (less when the lease is shorter). */
 const NOTIFY_TIMEOUT_MS = 10_000
@@ -52,18 +43,7 @@ export interface NotifyOptions {
   consoleUrl(): string | null
 }
 
-export interface OutboxWorker {
-  start(): void
-  /** Something new is waiting: look now instead of at the next poll. */
-  kick(): void
-  /**
-   * Sends what is due now, pass after pass, until a pass finds nothing (a failure is retried later, so it is not due
-   * now): the poll's own passes, which tests call instead of waiting for the poll. Works before start() too.
-   */
-  drain(): Promise<void>
-  /** Finishes the send in flight, then stops. */
-  stop(): Promise<void>
-}
+export type OutboxWorker = LeasedQueue
 
 export function createOutboxWorker(options: {
   store: Store
@@ -82,14 +62,9 @@ export function createOutboxWorker(options: {
   notify?: NotifyOptions
   now?: () => number
 }): OutboxWorker {
-  const { store, transport, addresses, log, owner, leaseMs, secret } = options
+  const { store, transport, addresses, log, leaseMs, secret } = options
   const notify = options.notify ?? { secret: undefined, personal: false, consoleUrl: () => null }
   const now = options.now ?? Date.now
-  let running = false
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let pass: Promise<void> | undefined
-  let again = false
 
   /** A mail to the visitor, by what it is. */
   function visitorMail(item: OutboxItem, reply: NonNullable<OutboxItem['reply']>) {
@@ -117,17 +92,14 @@ export function createOutboxWorker(options: {
     }
   }
 
-  /** A notification (webhook or preset): POSTed, never mailed. Logs name its host only, never its path or payload. */
-  async function deliverNotification(item: OutboxItem, url: string) {
+  /** A notification (webhook or preset): POSTed, never mailed. */
+  async function deliverNotification(item: OutboxItem, url: string): Promise<Attempt> {
     const consoleUrl = notify.consoleUrl()
     let deal: DealNotice | undefined
     if (item.deal) {
       // The deal as it is now: gone with its inquiry (forget) means nothing to tell.
       const stored = await store.getDeal(item.deal.id)
-      if (!stored) {
-        await store.markFailed(item.id, 'the deal no longer exists', now())
-        return
-      }
+      if (!stored) return { status: 'failed', error: DEAL_GONE }
       deal = dealNoticeOf(stored, item.deal.event, item.createdAt, item.deal.rate)
     }
     const result = await sendNotification(
@@ -141,24 +113,20 @@ export function createOutboxWorker(options: {
       },
       { secret: notify.secret, timeoutMs: Math.min(NOTIFY_TIMEOUT_MS, leaseMs / 2), now: now() },
     )
-    const fields = { inquiry: item.inquiry.id, delivery: item.id, host: notifyHost(url), attempts: item.attempts + 1 }
-    if (result.status === 'sent') {
-      await store.markSent(item.id, now())
-      log.info(fields, 'notification delivered')
-    } else if (result.status === 'failed') {
-      await store.markFailed(item.id, result.error, now())
-      log.error({ ...fields, reason: result.error }, 'NOTIFICATION FAILED: the receiver refused it; see Postausgang')
-    } else if (now() - item.createdAt > RETRY.giveUpAfterMs) {
-      await store.markFailed(item.id, result.error, now())
-      log.error({ ...fields, reason: result.error }, 'NOTIFICATION FAILED: gave up after 5 days of retries')
-    } else {
-      const delay = retryDelay(item.attempts + 1)
-      await store.markRetry(item.id, now() + delay, result.error)
-      log.warn({ ...fields, retryInMs: delay, reason: result.error }, 'notification not delivered, will retry')
-    }
+    return result.status === 'sent' ? result : { status: result.status === 'failed' ? 'failed' : 'retry', error: result.error }
   }
 
-  async function deliver(item: OutboxItem) {
+  /** Logs name a notification's host only, never its path or payload. */
+  function reportNotification(item: OutboxItem, url: string, outcome: Outcome) {
+    const fields = { inquiry: item.inquiry.id, delivery: item.id, host: notifyHost(url), attempts: item.attempts + 1 }
+    if (outcome.status === 'sent') log.info(fields, 'notification delivered')
+    else if (outcome.status === 'failed') {
+      if (outcome.error !== DEAL_GONE) log.error({ ...fields, reason: outcome.error }, 'NOTIFICATION FAILED: the receiver refused it; see Postausgang')
+    } else if (outcome.status === 'gave-up') log.error({ ...fields, reason: outcome.error }, 'NOTIFICATION FAILED: gave up after 5 days of retries')
+    else log.warn({ ...fields, retryInMs: outcome.retryInMs, reason: outcome.error }, 'notification not delivered, will retry')
+  }
+
+  async function deliver(item: OutboxItem): Promise<Attempt> {
     if (item.webhookUrl !== null) return deliverNotification(item, item.webhookUrl)
     const message = item.reply
       ? visitorMail(item, item.reply)
@@ -170,123 +138,55 @@ export function createOutboxWorker(options: {
         if (attachments.length) message.attachments = attachments
       }
       await transport.send(message, item.reply ? `reply-${item.reply.id}.eml` : `inquiry-${item.inquiry.id}.eml`)
-      await store.markSent(item.id, now())
-      log.info({ inquiry: item.inquiry.id, reply: item.reply?.id, attempts: item.attempts + 1 }, item.reply ? 'reply mailed' : 'inquiry mailed')
+      return { status: 'sent' }
     } catch (error) {
       const reason = describe(error)
-      const attempts = item.attempts + 1
       // Not a mail server's hiccup: someone changed an issued invoice's bytes. The owner must hear it now, not in an hour.
       if (error instanceof InvoiceHashMismatchError)
-        log.error({ inquiry: item.inquiry.id, reply: item.reply?.id, attempts, reason }, 'MAIL HELD: an invoice it carries fails its hash; it is retried')
-      if (isPermanent(error)) {
-        await store.markFailed(item.id, reason, now())
-        log.error({ inquiry: item.inquiry.id, attempts, reason }, 'MAIL FAILED: the mail server rejected the inquiry permanently; it stays in the store')
-      } else if (now() - item.createdAt > RETRY.giveUpAfterMs) {
-        await store.markFailed(item.id, reason, now())
-        log.error({ inquiry: item.inquiry.id, attempts, reason }, 'MAIL FAILED: gave up after 5 days of retries; the inquiry stays in the store')
-      } else {
-        const delay = retryDelay(attempts)
-        await store.markRetry(item.id, now() + delay, reason)
-        const failingForMs = now() - item.createdAt
-        if (failingForMs > RETRY.alarmAfterMs) {
-          log.error(
-            { inquiry: item.inquiry.id, attempts, failingForMinutes: Math.round(failingForMs / 60_000), reason },
-            'MAIL FAILING for over an hour: check SMTP_URL and the mail server; the inquiry is kept and retried',
-          )
-        } else {
-          log.warn({ inquiry: item.inquiry.id, attempts, retryInMs: delay, reason }, 'mail not delivered, will retry')
-        }
-      }
+        log.error(
+          { inquiry: item.inquiry.id, reply: item.reply?.id, attempts: item.attempts + 1, reason },
+          'MAIL HELD: an invoice it carries fails its hash; it is retried',
+        )
+      return { status: isPermanent(error) ? 'failed' : 'retry', error: reason }
     }
   }
 
-  /** How many mails it claimed. */
-  async function runPass(): Promise<number> {
-    let claimed = 0
-    do {
-      again = false
-      const leaseEnd = now() + leaseMs
-      const due = await store.claimDueMail(now(), 20, owner, leaseMs)
-      claimed += due.length
-      for (const [i, item] of due.entries()) {
-        if (stopped) return claimed
-        // The lease covers the whole batch, but the mails go out one by one: with less than half of it left,
-        // give the rest back and claim anew, rather than send a mail whose lease another process may take.
-        if (i > 0 && leaseEnd - now() < leaseMs / 2) {
-          await store.releaseLeases(owner)
-          again = true
-          break
-        }
-        await deliver(item)
-      }
-      if (due.length === 20) again = true
-    } while (again && !stopped)
-    return claimed
-  }
-
-  async function schedule() {
-    if (!running) return
-    clearTimeout(timer)
-    let wait = RETRY.pollMs
-    try {
-      const next = await store.nextDueAt()
-      if (next !== null) wait = Math.max(0, Math.min(RETRY.pollMs, next - now()))
-    } catch (error) {
-      log.error({ err: error }, 'outbox: could not read the store')
-    }
-    if (running) timer = setTimeout(trigger, wait)
-  }
-
-  /** A pass, seen by trigger() as the one in flight; the poll goes on after it (when running). */
-  function startPass(): Promise<number> {
-    const work = runPass()
-    pass = work
-      .then(
-        () => {},
-        (error: unknown) => log.error({ err: error }, 'outbox pass failed'),
+  function report(item: OutboxItem, outcome: Outcome) {
+    if (item.webhookUrl !== null) return reportNotification(item, item.webhookUrl, outcome)
+    const attempts = item.attempts + 1
+    if (outcome.status === 'sent') {
+      log.info({ inquiry: item.inquiry.id, reply: item.reply?.id, attempts }, item.reply ? 'reply mailed' : 'inquiry mailed')
+    } else if (outcome.status === 'failed') {
+      log.error(
+        { inquiry: item.inquiry.id, attempts, reason: outcome.error },
+        'MAIL FAILED: the mail server rejected the inquiry permanently; it stays in the store',
       )
-      .finally(() => {
-        pass = undefined
-        // At debug only: the sign a test of several instances waits for (each one's look at the outbox is over).
-        log.debug('outbox pass done')
-        void schedule()
-      })
-    return work
-  }
-
-  function trigger() {
-    if (!running) return
-    if (pass) {
-      again = true
-      return
+    } else if (outcome.status === 'gave-up') {
+      log.error({ inquiry: item.inquiry.id, attempts, reason: outcome.error }, 'MAIL FAILED: gave up after 5 days of retries; the inquiry stays in the store')
+    } else {
+      const failingForMs = now() - item.createdAt
+      if (failingForMs > RETRY.alarmAfterMs) {
+        log.error(
+          { inquiry: item.inquiry.id, attempts, failingForMinutes: Math.round(failingForMs / 60_000), reason: outcome.error },
+          'MAIL FAILING for over an hour: check SMTP_URL and the mail server; the inquiry is kept and retried',
+        )
+      } else {
+        log.warn({ inquiry: item.inquiry.id, attempts, retryInMs: outcome.retryInMs, reason: outcome.error }, 'mail not delivered, will retry')
+      }
     }
-    void startPass()
   }
 
-  return {
-    start() {
-      if (running || stopped) return
-      running = true
-      trigger()
-    },
+  const queue = createLeasedQueue<OutboxItem>(
+    storeTable(store, { claim: 'claimDueMail', nextDueAt: 'nextDueAt', markSent: 'markSent', markRetry: 'markRetry', markFailed: 'markFailed' }),
     // New mail is sent at once, also when it comes before the background work's delayed start: the process that
     // stored it sends it, rather than whichever process starts polling first.
-    kick() {
-      if (!running && !stopped) running = true
-      trigger()
-    },
-    async drain() {
-      for (;;) {
-        // The pass in flight first: it may hold what is due now.
-        while (pass) await pass
-        if (stopped || (await startPass()) === 0) return
-      }
-    },
+    { name: 'outbox', deliver, report, kickStarts: true },
+    options,
+  )
+  return {
+    ...queue,
     async stop() {
-      stopped = true
-      running = false
-      clearTimeout(timer)
-      await pass
+      await queue.stop()
       transport.close()
     },
   }

@@ -2,10 +2,9 @@
 // names the server has put records on. Same for both databases.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { writer, type DialectSpecifics } from './dialect.ts'
+import { leasedTable } from './leased-table.ts'
 import type { Database } from './schema.ts'
 import type { DnsNameRecords, DnsUpdateStore } from './types.ts'
-
-const noLease = { lease_owner: null, lease_until: null } as const
 
 /** One text per state: names sorted, so that the same records always read the same. */
 export const namesText = (names: DnsNameRecords[]) => JSON.stringify([...names].sort((a, b) => (a.ascii < b.ascii ? -1 : a.ascii > b.ascii ? 1 : 0)))
@@ -33,6 +32,8 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
   const { guard } = dialect
   const postgres = dialect.name === 'postgres'
   const write = writer(dialect)
+  // A zone's updates go out in the order they were queued: the next only once the one before is done.
+  const queue = leasedTable(db, dialect, 'dns_updates', { chainedBy: 'zone' })
   const lockZone = async (trx: Transaction<Database>, zone: string) => {
     // Two instances noticing one change take turns (SQLite's writers already do).
     if (postgres) await sql`SELECT pg_advisory_xact_lock(hashtext(${`dns:${zone}`}))`.execute(trx)
@@ -83,42 +84,14 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
       )
     },
     async claimDnsUpdates(now, limit, owner, leaseMs) {
-      return write(async () => {
-        const claimed = await db
-          .updateTable('dns_updates')
-          .set({ lease_owner: owner, lease_until: now + leaseMs })
-          .where('id', 'in', (eb) =>
-            eb
-              .selectFrom('dns_updates as d')
-              .select('d.id')
-              .where('d.status', '=', 'pending')
-              .where('d.next_attempt_at', '<=', now)
-              .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', now)]))
-              .where(({ not, exists, selectFrom }) =>
-                not(
-                  exists(
-                    selectFrom('dns_updates as e')
-                      .select('e.id')
-                      .whereRef('e.zone', '=', 'd.zone')
-                      .where('e.status', '=', 'pending')
-                      .whereRef('e.id', '<', 'd.id'),
-                  ),
-                ),
-              )
-              .orderBy('d.id')
-              .limit(limit)
-              .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
-          )
-          .returning(['id', 'zone', 'names', 'attempts', 'created_at'])
-          .execute()
-        return claimed.map((row) => ({
-          id: row.id,
-          zone: row.zone,
-          names: JSON.parse(row.names) as DnsNameRecords[],
-          attempts: row.attempts,
-          createdAt: row.created_at,
-        }))
-      })
+      const claimed = await queue.claim(now, limit, owner, leaseMs)
+      return claimed.map((row) => ({
+        id: row.id,
+        zone: row.zone,
+        names: JSON.parse(row.names) as DnsNameRecords[],
+        attempts: row.attempts,
+        createdAt: row.created_at,
+      }))
     },
     async dnsPublishedNames(zone) {
       const rows = await guard(() => db.selectFrom('dns_names').select('domain').where('zone', '=', zone).orderBy('domain').execute())
@@ -146,36 +119,16 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
       return rows.map((row) => row.zone)
     },
     async markDnsUpdateSent(id, zone, names, now) {
-      await write(() =>
+      await guard(() =>
         db.transaction().execute(async (trx) => {
           await lockZone(trx, zone)
-          await trx
-            .updateTable('dns_updates')
-            .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), last_error: null, ...noLease }))
-            .where('id', '=', id)
-            .execute()
+          await queue.markSent(id, now, trx)
           await setPublished(trx, zone, names)
         }),
       )
     },
-    async markDnsUpdateRetry(id, nextAttemptAt, error) {
-      await write(() =>
-        db
-          .updateTable('dns_updates')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAttemptAt, last_error: error.slice(0, 1000), ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
-    async markDnsUpdateFailed(id, error, now) {
-      await write(() =>
-        db
-          .updateTable('dns_updates')
-          .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: error.slice(0, 1000), failed_at: now, ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
+    markDnsUpdateRetry: queue.markRetry,
+    markDnsUpdateFailed: queue.markFailed,
     async recordDnsPublish(zone, names, now) {
       await write(() =>
         db.transaction().execute(async (trx) => {
@@ -201,48 +154,18 @@ export function dnsUpdateStore(db: Kysely<Database>, dialect: DialectSpecifics):
       )
     },
     async listDnsUpdates(statuses) {
-      if (statuses.length === 0) return []
-      const rows = await guard(() =>
-        db
-          .selectFrom('dns_updates')
-          .select(['id', 'zone', 'status', 'attempts', 'last_error', 'created_at', 'next_attempt_at'])
-          .where('status', 'in', statuses)
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(1000)
-          .execute(),
-      )
-      return rows.map((row) => ({
-        id: row.id,
-        zone: row.zone,
-        status: row.status,
-        attempts: row.attempts,
-        lastError: row.last_error,
-        createdAt: row.created_at,
-        nextAttemptAt: row.next_attempt_at,
+      const rows = await queue.list(statuses, ['zone'])
+      return rows.map(({ id, zone, status, attempts, lastError, createdAt, nextAttemptAt }) => ({
+        id,
+        zone,
+        status,
+        attempts,
+        lastError,
+        createdAt,
+        nextAttemptAt,
       }))
     },
-    async resendDnsUpdate(id, now) {
-      return write(async () => {
-        const updated = await db
-          .updateTable('dns_updates')
-          .set({ status: 'pending', attempts: 0, last_error: null, next_attempt_at: now, failed_at: null, ...noLease })
-          .where('id', '=', id)
-          .where('status', 'in', ['pending', 'failed'])
-          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-          .executeTakeFirst()
-        return Number(updated.numUpdatedRows) > 0
-      })
-    },
-    async nextDnsUpdateDueAt() {
-      const row = await guard(() =>
-        db
-          .selectFrom('dns_updates')
-          .select(sql<number | null>`MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END)`.as('at'))
-          .where('status', '=', 'pending')
-          .executeTakeFirstOrThrow(),
-      )
-      return row.at
-    },
+    resendDnsUpdate: (id, now) => queue.resend(id, now, write),
+    nextDnsUpdateDueAt: queue.nextDueAt,
   }
 }

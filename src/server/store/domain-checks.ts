@@ -1,12 +1,12 @@
 // The daily checks (decision 047): the last result per name, what the owner was last told, and the notifications in
 // an outbox of their own (leased, retried like mail). Same for both databases.
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { DomainCheck } from '../../shared/domain-checks.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
+import { leasedTable, noLease } from './leased-table.ts'
 import type { Database } from './schema.ts'
 import type { DomainCheckStore, DomainNoticeEvent, DomainNoticeFacts } from './types.ts'
 
-const noLease = { lease_owner: null, lease_until: null } as const
 /** Rows per statement, far below both databases' limits on bound parameters. */
 const CHUNK = 500
 
@@ -41,6 +41,7 @@ export function domainCheckStore(db: Kysely<Database>, dialect: DialectSpecifics
   const { guard } = dialect
   const postgres = dialect.name === 'postgres'
   const write = writer(dialect)
+  const queue = leasedTable(db, dialect, 'domain_notices')
   return {
     async domainChecks(only) {
       if (only?.length === 0) return []
@@ -146,109 +147,25 @@ export function domainCheckStore(db: Kysely<Database>, dialect: DialectSpecifics
       return events
     },
     async claimDomainNotices(now, limit, owner, leaseMs) {
-      return write(async () => {
-        const rows = await db
-          .updateTable('domain_notices')
-          .set({ lease_owner: owner, lease_until: now + leaseMs })
-          .where('id', 'in', (eb) =>
-            eb
-              .selectFrom('domain_notices')
-              .select('id')
-              .where('status', '=', 'pending')
-              .where('next_attempt_at', '<=', now)
-              .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-              .orderBy('next_attempt_at')
-              .orderBy('id')
-              .limit(limit)
-              .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
-          )
-          .returning(['id', 'domain', 'event', 'facts', 'webhook_url', 'attempts', 'created_at'])
-          .execute()
-        return rows
-          .map((row) => ({
-            id: Number(row.id),
-            domain: row.domain,
-            event: row.event,
-            facts: JSON.parse(row.facts) as DomainNoticeFacts,
-            webhookUrl: row.webhook_url,
-            attempts: row.attempts,
-            createdAt: Number(row.created_at),
-          }))
-          .sort((a, b) => a.id - b.id)
-      })
-    },
-    async markDomainNoticeSent(id, now) {
-      await write(() =>
-        db
-          .updateTable('domain_notices')
-          .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), last_error: null, ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
-    async markDomainNoticeRetry(id, nextAttemptAt, error) {
-      await write(() =>
-        db
-          .updateTable('domain_notices')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAttemptAt, last_error: error.slice(0, 1000), ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
-    async markDomainNoticeFailed(id, error, now) {
-      await write(() =>
-        db
-          .updateTable('domain_notices')
-          .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: error.slice(0, 1000), failed_at: now, ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
-    async nextDomainNoticeDueAt() {
-      const row = await guard(() =>
-        db
-          .selectFrom('domain_notices')
-          .select(sql<number | null>`MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END)`.as('at'))
-          .where('status', '=', 'pending')
-          .executeTakeFirstOrThrow(),
-      )
-      return row.at === null ? null : Number(row.at)
-    },
-    async listDomainNotices(statuses) {
-      if (statuses.length === 0) return []
-      const rows = await guard(() =>
-        db
-          .selectFrom('domain_notices')
-          .select(['id', 'domain', 'event', 'webhook_url', 'status', 'attempts', 'last_error', 'created_at', 'next_attempt_at'])
-          .where('status', 'in', statuses)
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(1000)
-          .execute(),
-      )
-      return rows.map((row) => ({
+      const claimed = await queue.claim(now, limit, owner, leaseMs)
+      return claimed.map((row) => ({
         id: Number(row.id),
         domain: row.domain,
         event: row.event,
+        facts: JSON.parse(row.facts) as DomainNoticeFacts,
         webhookUrl: row.webhook_url,
-        status: row.status,
         attempts: row.attempts,
-        lastError: row.last_error,
         createdAt: Number(row.created_at),
-        nextAttemptAt: Number(row.next_attempt_at),
       }))
     },
-    async resendDomainNotice(id, now) {
-      return write(async () => {
-        const updated = await db
-          .updateTable('domain_notices')
-          .set({ status: 'pending', attempts: 0, last_error: null, next_attempt_at: now, failed_at: null, ...noLease })
-          .where('id', '=', id)
-          .where('status', 'in', ['pending', 'failed'])
-          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-          .executeTakeFirst()
-        return Number(updated.numUpdatedRows) > 0
-      })
+    markDomainNoticeSent: (id, now) => queue.markSent(id, now),
+    markDomainNoticeRetry: queue.markRetry,
+    markDomainNoticeFailed: queue.markFailed,
+    nextDomainNoticeDueAt: queue.nextDueAt,
+    async listDomainNotices(statuses) {
+      const rows = await queue.list(statuses, ['domain', 'event', 'webhook_url'])
+      return rows.map(({ webhook_url, ...row }) => ({ ...row, webhookUrl: webhook_url }))
     },
+    resendDomainNotice: (id, now) => queue.resend(id, now, write),
   }
 }

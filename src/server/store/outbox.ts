@@ -1,7 +1,8 @@
 // The outbox: the mail and notifications waiting to be sent, as the outbox worker claims them under a lease and marks
 // them sent, to be tried again or failed (decision 009), and as the console and the CLI list them and send them again.
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import { writer, type DialectSpecifics } from './dialect.ts'
+import { leasedTable, noLease, releaseLeases } from './leased-table.ts'
 import { INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
 import { replyMessageIdFor } from './reply-mail.ts'
 import type { Database } from './schema.ts'
@@ -28,48 +29,16 @@ type OutboxStore = Pick<
   releaseAllLeases(): Promise<void>
 }
 
-const noLease = { lease_owner: null, lease_until: null } as const
-
 export function outboxStore(db: Kysely<Database>, dialect: DialectSpecifics): OutboxStore {
   const { guard } = dialect
   const postgres = dialect.name === 'postgres'
   const write = writer(dialect)
-  const release = (owner: string | undefined) =>
-    guard(() =>
-      Promise.all(
-        (['outbox', 'dns_updates', 'domain_notices'] as const).map((table) =>
-          db
-            .updateTable(table)
-            .set(noLease)
-            .$if(owner === undefined, (qb) => qb.where('lease_owner', 'is not', null))
-            .$if(owner !== undefined, (qb) => qb.where('lease_owner', '=', owner!))
-            .execute(),
-        ),
-      ),
-    )
+  const queue = leasedTable(db, dialect, 'outbox')
   const outbox: OutboxStore = {
     async claimDueMail(now, limit, owner, leaseMs) {
+      const claimed = await queue.claim(now, limit, owner, leaseMs)
+      if (claimed.length === 0) return []
       return guard(async () => {
-        const claimed = await db
-          .updateTable('outbox')
-          .set({ lease_owner: owner, lease_until: now + leaseMs })
-          .where('id', 'in', (eb) =>
-            eb
-              .selectFrom('outbox')
-              .select('id')
-              .where('status', '=', 'pending')
-              .where('next_attempt_at', '<=', now)
-              .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-              .orderBy('next_attempt_at')
-              .orderBy('id')
-              .limit(limit)
-              // Rows another instance is claiming at this moment are passed over, not waited for (SQLite's
-              // writers take turns on the file instead).
-              .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
-          )
-          .returning('id')
-          .execute()
-        if (claimed.length === 0) return []
         const rows = await db
           .selectFrom('outbox as o')
           .innerJoin('inquiries as i', 'i.id', 'o.inquiry_id')
@@ -135,48 +104,15 @@ export function outboxStore(db: Kysely<Database>, dialect: DialectSpecifics): Ou
       })
     },
     async releaseLeases(owner) {
-      await release(owner)
+      await releaseLeases(db, dialect, owner)
     },
     async releaseAllLeases() {
-      await release(undefined)
+      await releaseLeases(db, dialect, undefined)
     },
-    async nextDueAt() {
-      const row = await guard(() =>
-        db
-          .selectFrom('outbox')
-          .select(sql<number | null>`MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END)`.as('at'))
-          .where('status', '=', 'pending')
-          .executeTakeFirstOrThrow(),
-      )
-      return row.at
-    },
-    async markSent(id, now) {
-      await guard(() =>
-        db
-          .updateTable('outbox')
-          .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), last_error: null, ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
-    async markRetry(id, nextAttemptAt, error) {
-      await guard(() =>
-        db
-          .updateTable('outbox')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAttemptAt, last_error: error.slice(0, 1000), ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
-    async markFailed(id, error, now) {
-      await guard(() =>
-        db
-          .updateTable('outbox')
-          .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: error.slice(0, 1000), failed_at: now, ...noLease }))
-          .where('id', '=', id)
-          .execute(),
-      )
-    },
+    nextDueAt: queue.nextDueAt,
+    markSent: (id, now) => queue.markSent(id, now),
+    markRetry: queue.markRetry,
+    markFailed: queue.markFailed,
     async outboxStatus(inquiryId) {
       const row = await guard(() =>
         db

@@ -1,6 +1,6 @@
 // The daily checks (decision 047): the last result per name, what the owner was last told, and the notifications in
 // an outbox of their own (leased, retried like mail). Same for both databases.
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DomainCheck } from '../../shared/domain-checks.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import { leasedTable, noLease } from './leased-table.ts'

@@ -175,8 +175,13 @@ export function leasedTable<T extends LeasedTableName>(db: Kysely<Database>, dia
 
 const LEASED_TABLES: LeasedTableName[] = ['outbox', 'dns_updates', 'domain_notices']
 
-/** Ends the leases of one owner (a process that has ended), or every lease with none named: in all three tables. */
+/**
+ * Ends the leases of one owner (a process that has ended), or every lease with none named: in all three tables. A
+ * process's queues name their leases after it (`host:pid`, `host:pid:dns`, `host:pid:domains`): all of them end, so
+ * that a cluster's primary frees the DNS updates and notices of a worker that died too, not only its mail.
+ */
 export function releaseLeases(db: Kysely<Database>, dialect: DialectSpecifics, owner: string | undefined) {
+  const queues = `${owner}:`
   return dialect.guard(() =>
     Promise.all(
       LEASED_TABLES.map((name) =>
@@ -184,7 +189,9 @@ export function releaseLeases(db: Kysely<Database>, dialect: DialectSpecifics, o
           .updateTable(name as unknown as 'leased')
           .set(noLease)
           .$if(owner === undefined, (qb) => qb.where('lease_owner', 'is not', null))
-          .$if(owner !== undefined, (qb) => qb.where('lease_owner', '=', owner!))
+          .$if(owner !== undefined, (qb) =>
+            qb.where((eb) => eb.or([eb('lease_owner', '=', owner!), eb(sql<string>`substr(lease_owner, 1, ${queues.length})`, '=', queues)])),
+          )
           .execute(),
       ),
     ),

@@ -188,6 +188,19 @@ test('a lease that ran out, or whose owner is gone, lets another process send th
   expect(await store.claimDueMail(t0 + 5_001, 10, 'third', 5_000)).toHaveLength(1)
 })
 
+test("a process's end frees its queues' leases too (host:pid, host:pid:dns, …), and not another's whose pid it begins", async () => {
+  const config = await storeConfig()
+  const store = await open(config)
+  for (let i = 0; i < 3; i++) await store.saveInquiry(inquiry(), queue)
+  const t0 = Date.now() + 1000
+  expect(await store.claimDueMail(t0, 1, 'host:7', 60_000)).toHaveLength(1)
+  expect(await store.claimDueMail(t0, 1, 'host:7:dns', 60_000)).toHaveLength(1)
+  expect(await store.claimDueMail(t0, 1, 'host:70', 60_000)).toHaveLength(1)
+  await store.releaseLeases('host:7')
+  // The two of host:7 are free again; host:70's is still leased.
+  expect(await store.claimDueMail(t0, 10, 'host:8', 60_000)).toHaveLength(2)
+})
+
 test('leases left over from a previous run end at start where the store can tell: all on SQLite, none on PostgreSQL', async () => {
   const config = await storeConfig()
   const store = await open(config)

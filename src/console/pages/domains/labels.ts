@@ -1,19 +1,11 @@
 // The words the page "Domains" shows for the domains file's values, shared by its table, its forms and its preview.
 import type { EditableField, EntryFields } from '../../../shared/domains-api.ts'
+import { LANGUAGE_NAME } from '../../../shared/language.ts'
 import { formatNumber } from '../../format.ts'
 
 export const PRICE_TYPE = { fixed: 'Festpreis', negotiable: 'Verhandlungsbasis', 'on-request': 'Preis auf Anfrage' } as const
 export const STATUS = { available: 'verfügbar', reserved: 'reserviert', sold: 'verkauft' } as const
-export const LANGUAGE = {
-  de: 'Deutsch',
-  en: 'Englisch',
-  fr: 'Französisch',
-  es: 'Spanisch',
-  it: 'Italienisch',
-  nl: 'Niederländisch',
-  pl: 'Polnisch',
-  auto: 'nach Browser',
-} as const
+export const LANGUAGE = { ...LANGUAGE_NAME, auto: 'nach Browser' } as const
 export const AS_DEFAULT = 'wie Vorgabe'
 export const UNCHANGED = 'unverändert'
 export const FIELD: Record<EditableField, string> = {

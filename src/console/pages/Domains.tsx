@@ -10,11 +10,13 @@ import {
   type DomainEditProblem,
   type DomainRow,
   type DomainsApplyRequest,
-  type DomainsCreated,
   type DomainsCreateRequest,
   type DomainsEditReport,
   type DomainsListPage,
   type DomainsPageData,
+  domainsCreatedSchema,
+  domainsEditReportSchema,
+  domainsListPageSchema,
   type EditableField,
   type EntryFields,
   type FieldChanges,
@@ -309,7 +311,7 @@ function NoFile({ suggestedFile }: { suggestedFile: string }) {
     setBusy(true)
     setError(null)
     const body: DomainsCreateRequest = { name }
-    const result = await callApi<DomainsCreated>('POST', '/api/domains/create', body)
+    const result = await callApi('POST', '/api/domains/create', domainsCreatedSchema, body)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setCreated(result.data.file)
@@ -366,7 +368,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
 
   async function load(q: string, offset: number) {
     setBusy(true)
-    const result = await callApi<DomainsListPage>('GET', `/api/domains?${new URLSearchParams({ q, offset: String(offset) })}`)
+    const result = await callApi('GET', `/api/domains?${new URLSearchParams({ q, offset: String(offset) })}`, domainsListPageSchema)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setError(null)
@@ -377,7 +379,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
     setBusy(true)
     setError(null)
     setSaved(false)
-    const result = await callApi<DomainsEditReport>('POST', '/api/domains/preview', { edits })
+    const result = await callApi('POST', '/api/domains/preview', domainsEditReportSchema, { edits })
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setPending({ edits, report: result.data })
@@ -388,7 +390,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
     setBusy(true)
     setError(null)
     const body: DomainsApplyRequest = { edits: pending.edits, fingerprint: pending.report.fingerprint }
-    const result = await callApi<DomainsEditReport>('POST', '/api/domains/apply', body)
+    const result = await callApi('POST', '/api/domains/apply', domainsEditReportSchema, body)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setPending(null)

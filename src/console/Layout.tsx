@@ -6,7 +6,7 @@ import { DOMAINS_PATH } from '../shared/domains-api.ts'
 import { IMPORT_PATH } from '../shared/import-api.ts'
 import { PRIVACY_PATH } from '../shared/privacy-api.ts'
 import { SIGN_IN_PATHS } from '../shared/sign-in-api.ts'
-import { callApi, go } from './api.ts'
+import { callApi, go, noContent } from './api.ts'
 import { ErrorText } from './ErrorText.tsx'
 
 type Section = 'inbox' | 'sales' | 'outbox' | 'overview' | 'templates' | 'privacy' | 'domains' | 'import' | 'security' | 'sessions' | 'audit'
@@ -79,7 +79,7 @@ export function Layout({ current, children }: { current: Section; children: Reac
 
   async function signOut() {
     setBusy(true)
-    const result = await callApi('DELETE', '/api/session')
+    const result = await callApi('DELETE', '/api/session', noContent)
     if (result.status === 'success') return go(CONSOLE_PATHS.signin)
     setBusy(false)
     setError(result.error)

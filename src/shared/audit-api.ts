@@ -1,5 +1,6 @@
 // The audit trail (decision 043): what the page "Protokoll" and the server exchange, and the names of the actions.
 // Nothing here may import server code.
+import * as z from 'zod/mini'
 
 export const AUDIT_PATH = '/protokoll'
 
@@ -50,33 +51,36 @@ export type AuditOutcome = keyof typeof AUDIT_OUTCOMES
 export const isAuditAction = (value: string): value is AuditAction => Object.hasOwn(AUDIT_ACTIONS, value)
 
 /** One row as the console shows it: the domain as people read it (shown as text). */
-export interface AuditEntryView {
-  id: number
-  at: number
+const auditEntryViewSchema = z.object({
+  id: z.number(),
+  at: z.number(),
   /** "CLI", "Sitzung 1a2b3c4d", or "unbekannt" (a failed sign-in). */
-  actor: string
-  action: AuditAction
-  outcome: AuditOutcome
-  inquiryId: number | null
-  dealId: number | null
-  domain: string | null
-  detail: string | null
-}
+  actor: z.string(),
+  action: z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]]),
+  outcome: z.enum(Object.keys(AUDIT_OUTCOMES) as [AuditOutcome, ...AuditOutcome[]]),
+  inquiryId: z.nullable(z.number()),
+  dealId: z.nullable(z.number()),
+  domain: z.nullable(z.string()),
+  detail: z.nullable(z.string()),
+})
+export type AuditEntryView = z.infer<typeof auditEntryViewSchema>
 
 /** The page's filter, as in its query string (empty fields mean none). */
-export interface AuditQuery {
-  since?: string
-  until?: string
-  action?: string
+const auditQuerySchema = z.object({
+  since: z.optional(z.string()),
+  until: z.optional(z.string()),
+  action: z.optional(z.string()),
   /** An inquiry ("A12" or "12"), a deal ("V3") or a domain. */
-  subject?: string
-  cursor?: string
-}
+  subject: z.optional(z.string()),
+  cursor: z.optional(z.string()),
+})
+export type AuditQuery = z.infer<typeof auditQuerySchema>
 
 /** GET /protokoll and GET /api/audit */
-export interface AuditPage {
-  query: AuditQuery
-  entries: AuditEntryView[]
+export const auditPageSchema = z.object({
+  query: auditQuerySchema,
+  entries: z.array(auditEntryViewSchema),
   /** The next (older) page's cursor, or null when this is the last. */
-  next: string | null
-}
+  next: z.nullable(z.string()),
+})
+export type AuditPage = z.infer<typeof auditPageSchema>

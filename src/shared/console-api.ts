@@ -1,10 +1,13 @@
 // The owner's console: what its pages and its JSON API exchange. Shared by the server (src/server/admin) and the
 // console's React code (src/console); nothing here may import server code.
+// The JSON answers are zod schemas (zod/mini, for the console's bundle), each with its type as z.infer: the route
+// declares one as its response schema and the console's fetch parses the answer with the same (decision 059).
+import * as z from 'zod/mini'
 import type { ImportPageData } from './import-api.ts'
 import type { AuditPage } from './audit-api.ts'
 import type { DomainsPageData } from './domains-api.ts'
 import { LANGUAGES, type Language } from './language.ts'
-import type { VisitorStats } from './stats-api.ts'
+import { visitorStatsSchema } from './stats-api.ts'
 import type { BankStatementPageData } from './payments-api.ts'
 import type { SecurityPageData, SessionsPageData } from './sign-in-api.ts'
 
@@ -55,6 +58,7 @@ export const REPLY_KIND_LABEL: Record<ReplyKind, string> = {
 }
 
 export type MailState = 'pending' | 'sent' | 'failed'
+const mailState = z.enum(['pending', 'sent', 'failed'])
 export const MAIL_LABEL: Record<MailState, string> = { pending: 'wird gesendet', sent: 'zugestellt', failed: 'fehlgeschlagen' }
 
 /** Every state-changing request carries this header: a browser sends no custom header cross-site without CORS. */
@@ -74,85 +78,96 @@ export interface InboxQuery {
   cursor?: string
 }
 
-export interface InboxRow {
-  id: number
+const inquiryStatus = z.enum(INQUIRY_STATUSES)
+const planTransfer = z.enum(['after-last', 'at-once'])
+
+const inboxRowSchema = z.object({
+  id: z.number(),
   /** As shown (Unicode), and as stored (ASCII). */
-  domain: string
-  domainAscii: string
-  name: string
-  email: string
+  domain: z.string(),
+  domainAscii: z.string(),
+  name: z.string(),
+  email: z.string(),
   /** The message's first line, cut to 200 characters. */
-  firstLine: string
+  firstLine: z.string(),
   /** Formatted in the domain's currency ("1.500 €"), or null. */
-  offer: string | null
-  createdAt: number
-  status: InquiryStatus
+  offer: z.nullable(z.string()),
+  createdAt: z.number(),
+  status: inquiryStatus,
   /** The owner's mail about this inquiry; null when none was queued (spam, offers below the minimum). */
-  mail: MailState | null
-}
+  mail: z.nullable(mailState),
+})
+export type InboxRow = z.infer<typeof inboxRowSchema>
 
-export interface InboxPage {
-  items: InboxRow[]
+export const inboxPageSchema = z.object({
+  items: z.array(inboxRowSchema),
   /** Cursor of the next (older) page, or null on the last page. */
-  next: string | null
+  next: z.nullable(z.string()),
   /** Every domain with at least one inquiry, ASCII and as shown, for the domain filter. */
-  domains: { ascii: string; display: string }[]
-}
+  domains: z.array(z.object({ ascii: z.string(), display: z.string() })),
+})
+export type InboxPage = z.infer<typeof inboxPageSchema>
 
-export interface MailDelivery {
-  status: MailState
-  attempts: number
-  lastError: string | null
-  messageId: string
-}
+const mailDeliverySchema = z.object({ status: mailState, attempts: z.number(), lastError: z.nullable(z.string()), messageId: z.string() })
+export type MailDelivery = z.infer<typeof mailDeliverySchema>
 
-interface ReplyView {
-  id: number
-  kind: ReplyKind
+const replyViewSchema = z.object({
+  id: z.number(),
+  kind: z.enum(Object.keys(REPLY_KIND_LABEL) as [ReplyKind, ...ReplyKind[]]),
   /** A counter-offer's or an acceptance's amount, formatted in the inquiry's currency. */
-  amount: string | null
-  body: string
-  createdAt: number
-  mail: MailDelivery | null
-}
+  amount: z.nullable(z.string()),
+  body: z.string(),
+  createdAt: z.number(),
+  mail: z.nullable(mailDeliverySchema),
+})
 
-export interface InquiryDetail {
+export const inquiryDetailSchema = z.object({
   /** The inquiry's open deal (docs/deals.md), or null. */
-  deal: DealSummary | null
-  id: number
-  domain: string
-  domainAscii: string
-  name: string
-  email: string
+  deal: z.nullable(z.lazy(() => dealSummarySchema)),
+  id: z.number(),
+  domain: z.string(),
+  domainAscii: z.string(),
+  name: z.string(),
+  email: z.string(),
   /** The whole message, as the visitor typed it: shown as text, never as HTML. */
-  message: string
+  message: z.string(),
   /** The language of the page the visitor wrote from. */
-  language: Language
-  createdAt: number
-  status: InquiryStatus
+  language: z.enum(LANGUAGES),
+  createdAt: z.number(),
+  status: inquiryStatus,
   /** Why it was recognised as spam (decoy-filled, too-fast, owner …), or null. */
-  spamReason: string | null
-  offer: { amount: number; currency: string; formatted: string } | null
-  belowMinimum: boolean
+  spamReason: z.nullable(z.string()),
+  offer: z.nullable(z.object({ amount: z.number(), currency: z.string(), formatted: z.string() })),
+  belowMinimum: z.boolean(),
   /** From the domains file as it is now, formatted; null when not set. */
-  price: string | null
-  minimum: string | null
-  ownerMail: MailDelivery | null
-  replies: ReplyView[]
+  price: z.nullable(z.string()),
+  minimum: z.nullable(z.string()),
+  ownerMail: z.nullable(mailDeliverySchema),
+  replies: z.array(replyViewSchema),
   /** The currency of the negotiation: the offer's, else the domain's. */
-  currency: string
+  currency: z.string(),
   /** The last counter-offer; `expired` also when its time passed before the hourly job marked it. */
-  counter: { amount: number; formatted: string; expiresAt: number; expired: boolean } | null
+  counter: z.nullable(z.object({ amount: z.number(), formatted: z.string(), expiresAt: z.number(), expired: z.boolean() })),
   /** A counter-offer's default validity (COUNTER_OFFER_DAYS). */
-  counterDays: number
+  counterDays: z.number(),
   /** The instalment plan offered with the counter-offer or chosen at the checkout (decision 042), or null. */
-  plan?: { rates: number; downPayment: string; transfer: 'after-last' | 'at-once' } | null
+  plan: z.optional(z.nullable(z.object({ rates: z.number(), downPayment: z.string(), transfer: planTransfer }))),
   /**
    * Set for a purchase at the fixed price (decision 035): the buyer's invoice address as typed (text, never HTML).
    * "Bestätigen" is the acceptance step (the offer is the price), "Ablehnen" the refusal.
    */
-  checkout: { company: string | null; street: string; postcode: string; city: string; country: string; vatId: string | null } | null
-}
+  checkout: z.nullable(
+    z.object({
+      company: z.nullable(z.string()),
+      street: z.string(),
+      postcode: z.string(),
+      city: z.string(),
+      country: z.string(),
+      vatId: z.nullable(z.string()),
+    }),
+  ),
+})
+export type InquiryDetail = z.infer<typeof inquiryDetailSchema>
 
 /** POST /api/inquiries/:id/counter: the amount as the owner types it ("4.900"), in the inquiry's currency. */
 /** An instalment plan as the console sends it (decision 042): 2–60 rates, a down payment in whole units, or none. */
@@ -207,23 +222,23 @@ export const DEAL_TEMPLATE_KINDS: readonly DealTemplateKind[] = [
   ),
 ]
 
-export interface DealTemplateView {
-  kind: DealTemplateKind
+const dealTemplateViewSchema = z.object({
+  kind: z.enum(DEAL_TEMPLATE_KINDS),
   /** Gegenangebot, Annahme, Ablehnung, … */
-  label: string
+  label: z.string(),
   /** The language the mail is written in: the buyer's. */
-  language: Language
+  language: z.enum(LANGUAGES),
   /** The template in force: the owner's, or the default. */
-  text: string
-  isDefault: boolean
-  defaultText: string
-  placeholders: string[]
-}
+  text: z.string(),
+  isDefault: z.boolean(),
+  defaultText: z.string(),
+  placeholders: z.array(z.string()),
+})
+export type DealTemplateView = z.infer<typeof dealTemplateViewSchema>
 
 /** GET /api/templates; POST /api/templates/:kind with { text } saves one, DELETE goes back to the default. */
-export interface TemplatesPage {
-  templates: DealTemplateView[]
-}
+export const templatesPageSchema = z.object({ templates: z.array(dealTemplateViewSchema) })
+export type TemplatesPage = z.infer<typeof templatesPageSchema>
 
 /** POST /api/inquiries/:id/reply */
 export interface ReplyRequest {
@@ -234,68 +249,73 @@ export const REPLY_MAX = 20_000
 /** POST /api/inquiries/:id/action with { action } */
 export type InquiryAction = 'archive' | 'unarchive' | 'spam' | 'not-spam'
 
-export interface OutboxRow {
+const outboxRowSchema = z.object({
   /**
    * The outbox entry's id (POST /api/outbox/:id/resend; a DNS update's: /api/outbox/dns/:id/resend; a daily check's
    * notification's: /api/outbox/domain-notices/:id/resend).
    */
-  id: number
+  id: z.number(),
   /** Null for a DNS update, which belongs to no inquiry. */
-  inquiryId: number | null
+  inquiryId: z.nullable(z.number()),
   /** A DNS update's: its zone. */
-  domain: string
+  domain: z.string(),
   /** The owner's mail about an inquiry, a reply to the visitor, a notification (webhook or preset), or an update of
    * the _for-sale records in the owner's DNS (decision 045), or a daily check's notification (domain.*, decision 047). */
-  kind: 'inquiry' | 'reply' | 'webhook' | 'dns' | 'domain-notice'
+  kind: z.enum(['inquiry', 'reply', 'webhook', 'dns', 'domain-notice']),
   /** A notification's host (never its path, which may hold a token); a DNS update's server; null for mail. */
-  target: string | null
+  target: z.nullable(z.string()),
   /** A daily check's notification: its event (domain.unreachable, domain.expiring). */
-  event?: string
-  status: MailState
-  attempts: number
-  lastError: string | null
-  createdAt: number
-  nextAttemptAt: number
-}
+  event: z.optional(z.string()),
+  status: mailState,
+  attempts: z.number(),
+  lastError: z.nullable(z.string()),
+  createdAt: z.number(),
+  nextAttemptAt: z.number(),
+})
+export type OutboxRow = z.infer<typeof outboxRowSchema>
 
-export interface OutboxPage {
+export const outboxPageSchema = z.object({
   /** Pending and failed mail, oldest first: one page of it; the first page also has every waiting DNS update. */
-  items: OutboxRow[]
+  items: z.array(outboxRowSchema),
   /** The cursor of the next page (GET /api/outbox?cursor=…), null on the last. */
-  next: string | null
-}
+  next: z.nullable(z.string()),
+})
+export type OutboxPage = z.infer<typeof outboxPageSchema>
 
 export const OVERVIEW_DAYS = [7, 30, 90, 365] as const
 export type OverviewDays = (typeof OVERVIEW_DAYS)[number]
 
-export interface OfferAmount {
+const offerAmountSchema = z.object({
   /** Whole units of the currency, as offers are made and stored: an integer. */
-  amount: number
-  currency: string
-}
+  amount: z.number(),
+  currency: z.string(),
+})
+export type OfferAmount = z.infer<typeof offerAmountSchema>
 
-export interface OverviewDomain {
-  domain: string
-  domainAscii: string
-  views: number
-  inquiries: number
-  spam: number
+const overviewDomainSchema = z.object({
+  domain: z.string(),
+  domainAscii: z.string(),
+  views: z.number(),
+  inquiries: z.number(),
+  spam: z.number(),
   /** Formatted in the domain's currency; null without offers. */
-  highestOffer: string | null
-  medianOffer: string | null
+  highestOffer: z.nullable(z.string()),
+  medianOffer: z.nullable(z.string()),
   /** The same as stored, with the currency, for sorting: amounts of different currencies never compare. */
-  highestAmount: OfferAmount | null
-  medianAmount: OfferAmount | null
+  highestAmount: z.nullable(offerAmountSchema),
+  medianAmount: z.nullable(offerAmountSchema),
   /** One entry per day of the range (UTC days, oldest first), zeros included. */
-  daily: { day: string; views: number; inquiries: number }[]
-}
+  daily: z.array(z.object({ day: z.string(), views: z.number(), inquiries: z.number() })),
+})
+export type OverviewDomain = z.infer<typeof overviewDomainSchema>
 
-export interface Overview {
-  days: OverviewDays
-  domains: OverviewDomain[]
+export const overviewSchema = z.object({
+  days: z.union(OVERVIEW_DAYS.map((days) => z.literal(days)) as [z.ZodMiniLiteral<OverviewDays>, ...z.ZodMiniLiteral<OverviewDays>[]]),
+  domains: z.array(overviewDomainSchema),
   /** Visitors, sources and the path to a deal (decision 049). */
-  visits: VisitorStats
-}
+  visits: visitorStatsSchema,
+})
+export type Overview = z.infer<typeof overviewSchema>
 
 /** POST /api/session */
 export interface SignInRequest {
@@ -335,74 +355,84 @@ export const CONSOLE_PATHS = {
 } as const
 
 /** A deal as the console shows it (docs/deals.md): never its transfer code. */
-export interface DealSummary {
-  id: number
-  inquiryId: number
+export const dealSummarySchema = z.object({
+  id: z.number(),
+  inquiryId: z.number(),
   /** As people read it. */
-  domain: string
-  status: DealState
-  statusLabel: string
-  amount: string
-  reference: string
-  buyer: { name: string; email: string; language: string }
-  createdAt: number
+  domain: z.string(),
+  status: z.enum(DEAL_STATES),
+  statusLabel: z.string(),
+  amount: z.string(),
+  reference: z.string(),
+  buyer: z.object({ name: z.string(), email: z.string(), language: z.string() }),
+  createdAt: z.number(),
   /** The deadline of the step it waits for (payment, transfer, completing by itself), or null when it is over. */
-  nextDeadline: number | null
-  nextDeadlineLabel: string | null
-  overdue: boolean
-  hasTransferCode: boolean
-  transferNote: string | null
-  cancelReason: string | null
-  cancelledBy: 'owner' | 'buyer' | null
+  nextDeadline: z.nullable(z.number()),
+  nextDeadlineLabel: z.nullable(z.string()),
+  overdue: z.boolean(),
+  hasTransferCode: z.boolean(),
+  transferNote: z.nullable(z.string()),
+  cancelReason: z.nullable(z.string()),
+  cancelledBy: z.nullable(z.enum(['owner', 'buyer'])),
   /** The buyer's page, when this server can open its link (the deal key). */
-  pageUrl: string | null
+  pageUrl: z.nullable(z.string()),
   /** The owner's choice with "Übertragen": tell the other inquirers when it completes (decision 037); null: not chosen. */
-  notifyOthers: boolean | null
+  notifyOthers: z.nullable(z.boolean()),
   /** In the answer to a completing step: how many other inquirers were told "bereits verkauft". */
-  soldNotices?: number
+  soldNotices: z.optional(z.number()),
   /** An instalment plan (decision 042): when the name moves, and each payment as the owner reads it. */
-  plan?: {
-    transfer: 'after-last' | 'at-once'
-    rates: {
-      number: number
-      label: string
-      amount: string
-      dueAt: number
-      reference: string
-      paidAt: number | null
-      paidBy: 'owner' | 'bank' | null
-      overdue: boolean
-      waitedAt: number | null
-    }[]
-  }
-}
+  plan: z.optional(
+    z.object({
+      transfer: planTransfer,
+      rates: z.array(
+        z.object({
+          number: z.number(),
+          label: z.string(),
+          amount: z.string(),
+          dueAt: z.number(),
+          reference: z.string(),
+          paidAt: z.nullable(z.number()),
+          paidBy: z.nullable(z.enum(['owner', 'bank'])),
+          overdue: z.boolean(),
+          waitedAt: z.nullable(z.number()),
+        }),
+      ),
+    }),
+  ),
+})
+export type DealSummary = z.infer<typeof dealSummarySchema>
 
-/** GET /verkaeufe: every deal, the next deadline first. */
-export interface SalesPage {
-  deals: DealSummary[]
-  /** Each deal's invoices by the deal's id, while invoices are on (decision 038). */
-  invoices?: Record<number, DealInvoices>
-}
+/** GET /api/inquiries/:id/deal: the inquiry's open deal, or null. */
+export const openDealSchema = z.object({ deal: z.nullable(dealSummarySchema) })
 
 /** An issued invoice or Stornorechnung, as the console lists it. */
-interface InvoiceEntry {
-  id: number
-  number: number
+const invoiceEntrySchema = z.object({
+  id: z.number(),
+  number: z.number(),
   /** `advance`: an Anzahlungsrechnung of an instalment plan (decision 046). */
-  kind: 'invoice' | 'advance' | 'cancellation'
+  kind: z.enum(['invoice', 'advance', 'cancellation']),
   /** The rate an Anzahlungsrechnung (or its Stornorechnung) is for, 0 the down payment; null otherwise. */
-  advanceRate: number | null
-  dealId: number | null
-  issuedAt: number
-  eInvoice: boolean
-  sha256: string | null
-}
+  advanceRate: z.nullable(z.number()),
+  dealId: z.nullable(z.number()),
+  issuedAt: z.number(),
+  eInvoice: z.boolean(),
+  sha256: z.nullable(z.string()),
+})
 
 /** GET /api/deals/:id/invoices: a deal's invoices, and whether the owner may issue the missing one now. */
-export interface DealInvoices {
-  invoices: InvoiceEntry[]
+export const dealInvoicesSchema = z.object({
+  invoices: z.array(invoiceEntrySchema),
   /** Paid (or further), invoices on, no invoice yet, the buyer's address known: "Rechnung ausstellen". */
-  canIssue: boolean
+  canIssue: z.boolean(),
   /** Paid with no invoice because the buyer of a negotiated deal has not given an address yet. */
-  missingAddress: boolean
-}
+  missingAddress: z.boolean(),
+})
+export type DealInvoices = z.infer<typeof dealInvoicesSchema>
+
+/** GET /verkaeufe: every deal, the next deadline first. */
+export const salesPageSchema = z.object({
+  deals: z.array(dealSummarySchema),
+  /** Each deal's invoices by the deal's id (JSON keys are strings), while invoices are on (decision 038). */
+  invoices: z.optional(z.record(z.string(), dealInvoicesSchema)),
+})
+export type SalesPage = z.infer<typeof salesPageSchema>

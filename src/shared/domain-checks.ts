@@ -1,5 +1,6 @@
 // The daily checks of every listed name (docs/domains.md, decision 047): does it point to this server, are its
 // _for-sale records in step, when does it expire. Shared by the server, the CLI and the console; no server code here.
+import * as z from 'zod/mini'
 
 export type PointingState = 'here' | 'elsewhere' | 'unknown'
 export type RecordsState = 'ok' | 'missing' | 'stale' | 'left-over' | 'malformed' | 'unknown'
@@ -7,21 +8,22 @@ export type RecordsState = 'ok' | 'missing' | 'stale' | 'left-over' | 'malformed
 export type ExpiryState = 'known' | 'none' | 'unknown'
 
 /** One name's last check. Every text here came from the network in part: shown as text, never as markup. */
-export interface DomainCheck {
+const domainCheckShape = {
   /** ASCII (punycode). */
-  domain: string
-  checkedAt: number
-  pointing: PointingState
-  pointingDetail: string
-  records: RecordsState
-  recordsDetail: string
-  expiry: ExpiryState
+  domain: z.string(),
+  checkedAt: z.number(),
+  pointing: z.enum(['here', 'elsewhere', 'unknown']),
+  pointingDetail: z.string(),
+  records: z.enum(['ok', 'missing', 'stale', 'left-over', 'malformed', 'unknown']),
+  recordsDetail: z.string(),
+  expiry: z.enum(['known', 'none', 'unknown']),
   /** Epoch ms: the date RDAP gave, also kept (as the last one known) while RDAP cannot be asked; else null. */
-  expiresAt: number | null
-  expiryDetail: string
+  expiresAt: z.nullable(z.number()),
+  expiryDetail: z.string(),
   /** When RDAP was last asked (it is asked less often than DNS, decision 047). */
-  rdapCheckedAt: number | null
+  rdapCheckedAt: z.nullable(z.number()),
 }
+export type DomainCheck = z.infer<z.ZodMiniObject<typeof domainCheckShape>>
 
 /** A name expiring sooner than this is shown in red and notified (domain.expiring). */
 export const EXPIRING_DAYS = 30
@@ -59,12 +61,13 @@ export const needsAttention = (check: DomainCheck, now: number) =>
   check.pointing === 'elsewhere' || (check.records !== 'ok' && check.records !== 'unknown') || isExpiringSoon(check, now)
 
 /** GET /api/domain-checks (console): the checks of the names listed, those that need attention first. */
-export interface DomainChecksPage {
-  now: number
+export const domainChecksPageSchema = z.object({
+  now: z.number(),
   /** Names in the domains file that have no check yet (attention=1 only). */
-  unchecked: number
+  unchecked: z.number(),
   /** How many need attention (attention=1: `checks` holds the most urgent of them). */
-  total: number
+  total: z.number(),
   /** Each with its name as people read it. */
-  checks: (DomainCheck & { name: string })[]
-}
+  checks: z.array(z.object({ ...domainCheckShape, name: z.string() })),
+})
+export type DomainChecksPage = z.infer<typeof domainChecksPageSchema>

@@ -1,7 +1,8 @@
 // Editing the domains file name by name: the console's page "Domains" and `npx domain-lander domains set|add|remove`
 // (docs/domains.md, docs/decisions/044). Shared by the server, the CLI and the console's React code; nothing here may
 // import server code.
-import type { Language } from './language.ts'
+import * as z from 'zod/mini'
+import { LANGUAGES, type Language } from './language.ts'
 
 export const DOMAINS_PATH = '/domains'
 
@@ -47,71 +48,92 @@ export interface DomainsApplyRequest {
 }
 
 /** An entry's editable keys as the file gives them itself (null: not set there). */
-export type EntryFields = Record<EditableField, number | string | boolean | null>
+const entryFieldsSchema = z.record(z.enum(EDITABLE_FIELDS), z.union([z.number(), z.string(), z.boolean(), z.null()]))
+export type EntryFields = z.infer<typeof entryFieldsSchema>
 
-export interface DomainDiff {
+const domainDiffSchema = z.object({
   /** As people read it. */
-  name: string
-  kind: 'added' | 'changed' | 'removed'
-  before: EntryFields | null
-  after: EntryFields | null
-}
+  name: z.string(),
+  kind: z.enum(['added', 'changed', 'removed']),
+  before: z.nullable(entryFieldsSchema),
+  after: z.nullable(entryFieldsSchema),
+})
+export type DomainDiff = z.infer<typeof domainDiffSchema>
 
-export type DomainEditProblem =
-  | { kind: 'name'; value: string }
-  | { kind: 'wildcard'; value: string }
-  | { kind: 'unknown'; name: string }
-  | { kind: 'exists'; name: string }
-  | { kind: 'twice'; name: string }
-  | { kind: 'no-price'; name: string }
+const problemOf = <K extends string, S extends z.core.$ZodLooseShape>(kind: K, shape: S) => z.object({ kind: z.literal(kind), ...shape })
+const domainEditProblemSchema = z.discriminatedUnion('kind', [
+  problemOf('name', { value: z.string() }),
+  problemOf('wildcard', { value: z.string() }),
+  problemOf('unknown', { name: z.string() }),
+  problemOf('exists', { name: z.string() }),
+  problemOf('twice', { name: z.string() }),
+  problemOf('no-price', { name: z.string() }),
   /** The current file cannot be read, or the result would not be valid: the message says where. */
-  | { kind: 'domains-file'; message: string }
+  problemOf('domains-file', { message: z.string() }),
   /** The server's loader refuses the result. */
-  | { kind: 'refused'; message: string }
+  problemOf('refused', { message: z.string() }),
   /** The file (or, with several instances, the domains in the store) changed since the preview. */
-  | { kind: 'changed' }
-  | { kind: 'busy'; message: string }
-  | { kind: 'write'; message: string }
+  problemOf('changed', {}),
+  problemOf('busy', { message: z.string() }),
+  problemOf('write', { message: z.string() }),
+])
+export type DomainEditProblem = z.infer<typeof domainEditProblemSchema>
 
 /** A warning leaves the other edits to be made. */
 export const isEditWarning = (problem: DomainEditProblem) => problem.kind === 'no-price'
 
-export interface DomainsEditReport {
-  domainsFile: string
-  /** SHA-256 of the domains file the edits were planned on ('' when there was none). */
-  fingerprint: string
-  changes: DomainDiff[]
-  problems: DomainEditProblem[]
-  /** The edits as made, with amounts (a `scale` becomes `set`s). */
-  resolved: ResolvedEdit[]
-  written: boolean
-}
+const priceType = z.enum(['fixed', 'negotiable', 'on-request'])
+const saleStatus = z.enum(['available', 'reserved', 'sold'])
+const pageLanguage = z.enum([...LANGUAGES, 'auto'])
+const fieldChangesSchema = z.object({
+  price: z.optional(z.nullable(z.number())),
+  priceType: z.optional(z.nullable(priceType)),
+  minOffer: z.optional(z.nullable(z.number())),
+  currency: z.optional(z.nullable(z.string())),
+  status: z.optional(z.nullable(saleStatus)),
+  language: z.optional(z.nullable(pageLanguage)),
+  listed: z.optional(z.nullable(z.boolean())),
+  description: z.optional(z.nullable(z.string())),
+}) satisfies z.ZodMiniType<FieldChanges>
 
 /** What is written, and passed on to the other instances through the store: absolute values only, so applying one twice changes nothing. */
-export type ResolvedEdit = { op: 'set' | 'add'; name: string; changes: FieldChanges } | { op: 'remove'; name: string }
+const resolvedEditSchema = z.union([
+  z.object({ op: z.enum(['set', 'add']), name: z.string(), changes: fieldChangesSchema }),
+  z.object({ op: z.literal('remove'), name: z.string() }),
+])
+export type ResolvedEdit = z.infer<typeof resolvedEditSchema>
+
+export const domainsEditReportSchema = z.object({
+  domainsFile: z.string(),
+  /** SHA-256 of the domains file the edits were planned on ('' when there was none). */
+  fingerprint: z.string(),
+  changes: z.array(domainDiffSchema),
+  problems: z.array(domainEditProblemSchema),
+  /** The edits as made, with amounts (a `scale` becomes `set`s). */
+  resolved: z.array(resolvedEditSchema),
+  written: z.boolean(),
+})
+export type DomainsEditReport = z.infer<typeof domainsEditReportSchema>
 
 /** One row of the console's list: the entry's settings in force (the default's where the entry sets none). */
-export interface DomainRow {
+const domainRowSchema = z.object({
   /** As people read it. */
-  name: string
-  ascii: string
-  price: number | null
-  currency: string
-  priceType: 'fixed' | 'negotiable' | 'on-request' | null
-  minOffer: number | null
-  status: 'available' | 'reserved' | 'sold'
-  language: Language | 'auto' | null
-  listed: boolean
-  description: string | null
-}
+  name: z.string(),
+  ascii: z.string(),
+  price: z.nullable(z.number()),
+  currency: z.string(),
+  priceType: z.nullable(priceType),
+  minOffer: z.nullable(z.number()),
+  status: saleStatus,
+  language: z.nullable(pageLanguage),
+  listed: z.boolean(),
+  description: z.nullable(z.string()),
+})
+export type DomainRow = z.infer<typeof domainRowSchema>
 
 /** GET /api/domains?q=…&offset=… */
-export interface DomainsListPage {
-  q: string
-  offset: number
-  total: number
-  items: DomainRow[]
-}
+export const domainsListPageSchema = z.object({ q: z.string(), offset: z.number(), total: z.number(), items: z.array(domainRowSchema) })
+export type DomainsListPage = z.infer<typeof domainsListPageSchema>
 
 export interface DomainsPageData {
   /** DOMAINS_FILE, or null: the page explains how to start one. */
@@ -125,6 +147,5 @@ export interface DomainsPageData {
 export interface DomainsCreateRequest {
   name: string
 }
-export interface DomainsCreated {
-  file: string
-}
+export const domainsCreatedSchema = z.object({ file: z.string() })
+export type DomainsCreated = z.infer<typeof domainsCreatedSchema>

@@ -1,6 +1,7 @@
 // The bank statement import (`npx domain-lander payments import` and the console's page "Kontoauszug importieren";
 // docs/deals.md, decision 040): what its preview and its result say. Shared by the server, the CLI and the console's
 // React code; nothing here may import server code. Every text in it (names, remittance) is from the file: text.
+import * as z from 'zod/mini'
 
 export const BANK_STATEMENT_PATH = '/kontoauszug'
 
@@ -51,63 +52,71 @@ export const BANK_CLASS_LABEL: Record<BankEntryClass, { de: string; en: string }
   return: { de: 'Rückbuchung', en: 'return' },
 }
 
-export interface BankEntryItem {
-  class: BankEntryClass
-  reason?: BankEntryReason
+const entryClass = z.enum(Object.keys(BANK_CLASS_LABEL) as [BankEntryClass, ...BankEntryClass[]])
+
+const bankEntryItemSchema = z.object({
+  class: entryClass,
+  reason: z.optional(z.enum(Object.keys(BANK_REASON_TEXT) as [BankEntryReason, ...BankEntryReason[]])),
   /** The statement's Id. */
-  statement: string
-  account: string
+  statement: z.string(),
+  account: z.string(),
   /** The entry's place in its statement (from 1), and the transaction's in a batch booking (null: a single one). */
-  entry: number
-  transaction: number | null
-  bookingDate: string | null
-  bankRef: string | null
-  direction: 'credit' | 'debit'
+  entry: z.number(),
+  transaction: z.nullable(z.number()),
+  bookingDate: z.nullable(z.string()),
+  bankRef: z.nullable(z.string()),
+  direction: z.enum(['credit', 'debit']),
   /** Minor units; null when a batch booking gives none for this transaction. */
-  amount: number | null
-  currency: string | null
-  name: string | null
-  text: string
-  reference: string | null
-  dealId: number | null
-  domain: string | null
-  due: { amount: number; currency: string } | null
-}
+  amount: z.nullable(z.number()),
+  currency: z.nullable(z.string()),
+  name: z.nullable(z.string()),
+  text: z.string(),
+  reference: z.nullable(z.string()),
+  dealId: z.nullable(z.number()),
+  domain: z.nullable(z.string()),
+  due: z.nullable(z.object({ amount: z.number(), currency: z.string() })),
+})
+export type BankEntryItem = z.infer<typeof bankEntryItemSchema>
 
 /** What a deal has received, before and after this import, and whether applying it marks the deal paid. */
-export interface PaymentTargetOutcome {
-  reference: string
-  dealId: number
-  domain: string
-  amount: number
-  currency: string
-  status: string
-  receivedBefore: number
-  receivedAfter: number
-  marksPaid: boolean
+const paymentTargetOutcomeSchema = z.object({
+  reference: z.string(),
+  dealId: z.number(),
+  domain: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  status: z.string(),
+  receivedBefore: z.number(),
+  receivedAfter: z.number(),
+  marksPaid: z.boolean(),
   /** An instalment plan's rate (decision 042), 0 the down payment: `marksPaid` marks this rate received. */
-  rate?: number
-}
+  rate: z.optional(z.number()),
+})
+export type PaymentTargetOutcome = z.infer<typeof paymentTargetOutcomeSchema>
 
-export interface BankStatementPreview {
+const previewShape = {
   /** camt.053.001.NN */
-  version: number
-  statements: number
+  version: z.number(),
+  statements: z.number(),
   /** ignored: debits that are no return, and entries not booked yet. */
-  counts: Record<BankEntryClass | 'ignored', number>
+  counts: z.record(z.enum([...entryClass.options, 'ignored']), z.number()),
   /** The first 2000 entries (listedAll: all of them). */
-  items: BankEntryItem[]
-  listedAll: boolean
-  deals: PaymentTargetOutcome[]
+  items: z.array(bankEntryItemSchema),
+  listedAll: z.boolean(),
+  deals: z.array(paymentTargetOutcomeSchema),
 }
+export const bankStatementPreviewSchema = z.object(previewShape)
+export type BankStatementPreview = z.infer<typeof bankStatementPreviewSchema>
 
-export interface BankStatementResult extends BankStatementPreview {
-  applied: boolean
+export const bankStatementResultSchema = z.object({
+  ...previewShape,
+  applied: z.boolean(),
   /** Bookings recorded by this import. */
-  recorded: number
+  recorded: z.number(),
   /** Deals this import marked paid (their buyers are mailed). */
-  paid: { dealId: number; reference: string; rate?: number }[]
-}
+  paid: z.array(z.object({ dealId: z.number(), reference: z.string(), rate: z.optional(z.number()) })),
+})
+export type BankStatementResult = z.infer<typeof bankStatementResultSchema>
 
 export interface BankStatementPageData {
   maxBytes: number

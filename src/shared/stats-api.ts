@@ -1,73 +1,81 @@
 // The visitor statistics of the console's Übersicht (decision 049), per name and for the whole portfolio: what the
 // server counted (visits, visitors, filtered requests, sources, languages, turns to the form) beside what the store
 // knows (inquiries, offers, deals).
+import * as z from 'zod/mini'
 
 /** A key counted (a source such as "search:google", a language such as "de") and how often. */
-export interface KeyCount {
-  key: string
-  count: number
-}
+const keyCountSchema = z.object({ key: z.string(), count: z.number() })
+export type KeyCount = z.infer<typeof keyCountSchema>
 
 /** Offers and asking prices: whole units of the currency, as they are made and set. */
-export interface WholeAmount {
-  amount: number
-  currency: string
-}
+const wholeAmountSchema = z.object({ amount: z.number(), currency: z.string() })
+export type WholeAmount = z.infer<typeof wholeAmountSchema>
 
 /** Money in minor units (cents) of its currency, as deals are stored. */
-export interface MinorAmount {
-  amount: number
-  currency: string
-}
+const minorAmountSchema = z.object({ amount: z.number(), currency: z.string() })
+export type MinorAmount = z.infer<typeof minorAmountSchema>
 
-export interface FunnelCounts {
+const funnelCountsShape = {
   /** The sum of each day's unique visitors (a visitor of two days counts twice). */
-  visitors: number
-  visits: number
+  visitors: z.number(),
+  visits: z.number(),
   /** Crawlers, HEAD, prefetches and requests without a browser's headers. */
-  botsFiltered: number
+  botsFiltered: z.number(),
   /** Loads by the same client within the repeat window. */
-  repeats: number
-  formTurns: number
+  repeats: z.number(),
+  formTurns: z.number(),
   /** Inquiries that are not spam. */
-  inquiries: number
-  offers: number
+  inquiries: z.number(),
+  offers: z.number(),
   /** Deals made in the range (not cancelled). */
-  deals: number
+  deals: z.number(),
   /** Completed deals' amounts in the range, one entry per currency. */
-  revenue: MinorAmount[]
+  revenue: z.array(minorAmountSchema),
 }
+export type FunnelCounts = z.infer<z.ZodMiniObject<typeof funnelCountsShape>>
 
-export interface NameStats extends FunnelCounts {
-  domain: string
-  domainAscii: string
+const nameStatsSchema = z.object({
+  ...funnelCountsShape,
+  domain: z.string(),
+  domainAscii: z.string(),
   /** Offers in the name's currency, whole units as offers are made. */
-  highestOffer: WholeAmount | null
-  medianOffer: WholeAmount | null
+  highestOffer: z.nullable(wholeAmountSchema),
+  medianOffer: z.nullable(wholeAmountSchema),
   /** The asking price from the domains file (whole units), null without. */
-  askingPrice: WholeAmount | null
+  askingPrice: z.nullable(wholeAmountSchema),
   /** The highest offer in percent of the asking price (rounded down), null without either. */
-  highestShare: number | null
-  sources: KeyCount[]
-  languages: KeyCount[]
-}
+  highestShare: z.nullable(z.number()),
+  sources: z.array(keyCountSchema),
+  languages: z.array(keyCountSchema),
+})
+export type NameStats = z.infer<typeof nameStatsSchema>
 
-export type StatsHint =
-  | { kind: 'no-inquiries'; domain: string; visitors: number; visits: number; formTurns: number }
-  | { kind: 'offers-near-price'; domain: string; offers: number; highestOffer: WholeAmount; askingPrice: WholeAmount; highestShare: number }
-  | { kind: 'no-visitors'; domain: string; days: number }
+const statsHintSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('no-inquiries'), domain: z.string(), visitors: z.number(), visits: z.number(), formTurns: z.number() }),
+  z.object({
+    kind: z.literal('offers-near-price'),
+    domain: z.string(),
+    offers: z.number(),
+    highestOffer: wholeAmountSchema,
+    askingPrice: wholeAmountSchema,
+    highestShare: z.number(),
+  }),
+  z.object({ kind: z.literal('no-visitors'), domain: z.string(), days: z.number() }),
+])
+export type StatsHint = z.infer<typeof statsHintSchema>
 
-export interface VisitorStats {
-  days: number
+export const visitorStatsSchema = z.object({
+  days: z.number(),
   /** Berlin days, YYYY-MM-DD, both inclusive. */
-  firstDay: string
-  lastDay: string
-  total: FunnelCounts & { sources: KeyCount[]; languages: KeyCount[] }
+  firstDay: z.string(),
+  lastDay: z.string(),
+  total: z.object({ ...funnelCountsShape, sources: z.array(keyCountSchema), languages: z.array(keyCountSchema) }),
   /** The portfolio's days, oldest first, zeros included. */
-  daily: { day: string; visitors: number; visits: number; formTurns: number; inquiries: number }[]
-  names: NameStats[]
-  hints: StatsHint[]
-}
+  daily: z.array(z.object({ day: z.string(), visitors: z.number(), visits: z.number(), formTurns: z.number(), inquiries: z.number() })),
+  names: z.array(nameStatsSchema),
+  hints: z.array(statsHintSchema),
+})
+export type VisitorStats = z.infer<typeof visitorStatsSchema>
 
 /** The figures behind the hints (decision 049). */
 export const HINT_RULES = {

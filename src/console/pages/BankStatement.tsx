@@ -7,6 +7,8 @@ import { CONSOLE_PATHS } from '../../shared/console-api.ts'
 import {
   BANK_CLASS_LABEL,
   BANK_REASON_TEXT,
+  bankStatementPreviewSchema,
+  bankStatementResultSchema,
   type BankStatementPageData,
   type BankStatementPreview,
   type BankStatementResult,
@@ -134,7 +136,7 @@ export function BankStatementPage({ data }: { data: BankStatementPageData }) {
     setBusy(true)
     // The bytes as read now: the apply sends the same ones, even if the file changes on disk in between.
     const next = new Blob([await file.arrayBuffer()], { type: 'application/xml' })
-    const result = await callApi<BankStatementPreview>('POST', '/api/payments/preview', next)
+    const result = await callApi('POST', '/api/payments/preview', bankStatementPreviewSchema, next)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setRequest(next)
@@ -145,7 +147,7 @@ export function BankStatementPage({ data }: { data: BankStatementPageData }) {
     if (!request) return
     setBusy(true)
     setError(null)
-    const result = await callApi<BankStatementResult>('POST', '/api/payments/apply', request)
+    const result = await callApi('POST', '/api/payments/apply', bankStatementResultSchema, request)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setReport(result.data)

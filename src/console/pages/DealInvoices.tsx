@@ -2,7 +2,7 @@
 // for a paid deal without one whose buyer has given the address since. A Stornorechnung is never issued here: the
 // cancellation of an invoiced deal issues it in the same step.
 import { useEffect, useRef, useState } from 'react'
-import type { DealInvoices as DealInvoicesData, DealSummary } from '../../shared/console-api.ts'
+import { dealInvoicesSchema, type DealInvoices as DealInvoicesData, type DealSummary } from '../../shared/console-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
@@ -22,7 +22,7 @@ export function DealInvoices({ deal, initial }: { deal: DealSummary; initial: De
   useEffect(() => {
     if (shownStep.current === shown) return
     shownStep.current = shown
-    void callApi<DealInvoicesData>('GET', `/api/deals/${deal.id}/invoices`).then((result) => {
+    void callApi('GET', `/api/deals/${deal.id}/invoices`, dealInvoicesSchema).then((result) => {
       if (result.status === 'success') setData(result.data)
     })
   }, [deal.id, shown])
@@ -30,7 +30,7 @@ export function DealInvoices({ deal, initial }: { deal: DealSummary; initial: De
   async function issue() {
     setBusy(true)
     setError(null)
-    const result = await callApi<DealInvoicesData>('POST', `/api/deals/${deal.id}/invoice`, {})
+    const result = await callApi('POST', `/api/deals/${deal.id}/invoice`, dealInvoicesSchema, {})
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setAsking(false)

@@ -1,7 +1,7 @@
 // A deal's steps for the owner (docs/deals.md): Zahlung erhalten, Übertragen (transfer code and/or note), Abschließen,
 // Abbrechen (with a reason), Frist ändern. Each step asks before it mails anyone. Used on "Verkäufe" and on the inquiry.
 import { useState, type FormEvent } from 'react'
-import type { DealSummary } from '../../shared/console-api.ts'
+import { dealSummarySchema, type DealSummary } from '../../shared/console-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
@@ -109,7 +109,7 @@ function PlanRates({ deal, onChange }: { deal: DealSummary; onChange: (deal: Dea
   async function act(number: number, action: 'paid' | 'wait') {
     setBusy(true)
     setError(null)
-    const result = await callApi<DealSummary>('POST', `/api/deals/${deal.id}/rates/${number}/${action}`, {})
+    const result = await callApi('POST', `/api/deals/${deal.id}/rates/${number}/${action}`, dealSummarySchema, {})
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     onChange(result.data)
@@ -214,7 +214,7 @@ export function DealSteps({ deal, onChange }: { deal: DealSummary; onChange: (de
             : step === 'deadline'
               ? { [deal.status === 'paid' ? 'transfer' : 'payment']: due }
               : {}
-    const result = await callApi<DealSummary>('POST', `/api/deals/${deal.id}/${step}`, body)
+    const result = await callApi('POST', `/api/deals/${deal.id}/${step}`, dealSummarySchema, body)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setStep(null)

@@ -3,7 +3,15 @@
 // it is. Everything in a check came from the network in part: shown as text only.
 import { useEffect, useState } from 'react'
 import { DOMAINS_PATH } from '../../shared/domains-api.ts'
-import { POINTING_LABEL, RECORDS_LABEL, expiryLabel, isExpiringSoon, type DomainCheck, type DomainChecksPage } from '../../shared/domain-checks.ts'
+import {
+  POINTING_LABEL,
+  RECORDS_LABEL,
+  domainChecksPageSchema,
+  expiryLabel,
+  isExpiringSoon,
+  type DomainCheck,
+  type DomainChecksPage,
+} from '../../shared/domain-checks.ts'
 import { callApi } from '../api.ts'
 import { formatNumber } from '../format.ts'
 
@@ -14,7 +22,7 @@ export function useDomainChecks(names: readonly string[]): { checks: Map<string,
   useEffect(() => {
     if (!key) return
     let current = true
-    void callApi<DomainChecksPage>('GET', `/api/domain-checks?${new URLSearchParams({ names: key })}`).then((result) => {
+    void callApi('GET', `/api/domain-checks?${new URLSearchParams({ names: key })}`, domainChecksPageSchema).then((result) => {
       if (current && result.status === 'success') {
         setState({ key, now: result.data.now, checks: new Map(result.data.checks.map((check) => [check.domain, check])) })
       }
@@ -54,7 +62,7 @@ export function DomainCheckState({ check, now }: { check: DomainCheck | undefine
 export function DomainHealth() {
   const [page, setPage] = useState<DomainChecksPage | null>(null)
   useEffect(() => {
-    void callApi<DomainChecksPage>('GET', '/api/domain-checks?attention=1').then((result) => {
+    void callApi('GET', '/api/domain-checks?attention=1', domainChecksPageSchema).then((result) => {
       if (result.status === 'success') setPage(result.data)
     })
   }, [])

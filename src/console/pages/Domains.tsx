@@ -11,6 +11,8 @@ import {
   type DomainsEditReport,
   type DomainsListPage,
   type DomainsPageData,
+  domainsEditReportSchema,
+  domainsListPageSchema,
 } from '../../shared/domains-api.ts'
 import { callApi } from '../api.ts'
 import { useDomainChecks } from './DomainHealth.tsx'
@@ -46,7 +48,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
 
   async function load(q: string, offset: number) {
     setBusy(true)
-    const result = await callApi<DomainsListPage>('GET', `/api/domains?${new URLSearchParams({ q, offset: String(offset) })}`)
+    const result = await callApi('GET', `/api/domains?${new URLSearchParams({ q, offset: String(offset) })}`, domainsListPageSchema)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setError(null)
@@ -57,7 +59,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
     setBusy(true)
     setError(null)
     setSaved(false)
-    const result = await callApi<DomainsEditReport>('POST', '/api/domains/preview', { edits })
+    const result = await callApi('POST', '/api/domains/preview', domainsEditReportSchema, { edits })
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setPending({ edits, report: result.data })
@@ -68,7 +70,7 @@ export function DomainsPage({ data }: { data: DomainsPageData }) {
     setBusy(true)
     setError(null)
     const body: DomainsApplyRequest = { edits: pending.edits, fingerprint: pending.report.fingerprint }
-    const result = await callApi<DomainsEditReport>('POST', '/api/domains/apply', body)
+    const result = await callApi('POST', '/api/domains/apply', domainsEditReportSchema, body)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setPending(null)

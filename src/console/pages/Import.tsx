@@ -2,7 +2,14 @@
 // change in the domains file (a dry run on the server), then "Übernehmen", which writes the file as
 // `npx domain-lander import` does. The server refuses "Übernehmen" when the file changed since the preview.
 import { useState, type FormEvent } from 'react'
-import type { ImportApplyRequest, ImportFormat, ImportPageData, ImportReport, ImportRequest } from '../../shared/import-api.ts'
+import {
+  importReportSchema,
+  type ImportApplyRequest,
+  type ImportFormat,
+  type ImportPageData,
+  type ImportReport,
+  type ImportRequest,
+} from '../../shared/import-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber } from '../format.ts'
@@ -29,7 +36,7 @@ export function ImportPage({ data }: { data: ImportPageData }) {
       return setError(`Die Datei ist größer als ${megabytes} MB. Größere Listen importiert npx domain-lander import auf dem Server.`)
     setBusy(true)
     const next: ImportRequest = { text: await file.text(), format: formatOf(file.name), prune: form.get('prune') === 'on' }
-    const result = await callApi<ImportReport>('POST', '/api/import/preview', next)
+    const result = await callApi('POST', '/api/import/preview', importReportSchema, next)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setRequest(next)
@@ -41,7 +48,7 @@ export function ImportPage({ data }: { data: ImportPageData }) {
     setBusy(true)
     setError(null)
     const body: ImportApplyRequest = { ...request, fingerprint: report.fingerprint }
-    const result = await callApi<ImportReport>('POST', '/api/import/apply', body)
+    const result = await callApi('POST', '/api/import/apply', importReportSchema, body)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setReport(result.data)

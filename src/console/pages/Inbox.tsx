@@ -6,10 +6,11 @@ import {
   INQUIRY_STATUSES,
   MAIL_LABEL,
   STATUS_LABEL,
+  inboxPageSchema,
+  inquiryDetailSchema,
   type InboxPage,
   type InboxQuery,
   type InboxRow,
-  type InquiryDetail,
 } from '../../shared/console-api.ts'
 import { callApi, go } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
@@ -44,7 +45,7 @@ export function Inbox({ query, data, now }: Props) {
     setLoading(true)
     const params = filterParams(query)
     params.set('cursor', next)
-    const result = await callApi<InboxPage>('GET', withParams('/api/inbox', params))
+    const result = await callApi('GET', withParams('/api/inbox', params), inboxPageSchema)
     setLoading(false)
     if (result.status === 'error') return setError(result.error)
     setError(null)
@@ -56,7 +57,7 @@ export function Inbox({ query, data, now }: Props) {
   }
 
   async function archive(row: InboxRow) {
-    const result = await callApi<InquiryDetail>('POST', `/api/inquiries/${row.id}/action`, { action: 'archive' })
+    const result = await callApi('POST', `/api/inquiries/${row.id}/action`, inquiryDetailSchema, { action: 'archive' })
     if (result.status === 'error') return setError(result.error)
     setError(null)
     if (query.status === 'archived') {

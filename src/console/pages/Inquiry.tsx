@@ -7,12 +7,13 @@ import {
   REPLY_KIND_LABEL,
   REPLY_MAX,
   STATUS_LABEL,
+  inquiryDetailSchema,
   type InquiryAction,
   type InquiryDetail,
   type ReplyRequest,
 } from '../../shared/console-api.ts'
 import { LANGUAGE_NAME } from '../../shared/language.ts'
-import { callApi, go, type ApiResult } from '../api.ts'
+import { callApi, go, okAnswer, type ApiResult } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
 import { Delivery } from './Delivery.tsx'
@@ -48,7 +49,7 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
 
   const act = (action: InquiryAction) =>
     run(async () => {
-      const result = await callApi<InquiryDetail>('POST', `${base}/action`, { action })
+      const result = await callApi('POST', `${base}/action`, inquiryDetailSchema, { action })
       if (result.status === 'success') setDetail(result.data)
       return result
     })
@@ -64,7 +65,7 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
     event.preventDefault()
     const body: ReplyRequest = { body: reply }
     await run(async () => {
-      const result = await callApi<InquiryDetail>('POST', `${base}/reply`, body)
+      const result = await callApi('POST', `${base}/reply`, inquiryDetailSchema, body)
       if (result.status === 'success') {
         setDetail(result.data)
         setReply('')
@@ -75,7 +76,7 @@ export function InquiryPage({ initial }: { initial: InquiryDetail }) {
 
   async function erase() {
     await run(async () => {
-      const result = await callApi('DELETE', base)
+      const result = await callApi('DELETE', base, okAnswer)
       if (result.status === 'success') go(CONSOLE_PATHS.inbox)
       return result
     })

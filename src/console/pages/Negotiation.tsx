@@ -1,7 +1,7 @@
 // The negotiation on an inquiry: Gegenangebot (amount, validity, note), Annehmen, Ablehnen. Each opens a small form
 // in the page; sending it mails the visitor through the outbox with the owner's template for the step.
 import { useState, type FormEvent } from 'react'
-import { CONSOLE_PATHS, NOTE_MAX, type CounterRequest, type DealNoteRequest, type InquiryDetail } from '../../shared/console-api.ts'
+import { CONSOLE_PATHS, NOTE_MAX, type CounterRequest, type DealNoteRequest, type InquiryDetail, inquiryDetailSchema } from '../../shared/console-api.ts'
 import { callApi, type ApiResult } from '../api.ts'
 import { formatTime } from '../format.ts'
 import { PlanFields, planOfferOf, planStateOf } from './PlanFields.tsx'
@@ -66,7 +66,7 @@ export function Negotiation({
       open === 'counter'
         ? { amount, days: Number(days), ...(note && { note }), ...(offer && { plan: offer }) }
         : { ...(note && { note }), ...(open === 'accept' && counterExpired && { confirmExpired }), ...(open === 'accept' && { plan: offer }) }
-    const sent = await run(() => callApi<InquiryDetail>('POST', `${base}/${open}`, body), opener.done)
+    const sent = await run(() => callApi('POST', `${base}/${open}`, inquiryDetailSchema, body), opener.done)
     if (sent) {
       setOpen(null)
       setAmount('')

@@ -1,8 +1,8 @@
 // Postausgang: pending and failed mail, notifications and DNS updates with the last error, a page at a time
 // ("Weitere laden"); "Erneut senden" queues one again now.
 import { useState } from 'react'
-import { CONSOLE_PATHS, MAIL_LABEL, type OutboxPage, type OutboxRow } from '../../shared/console-api.ts'
-import { callApi, type ApiResult } from '../api.ts'
+import { CONSOLE_PATHS, MAIL_LABEL, outboxPageSchema, type OutboxPage, type OutboxRow } from '../../shared/console-api.ts'
+import { callApi, okAnswer, type ApiResult } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber, formatTime } from '../format.ts'
 
@@ -36,7 +36,7 @@ async function reloadPages(rows: number): Promise<ApiResult<OutboxPage>> {
   let items: OutboxRow[] = []
   let next: string | null = null
   do {
-    const result: ApiResult<OutboxPage> = await callApi<OutboxPage>('GET', next ? `/api/outbox?cursor=${encodeURIComponent(next)}` : '/api/outbox')
+    const result: ApiResult<OutboxPage> = await callApi('GET', next ? `/api/outbox?cursor=${encodeURIComponent(next)}` : '/api/outbox', outboxPageSchema)
     if (result.status === 'error') return result
     items = [...items, ...result.data.items]
     next = result.data.next
@@ -54,7 +54,7 @@ export function Outbox({ initial }: { initial: OutboxPage }) {
   async function resend(row: OutboxRow) {
     setBusy(`${row.kind}-${row.id}`)
     setError(null)
-    const result = await callApi('POST', resendPath(row))
+    const result = await callApi('POST', resendPath(row), okAnswer)
     const reload = result.status === 'success' ? await reloadPages(items.length) : result
     setBusy(null)
     if (reload.status === 'error') return setError(reload.error)
@@ -65,7 +65,7 @@ export function Outbox({ initial }: { initial: OutboxPage }) {
   async function loadMore() {
     if (!next) return
     setLoading(true)
-    const result = await callApi<OutboxPage>('GET', `/api/outbox?cursor=${encodeURIComponent(next)}`)
+    const result = await callApi('GET', `/api/outbox?cursor=${encodeURIComponent(next)}`, outboxPageSchema)
     setLoading(false)
     if (result.status === 'error') return setError(result.error)
     setError(null)

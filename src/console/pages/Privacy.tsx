@@ -3,7 +3,7 @@
 import { ConfirmErase } from '../ConfirmErase.tsx'
 import { useState, type FormEvent } from 'react'
 import { DEAL_STATE_LABEL, STATUS_LABEL, type DealState, type InquiryStatus } from '../../shared/console-api.ts'
-import type { AccessReport, ErasedReport, PrivacyRequest } from '../../shared/privacy-api.ts'
+import { accessReportSchema, erasedReportSchema, type AccessReport, type ErasedReport, type PrivacyRequest } from '../../shared/privacy-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatNumber, formatTime } from '../format.ts'
@@ -34,7 +34,7 @@ export function Privacy() {
     setErased(null)
     setConfirming(false)
     const request: PrivacyRequest = { email }
-    const result = await callApi<AccessReport>('POST', '/api/privacy/access', request)
+    const result = await callApi('POST', '/api/privacy/access', accessReportSchema, request)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setReport(result.data)
@@ -45,7 +45,7 @@ export function Privacy() {
     setBusy(true)
     setError(null)
     const request: PrivacyRequest = { email: report.email }
-    const result = await callApi<ErasedReport>('POST', '/api/privacy/erase', request)
+    const result = await callApi('POST', '/api/privacy/erase', erasedReportSchema, request)
     setBusy(false)
     setConfirming(false)
     if (result.status === 'error') return setError(result.error)

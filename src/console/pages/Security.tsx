@@ -3,7 +3,16 @@
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser'
 import { useState, type FormEvent } from 'react'
 import { CONSOLE_PATHS } from '../../shared/console-api.ts'
-import { PASSKEY_NAME_MAX, type SecondFactorConfirmed, type SecondFactorSetup, type SecurityPageData } from '../../shared/sign-in-api.ts'
+import {
+  PASSKEY_NAME_MAX,
+  passkeyOptionsSchema,
+  secondFactorConfirmedSchema,
+  secondFactorSetupSchema,
+  securityPageDataSchema,
+  signedOutSchema,
+  type SecondFactorSetup,
+  type SecurityPageData,
+} from '../../shared/sign-in-api.ts'
 import { callApi, go } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
@@ -34,7 +43,7 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
     const form = event.currentTarget
     const name = String(new FormData(form).get('name') ?? '')
     const changed = await run(async () => {
-      const options = await callApi<PublicKeyCredentialCreationOptionsJSON>('POST', '/api/passkeys/options')
+      const options = await callApi('POST', '/api/passkeys/options', passkeyOptionsSchema<PublicKeyCredentialCreationOptionsJSON>())
       if (options.status === 'error') return options
       let response
       try {
@@ -42,7 +51,7 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
       } catch {
         return { status: 'error' as const, error: 'Der Passkey wurde nicht angelegt (abgebrochen oder nicht verfügbar).' }
       }
-      return callApi<SecurityPageData>('POST', '/api/passkeys', { name, response })
+      return callApi('POST', '/api/passkeys', securityPageDataSchema, { name, response })
     })
     if (changed) {
       setData(changed)
@@ -52,7 +61,7 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
   }
 
   async function removePasskey(id: number) {
-    const changed = await run(() => callApi<SecurityPageData>('DELETE', `/api/passkeys/${id}`))
+    const changed = await run(() => callApi('DELETE', `/api/passkeys/${id}`, securityPageDataSchema))
     if (changed) {
       setData(changed)
       setNotice('Passkey entfernt.')
@@ -60,14 +69,14 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
   }
 
   async function startSetup() {
-    const started = await run(() => callApi<SecondFactorSetup>('POST', '/api/second-factor/setup'))
+    const started = await run(() => callApi('POST', '/api/second-factor/setup', secondFactorSetupSchema))
     if (started) setSetup(started)
   }
 
   async function confirm(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const code = String(new FormData(event.currentTarget).get('code') ?? '')
-    const confirmed = await run(() => callApi<SecondFactorConfirmed>('POST', '/api/second-factor/confirm', { code }))
+    const confirmed = await run(() => callApi('POST', '/api/second-factor/confirm', secondFactorConfirmedSchema, { code }))
     if (confirmed) {
       setSetup(null)
       setRecoveryCodes(confirmed.recoveryCodes)
@@ -78,7 +87,7 @@ export function SecurityPage({ initial }: { initial: SecurityPageData }) {
   async function disable(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const code = String(new FormData(event.currentTarget).get('code') ?? '')
-    const done = await run(() => callApi('POST', '/api/second-factor/disable', { code }))
+    const done = await run(() => callApi('POST', '/api/second-factor/disable', signedOutSchema, { code }))
     // Switching it off ends every session, this one too.
     if (done !== null) go(CONSOLE_PATHS.signin)
   }

@@ -1,8 +1,8 @@
 // "Sitzungen": every session signed in now, with "Abmelden" for each and "Überall abmelden" (decision 041).
 import { useState } from 'react'
 import { CONSOLE_PATHS } from '../../shared/console-api.ts'
-import type { SessionsPageData } from '../../shared/sign-in-api.ts'
-import { callApi, go } from '../api.ts'
+import { sessionsPageDataSchema, type SessionsPageData } from '../../shared/sign-in-api.ts'
+import { callApi, go, noContent } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'
 
@@ -21,7 +21,7 @@ export function SessionsPage({ initial }: { initial: SessionsPageData }) {
   async function signOut(ref: string, current: boolean) {
     setBusy(true)
     setError(null)
-    const result = await callApi<SessionsPageData>('DELETE', `/api/sessions/${ref}`)
+    const result = await callApi('DELETE', `/api/sessions/${ref}`, sessionsPageDataSchema)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     if (current) return go(CONSOLE_PATHS.signin)
@@ -30,7 +30,7 @@ export function SessionsPage({ initial }: { initial: SessionsPageData }) {
 
   async function signOutEverywhere() {
     setBusy(true)
-    const result = await callApi('DELETE', '/api/sessions')
+    const result = await callApi('DELETE', '/api/sessions', noContent)
     if (result.status === 'success') return go(CONSOLE_PATHS.signin)
     setBusy(false)
     setError(result.error)

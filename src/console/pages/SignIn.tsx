@@ -3,8 +3,8 @@
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { useState, type FormEvent } from 'react'
 import { CONSOLE_PATHS, type SignInRequest } from '../../shared/console-api.ts'
-import type { SecondFactorNeeded } from '../../shared/sign-in-api.ts'
-import { callApi, go } from '../api.ts'
+import { passkeyOptionsSchema, signInAnswerSchema } from '../../shared/sign-in-api.ts'
+import { callApi, go, noContent } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 
 export function SignIn({ error: initialError, passkey }: { error?: string; passkey?: boolean }) {
@@ -16,7 +16,7 @@ export function SignIn({ error: initialError, passkey }: { error?: string; passk
   async function send(body: SignInRequest) {
     setBusy(true)
     setError(null)
-    const result = await callApi<SecondFactorNeeded | null>('POST', '/api/session', body, { signIn: true })
+    const result = await callApi('POST', '/api/session', signInAnswerSchema, body, { signIn: true })
     if (result.status === 'success' && result.data?.secondFactor) {
       setPassword(body.password)
       setBusy(false)
@@ -41,7 +41,9 @@ export function SignIn({ error: initialError, passkey }: { error?: string; passk
   async function withPasskey() {
     setBusy(true)
     setError(null)
-    const options = await callApi<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/session/passkey/options', undefined, { signIn: true })
+    const options = await callApi('POST', '/api/session/passkey/options', passkeyOptionsSchema<PublicKeyCredentialRequestOptionsJSON>(), undefined, {
+      signIn: true,
+    })
     if (options.status === 'error') {
       setBusy(false)
       return setError(options.error)
@@ -53,7 +55,7 @@ export function SignIn({ error: initialError, passkey }: { error?: string; passk
       setBusy(false)
       return setError('Der Passkey wurde nicht benutzt (abgebrochen oder nicht verfügbar).')
     }
-    const result = await callApi('POST', '/api/session/passkey', { response }, { signIn: true })
+    const result = await callApi('POST', '/api/session/passkey', noContent, { response }, { signIn: true })
     if (result.status === 'success') return go(CONSOLE_PATHS.inbox)
     setBusy(false)
     setError(result.error)

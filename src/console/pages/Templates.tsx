@@ -2,7 +2,7 @@
 // verkauft") as the owner wants it, with placeholders the server fills in; an unknown placeholder is refused with the
 // list of the allowed ones.
 import { useState, type FormEvent } from 'react'
-import type { DealTemplateView, TemplatesPage as TemplatesData } from '../../shared/console-api.ts'
+import { templatesPageSchema, type DealTemplateView, type TemplatesPage as TemplatesData } from '../../shared/console-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 
@@ -25,7 +25,7 @@ function TemplateForm({ template, onSaved }: { template: DealTemplateView; onSav
     setBusy(true)
     setError(null)
     setNotice(null)
-    const result = await callApi<TemplatesData>(method, `/api/templates/${template.kind}`, method === 'POST' ? { text } : undefined)
+    const result = await callApi(method, `/api/templates/${template.kind}`, templatesPageSchema, method === 'POST' ? { text } : undefined)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     const saved = result.data.templates.find((entry) => entry.kind === template.kind)

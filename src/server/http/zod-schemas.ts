@@ -20,12 +20,6 @@ export const errorBody = z.object({ error: z.string(), fields: z.optional(z.reco
  */
 export const sentAsIs = z.unknown()
 
-/**
- * A JSON answer whose shape is a TypeScript type in src/shared that has no zod schema (yet): the handler is held to
- * the type, and the answer goes out as JSON.stringify writes it.
- */
-export const jsonOf = <T>() => z.custom<T>()
-
 export const okBody = z.object({ ok: z.literal(true) })
 
 /** A body that may be left out (or be null) where the route has nothing it must be told: read as {}. */

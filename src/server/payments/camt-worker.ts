@@ -4,6 +4,7 @@
 // thread: the worker sends the bookings' keys and is sent what can be paid and what is recorded.
 import os from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
+import { bankStatementPreviewSchema } from '../../shared/payments-api.ts'
 import type { Answer, StatementAnswer, ToWorker, WorkerInput, WorkerLookupAnswer, WorkerMessage } from './camt-read.ts'
 import { parseCamt } from './camt-parse.ts'
 import { CamtError, type CamtDocument } from './camt.ts'
@@ -42,7 +43,8 @@ function read(answer: Answer) {
 function match({ targets, recorded }: WorkerLookupAnswer) {
   const { document, answer } = parsed!
   const { preview, records } = matchStatement({ document, targets, recorded })
-  const json = new TextEncoder().encode(JSON.stringify(preview))
+  // Checked against the console's schema here, off the server's thread, as a route's response schema checks an answer.
+  const json = new TextEncoder().encode(JSON.stringify(bankStatementPreviewSchema.parse(preview)))
   send({ answer: { json, ...(answer === 'result' ? { records, deals: preview.deals } : { records: [], deals: [] }) } satisfies StatementAnswer })
 }
 

@@ -1,6 +1,6 @@
 // "Domains" on a server without a domains file: what one is for, and a form that makes one.
 import { useState, type FormEvent } from 'react'
-import type { DomainsCreated, DomainsCreateRequest } from '../../../shared/domains-api.ts'
+import { domainsCreatedSchema, type DomainsCreateRequest } from '../../../shared/domains-api.ts'
 import { callApi } from '../../api.ts'
 import { ErrorText } from '../../ErrorText.tsx'
 import { TextField } from '../../TextField.tsx'
@@ -15,7 +15,7 @@ export function NoFile({ suggestedFile }: { suggestedFile: string }) {
     setBusy(true)
     setError(null)
     const body: DomainsCreateRequest = { name }
-    const result = await callApi<DomainsCreated>('POST', '/api/domains/create', body)
+    const result = await callApi('POST', '/api/domains/create', domainsCreatedSchema, body)
     setBusy(false)
     if (result.status === 'error') return setError(result.error)
     setCreated(result.data.file)

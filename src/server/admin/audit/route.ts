@@ -3,9 +3,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { AUDIT_ACTIONS, AUDIT_PATH, type AuditEntryView, type AuditPage, type AuditQuery } from '../../../shared/audit-api.ts'
+import { AUDIT_ACTIONS, AUDIT_PATH, auditPageSchema, type AuditEntryView, type AuditPage, type AuditQuery } from '../../../shared/audit-api.ts'
 import { HttpError } from '../../http/errors.ts'
-import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
+import { sentAsIs } from '../../http/zod-schemas.ts'
 import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
 import { displayHost, parseHost } from '../../sites/host.ts'
 import type { AuditEntry, AuditFilter } from '../../store/types.ts'
@@ -70,5 +70,5 @@ export default async function auditRoutes(instance: FastifyInstance) {
   app.get(AUDIT_PATH, { schema: { querystring: auditQuery, response: { 200: sentAsIs } } }, async (request, reply) =>
     sendPage(reply, renderer, { page: 'audit', data: await auditPage(instance, request.query) }),
   )
-  app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: jsonOf<AuditPage>() } } }, async (request) => auditPage(instance, request.query))
+  app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: auditPageSchema } } }, async (request) => auditPage(instance, request.query))
 }

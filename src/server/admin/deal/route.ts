@@ -3,11 +3,19 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { CONSOLE_PATHS, NOTE_MAX, type DealTemplateKind, type InquiryDetail, type TemplatesPage } from '../../../shared/console-api.ts'
+import {
+  CONSOLE_PATHS,
+  NOTE_MAX,
+  inquiryDetailSchema,
+  templatesPageSchema,
+  type DealTemplateKind,
+  type InquiryDetail,
+  type TemplatesPage,
+} from '../../../shared/console-api.ts'
 import { MAX_RATES, MIN_RATES } from '../../deal/instalments.ts'
 import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest, type PlanRequest } from '../../deal/actions.ts'
 import { HttpError } from '../../http/errors.ts'
-import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
+import { orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import {
   formatDeadline,
   DEAL_LABEL,
@@ -106,8 +114,8 @@ export default async function dealRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, outbox, log, config, domains, secret, renderer } = instance
   const data = inboxDataOf(instance)
-  const step = { params: idParams, response: { 200: jsonOf<InquiryDetail>() } }
-  const template = { params: kindParams, response: { 200: jsonOf<TemplatesPage>() } }
+  const step = { params: idParams, response: { 200: inquiryDetailSchema } }
+  const template = { params: kindParams, response: { 200: templatesPageSchema } }
 
   async function take(id: number, request: DealRequest): Promise<InquiryDetail> {
     const outcome = await takeDealStep({ store, config, secret, domains: domains.current() }, id, request, Date.now())

@@ -9,7 +9,16 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { DOMAINS_PATH, isEditWarning, type DomainsCreated, type DomainsEditReport, type DomainsListPage } from '../../../shared/domains-api.ts'
+import {
+  DOMAINS_PATH,
+  domainsCreatedSchema,
+  domainsEditReportSchema,
+  domainsListPageSchema,
+  isEditWarning,
+  type DomainsCreated,
+  type DomainsEditReport,
+  type DomainsListPage,
+} from '../../../shared/domains-api.ts'
 import { planEdit } from '../../domains-edit/planner.ts'
 import { domainEditsSchema } from '../../domains-edit/edits.ts'
 import { listDomains } from '../../domains-edit/list.ts'
@@ -17,7 +26,7 @@ import { saveDomainEdits } from '../../domains-edit/save.ts'
 import { storeJournal } from '../../domains-edit/sync.ts'
 import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
-import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
+import { sentAsIs } from '../../http/zod-schemas.ts'
 import { displayHost } from '../../sites/host.ts'
 import { sellableName } from '../../sites/settings.ts'
 import { sendPage } from '../render.ts'
@@ -81,7 +90,7 @@ export default async function domainsRoutes(instance: FastifyInstance) {
   })
 
   const badRequest = { badInput: TEXTS.badRequest }
-  app.get('/api/domains', { schema: { querystring: listQuery, response: { 200: jsonOf<DomainsListPage>() } }, config: badRequest }, async (request) =>
+  app.get('/api/domains', { schema: { querystring: listQuery, response: { 200: domainsListPageSchema } }, config: badRequest }, async (request) =>
     list(request.query),
   )
 
@@ -90,7 +99,7 @@ export default async function domainsRoutes(instance: FastifyInstance) {
     return config.domainsFile
   }
 
-  const report = { 200: jsonOf<DomainsEditReport>() }
+  const report = { 200: domainsEditReportSchema }
   app.post(
     '/api/domains/preview',
     { bodyLimit: BODY_LIMIT, schema: { body: previewBody, response: report }, config: badRequest },
@@ -132,7 +141,7 @@ export default async function domainsRoutes(instance: FastifyInstance) {
     },
   )
 
-  const created = { body: createBody, response: { 200: jsonOf<DomainsCreated>() } }
+  const created = { body: createBody, response: { 200: domainsCreatedSchema } }
   app.post('/api/domains/create', { schema: created, config: { badInput: TEXTS.badName } }, async (request): Promise<DomainsCreated> => {
     if (config.domainsFile) throw new HttpError(409, `Der Server hat schon eine Domains-Datei: ${config.domainsFile}`)
     const checked = sellableName(request.body.name.trim())

@@ -5,10 +5,10 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { IMPORT_MAX_BYTES, IMPORT_PATH, type ImportReport } from '../../../shared/import-api.ts'
+import { IMPORT_MAX_BYTES, IMPORT_PATH, importReportSchema, type ImportReport } from '../../../shared/import-api.ts'
 import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
-import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
+import { sentAsIs } from '../../http/zod-schemas.ts'
 import { noteAudit } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
 import { createImportRunner } from './child.ts'
@@ -49,7 +49,7 @@ export default async function importRoutes(instance: FastifyInstance) {
 
   const options = <T extends z.ZodType>(body: T) => ({
     bodyLimit: BODY_LIMIT,
-    schema: { body, response: { 200: jsonOf<ImportReport>() } },
+    schema: { body, response: { 200: importReportSchema } },
     config: { badInput: TEXTS.badRequest },
   })
   app.post('/api/import/preview', options(previewBody), async (request) => importFrom(request.body, false))

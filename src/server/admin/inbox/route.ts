@@ -4,15 +4,15 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { ConsoleState, InboxPage, InquiryDetail, OutboxPage, Overview } from '../../../shared/console-api.ts'
+import { inboxPageSchema, inquiryDetailSchema, outboxPageSchema, overviewSchema, type ConsoleState } from '../../../shared/console-api.ts'
 import { HttpError } from '../../http/errors.ts'
-import { jsonOf, okBody, sentAsIs } from '../../http/zod-schemas.ts'
+import { okBody, sentAsIs } from '../../http/zod-schemas.ts'
 import { notifyUrlsFor } from '../../notify/routing.ts'
 import { dayOf } from '../../lib/utc-day.ts'
 import { inboxDataOf } from './data.ts'
 import { actionBody, exportQuery, idParams, inboxQuerySchema, outboxQuery, overviewQuery, replyBody } from './query.ts'
 
-const detail = { params: idParams, response: { 200: jsonOf<InquiryDetail>() } }
+const detail = { params: idParams, response: { 200: inquiryDetailSchema } }
 const resend = { params: idParams, response: { 200: okBody } }
 
 export default async function inboxRoutes(instance: FastifyInstance) {
@@ -22,7 +22,7 @@ export default async function inboxRoutes(instance: FastifyInstance) {
 
   app.get(
     '/api/inbox',
-    { schema: { querystring: inboxQuerySchema, response: { 200: jsonOf<InboxPage>() } } },
+    { schema: { querystring: inboxQuerySchema, response: { 200: inboxPageSchema } } },
     async (request) => (await data.inbox(request.query)).data,
   )
   app.get('/api/inquiries/:id', { schema: detail }, async (request) => data.detail(request.params.id))
@@ -92,7 +92,7 @@ export default async function inboxRoutes(instance: FastifyInstance) {
       .send(Readable.from(rest()))
   })
 
-  app.get('/api/outbox', { schema: { querystring: outboxQuery, response: { 200: jsonOf<OutboxPage>() } } }, async (request) => data.outbox(request.query))
+  app.get('/api/outbox', { schema: { querystring: outboxQuery, response: { 200: outboxPageSchema } } }, async (request) => data.outbox(request.query))
   app.post('/api/outbox/:id/resend', { schema: resend }, async (request) => {
     const { id } = request.params
     if (!(await store.resendMail(id, Date.now()))) throw new HttpError(409, 'Diese Mail wird gerade gesendet oder ist nicht mehr da.')
@@ -117,7 +117,7 @@ export default async function inboxRoutes(instance: FastifyInstance) {
     return { ok: true } as const
   })
 
-  app.get('/api/overview', { schema: { querystring: overviewQuery, response: { 200: jsonOf<Overview>() } } }, async (request) => data.overview(request.query))
+  app.get('/api/overview', { schema: { querystring: overviewQuery, response: { 200: overviewSchema } } }, async (request) => data.overview(request.query))
 }
 
 const INQUIRY_PAGE = /^\/anfragen\/(\d{1,15})$/

@@ -4,9 +4,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { AccessReport, ErasedReport } from '../../../shared/privacy-api.ts'
-import { PRIVACY_PATH } from '../../../shared/privacy-api.ts'
-import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
+import { PRIVACY_PATH, accessReportSchema, erasedReportSchema } from '../../../shared/privacy-api.ts'
+import { sentAsIs } from '../../http/zod-schemas.ts'
 import { erasePerson } from '../../privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../../privacy/report.ts'
 import { noteAudit } from '../audit/record.ts'
@@ -21,13 +20,13 @@ export default async function privacyRoutes(instance: FastifyInstance) {
 
   app.get(PRIVACY_PATH, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) => sendPage(reply, renderer, { page: 'privacy' }))
 
-  const askFor = <T>() => ({ schema: { body, response: { 200: jsonOf<T>() } }, config: { badInput: ASK_FOR_ADDRESS } })
-  app.post('/api/privacy/access', askFor<AccessReport>(), async (request) => {
+  const askFor = <T extends z.core.$ZodType>(answer: T) => ({ schema: { body, response: { 200: answer } }, config: { badInput: ASK_FOR_ADDRESS } })
+  app.post('/api/privacy/access', askFor(accessReportSchema), async (request) => {
     const { email } = request.body
     return accessReport(email, await store.personData(email))
   })
 
-  app.post('/api/privacy/erase', askFor<ErasedReport>(), async (request) => {
+  app.post('/api/privacy/erase', askFor(erasedReportSchema), async (request) => {
     const { email } = request.body
     const erased = erasedReport(await erasePerson(store, config.dataDir, email))
     // Counts and ids only: the address itself must not live on in the log.

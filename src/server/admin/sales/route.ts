@@ -4,7 +4,17 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { CONSOLE_PATHS, DEAL_STATES, type DealState, type DealSummary, type SalesPage } from '../../../shared/console-api.ts'
+import {
+  CONSOLE_PATHS,
+  DEAL_STATES,
+  dealInvoicesSchema,
+  dealSummarySchema,
+  openDealSchema,
+  salesPageSchema,
+  type DealState,
+  type DealSummary,
+  type SalesPage,
+} from '../../../shared/console-api.ts'
 import { dealSummary } from '../../deal/summary.ts'
 import { TRANSFER_CODE_MAX } from '../../deal/seal.ts'
 import { endOfBerlinDay } from '../../deal/due-date.ts'
@@ -22,7 +32,7 @@ import {
 } from '../../deal/steps.ts'
 import { markRatePaid, waitForRate, type RateOutcome } from '../../deal/rates.ts'
 import { HttpError } from '../../http/errors.ts'
-import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
+import { orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import { invoiceFile } from '../../invoice/files.ts'
 import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
@@ -98,9 +108,9 @@ export default async function salesRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, outbox, log, config, domains, renderer } = instance
   const context = (): DealStepContext => ({ store, config, domains: domains.current() })
-  const step = { params: idParams, response: { 200: jsonOf<DealSummary>() } }
-  const rateStep = { params: rateParams, response: { 200: jsonOf<DealSummary>() } }
-  const invoices = { params: idParams, response: { 200: jsonOf<Awaited<ReturnType<typeof dealInvoices>>>() } }
+  const step = { params: idParams, response: { 200: dealSummarySchema } }
+  const rateStep = { params: rateParams, response: { 200: dealSummarySchema } }
+  const invoices = { params: idParams, response: { 200: dealInvoicesSchema } }
   const summary = (deal: Parameters<typeof dealSummary>[0]) => dealSummary(deal, config, Date.now())
 
   async function salesPage(status?: DealState): Promise<SalesPage> {
@@ -121,13 +131,13 @@ export default async function salesRoutes(instance: FastifyInstance) {
     return { ...summary(outcome.deal), ...(soldNotices !== undefined && { soldNotices }) }
   }
 
-  app.get('/api/deals', { schema: { querystring: listQuery, response: { 200: jsonOf<SalesPage>() } } }, async (request) => salesPage(request.query.status))
+  app.get('/api/deals', { schema: { querystring: listQuery, response: { 200: salesPageSchema } } }, async (request) => salesPage(request.query.status))
   app.get('/api/deals/:id', { schema: step }, async (request) => {
     const deal = await store.getDeal(request.params.id)
     if (!deal) throw refusal({ status: 'not-found' })
     return summary(deal)
   })
-  app.get('/api/inquiries/:id/deal', { schema: { params: idParams, response: { 200: jsonOf<{ deal: DealSummary | null }>() } } }, async (request) => {
+  app.get('/api/inquiries/:id/deal', { schema: { params: idParams, response: { 200: openDealSchema } } }, async (request) => {
     const deal = await store.openDealOf(request.params.id)
     return { deal: deal && summary(deal) }
   })

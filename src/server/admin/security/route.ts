@@ -1,20 +1,26 @@
 // The pages "Anmeldung" (passkeys, the second factor) and "Sitzungen" with their API (decision 041). Registered
 // by the admin app behind the session check and the same-origin rule, like every console route.
 import { createHash } from 'node:crypto'
-import type { RegistrationResponseJSON } from '@simplewebauthn/server'
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
   PASSKEY_NAME_MAX,
   SIGN_IN_PATHS,
+  passkeyOptionsSchema,
+  secondFactorConfirmedSchema,
+  secondFactorSetupSchema,
+  securityPageDataSchema,
+  sessionsPageDataSchema,
+  signedOutSchema,
   type SecondFactorConfirmed,
   type SecondFactorSetup,
   type SecurityPageData,
   type SessionsPageData,
 } from '../../../shared/sign-in-api.ts'
 import { HttpError } from '../../http/errors.ts'
-import { jsonOf, orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
+import { orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
 import { sendPage } from '../render.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
@@ -53,8 +59,8 @@ export default async function securityRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, config, log, renderer } = instance
   const page = { schema: { response: { 200: sentAsIs } } }
-  const security = { response: { 200: jsonOf<SecurityPageData>() } }
-  const sessions = { response: { 200: jsonOf<SessionsPageData>() } }
+  const security = { response: { 200: securityPageDataSchema } }
+  const sessions = { response: { 200: sessionsPageDataSchema } }
   const tellProblem = problemLogger(log)
 
   async function securityPage(request: FastifyRequest): Promise<SecurityPageData> {
@@ -88,7 +94,7 @@ export default async function securityRoutes(instance: FastifyInstance) {
   app.get('/api/security', { schema: security }, async (request) => securityPage(request))
 
   // WebAuthn's registration options, as its library writes them.
-  app.post('/api/passkeys/options', { schema: { response: { 200: jsonOf<object>() } } }, async (request) => {
+  app.post('/api/passkeys/options', { schema: { response: { 200: passkeyOptionsSchema<PublicKeyCredentialCreationOptionsJSON>() } } }, async (request) => {
     const rp = relyingPartyOf(config, request)
     tellProblem(rp)
     if (!rp.ok) throw new HttpError(409, rp.problem)
@@ -160,7 +166,7 @@ export default async function securityRoutes(instance: FastifyInstance) {
     return securityPage(request)
   })
 
-  app.post('/api/second-factor/setup', { schema: { response: { 200: jsonOf<SecondFactorSetup>() } } }, async (): Promise<SecondFactorSetup> => {
+  app.post('/api/second-factor/setup', { schema: { response: { 200: secondFactorSetupSchema } } }, async (): Promise<SecondFactorSetup> => {
     const secret = newTotpSecret()
     if (!(await store.startTotp(sealedTotpSecret(config, secret), Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
     const uri = totpUri(secret)
@@ -169,7 +175,7 @@ export default async function securityRoutes(instance: FastifyInstance) {
 
   app.post(
     '/api/second-factor/confirm',
-    { schema: { body: orEmpty(codeBody), response: { 200: jsonOf<SecondFactorConfirmed>() } } },
+    { schema: { body: orEmpty(codeBody), response: { 200: secondFactorConfirmedSchema } } },
     async (request): Promise<SecondFactorConfirmed> => {
       const { code } = request.body
       const totp = await store.totp()
@@ -185,23 +191,19 @@ export default async function securityRoutes(instance: FastifyInstance) {
     },
   )
 
-  app.post(
-    '/api/second-factor/disable',
-    { schema: { body: orEmpty(codeBody), response: { 200: z.object({ signedOut: z.literal(true) }) } } },
-    async (request) => {
-      const { code } = request.body
-      const totp = await store.totp()
-      if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
-      // Only with a code: a session left open on someone's desk does not switch it off.
-      const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
-      const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
-      if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
-      await store.resetSecondFactor()
-      log.info('console: second factor switched off')
-      // resetSecondFactor ended every session, this one too.
-      return { signedOut: true } as const
-    },
-  )
+  app.post('/api/second-factor/disable', { schema: { body: orEmpty(codeBody), response: { 200: signedOutSchema } } }, async (request) => {
+    const { code } = request.body
+    const totp = await store.totp()
+    if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
+    // Only with a code: a session left open on someone's desk does not switch it off.
+    const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
+    const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
+    if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
+    await store.resetSecondFactor()
+    log.info('console: second factor switched off')
+    // resetSecondFactor ended every session, this one too.
+    return { signedOut: true } as const
+  })
 
   app.get(SIGN_IN_PATHS.sessions, page, async (request, reply) => sendPage(reply, renderer, { page: 'sessions', data: await sessionsPage(request) }))
   app.get('/api/sessions', { schema: sessions }, async (request) => sessionsPage(request))

@@ -1,14 +1,15 @@
 // Signing in and out of the console, and the guard in front of everything else on the admin port
 // (docs/decisions/016, its limits 031).
 import { createHash } from 'node:crypto'
-import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { CONSOLE_PATHS, type SignInRequest } from '../../../shared/console-api.ts'
+import { passkeyOptionsSchema, secondFactorNeededSchema } from '../../../shared/sign-in-api.ts'
 import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
-import { jsonOf, sentAsIs } from '../../http/zod-schemas.ts'
+import { sentAsIs } from '../../http/zod-schemas.ts'
 import type { RateLimits } from '../../store/rate-limit-common.ts'
 import { auditActorOfHash, noteAudit, signInDetail, skipAudit } from '../audit/record.ts'
 import { verifyPassword } from '../password.ts'
@@ -304,7 +305,7 @@ export default async function sessionRoutes(instance: FastifyInstance) {
     return sendPage(reply, renderer, passkey ? { page: 'signin', passkey: true } : { page: 'signin' })
   })
 
-  const signIn = { body: signInBody, response: { 200: z.object({ secondFactor: z.literal(true) }), ...noContent } }
+  const signIn = { body: signInBody, response: { 200: secondFactorNeededSchema, ...noContent } }
   app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas(SIGN_IN_BODY_LIMIT), schema: signIn }, async (request, reply) => {
     const { password, code } = request.body satisfies Record<keyof SignInRequest, string>
     const hash = await store.ownerPassword()
@@ -331,15 +332,19 @@ export default async function sessionRoutes(instance: FastifyInstance) {
 
   // Passkeys (decision 041): a challenge for any passkey of this console (discoverable credentials), then its answer.
   // WebAuthn's options, as its library writes them.
-  app.post('/api/session/passkey/options', { bodyLimit: SIGN_IN_BODY_LIMIT, schema: { response: { 200: jsonOf<object>() } } }, async (request, reply) => {
-    const rp = relyingPartyOf(config, request)
-    tellProblem(rp)
-    if (!rp.ok) return sendError(reply, 409, rp.problem)
-    const options = await (await webAuthn()).generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required', timeout: 60_000 })
-    const now = Date.now()
-    await store.putChallenge(options.challenge, 'sign-in', null, now + CHALLENGE_MS, now)
-    return options
-  })
+  app.post(
+    '/api/session/passkey/options',
+    { bodyLimit: SIGN_IN_BODY_LIMIT, schema: { response: { 200: passkeyOptionsSchema<PublicKeyCredentialRequestOptionsJSON>() } } },
+    async (request, reply) => {
+      const rp = relyingPartyOf(config, request)
+      tellProblem(rp)
+      if (!rp.ok) return sendError(reply, 409, rp.problem)
+      const options = await (await webAuthn()).generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required', timeout: 60_000 })
+      const now = Date.now()
+      await store.putChallenge(options.challenge, 'sign-in', null, now + CHALLENGE_MS, now)
+      return options
+    },
+  )
 
   const passkeySignIn = { body: passkeySignInBody, response: noContent }
   app.post('/api/session/passkey', { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkPasskeyQuota, schema: passkeySignIn }, async (request, reply) => {

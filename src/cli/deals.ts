@@ -2,7 +2,7 @@
 // terminal (docs/deals.md). The buyer's mail is queued in the store; the running server sends it. The transfer code
 // is read from standard input (--code-stdin), so it never sits in the shell's history, and is never printed.
 import readline from 'node:readline'
-import { DEAL_STATE_LABEL, DEAL_STATES, type DealState } from '../shared/console-api.ts'
+import { DEAL_STATE_LABEL, DEAL_STATES, type DealState } from '../shared/deal-api.ts'
 import type { Config } from '../server/config.ts'
 import { dealSummary } from '../server/deal/summary.ts'
 import { endOfBerlinDay } from '../server/deal/due-date.ts'

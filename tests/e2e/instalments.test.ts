@@ -4,7 +4,8 @@
 // marks the first rate, the app's jobs run at a time past a rate's date (runDue, on the server's configuration and
 // store) find it overdue (the owner and the buyer mailed), and the last rate marked on "Verkäufe" completes the payment.
 import { expect, onTestFinished } from 'vitest'
-import type { DealSummary, InboxPage } from '../../src/shared/console-api.ts'
+import type { InboxPage } from '../../src/shared/console-api.ts'
+import type { DealSummary } from '../../src/shared/deal-api.ts'
 import { buildTestApp } from '../helpers/app.ts'
 import { camtStatement } from '../helpers/camt.ts'
 import { axeViolations, browserTest, signInToConsole } from '../helpers/chromium.ts'

@@ -2,7 +2,7 @@
 // number, kind and date; "Rechnung ausstellen" only where the owner can issue the missing one; nothing while
 // invoices are off.
 import { describe, expect, it } from 'vitest'
-import type { DealInvoices, DealSummary } from '../../shared/console-api.ts'
+import type { DealInvoices, DealSummary } from '../../shared/deal-api.ts'
 import { renderConsole } from '../entry-server.tsx'
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0)

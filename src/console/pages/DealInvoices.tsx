@@ -2,7 +2,7 @@
 // for a paid deal without one whose buyer has given the address since. A Stornorechnung is never issued here: the
 // cancellation of an invoiced deal issues it in the same step.
 import { useEffect, useRef, useState } from 'react'
-import { dealInvoicesSchema, type DealInvoices as DealInvoicesData, type DealSummary } from '../../shared/console-api.ts'
+import { dealInvoicesSchema, type DealInvoices as DealInvoicesData, type DealSummary } from '../../shared/deal-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'

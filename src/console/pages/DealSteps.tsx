@@ -1,7 +1,7 @@
 // A deal's steps for the owner (docs/deals.md): Zahlung erhalten, Übertragen (transfer code and/or note), Abschließen,
 // Abbrechen (with a reason), Frist ändern. Each step asks before it mails anyone. Used on "Verkäufe" and on the inquiry.
 import { useState, type FormEvent } from 'react'
-import { dealSummarySchema, type DealSummary } from '../../shared/console-api.ts'
+import { dealSummarySchema, type DealSummary } from '../../shared/deal-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'
 import { formatTime } from '../format.ts'

@@ -2,7 +2,8 @@
 // (Löschen, after an in-page confirmation). Everything shown is text: names and messages are what visitors typed.
 import { ConfirmErase } from '../ConfirmErase.tsx'
 import { useState, type FormEvent } from 'react'
-import { DEAL_STATE_LABEL, STATUS_LABEL, type DealState, type InquiryStatus } from '../../shared/console-api.ts'
+import { STATUS_LABEL, type InquiryStatus } from '../../shared/console-api.ts'
+import { DEAL_STATE_LABEL, type DealState } from '../../shared/deal-api.ts'
 import { accessReportSchema, erasedReportSchema, type AccessReport, type ErasedReport, type PrivacyRequest } from '../../shared/privacy-api.ts'
 import { callApi } from '../api.ts'
 import { ErrorText } from '../ErrorText.tsx'

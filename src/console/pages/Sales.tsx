@@ -1,7 +1,8 @@
 // "Verkäufe": every deal, open ones by their next deadline (overdue ones marked), then the finished ones; each with
 // its steps (DealSteps).
 import { useState } from 'react'
-import { CONSOLE_PATHS, type DealSummary, type SalesPage as SalesData } from '../../shared/console-api.ts'
+import { CONSOLE_PATHS } from '../../shared/console-api.ts'
+import { type DealSummary, type SalesPage as SalesData } from '../../shared/deal-api.ts'
 import { BANK_STATEMENT_PATH } from '../../shared/payments-api.ts'
 import { DealFacts, DealSteps } from './DealSteps.tsx'
 import { DealInvoices } from './DealInvoices.tsx'

@@ -24,13 +24,15 @@ import paymentRoutes from './payments/route.ts'
 import importRoutes from './import/route.ts'
 import domainsRoutes from './domains/route.ts'
 import domainCheckRoutes from './domain-checks/route.ts'
-import inboxRoutes, { loadPage } from './inbox/route.ts'
+import inboxRoutes from './inbox/route.ts'
+import { loadPage } from './inbox/pages.ts'
 import statsRoutes from './stats/route.ts'
 import privacyRoutes from './privacy/route.ts'
 import securityRoutes from './security/route.ts'
 import { startupProblem } from './security/relying-party.ts'
 import { createConsoleRenderer, sendPage } from './render.ts'
-import sessionRoutes, { sessionGuard } from './session/route.ts'
+import sessionRoutes from './session/route.ts'
+import { sessionGuard } from './session/guard.ts'
 
 /** What the console is built with: its decorations (those it does not make itself), its logger and its build. */
 export type AdminAppOptions = Omit<ConsoleDecorations, 'renderer' | 'dnsUpdates' | 'domainNotices'> &

@@ -1,5 +1,5 @@
 // A deal as the owner sees it in the console and the CLI: its state, amount, buyer, next deadline, never its code.
-import { DEAL_STATE_LABEL, type DealSummary } from '../../shared/console-api.ts'
+import { DEAL_STATE_LABEL, type DealSummary } from '../../shared/deal-api.ts'
 import { displayHost } from '../sites/host.ts'
 import type { StoredDeal } from '../store/types.ts'
 import { formatMinor } from '../lib/money.ts'

@@ -1,6 +1,6 @@
 // A deal's invoices as the console shows them on "Verkäufe" (decision 038), and the owner's "Rechnung ausstellen" for
 // a deal that was marked paid without one: a negotiated deal whose buyer gave the address only afterwards.
-import type { DealInvoices } from '../../shared/console-api.ts'
+import type { DealInvoices } from '../../shared/deal-api.ts'
 import type { Config } from '../config.ts'
 import type { LateInvoiceResult, StoredDeal, Store } from '../store/types.ts'
 import { invoiceAddressOf, paidInAdvance, paymentInvoice } from './issue.ts'

@@ -1,6 +1,7 @@
 // The store's part for deals (store/deal-record.ts; docs/deals.md): what an accepted offer became.
 import type { AdvanceIssue, InvoiceIssue } from './invoice-types.ts'
-import type { DealMailKind, DealState } from '../../shared/console-api.ts'
+import type { DealMailKind } from '../../shared/console-api.ts'
+import type { DealState } from '../../shared/deal-api.ts'
 import type { Language } from '../../shared/language.ts'
 
 export type { DealState }

@@ -1,5 +1,5 @@
 // The store's part for invoices (store/invoice.ts; decision 038).
-import type { DealState } from '../../shared/console-api.ts'
+import type { DealState } from '../../shared/deal-api.ts'
 import type { InvoiceAddress } from './inquiry-types.ts'
 
 /**

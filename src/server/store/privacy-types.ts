@@ -1,5 +1,5 @@
 // The store's part for GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
-import type { DealState } from '../../shared/console-api.ts'
+import type { DealState } from '../../shared/deal-api.ts'
 import type { AuditEntry } from './audit-types.ts'
 import type { InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './inquiry-types.ts'
 

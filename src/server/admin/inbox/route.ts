@@ -1,10 +1,10 @@
 // The console's JSON API under /api/ (the inbox, an inquiry, replies, the owner's actions, export, the outbox, the
-// overview) and the data of the server-rendered pages (loadPage). The admin app registers this behind the session
-// check and the same-origin rule.
+// overview); its pages' state is pages.ts. The admin app registers this behind the session check and the same-origin
+// rule.
 import { Readable } from 'node:stream'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { inboxPageSchema, inquiryDetailSchema, outboxPageSchema, overviewSchema, type ConsoleState } from '../../../shared/console-api.ts'
+import { inboxPageSchema, inquiryDetailSchema, outboxPageSchema, overviewSchema } from '../../../shared/console-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { okBody, sentAsIs } from '../../http/zod-schemas.ts'
 import { notifyUrlsFor } from '../../notify/routing.ts'
@@ -118,26 +118,4 @@ export default async function inboxRoutes(instance: FastifyInstance) {
   })
 
   app.get('/api/overview', { schema: { querystring: overviewQuery, response: { 200: overviewSchema } } }, async (request) => data.overview(request.query))
-}
-
-const INQUIRY_PAGE = /^\/anfragen\/(\d{1,15})$/
-
-/**
- * The state of the console page at the request's path (GET, signed in), or null when there is no such page.
- * Paths: CONSOLE_PATHS in src/shared/console-api.ts.
- */
-
-export async function loadPage(request: FastifyRequest): Promise<ConsoleState | null> {
-  const { store } = request.server
-  const data = inboxDataOf(request.server)
-  const path = request.url.split('?')[0] ?? '/'
-  if (path === '/') return { page: 'inbox', ...(await data.inbox(request.query)) }
-  if (path === '/postausgang') return { page: 'outbox', data: await data.outbox(request.query) }
-  if (path === '/uebersicht') return { page: 'overview', data: await data.overview(request.query) }
-  const inquiry = INQUIRY_PAGE.exec(path)
-  if (inquiry) {
-    const thread = await store.inquiryThread(Number(inquiry[1]))
-    return thread ? { page: 'inquiry', data: data.detailOf(thread, await store.openDealOf(thread.inquiry.id)) } : null
-  }
-  return null
 }

@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { CONSOLE_PATHS } from '../../../shared/console-api.ts'
 import {
-  CONSOLE_PATHS,
   DEAL_STATES,
   dealInvoicesSchema,
   dealSummarySchema,
@@ -14,7 +14,7 @@ import {
   type DealState,
   type DealSummary,
   type SalesPage,
-} from '../../../shared/console-api.ts'
+} from '../../../shared/deal-api.ts'
 import { dealSummary } from '../../deal/summary.ts'
 import { TRANSFER_CODE_MAX } from '../../deal/seal.ts'
 import { endOfBerlinDay } from '../../deal/due-date.ts'
@@ -35,7 +35,7 @@ import { HttpError } from '../../http/errors.ts'
 import { orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import { invoiceFile } from '../../invoice/files.ts'
 import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
-import { DEAL_STATE_LABEL } from '../../../shared/console-api.ts'
+import { DEAL_STATE_LABEL } from '../../../shared/deal-api.ts'
 import { sendPage } from '../render.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })

@@ -17,22 +17,12 @@ import { sendPage } from '../render.ts'
 import { browserSummary, partialAddress } from '../security/client-summary.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../security/relying-party.ts'
 import { looksLikeRecoveryCode, openedTotpSecret, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
-import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, newSessionId, setSessionCookie, sessionIdOf } from './cookie.ts'
+import { clearSessionCookie, hashOfSessionId, newSessionId, setSessionCookie, sessionIdOf } from './cookie.ts'
+import { CONSOLE_TEXT, hasSession, sendError } from './guard.ts'
 
 // WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
 // start of the server: the public page never needs them (decision 034).
 const webAuthn = () => import('@simplewebauthn/server')
-
-const CONSOLE_TEXT = {
-  signIn: 'Bitte anmelden.',
-  wrongPassword: 'Das Passwort ist falsch.',
-  setup: 'Für die Konsole ist noch kein Passwort gesetzt. Setzen Sie es auf dem Server mit: npx domain-lander set-password',
-  tooManyFailures: 'Zu viele falsche Passwörter. Bitte versuchen Sie es später erneut.',
-  tooManyCodes: 'Zu viele falsche Codes. Melden Sie sich mit einem Passkey oder einem Wiederherstellungscode an oder versuchen Sie es später erneut.',
-  tooManyPasskeyFailures: 'Zu viele abgelehnte Passkeys von dieser Adresse. Bitte versuchen Sie es später erneut.',
-  wrongCode: 'Der Code ist falsch oder wurde schon benutzt.',
-  passkeyRefused: 'Der Passkey wurde nicht angenommen. Bitte erneut versuchen.',
-} as const
 
 /** A passkey's answer is some hundred bytes of base64url JSON; more is refused unread. */
 const PASSKEY_BODY_LIMIT = 16 * 1024
@@ -87,43 +77,6 @@ export const SIGN_IN_BODY_LIMIT = 1024
  * instance sees it at once) starts them afresh, the owner's way back in after a lock-out.
  */
 const generationOf = (hash: string | null) => (hash === null ? 'none' : createHash('sha256').update(hash).digest('base64url').slice(0, 22))
-
-/** What answers without a session: the sign-in page, signing in, and the console's static files. */
-const OPEN_ROUTES = new Set([
-  'GET /anmelden',
-  'HEAD /anmelden',
-  'POST /api/session',
-  'POST /api/session/passkey/options',
-  'POST /api/session/passkey',
-  'GET /assets/*',
-  'HEAD /assets/*',
-])
-
-const sendError = (reply: FastifyReply, status: number, error: string) => reply.code(status).type('application/json; charset=utf-8').send({ error })
-
-/** A page is what a browser navigates to; everything else (the API, other methods) is answered with JSON. */
-const wantsPage = (request: FastifyRequest) => (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')
-
-/** Whether the request carries a session that is valid now; using it keeps it alive. */
-async function hasSession(request: FastifyRequest): Promise<boolean> {
-  const id = sessionIdOf(request)
-  return id !== null && request.server.store.useSession(hashOfSessionId(id), Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
-}
-
-/**
- * Every request but the open routes needs a session: this is the app's root onRequest hook, so a route added
- * later, and every path that matches none, is guarded without asking for it.
- */
-export async function sessionGuard(request: FastifyRequest, reply: FastifyReply) {
-  if (OPEN_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return
-  if (await hasSession(request)) return
-  const { store, renderer } = request.server
-  if ((await store.ownerPassword()) === null) {
-    return wantsPage(request) ? sendPage(reply, renderer, { page: 'setup' }) : sendError(reply, 401, CONSOLE_TEXT.setup)
-  }
-  if (wantsPage(request)) return reply.code(303).header('location', CONSOLE_PATHS.signin).send()
-  return sendError(reply, 401, CONSOLE_TEXT.signIn)
-}
 
 // Anything may arrive, and nothing is refused for its shape: a sign-in that is not one is answered like a wrong
 // password, in the same time (the password is verified whatever the input). Only a string is a password or a code.

@@ -27,7 +27,7 @@ export async function runPrimary(config: Config): Promise<void> {
     const pid = worker.process.pid!
     if (stopping) return
     log.warn({ worker: pid, code, signal }, 'worker died, starting another')
-    void withStore((store) => store.releaseLeases(leaseOwnerOf(pid))).finally(fork)
+    void withStore((store) => store.releaseLeasesOfProcess(leaseOwnerOf(pid))).finally(fork)
   })
   log.info({ workers: config.workers }, `starting ${config.workers} workers`)
   for (let i = 0; i < config.workers; i++) fork()

@@ -176,12 +176,13 @@ export function leasedTable<T extends LeasedTableName>(db: Kysely<Database>, dia
 const LEASED_TABLES: LeasedTableName[] = ['outbox', 'dns_updates', 'domain_notices']
 
 /**
- * Ends the leases of one owner (a process that has ended), or every lease with none named: in all three tables. A
- * process's queues name their leases after it (`host:pid`, `host:pid:dns`, `host:pid:domains`): all of them end, so
- * that a cluster's primary frees the DNS updates and notices of a worker that died too, not only its mail.
+ * Ends leases in all three tables: every one (`all`), one owner's exactly (a queue giving back what it will not
+ * deliver in time: never another queue's), or a process's (`host:pid`, and its queues' `host:pid:dns`,
+ * `host:pid:domains`: a cluster's primary ending those of a worker that died).
  */
-export function releaseLeases(db: Kysely<Database>, dialect: DialectSpecifics, owner: string | undefined) {
-  const queues = `${owner}:`
+export function releaseLeases(db: Kysely<Database>, dialect: DialectSpecifics, whose: { all: true } | { owner: string } | { process: string }) {
+  const owner = 'all' in whose ? undefined : 'owner' in whose ? whose.owner : whose.process
+  const queues = 'process' in whose ? `${whose.process}:` : null
   return dialect.guard(() =>
     Promise.all(
       LEASED_TABLES.map((name) =>
@@ -190,7 +191,11 @@ export function releaseLeases(db: Kysely<Database>, dialect: DialectSpecifics, o
           .set(noLease)
           .$if(owner === undefined, (qb) => qb.where('lease_owner', 'is not', null))
           .$if(owner !== undefined, (qb) =>
-            qb.where((eb) => eb.or([eb('lease_owner', '=', owner!), eb(sql<string>`substr(lease_owner, 1, ${queues.length})`, '=', queues)])),
+            qb.where((eb) =>
+              queues === null
+                ? eb('lease_owner', '=', owner!)
+                : eb.or([eb('lease_owner', '=', owner!), eb(sql<string>`substr(lease_owner, 1, ${queues.length})`, '=', queues)]),
+            ),
           )
           .execute(),
       ),

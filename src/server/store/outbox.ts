@@ -13,6 +13,7 @@ type OutboxStore = Pick<
   Store,
   | 'claimDueMail'
   | 'releaseLeases'
+  | 'releaseLeasesOfProcess'
   | 'nextDueAt'
   | 'markSent'
   | 'markRetry'
@@ -104,10 +105,13 @@ export function outboxStore(db: Kysely<Database>, dialect: DialectSpecifics): Ou
       })
     },
     async releaseLeases(owner) {
-      await releaseLeases(db, dialect, owner)
+      await releaseLeases(db, dialect, { owner })
+    },
+    async releaseLeasesOfProcess(owner) {
+      await releaseLeases(db, dialect, { process: owner })
     },
     async releaseAllLeases() {
-      await releaseLeases(db, dialect, undefined)
+      await releaseLeases(db, dialect, { all: true })
     },
     nextDueAt: queue.nextDueAt,
     markSent: (id, now) => queue.markSent(id, now),

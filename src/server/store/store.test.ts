@@ -188,7 +188,7 @@ test('a lease that ran out, or whose owner is gone, lets another process send th
   expect(await store.claimDueMail(t0 + 5_001, 10, 'third', 5_000)).toHaveLength(1)
 })
 
-test("a process's end frees its queues' leases too (host:pid, host:pid:dns, …), and not another's whose pid it begins", async () => {
+test("a process's end frees its queues' leases too (host:pid, host:pid:dns, …), a queue's giving back only its own, and never another's whose pid it begins", async () => {
   const config = await storeConfig()
   const store = await open(config)
   for (let i = 0; i < 3; i++) await store.saveInquiry(inquiry(), queue)
@@ -196,9 +196,13 @@ test("a process's end frees its queues' leases too (host:pid, host:pid:dns, …)
   expect(await store.claimDueMail(t0, 1, 'host:7', 60_000)).toHaveLength(1)
   expect(await store.claimDueMail(t0, 1, 'host:7:dns', 60_000)).toHaveLength(1)
   expect(await store.claimDueMail(t0, 1, 'host:70', 60_000)).toHaveLength(1)
+  // A queue giving back its own leases leaves the other queues' of its process alone.
   await store.releaseLeases('host:7')
-  // The two of host:7 are free again; host:70's is still leased.
-  expect(await store.claimDueMail(t0, 10, 'host:8', 60_000)).toHaveLength(2)
+  expect(await store.claimDueMail(t0, 10, 'host:8', 60_000)).toHaveLength(1)
+  expect(await store.claimDueMail(t0, 1, 'host:7', 60_000)).toEqual([])
+  await store.releaseLeasesOfProcess('host:7')
+  // The process's queue's lease is free now; host:70's is still leased.
+  expect(await store.claimDueMail(t0, 10, 'host:9', 60_000)).toHaveLength(1)
 })
 
 test('leases left over from a previous run end at start where the store can tell: all on SQLite, none on PostgreSQL', async () => {

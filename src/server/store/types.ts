@@ -71,8 +71,13 @@ export interface Store
    * gets it meanwhile. Marking it sent, retried or failed ends the lease.
    */
   claimDueMail(now: number, limit: number, owner: string, leaseMs: number): Promise<OutboxItem[]>
-  /** Ends the leases of `owner` (a process that is gone, or one giving back what it will not send in time). */
+  /** Ends the leases of `owner` exactly: a queue giving back what it will not deliver in time. */
   releaseLeases(owner: string): Promise<void>
+  /**
+   * Ends the leases of a process that is gone (`host:pid`, leaseOwnerOf), its queues' (`host:pid:dns`, …) with them:
+   * a cluster's primary, for a worker that died.
+   */
+  releaseLeasesOfProcess(owner: string): Promise<void>
   /**
    * Called once as this host starts, before any of its processes claims mail (by a single server, or by a cluster's
    * primary): ends the leases a previous run left behind, where the store can tell which those are. SQLite: all of

@@ -171,18 +171,6 @@ export default defineConfig(({ isSsrBuild, mode }) =>
       ? {
           plugins: [react(), lazyBuiltinsForFastify(), builtinsByRequire()],
           publicDir: false,
-          // react-dom/server is the streaming build and the legacy one together; the pages use renderToString, which is
-          // the legacy build's alone: the other's 300 KB would be compiled and run at every start for nothing.
-          resolve: {
-            alias: [
-              {
-                find: /^react-dom\/server$/,
-                replacement: createRequire(import.meta.url)
-                  .resolve('react-dom/server')
-                  .replace(/server\.node\.js$/, 'cjs/react-dom-server-legacy.node.production.js'),
-              },
-            ],
-          },
           // React's packages pick their production or development build by NODE_ENV at run time; decided here, the
           // development build (slower, and half the bundle) is left out.
           define: { 'process.env.NODE_ENV': JSON.stringify('production') },

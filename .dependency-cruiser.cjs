@@ -8,7 +8,8 @@ const TESTS = '\\.test\\.tsx?$'
  * folder's (issue 38 took away the routes' exemption). What a submission is (spam, the owner's mail, the confirmation,
  * the quota) sits in `submission`, below the routes that take one (contact, checkout, confirm). Above them all, and
  * not bound by the order: what builds and starts the server (`app.ts`, `serve.ts`, `main.ts`, `admin/app.ts`) with
- * what it decorates its Fastify instances with (`decorations.ts`, decision 051).
+ * what it decorates its Fastify instances with (`decorations.ts`, decision 051) and the plugins that own the
+ * workers it composes (`plugins/`, decision 061).
  */
 const LAYERS = [
   ['lib', 'data-dir.ts', 'types', 'queue'],
@@ -22,7 +23,7 @@ const LAYERS = [
   ['domain-checks', 'page', 'payments'],
   ['admin', 'checkout', 'contact', 'health', 'jobs'],
 ]
-const TOP = '^src/server/(app|serve|main|vite-dev|decorations)\\.ts$|^src/server/admin/app\\.ts$'
+const TOP = '^src/server/(app|serve|main|vite-dev|decorations)\\.ts$|^src/server/admin/app\\.ts$|^src/server/plugins/'
 const place = (name) => `^src/server/${name.replace(/\./g, '\\.')}${name.endsWith('.ts') ? '$' : '/'}`
 const layerRules = LAYERS.flatMap((layer, index) =>
   layer.map((name) => ({

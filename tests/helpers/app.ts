@@ -6,6 +6,7 @@ import path from 'node:path'
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance, LightMyRequestResponse as InjectResponse } from 'fastify'
+import type { PublicApp } from '../../src/server/decorations.ts'
 import { buildApp, type AppOptions } from '../../src/server/app.ts'
 import { loadConfig, type Config } from '../../src/server/config.ts'
 import { openStore } from '../../src/server/store/index.ts'
@@ -16,7 +17,7 @@ import { storeEnv } from './postgres.ts'
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../dist/client')
 
 export interface TestApp {
-  app: FastifyInstance
+  app: PublicApp
   config: Config
   url: string
   port: number
@@ -81,7 +82,7 @@ const CONSOLE_URL = 'http://127.0.0.1:3001'
 const FETCH_HEADERS = { accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'node' }
 
 export interface InProcessApp {
-  app: FastifyInstance
+  app: PublicApp
   /** The owner's console, built beside the app (ADMIN_PORT), or null when ADMIN_PORT=off. */
   admin: FastifyInstance | null
   config: Config

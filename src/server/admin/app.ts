@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import { CONSOLE_HEADER } from '../../shared/console-api.ts'
 import { TEXT } from '../../shared/texts.ts'
@@ -16,7 +16,7 @@ import { isCrossSite } from '../http/same-origin.ts'
 import { addSecurityHeaders, pagePolicy } from '../http/security-headers.ts'
 import { auditHooks } from './audit/record.ts'
 import auditRoutes from './audit/route.ts'
-import { decorateConsole, type ConsoleDecorations } from './decorations.ts'
+import { decorateConsole, type ConsoleApp, type ConsoleDecorations } from './decorations.ts'
 import { consoleHostNames, isConsoleHost } from './host.ts'
 import dealRoutes from './deal/route.ts'
 import salesRoutes from './sales/route.ts'
@@ -69,10 +69,10 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** The console's pages (CONSOLE_PATHS but the sign-in page), each loaded by the inbox's loadPage. */
 const PAGE_ROUTES = ['/', '/anfragen/:id', '/postausgang', '/uebersicht']
 
-export async function buildAdminApp(config: Config, options: AdminAppOptions): Promise<FastifyInstance> {
+export async function buildAdminApp(config: Config, options: AdminAppOptions): Promise<ConsoleApp> {
   const { consoleDir, log, dnsUpdates, domainNotices, ...shared } = options
   const renderer = options.renderer ?? createConsoleRenderer(consoleDir)
-  const app = Fastify({
+  const fastify = Fastify({
     loggerInstance: log,
     // Its own setting, off unless set: the public port's proxy is not the console's, and the SSH tunnel connects
     // from 127.0.0.1 like a proxy on this machine, so trusting loopback would let a tunnel user write any address.
@@ -86,8 +86,8 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
     clientErrorHandler: answerClientError,
     schemaController: zodSchemas,
   })
-  app.server.maxConnections = MAX_CONNECTIONS
-  decorateConsole(app, { ...shared, renderer, dnsUpdates: dnsUpdates ?? null, domainNotices: domainNotices ?? null })
+  fastify.server.maxConnections = MAX_CONNECTIONS
+  const app = decorateConsole(fastify, { ...shared, renderer, dnsUpdates: dnsUpdates ?? null, domainNotices: domainNotices ?? null })
   // The public page's policy (docs/decisions/006) without its hashes (the console has no inline style), and a nonce
   // per answer for its scripts: one person's page, off the hot path.
   addSecurityHeaders(app, pagePolicy(), { nonce: true })
@@ -118,7 +118,7 @@ export async function buildAdminApp(config: Config, options: AdminAppOptions): P
   })
   // Its onRequest hook parses the Cookie header before the session guard's reads it.
   await app.register(fastifyCookie)
-  app.addHook('onRequest', sessionGuard)
+  app.addHook('onRequest', (request, reply) => sessionGuard(app, request, reply))
   auditHooks(app)
   app.addHook('onSend', async (_request, reply) => {
     // A body refused for its size is not read to its end just to keep the connection: the place goes to the next.

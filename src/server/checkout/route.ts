@@ -4,7 +4,7 @@
 // contact form's sibling: signed token, decoys, minimum fill time, rate limits, same origin, no script needed.
 import { createHash } from 'node:crypto'
 import formbody from '@fastify/formbody'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { planProblem, splitAmount } from '../deal/instalments.ts'
 import { formatMinor, toMinor } from '../lib/money.ts'
 import { CHECKOUT_FIELD, CHECKOUT_PATH, CHECKOUT_VISIBLE, checkCheckout, type CheckoutPayload, type CheckoutVisibleField } from '../../shared/checkout.ts'
@@ -24,6 +24,7 @@ import type { CheckoutDetails, SaveResult } from '../store/types.ts'
 import { sellsAtFixedPrice } from '../sites/checkout-rules.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
 import { acceptSubmission, everyPostLimit } from '../submission/accept.ts'
+import type { PublicApp } from '../decorations.ts'
 
 const BODY_LIMIT = 16 * 1024
 
@@ -85,7 +86,7 @@ function termsOf(site: Site): string {
 
 const postedTerms = (body: unknown) => fieldsOf(body)[CHECKOUT_FIELD.terms]
 
-export default async function checkoutRoutes(app: FastifyInstance) {
+export default async function checkoutRoutes(app: PublicApp) {
   const { config, secret, store, outbox, sites, view } = app
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   await app.register(formbody, { bodyLimit: BODY_LIMIT })

@@ -2,7 +2,7 @@
 // POST of that button confirms. Mail scanners and link previews fetch links, they do not submit forms, so no
 // inquiry is confirmed by a machine that merely looked at the mail.
 import formbody from '@fastify/formbody'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Language } from '../../shared/language.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { ownerMailPlan } from '../submission/owner-mail.ts'
@@ -14,6 +14,7 @@ import type { Site } from '../sites/resolver.ts'
 import { StoreUnavailableError, type ConfirmationTarget } from '../store/types.ts'
 import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from '../lib/confirm-link.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
+import type { PublicApp } from '../decorations.ts'
 
 const HOUR_MS = 60 * 60 * 1000
 /** Requests to the link per client address and hour, as a multiple of CONTACT_RATE_LIMIT (as for the form's POSTs). */
@@ -26,7 +27,7 @@ const LIMIT_FACTOR = 10
 type Checked =
   { kind: 'waiting'; site: Site; target: ConfirmationTarget; language: Language } | { kind: 'already' | 'expired' | 'invalid'; language?: Language }
 
-export default async function confirmRoutes(app: FastifyInstance) {
+export default async function confirmRoutes(app: PublicApp) {
   const { secret, sites, view, store, outbox, config } = app
   await app.register(formbody, { bodyLimit: 1024 })
   // The link is opened from a mail: every answer is a page, errors too.

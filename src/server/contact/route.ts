@@ -2,7 +2,7 @@
 // inquiry durably, answer. Mail is sent later by the outbox worker, never inside the request.
 import { createHash } from 'node:crypto'
 import formbody from '@fastify/formbody'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import {
   FIELD,
@@ -30,6 +30,7 @@ import { ownerMailPlan } from '../submission/owner-mail.ts'
 import { spamReason } from '../submission/spam.ts'
 import { issueToken, verifyToken } from '../http/form-token.ts'
 import { acceptSubmission, everyPostLimit } from '../submission/accept.ts'
+import type { PublicApp } from '../decorations.ts'
 
 const CONTACT_PATHS = ['/api/contact', '/api/sendMail'] as const
 export const BODY_LIMIT = 32 * 1024
@@ -68,7 +69,7 @@ function offerOf(site: Site, data: ContactPayload): { offer: Offer | null; below
   return amount === null ? { offer: null, belowMinimum: false } : { offer: { amount, currency }, belowMinimum: amount < minimum }
 }
 
-export default async function contactRoutes(app: FastifyInstance) {
+export default async function contactRoutes(app: PublicApp) {
   const { config, secret, store, outbox } = app
   const clientKey = clientKeyOf(config.rateLimitIpv6Prefix)
   await app.register(formbody, { bodyLimit: BODY_LIMIT })

@@ -5,7 +5,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import { z } from 'zod'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { PublicApp } from '../decorations.ts'
 import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
@@ -34,7 +35,7 @@ const VIEW_FACTOR = 10
 const addressDigest = (address: string) => createHash('sha256').update(address.trim().toLowerCase()).digest()
 const sameAddress = (typed: string, stored: string) => timingSafeEqual(addressDigest(typed), addressDigest(stored))
 
-const dealPageRoutes: FastifyPluginAsync<DealRouteOptions> = async (app, options) => {
+const dealPageRoutes = async (app: PublicApp, options: DealRouteOptions) => {
   const { secret, sites, view, store, outbox, config } = app
   // Room for the invoice address's fields (decision 038), each a line of up to 200 characters.
   await app.register(formbody, { bodyLimit: 8192 })

@@ -1,8 +1,9 @@
 // Liveness and readiness for a load balancer or a monitor.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { isDirectFromThisMachine } from '../http/client-address.ts'
+import type { PublicApp } from '../decorations.ts'
 import { RETRY } from '../mail/outbox.ts'
 
 /** Mail that has been failing this long makes /readyz answer 503 (and the outbox log an error). */
@@ -33,7 +34,7 @@ interface HealthOptions {
   readyzDetails: boolean
 }
 
-const healthRoutes: FastifyPluginAsync<HealthOptions> = async (instance, options) => {
+const healthRoutes = async (instance: PublicApp, options: HealthOptions) => {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const noStore = { 'cache-control': 'no-store' }
 

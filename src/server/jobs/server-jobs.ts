@@ -1,6 +1,6 @@
 // The server's scheduled jobs, as the configuration asks for them: retention (RETENTION_DAYS), the audit trail's two
 // years (always), the invoices' retention (INVOICE_RETENTION_YEARS) and the weekly digest (DIGEST=weekly). Other parts
-// add theirs with `jobs.add(...)` in app.ts. Tests move them on with `app.jobs.runDue(now)`, on a clock they hold.
+// add theirs with `jobs.add(...)` in plugins/jobs.ts. Tests move them on with `app.jobs.runDue(now)`, on a clock they hold.
 import type { FastifyBaseLogger } from 'fastify'
 import { leaseOwnerOf } from '../cluster/lease.ts'
 import type { Config } from '../config.ts'

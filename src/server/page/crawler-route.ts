@@ -1,11 +1,12 @@
 // /robots.txt and /sitemap.xml of the request's host: crawlers may read every page of a name for sale, and the
 // sitemap names its one page (none for a `noindex: true` name, whose page asks not to be indexed, nor a sold one). robots.txt never
 // disallows a noindex page: a crawler must be able to read the page to see that it asks not to be indexed.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Site } from '../sites/resolver.ts'
 import { escapeHtml } from '../../shared/html.ts'
 import { pageHeadFor } from './head.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
+import type { PublicApp } from '../decorations.ts'
 
 /** A sold name's page is no longer a page for sale: the sitemap leaves it out (docs/deals.md). */
 const listed = (site: Site) => !pageHeadFor(site).noindex && site.settings.status !== 'sold'
@@ -27,7 +28,7 @@ function sitemapXml(site: Site): string {
   ].join('\n')
 }
 
-export default async function crawlerRoutes(app: FastifyInstance) {
+export default async function crawlerRoutes(app: PublicApp) {
   const { view } = app
   function answer(request: FastifyRequest, reply: FastifyReply, type: string, body: (site: Site) => string) {
     const site = view.siteOf(request, reply)

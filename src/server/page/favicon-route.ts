@@ -1,11 +1,11 @@
 // GET /favicon.svg: the icon of the request's host, the first letter of its name on the page's accent colour, so
 // that a buyer with several names open tells the tabs apart. Served per host instead of put into every page as a
 // data: URI: the page is sent anew on every visit (no-store, a fresh token), the icon is cached (decision 024).
-import type { FastifyInstance } from 'fastify'
 import { escapeHtml } from '../../shared/html.ts'
 import { COLOURS } from './og-image.ts'
 import { lazy } from '../../shared/lazy.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
+import type { PublicApp } from '../decorations.ts'
 
 const ACCENT = COLOURS.accent
 /** For hosts without a page (400 and 404 answers): a plus, as before there were icons per name. */
@@ -24,7 +24,7 @@ export function faviconSvg(name: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${ACCENT}"/><text x="16" y="23.5" fill="#fff" font-family="system-ui,sans-serif" font-size="21" font-weight="700" text-anchor="middle">${escapeHtml(iconLetter(name))}</text></svg>`
 }
 
-export default async function faviconRoutes(app: FastifyInstance) {
+export default async function faviconRoutes(app: PublicApp) {
   const { sites } = app
   app.get('/favicon.svg', { schema: { response: { 200: sentAsIs } } }, async (request, reply) => {
     const lookup = sites.lookup(request)

@@ -1,6 +1,5 @@
 // GET /og.png: the link-preview image of the request's host, drawn once per host and domains file and kept in memory.
 import { createHash } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
 import { isLanguage, type Language } from '../../shared/language.ts'
 import { priceLine, priceText } from '../../shared/price-terms.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
@@ -15,6 +14,7 @@ import { OG_IMAGE_PATH } from './head.ts'
 import { createOgDrawer, type OgDrawer } from './og-drawer.ts'
 import type { OgImageContent } from './og-image.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
+import type { PublicApp } from '../decorations.ts'
 
 /** What the images kept may take together (an image is 30 to 60 KB: a few hundred of the hosts shared last). */
 const CACHE_BYTES = 16 * 2 ** 20
@@ -101,7 +101,7 @@ export function createOgImages({ budget, drawer, cacheBytes = CACHE_BYTES }: { b
   }
 }
 
-export default async function ogImageRoutes(app: FastifyInstance) {
+export default async function ogImageRoutes(app: PublicApp) {
   const { view, config } = app
   const drawer = createOgDrawer()
   app.addHook('onClose', () => drawer.close())

@@ -1,9 +1,9 @@
 // GET / (the landing page of the request's host) and the owner's own Impressum and Datenschutzerklärung.
-import type { FastifyInstance } from 'fastify'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
+import type { PublicApp } from '../decorations.ts'
 
-export default async function pageRoutes(app: FastifyInstance) {
+export default async function pageRoutes(app: PublicApp) {
   const { view, sites } = app
   // The page's bytes as the renderer made them: a string or Buffer reaches no serializer, and without a schema for
   // its query, params or headers Fastify validates nothing either, so this costs GET / nothing per request. Any

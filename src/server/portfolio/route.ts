@@ -1,6 +1,5 @@
 // GET /domains: the owner's whole portfolio on every host of it, searched and sorted without script. A host whose
 // domains file has no portfolio answers 404, as for any page that does not exist.
-import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { clientKeyOf } from '../http/client-address.ts'
@@ -8,6 +7,7 @@ import { createWorkBudget } from '../http/work-budget.ts'
 import { lruCache } from '../sites/lru.ts'
 import { linkOf } from './links.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
+import type { PublicApp } from '../decorations.ts'
 
 const PAGE_SIZE = 50
 /** Plain first pages kept (one per host and language that was asked for lately). */
@@ -24,7 +24,7 @@ const listQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })
 
-export default async function portfolioRoutes(app: FastifyInstance) {
+export default async function portfolioRoutes(app: PublicApp) {
   const { view, config } = app
   // Every list but the plain first page costs a search or a rendering, and a client can ask for a new one with every
   // request: those are counted per client (decision 032). The plain first page is the same for every visitor of a

@@ -1,6 +1,5 @@
 // The console's page "Protokoll" (decision 043): the audit trail, newest first, filtered by days (Berlin time), action
 // and subject, 50 rows a page. Registered by the admin app behind the session check, like every console route.
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { AUDIT_ACTIONS, AUDIT_PATH, auditPageSchema, type AuditEntryView, type AuditPage, type AuditQuery } from '../../../shared/audit-api.ts'
@@ -10,6 +9,7 @@ import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
 import { displayHost, parseHost } from '../../sites/host.ts'
 import type { AuditEntry, AuditFilter } from '../../store/types.ts'
 import { sendPage } from '../render.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 const AUDIT_PAGE_SIZE = 50
 
@@ -47,7 +47,7 @@ const auditView = (entry: AuditEntry): AuditEntryView => ({
   domain: entry.domain === null ? null : displayHost(entry.domain),
 })
 
-async function auditPage(app: Pick<FastifyInstance, 'store'>, query: z.infer<typeof auditQuery>): Promise<AuditPage> {
+async function auditPage(app: Pick<ConsoleApp, 'store'>, query: z.infer<typeof auditQuery>): Promise<AuditPage> {
   const [at, id] = query.cursor?.split('.').map(Number) ?? []
   const filter: AuditFilter = {
     // "bis" is inclusive: up to the start of the next day.
@@ -64,7 +64,7 @@ async function auditPage(app: Pick<FastifyInstance, 'store'>, query: z.infer<typ
   return { query: echo, entries: shown.map(auditView), next: rows.length > AUDIT_PAGE_SIZE && last ? `${last.at}.${last.id}` : null }
 }
 
-export default async function auditRoutes(instance: FastifyInstance) {
+export default async function auditRoutes(instance: ConsoleApp) {
   const { renderer } = instance
   const app = instance.withTypeProvider<ZodTypeProvider>()
   app.get(AUDIT_PATH, { schema: { querystring: auditQuery, response: { 200: sentAsIs } } }, async (request, reply) =>

@@ -1,6 +1,5 @@
 // The console's negotiation: Gegenangebot, Annehmen, Ablehnen on an inquiry, and the page "Vorlagen" where the owner
 // edits the mail of each step. Registered by the admin app behind the session check and the same-origin rule.
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
@@ -28,6 +27,7 @@ import {
 } from '../../mail/deal-mail.ts'
 import { inboxDataOf } from '../inbox/data.ts'
 import { sendPage } from '../render.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const kindParams = z.object({ kind: z.enum(TEMPLATE_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })
@@ -95,7 +95,7 @@ function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError
   }
 }
 
-async function templatesPage(app: Pick<FastifyInstance, 'store'>): Promise<TemplatesPage> {
+async function templatesPage(app: Pick<ConsoleApp, 'store'>): Promise<TemplatesPage> {
   const stored = await app.store.dealTemplates()
   return {
     templates: TEMPLATE_KINDS.map((kind) => ({
@@ -110,7 +110,7 @@ async function templatesPage(app: Pick<FastifyInstance, 'store'>): Promise<Templ
   }
 }
 
-export default async function dealRoutes(instance: FastifyInstance) {
+export default async function dealRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, outbox, log, config, domains, secret, renderer } = instance
   const data = inboxDataOf(instance)

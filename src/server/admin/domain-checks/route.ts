@@ -1,12 +1,12 @@
 // GET /api/domain-checks (decision 047): the last checks of the names on the console's page "Domains" (`names`, at
 // most one page of them), or those that need attention, for the Übersicht (`attention=1`). Read only; behind the
 // session guard of the admin app, like every console route.
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { DOMAINS_PAGE_SIZE } from '../../../shared/domains-api.ts'
 import { domainChecksPageSchema, EXPIRING_DAYS, type DomainCheck, type DomainChecksPage } from '../../../shared/domain-checks.ts'
 import { displayHost } from '../../sites/host.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 /** The Übersicht lists at most this many names that need attention (most urgent first); the rest are counted. */
 const ATTENTION_MAX = 200
@@ -27,7 +27,7 @@ const query = z.union([
 
 const named = (check: DomainCheck) => ({ ...check, name: displayHost(check.domain) })
 
-export default async function domainCheckRoutes(app: FastifyInstance) {
+export default async function domainCheckRoutes(app: ConsoleApp) {
   const options = { schema: { querystring: query, response: { 200: domainChecksPageSchema } }, config: { badInput: 'Die Anfrage ist ungültig.' } }
   app.withTypeProvider<ZodTypeProvider>().get('/api/domain-checks', options, async (request): Promise<DomainChecksPage> => {
     const now = Date.now()

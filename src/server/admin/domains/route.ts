@@ -6,7 +6,6 @@
 // and the same-origin rule of the admin app, like every console route.
 import fs from 'node:fs'
 import path from 'node:path'
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
@@ -30,6 +29,7 @@ import { sentAsIs } from '../../http/zod-schemas.ts'
 import { displayHost } from '../../sites/host.ts'
 import { sellableName } from '../../sites/settings.ts'
 import { sendPage } from '../render.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 /** 10,000 edits of names up to 300 characters. */
 const BODY_LIMIT = 4 * 1024 * 1024
@@ -71,7 +71,7 @@ domains:
   ${name}: {}
 `
 
-export default async function domainsRoutes(instance: FastifyInstance) {
+export default async function domainsRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { config, domains, store, log, renderer } = instance
   const serial = oneAtATime()

@@ -2,7 +2,6 @@
 // merged in a dry run (POST /api/import/preview, the changes it would make), then written with "Übernehmen" (POST
 // /api/import/apply) exactly as `npx domain-lander import` writes it. Behind the session guard and the same-origin
 // rule of the admin app, like every console route. docs/console.md, docs/decisions/027.
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { IMPORT_MAX_BYTES, IMPORT_PATH, importReportSchema, type ImportReport } from '../../../shared/import-api.ts'
@@ -12,6 +11,7 @@ import { sentAsIs } from '../../http/zod-schemas.ts'
 import { noteAudit } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
 import { createImportRunner } from './child.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 /** The list arrives inside a JSON string, whose escapes (quotes, line breaks) make the body larger than the file. */
 const BODY_LIMIT = 2 * IMPORT_MAX_BYTES + 64 * 1024
@@ -32,7 +32,7 @@ const TEXTS = {
   errors: 'Die Liste hat Fehler; es wurde nichts geschrieben.',
 } as const
 
-export default async function importRoutes(instance: FastifyInstance) {
+export default async function importRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { config, log, renderer } = instance
   const run = createImportRunner()

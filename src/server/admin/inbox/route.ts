@@ -2,7 +2,6 @@
 // overview); its pages' state is pages.ts. The admin app registers this behind the session check and the same-origin
 // rule.
 import { Readable } from 'node:stream'
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { inboxPageSchema, inquiryDetailSchema, outboxPageSchema, overviewSchema } from '../../../shared/console-api.ts'
 import { HttpError } from '../../http/errors.ts'
@@ -11,11 +10,12 @@ import { notifyUrlsFor } from '../../notify/routing.ts'
 import { dayOf } from '../../lib/utc-day.ts'
 import { inboxDataOf } from './data.ts'
 import { actionBody, exportQuery, idParams, inboxQuerySchema, outboxQuery, overviewQuery, replyBody } from './query.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 const detail = { params: idParams, response: { 200: inquiryDetailSchema } }
 const resend = { params: idParams, response: { 200: okBody } }
 
-export default async function inboxRoutes(instance: FastifyInstance) {
+export default async function inboxRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, outbox, log } = instance
   const data = inboxDataOf(instance)

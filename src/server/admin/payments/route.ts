@@ -4,7 +4,7 @@
 // the deals they pay marked paid with the buyers' mails. Behind the session guard and the same-origin rule of the
 // admin app, like every console route.
 import { Readable } from 'node:stream'
-import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { BANK_STATEMENT_PATH } from '../../../shared/payments-api.ts'
@@ -14,6 +14,7 @@ import { CAMT_MAX_BYTES, CamtError, camtProblemText } from '../../payments/camt.
 import { StatementReader, type StatementInput } from '../../payments/camt-read.ts'
 import { noteAudit } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 // Reading statements (with its XML parser) loads with the first import, not with every start of the server (decision 034).
 const statements = () => import('../../payments/statement.ts')
@@ -85,7 +86,7 @@ function sendJsonBytes(reply: FastifyReply, parts: Uint8Array[]) {
 
 const body = z.union([z.object({ text: z.string() }), z.instanceof(StatementReader)])
 
-export default async function paymentRoutes(instance: FastifyInstance) {
+export default async function paymentRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, config, domains, outbox, log, renderer } = instance
 

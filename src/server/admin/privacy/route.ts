@@ -1,7 +1,6 @@
 // The console's page "Datenschutz": what is stored about one e-mail address (Auskunft, GDPR Art. 15) and erasing it
 // (Löschen, Art. 17). Both are POSTs: the address stays out of URLs, logs and the browser's history, and the admin
 // app's same-origin rule and console header apply to both. The session guard answers first.
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { PRIVACY_PATH, accessReportSchema, erasedReportSchema } from '../../../shared/privacy-api.ts'
@@ -10,11 +9,12 @@ import { erasePerson } from '../../privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../../privacy/report.ts'
 import { noteAudit } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 const ASK_FOR_ADDRESS = 'Bitte eine E-Mail-Adresse eingeben.'
 const body = z.object({ email: z.string().trim().refine(looksLikeAddress, ASK_FOR_ADDRESS) })
 
-export default async function privacyRoutes(instance: FastifyInstance) {
+export default async function privacyRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, config, log, renderer } = instance
 

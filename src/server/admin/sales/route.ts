@@ -1,7 +1,6 @@
 // The console's deals (docs/deals.md): the page "Verkäufe" and the owner's steps on a deal: Zahlung erhalten,
 // Übertragen (the transfer code, sealed at once), Abschließen, Abbrechen (with a reason mailed to the buyer).
 // Registered by the admin app behind the session check and the same-origin rule.
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { CONSOLE_PATHS } from '../../../shared/console-api.ts'
@@ -37,6 +36,7 @@ import { invoiceFile } from '../../invoice/files.ts'
 import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
 import { DEAL_STATE_LABEL } from '../../../shared/deal-api.ts'
 import { sendPage } from '../render.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const listQuery = z.object({ status: z.enum(DEAL_STATES as [DealState, ...DealState[]]).optional() })
@@ -104,7 +104,7 @@ function deadlineOf(body: z.infer<typeof deadlineBody>): DeadlineInput {
   return { [field]: at }
 }
 
-export default async function salesRoutes(instance: FastifyInstance) {
+export default async function salesRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, outbox, log, config, domains, renderer } = instance
   const context = (): DealStepContext => ({ store, config, domains: domains.current() })

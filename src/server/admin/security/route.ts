@@ -2,7 +2,7 @@
 // by the admin app behind the session check and the same-origin rule, like every console route.
 import { createHash } from 'node:crypto'
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
@@ -25,6 +25,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, s
 import { sendPage } from '../render.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
 import { newRecoveryCodes, newTotpSecret, openedTotpSecret, qrPath, recoveryCodeHash, sealedTotpSecret, totpStepOf, totpUri } from './second-factor.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 // WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
 // start of the server: the public page never needs them (decision 034).
@@ -55,7 +56,7 @@ const currentHash = (request: FastifyRequest) => {
   return id === null ? null : hashOfSessionId(id)
 }
 
-export default async function securityRoutes(instance: FastifyInstance) {
+export default async function securityRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
   const { store, config, log, renderer } = instance
   const page = { schema: { response: { 200: sentAsIs } } }

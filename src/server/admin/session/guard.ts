@@ -3,6 +3,7 @@
 // routes (route.ts), which open it.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { CONSOLE_PATHS } from '../../../shared/console-api.ts'
+import type { ConsoleApp } from '../decorations.ts'
 import { sendPage } from '../render.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, hashOfSessionId, sessionIdOf } from './cookie.ts'
 
@@ -40,11 +41,14 @@ export async function hasSession(request: FastifyRequest): Promise<boolean> {
   return id !== null && request.server.store.useSession(hashOfSessionId(id), Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
 }
 
-/** Lets a request with a valid session (or for an open route) through; answers every other one. */
-export async function sessionGuard(request: FastifyRequest, reply: FastifyReply) {
+/**
+ * Lets a request with a valid session (or for an open route) through; answers every other one. The console's onRequest
+ * hook, given the console (its renderer is not on `request.server`'s type, which carries what both apps share).
+ */
+export async function sessionGuard(app: Pick<ConsoleApp, 'store' | 'renderer'>, request: FastifyRequest, reply: FastifyReply) {
   if (OPEN_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return
   if (await hasSession(request)) return
-  const { store, renderer } = request.server
+  const { store, renderer } = app
   if ((await store.ownerPassword()) === null) {
     return wantsPage(request) ? sendPage(reply, renderer, { page: 'setup' }) : sendError(reply, 401, CONSOLE_TEXT.setup)
   }

@@ -2,7 +2,7 @@
 // (docs/decisions/016, its limits 031).
 import { createHash } from 'node:crypto'
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { CONSOLE_PATHS, type SignInRequest } from '../../../shared/console-api.ts'
@@ -19,6 +19,7 @@ import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../sec
 import { looksLikeRecoveryCode, openedTotpSecret, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
 import { clearSessionCookie, hashOfSessionId, newSessionId, setSessionCookie, sessionIdOf } from './cookie.ts'
 import { CONSOLE_TEXT, hasSession, sendError } from './guard.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 // WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
 // start of the server: the public page never needs them (decision 034).
@@ -93,7 +94,7 @@ const noContent = { 204: z.undefined() }
 const codeGenerationOf = (passwordHash: string | null, sealedSecret: string) =>
   `${generationOf(passwordHash)} ${createHash('sha256').update(sealedSecret).digest('base64url').slice(0, 22)}`
 
-export default async function sessionRoutes(instance: FastifyInstance) {
+export default async function sessionRoutes(instance: ConsoleApp) {
   const { store, config, rateLimits, renderer, log } = instance
   const app = instance.withTypeProvider<ZodTypeProvider>()
   // Each way in has budgets of its own (decision 041, "Budgets"): wrong passwords do not close the code step, wrong

@@ -1,6 +1,5 @@
 // GET /api/overview.csv?days=N&sep=,|; — the Übersicht's figures per name as CSV (decision 049); behind the session
 // like every console route.
-import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { OVERVIEW_DAYS } from '../../../shared/console-api.ts'
@@ -10,6 +9,7 @@ import { dayOf } from '../../lib/utc-day.ts'
 import { statsCsv } from '../../visits/csv.ts'
 import { visitorStats } from '../../visits/report.ts'
 import { sentAsIs } from '../../http/zod-schemas.ts'
+import type { ConsoleApp } from '../decorations.ts'
 
 const statsCsvQuery = z.object({
   days: z.coerce
@@ -19,7 +19,7 @@ const statsCsvQuery = z.object({
   sep: z.enum(CSV_SEPARATORS).default(','),
 })
 
-export default async function statsRoutes(app: FastifyInstance) {
+export default async function statsRoutes(app: ConsoleApp) {
   // The CSV is a string, which no serializer sees.
   app
     .withTypeProvider<ZodTypeProvider>()

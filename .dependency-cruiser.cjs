@@ -13,6 +13,8 @@ const TESTS = '\\.test\\.tsx?$'
  */
 const LAYERS = [
   ['lib', 'data-dir.ts', 'types', 'queue'],
+  // The parts of the configuration's one schema, which config.ts composes.
+  ['config'],
   ['config.ts', 'store'],
   ['http', 'logger.ts', 'scheduler'],
   ['cluster', 'sites'],

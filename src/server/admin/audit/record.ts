@@ -1,12 +1,12 @@
-// Writes the audit trail's row for each change made through the console (decision 043). One table names every
-// state-changing route: its action, or null for a POST that changes nothing (a preview, a challenge, Art. 15's
-// report). A route missing from it fails the test that walks every console route, so a new page cannot forget it.
+// Writes the audit trail's row for each change made through the console (decision 043). Each state-changing route
+// declares its row in its own options, `config: { audit: { action, subject } }`, or `audit: null` for a POST that
+// changes nothing (a preview, a challenge, Art. 15's report); a state-changing route that declares neither stops the
+// console from being built (decision 062), so a new page cannot forget it.
 // The row is written before the answer leaves (onSend): when the browser sees the answer, the row is there.
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuditAction } from '../../../shared/audit-api.ts'
 import type { AuditActor, NewAuditEntry } from '../../store/types.ts'
-import { parseHost } from '../../sites/host.ts'
 import { partialAddress } from '../security/client-summary.ts'
 import { hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
 
@@ -18,57 +18,28 @@ interface Pending {
   skip: boolean
 }
 
-const INQUIRY_ACTIONS = new Set(['archive', 'unarchive', 'spam', 'not-spam'])
+/** What the row names, read from the raw params before the change (an erasure removes what it names). */
+type AuditSubject = (request: FastifyRequest) => Note | Promise<Note>
 
-/** How a route's request becomes an action; null: the route changes nothing. */
-type Rule = AuditAction | null | ((request: FastifyRequest) => AuditAction | undefined)
-
-export const AUDITED_ROUTES: Record<string, Rule> = {
-  'POST /api/session': 'sign-in',
-  'POST /api/session/passkey': 'sign-in',
-  'POST /api/session/passkey/options': null,
-  'DELETE /api/session': 'sign-out',
-  'DELETE /api/sessions/:ref': 'session-end',
-  'DELETE /api/sessions': 'sessions-end-all',
-  'POST /api/passkeys/options': null,
-  'POST /api/passkeys': 'passkey-add',
-  'DELETE /api/passkeys/:id': 'passkey-remove',
-  // Starting the setup changes nothing that signs anyone in; confirming it does.
-  'POST /api/second-factor/setup': null,
-  'POST /api/second-factor/confirm': 'second-factor-on',
-  'POST /api/second-factor/disable': 'second-factor-off',
-  'POST /api/inquiries/:id/reply': 'reply',
-  'POST /api/inquiries/:id/action': (request) => {
-    const action = (request.body as { action?: unknown } | null)?.action
-    return typeof action === 'string' && INQUIRY_ACTIONS.has(action) ? (action as AuditAction) : undefined
-  },
-  'DELETE /api/inquiries/:id': 'erase',
-  'POST /api/inquiries/:id/counter': 'counter',
-  'POST /api/inquiries/:id/accept': 'accept',
-  'POST /api/inquiries/:id/decline': 'decline',
-  'POST /api/outbox/:id/resend': 'resend',
-  'POST /api/outbox/dns/:id/resend': 'resend',
-  'POST /api/outbox/domain-notices/:id/resend': 'resend',
-  'POST /api/templates/:kind': 'template',
-  'DELETE /api/templates/:kind': 'template',
-  'POST /api/deals/:id/paid': 'deal-paid',
-  'POST /api/deals/:id/transfer': 'deal-transfer',
-  'POST /api/deals/:id/complete': 'deal-complete',
-  'POST /api/deals/:id/deadline': 'deal-deadline',
-  'POST /api/deals/:id/cancel': 'deal-cancel',
-  'POST /api/deals/:id/invoice': 'deal-invoice',
-  'POST /api/deals/:id/rates/:number/paid': 'deal-rate-paid',
-  'POST /api/deals/:id/rates/:number/wait': 'deal-rate-wait',
-  'POST /api/payments/preview': null,
-  'POST /api/payments/apply': 'bank-statement',
-  'POST /api/domains/preview': null,
-  'POST /api/domains/apply': 'domain-edit',
-  'POST /api/domains/create': 'domain-edit',
-  'POST /api/import/preview': null,
-  'POST /api/import/apply': 'import',
-  'POST /api/privacy/access': null,
-  'POST /api/privacy/erase': 'forget',
+/** The row a state-changing console route writes. */
+export interface AuditRule {
+  /** A function for a route whose body names the action; undefined: this request writes no row. */
+  action: AuditAction | ((request: FastifyRequest) => AuditAction | undefined)
+  subject?: AuditSubject
 }
+
+/** A route's `config.audit`: its action alone, its rule, or null when it changes nothing. */
+export type AuditConfig = AuditAction | AuditRule | null
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The console's audit row of this route (admin/audit/record.ts). Required of every POST, PUT, PATCH and DELETE. */
+    audit?: AuditConfig
+  }
+}
+
+/** `config: auditAs('reply', inquirySubject)`: the action and what the row names. */
+export const auditAs = (action: AuditRule['action'], subject: AuditSubject): { audit: AuditRule } => ({ audit: { action, subject } })
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -78,7 +49,7 @@ export const auditActorOfHash = (idHash: string): AuditActor =>
 
 const pending = new WeakMap<FastifyRequest, Pending>()
 
-/** What a route knows better than the table: the new session, a count, the subject. */
+/** What only the handler knows (decision 062): the new session, a count, the subject. */
 export function noteAudit(request: FastifyRequest, note: Note): void {
   const current = pending.get(request)
   if (current) current.entry = { ...current.entry, ...note }
@@ -95,29 +66,43 @@ export const signInDetail = (method: string, request: FastifyRequest) => `${meth
 
 const outcomeOf = (status: number) => (status < 400 ? 'ok' : status < 500 ? 'refused' : 'failed')
 
-/** The subject a route's parameters name, with its domain read before the change (an erasure removes it). */
-async function subjectOf(request: FastifyRequest): Promise<Note> {
-  const { store } = request.server
-  const url = request.routeOptions.url ?? ''
-  const params = request.params as Record<string, string | undefined>
-  if (url === '/api/templates/:kind') return { detail: `${params.kind ?? ''}${request.method === 'DELETE' ? ' (Standard)' : ''}` }
-  // A route about one domain (the domains page) names it as :domain.
-  if (typeof params.domain === 'string') return { domain: parseHost(params.domain)?.ascii ?? null }
-  const id = Number(params.id)
-  if (!Number.isSafeInteger(id) || id < 1) return {}
-  if (url.startsWith('/api/inquiries/:id')) {
-    return { inquiryId: id, domain: (await store.getInquiry(id))?.domain ?? null }
-  }
-  if (url.startsWith('/api/deals/:id')) {
-    const deal = await store.getDeal(id)
-    return { dealId: id, inquiryId: deal?.inquiryId ?? null, domain: deal?.domain ?? null }
-  }
-  if (url === '/api/outbox/:id/resend') return { detail: `Postausgang Nr. ${id}` }
-  if (url === '/api/outbox/dns/:id/resend') return { detail: `DNS-Update Nr. ${id}` }
-  if (url === '/api/outbox/domain-notices/:id/resend') return { detail: `Domain-Benachrichtigung Nr. ${id}` }
-  if (url === '/api/passkeys/:id') return { detail: `Passkey Nr. ${id}` }
-  return {}
+/** The route's `:id`, as sent; null when it is no id (the schema refuses it after the row is noted). */
+function idOf(request: FastifyRequest): number | null {
+  const id = Number((request.params as Record<string, string | undefined>).id)
+  return Number.isSafeInteger(id) && id >= 1 ? id : null
 }
+
+/** A sign-in: nobody is known yet; which way, and the address in part as the sessions page shows it, never what was typed. */
+export const signInSubject =
+  (method: 'password' | 'passkey'): AuditSubject =>
+  (request) => ({ actor: 'none', detail: signInDetail(method, request) })
+
+/** The inquiry of `:id`, with its domain read before the change. */
+export const inquirySubject: AuditSubject = async (request) => {
+  const id = idOf(request)
+  return id === null ? {} : { inquiryId: id, domain: (await request.server.store.getInquiry(id))?.domain ?? null }
+}
+
+/** The deal of `:id`, with its inquiry and domain read before the change. */
+export const dealSubject: AuditSubject = async (request) => {
+  const id = idOf(request)
+  if (id === null) return {}
+  const deal = await request.server.store.getDeal(id)
+  return { dealId: id, inquiryId: deal?.inquiryId ?? null, domain: deal?.domain ?? null }
+}
+
+/** A row of the outbox or a passkey by its number: "Postausgang Nr. 7". */
+export const numberedSubject =
+  (label: string): AuditSubject =>
+  (request) => {
+    const id = idOf(request)
+    return id === null ? {} : { detail: `${label} Nr. ${id}` }
+  }
+
+/** A mail template by its kind; deleting it puts the default back. */
+export const templateSubject: AuditSubject = (request) => ({
+  detail: `${(request.params as { kind?: string }).kind ?? ''}${request.method === 'DELETE' ? ' (Standard)' : ''}`,
+})
 
 /**
  * Registered on the admin app after the same-origin rule and the session guard: what they refuse (another site, no
@@ -125,23 +110,25 @@ async function subjectOf(request: FastifyRequest): Promise<Note> {
  * guard lets through; their failures are bounded by the sign-in quotas (a request over a quota writes nothing).
  */
 export function auditHooks(app: FastifyInstance): void {
+  // Checked as each route is added, before the console answers anything: a change without its row is a build error.
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat()
+    if (methods.some((method) => STATE_CHANGING.has(method)) && route.config?.audit === undefined) {
+      throw new Error(`console: ${methods.join(', ')} ${route.url} declares no audit row (config.audit, or null when it changes nothing; decision 062)`)
+    }
+  })
   // Before the route's schema is checked (preValidation, not preHandler): a request it refuses is audited as refused,
   // with the subject read from the raw params and body as sent.
   app.addHook('preValidation', async (request) => {
     if (!STATE_CHANGING.has(request.method)) return
-    const rule = AUDITED_ROUTES[`${request.method} ${request.routeOptions.url ?? ''}`]
-    if (rule === undefined || rule === null) return
-    const action = typeof rule === 'function' ? rule(request) : rule
+    const declared = request.routeOptions.config.audit
+    if (!declared) return
+    const rule: AuditRule = typeof declared === 'string' ? { action: declared } : declared
+    const action = typeof rule.action === 'function' ? rule.action(request) : rule.action
     if (action === undefined) return
     const id = sessionIdOf(request)
-    if (action === 'sign-in') {
-      // Which way, and the address in part as the sessions page shows it: never what was typed.
-      const method = request.routeOptions.url === '/api/session/passkey' ? 'passkey' : 'password'
-      pending.set(request, { action, entry: { actor: 'none', detail: signInDetail(method, request) }, skip: false })
-      return
-    }
     const actor: AuditActor = id === null ? 'none' : auditActorOfHash(hashOfSessionId(id))
-    pending.set(request, { action, entry: { actor, ...(await subjectOf(request)) }, skip: false })
+    pending.set(request, { action, entry: { actor, ...(await rule.subject?.(request)) }, skip: false })
   })
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     const row = pending.get(request)

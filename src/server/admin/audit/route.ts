@@ -10,6 +10,7 @@ import { displayHost, parseHost } from '../../sites/host.ts'
 import type { AuditEntry, AuditFilter } from '../../store/types.ts'
 import { sendPage } from '../render.ts'
 import type { ConsoleApp } from '../decorations.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 const AUDIT_PAGE_SIZE = 50
 
@@ -35,7 +36,7 @@ function subjectFilter(subject: string): Pick<AuditFilter, 'inquiryId' | 'dealId
   const deal = /^V\s*(\d{1,15})$/i.exec(subject)
   if (deal) return { dealId: Number(deal[1]) }
   const host = parseHost(subject)
-  if (!host) throw new HttpError(400, 'Betreff: eine Anfrage (A12), ein Verkauf (V3) oder ein Domainname')
+  if (!host) throw new HttpError(400, CONSOLE_TEXT.audit.badSubject)
   return { domain: host.ascii }
 }
 

@@ -15,19 +15,12 @@ import { MAX_RATES, MIN_RATES } from '../../deal/instalments.ts'
 import { MAX_COUNTER_DAYS, takeDealStep, type DealOutcome, type DealRequest, type PlanRequest } from '../../deal/actions.ts'
 import { HttpError } from '../../http/errors.ts'
 import { orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
-import {
-  formatDeadline,
-  DEAL_LABEL,
-  DEFAULT_TEMPLATES,
-  PLACEHOLDERS,
-  TEMPLATE_KINDS,
-  TEMPLATE_MAX,
-  templateLanguage,
-  templateProblem,
-} from '../../mail/deal-mail.ts'
+import { DEAL_LABEL, DEFAULT_TEMPLATES, PLACEHOLDERS, TEMPLATE_KINDS, TEMPLATE_MAX, templateLanguage, templateProblem } from '../../mail/deal-mail.ts'
+import { auditAs, inquirySubject, templateSubject } from '../audit/record.ts'
 import { inboxDataOf } from '../inbox/data.ts'
 import { sendPage } from '../render.ts'
 import type { ConsoleApp } from '../decorations.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const kindParams = z.object({ kind: z.enum(TEMPLATE_KINDS as [DealTemplateKind, ...DealTemplateKind[]]) })
@@ -53,45 +46,35 @@ const planOf = (plan: z.infer<typeof planBody>): PlanRequest => ({
   ...(plan.transfer !== undefined && { transfer: plan.transfer }),
 })
 
-const NOT_FOUND = 'Diese Anfrage gibt es nicht (mehr).'
+const T = CONSOLE_TEXT.negotiation
 
 /** The store's refusals as the owner reads them: never a 500 for something the owner can change. */
 function refusal(outcome: Exclude<DealOutcome, { status: 'queued' }>): HttpError {
   switch (outcome.status) {
     case 'not-found':
-      return new HttpError(404, NOT_FOUND)
+      return new HttpError(404, CONSOLE_TEXT.inquiry.notFound)
     case 'spam':
-      return new HttpError(409, 'Eine Spam-Anfrage wird nicht beantwortet (zuerst als „Kein Spam“ markieren).')
+      return new HttpError(409, T.spam)
     case 'unconfirmed':
-      return new HttpError(409, 'Die Anfrage ist noch nicht bestätigt: Ihre Adresse ist nicht geprüft.')
+      return new HttpError(409, T.unconfirmed)
     case 'counter-expired':
-      return new HttpError(409, `Das Gegenangebot ist am ${formatDeadline(outcome.expiredAt)} abgelaufen. Zum Annehmen bitte bestätigen.`)
+      return new HttpError(409, T.counterExpired(outcome.expiredAt))
     case 'bad-amount':
-      return new HttpError(400, `Betrag: bitte einen ganzen Betrag in ${outcome.currency} angeben, z. B. 4.900.`)
+      return new HttpError(400, T.badAmount(outcome.currency))
     case 'bad-days':
-      return new HttpError(400, `Gültigkeit: 1 bis ${MAX_COUNTER_DAYS} Tage.`)
+      return new HttpError(400, T.badDays)
     case 'note-too-long':
-      return new HttpError(400, `Notiz: höchstens ${NOTE_MAX} Zeichen.`)
+      return new HttpError(400, T.noteTooLong)
     case 'deal-in-progress':
-      return new HttpError(409, `Zu dieser Anfrage läuft ein Verkauf (Nr. ${outcome.dealId}). Brechen Sie ihn zuerst ab (Verkäufe).`)
+      return new HttpError(409, T.dealInProgress(outcome.dealId))
     case 'domain-deal-open':
-      return new HttpError(
-        409,
-        `Diese Domain wird gerade verkauft (Verkauf Nr. ${outcome.dealId}): ein Verkauf je Domain zur Zeit. Brechen Sie ihn zuerst ab (Verkäufe).`,
-      )
+      return new HttpError(409, T.domainDealOpen(outcome.dealId))
     case 'sold':
-      return new HttpError(409, `Diese Domain ist verkauft (Verkauf Nr. ${outcome.dealId}): Es wird nichts mehr angenommen.`)
+      return new HttpError(409, T.sold(outcome.dealId))
     case 'checkout-counter':
-      return new HttpError(409, 'Ein Kauf zum Festpreis wird bestätigt oder abgelehnt, nicht mit einem Gegenangebot beantwortet.')
+      return new HttpError(409, T.checkoutCounter)
     case 'bad-plan':
-      return new HttpError(
-        400,
-        outcome.problem === 'rates'
-          ? `Ratenzahlung: ${MIN_RATES} bis ${MAX_RATES} Monatsraten.`
-          : outcome.problem === 'down-payment-amount'
-            ? 'Anzahlung: bitte einen ganzen Betrag angeben, z. B. 500, oder leer lassen.'
-            : 'Anzahlung: Sie muss kleiner sein als der Betrag und für jede Rate mindestens einen Cent übrig lassen.',
-      )
+      return new HttpError(400, outcome.problem === 'rates' ? T.badRates : outcome.problem === 'down-payment-amount' ? T.badDownPayment : T.downPaymentTooHigh)
   }
 }
 
@@ -125,7 +108,7 @@ export default async function dealRoutes(instance: ConsoleApp) {
     return data.detail(id)
   }
 
-  app.post('/api/inquiries/:id/counter', { schema: { ...step, body: counterBody } }, async (request) => {
+  app.post('/api/inquiries/:id/counter', { schema: { ...step, body: counterBody }, config: auditAs('counter', inquirySubject) }, async (request) => {
     const { id } = request.params
     const { body } = request
     return take(id, {
@@ -136,7 +119,7 @@ export default async function dealRoutes(instance: ConsoleApp) {
       ...(body.plan && { plan: planOf(body.plan) }),
     })
   })
-  app.post('/api/inquiries/:id/accept', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
+  app.post('/api/inquiries/:id/accept', { schema: { ...step, body: orEmpty(noteBody) }, config: auditAs('accept', inquirySubject) }, async (request) => {
     const { id } = request.params
     const { body } = request
     return take(id, {
@@ -146,14 +129,14 @@ export default async function dealRoutes(instance: ConsoleApp) {
       ...(body.plan !== undefined && { plan: body.plan === null ? null : planOf(body.plan) }),
     })
   })
-  app.post('/api/inquiries/:id/decline', { schema: { ...step, body: orEmpty(noteBody) } }, async (request) => {
+  app.post('/api/inquiries/:id/decline', { schema: { ...step, body: orEmpty(noteBody) }, config: auditAs('decline', inquirySubject) }, async (request) => {
     const { id } = request.params
     const { body } = request
     return take(id, { kind: 'decline', ...(body.note !== undefined && { note: body.note }) })
   })
 
   app.get('/api/templates', { schema: { response: template.response } }, async () => templatesPage(instance))
-  app.post('/api/templates/:kind', { schema: { ...template, body: templateBody } }, async (request) => {
+  app.post('/api/templates/:kind', { schema: { ...template, body: templateBody }, config: auditAs('template', templateSubject) }, async (request) => {
     const { kind } = request.params
     const { text } = request.body
     const problem = templateProblem(kind, text)
@@ -162,7 +145,7 @@ export default async function dealRoutes(instance: ConsoleApp) {
     log.info({ template: kind }, 'mail template changed in the console')
     return templatesPage(instance)
   })
-  app.delete('/api/templates/:kind', { schema: template }, async (request) => {
+  app.delete('/api/templates/:kind', { schema: template, config: auditAs('template', templateSubject) }, async (request) => {
     const { kind } = request.params
     await store.setDealTemplate(kind, null)
     log.info({ template: kind }, 'mail template back to the default')

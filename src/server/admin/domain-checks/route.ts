@@ -7,6 +7,7 @@ import { DOMAINS_PAGE_SIZE } from '../../../shared/domains-api.ts'
 import { domainChecksPageSchema, EXPIRING_DAYS, type DomainCheck, type DomainChecksPage } from '../../../shared/domain-checks.ts'
 import { displayHost } from '../../sites/host.ts'
 import type { ConsoleApp } from '../decorations.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 /** The Übersicht lists at most this many names that need attention (most urgent first); the rest are counted. */
 const ATTENTION_MAX = 200
@@ -28,7 +29,7 @@ const query = z.union([
 const named = (check: DomainCheck) => ({ ...check, name: displayHost(check.domain) })
 
 export default async function domainCheckRoutes(app: ConsoleApp) {
-  const options = { schema: { querystring: query, response: { 200: domainChecksPageSchema } }, config: { badInput: 'Die Anfrage ist ungültig.' } }
+  const options = { schema: { querystring: query, response: { 200: domainChecksPageSchema } }, config: { badInput: CONSOLE_TEXT.badQuery } }
   app.withTypeProvider<ZodTypeProvider>().get('/api/domain-checks', options, async (request): Promise<DomainChecksPage> => {
     const now = Date.now()
     if ('names' in request.query) return { now, unchecked: 0, total: 0, checks: (await app.store.domainChecks(request.query.names)).map(named) }

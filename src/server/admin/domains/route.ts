@@ -30,6 +30,7 @@ import { displayHost } from '../../sites/host.ts'
 import { sellableName } from '../../sites/settings.ts'
 import { sendPage } from '../render.ts'
 import type { ConsoleApp } from '../decorations.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 /** 10,000 edits of names up to 300 characters. */
 const BODY_LIMIT = 4 * 1024 * 1024
@@ -39,17 +40,7 @@ const previewBody = z.object({ edits: domainEditsSchema }).strict()
 const applyBody = z.object({ edits: domainEditsSchema, fingerprint: z.string().regex(/^(?:[0-9a-f]{64})?$/) }).strict()
 const createBody = z.object({ name: z.string().min(1).max(300) }).strict()
 
-const TEXTS = {
-  noFile: 'Der Server hat keine Domains-Datei (DOMAINS_FILE). Legen Sie eine an, setzen Sie DOMAINS_FILE und starten Sie den Server neu.',
-  badRequest: 'Die Änderung ist unvollständig oder ungültig.',
-  changed: 'Die Domains-Datei wurde seit der Vorschau geändert (hier oder auf einem anderen Server). Bitte die Vorschau neu laden.',
-  busy: 'Ein Import oder eine andere Änderung schreibt gerade die Domains-Datei. Bitte gleich erneut versuchen.',
-  refused: 'Der Server würde die Domains-Datei nach dieser Änderung nicht laden; es wurde nichts geschrieben. Grund:',
-  write: 'Die Domains-Datei kann nicht geschrieben werden; sie bleibt, wie sie war. Der Grund steht im Log des Servers.',
-  problems: 'Die Änderung hat Fehler; es wurde nichts geschrieben.',
-  exists: 'Die Datei gibt es schon:',
-  badName: 'Bitte einen Domainnamen wie beispiel.de angeben.',
-} as const
+const TEXTS = CONSOLE_TEXT.domains
 
 /** One edit's child process at a time per server process; the others wait their turn (each takes well under a second). */
 function oneAtATime() {
@@ -102,7 +93,7 @@ export default async function domainsRoutes(instance: ConsoleApp) {
   const report = { 200: domainsEditReportSchema }
   app.post(
     '/api/domains/preview',
-    { bodyLimit: BODY_LIMIT, schema: { body: previewBody, response: report }, config: badRequest },
+    { bodyLimit: BODY_LIMIT, schema: { body: previewBody, response: report }, config: { ...badRequest, audit: null } },
     async (request): Promise<DomainsEditReport> => {
       const domainsFile = fileOf()
       const { report } = await serial(() => planEdit({ domainsFile, edits: request.body.edits, mode: 'preview', memoryMiB: config.domainsFileMemoryMiB }))
@@ -112,7 +103,7 @@ export default async function domainsRoutes(instance: ConsoleApp) {
 
   app.post(
     '/api/domains/apply',
-    { bodyLimit: BODY_LIMIT, schema: { body: applyBody, response: report }, config: badRequest },
+    { bodyLimit: BODY_LIMIT, schema: { body: applyBody, response: report }, config: { ...badRequest, audit: 'domain-edit' } },
     async (request): Promise<DomainsEditReport> => {
       const domainsFile = fileOf()
       const { edits, fingerprint } = request.body
@@ -123,7 +114,7 @@ export default async function domainsRoutes(instance: ConsoleApp) {
       if (problem('changed')) throw new HttpError(409, TEXTS.changed)
       if (problem('busy')) throw new HttpError(409, TEXTS.busy)
       const refused = problem('refused')
-      if (refused && 'message' in refused) throw new HttpError(422, `${TEXTS.refused} ${visible(refused.message)}`)
+      if (refused && 'message' in refused) throw new HttpError(422, TEXTS.refused(visible(refused.message)))
       const unwritten = problem('write')
       if (unwritten && 'message' in unwritten) {
         log.error({ reason: unwritten.message }, "domains file not written by the console's edit")
@@ -142,8 +133,8 @@ export default async function domainsRoutes(instance: ConsoleApp) {
   )
 
   const created = { body: createBody, response: { 200: domainsCreatedSchema } }
-  app.post('/api/domains/create', { schema: created, config: { badInput: TEXTS.badName } }, async (request): Promise<DomainsCreated> => {
-    if (config.domainsFile) throw new HttpError(409, `Der Server hat schon eine Domains-Datei: ${config.domainsFile}`)
+  app.post('/api/domains/create', { schema: created, config: { badInput: TEXTS.badName, audit: 'domain-edit' } }, async (request): Promise<DomainsCreated> => {
+    if (config.domainsFile) throw new HttpError(409, TEXTS.hasFile(config.domainsFile))
     const checked = sellableName(request.body.name.trim())
     if (!('ascii' in checked)) throw new HttpError(400, TEXTS.badName)
     const { ascii } = checked
@@ -151,7 +142,7 @@ export default async function domainsRoutes(instance: ConsoleApp) {
     try {
       fs.writeFileSync(suggestedFile, starterFile(JSON.stringify(displayHost(ascii))), { flag: 'wx', mode: 0o644 })
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HttpError(409, `${TEXTS.exists} ${suggestedFile}`)
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HttpError(409, TEXTS.fileExists(suggestedFile))
       throw error
     }
     log.info({ file: suggestedFile }, 'domains file created in the console')

@@ -6,6 +6,7 @@ import type { ImportReport } from '../../../shared/import-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { forkTask } from '../../import/fork-task.ts'
 import type { ImportJob } from '../../import/plan.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 const WORKER = 'src/server/import/worker.ts'
 /** Room for twice the 100,000 names measured. */
@@ -21,7 +22,7 @@ const inChild = (job: ImportJob) =>
 export function createImportRunner(): (job: ImportJob) => Promise<ImportReport> {
   let running = false
   return async (job) => {
-    if (running) throw new HttpError(409, 'Es läuft schon ein Import. Bitte warten, bis er fertig ist.')
+    if (running) throw new HttpError(409, CONSOLE_TEXT.import.running)
     running = true
     try {
       return await inChild(job)

@@ -8,8 +8,9 @@ import { IMPORT_MAX_BYTES, IMPORT_PATH, importReportSchema, type ImportReport } 
 import { visible } from '../../lib/escape.ts'
 import { HttpError } from '../../http/errors.ts'
 import { sentAsIs } from '../../http/zod-schemas.ts'
-import { noteAudit } from '../audit/record.ts'
+import { noteAudit, type AuditConfig } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 import { createImportRunner } from './child.ts'
 import type { ConsoleApp } from '../decorations.ts'
 
@@ -21,16 +22,7 @@ const LIST_MAX = 500
 const previewBody = z.object({ text: z.string(), format: z.enum(['csv', 'json']), prune: z.boolean() })
 const applyBody = previewBody.extend({ fingerprint: z.string().regex(/^(?:[0-9a-f]{64})?$/) })
 
-const TEXTS = {
-  noFile: 'Der Server hat keine Domains-Datei (DOMAINS_FILE): es gibt nichts, in das importiert werden kann.',
-  badRequest: 'Bitte eine CSV- oder JSON-Datei wählen.',
-  tooLarge: `Die Datei ist größer als ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Größere Listen importiert npx domain-lander import auf dem Server.`,
-  changed: 'Die Domains-Datei wurde seit der Vorschau geändert. Bitte die Vorschau neu laden.',
-  busy: 'Ein anderer Import schreibt gerade die Domains-Datei. Bitte gleich die Vorschau neu laden.',
-  refused: 'Der Server würde die Domains-Datei nach diesem Import nicht laden; es wurde nichts geschrieben. Grund:',
-  write: 'Die Domains-Datei kann nicht geschrieben werden; sie bleibt, wie sie war. Der Grund steht im Log des Servers.',
-  errors: 'Die Liste hat Fehler; es wurde nichts geschrieben.',
-} as const
+const TEXTS = CONSOLE_TEXT.import
 
 export default async function importRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
@@ -47,20 +39,20 @@ export default async function importRoutes(instance: ConsoleApp) {
     return run({ ...body, domainsFile: config.domainsFile, write, listMax: LIST_MAX, memoryMiB: config.domainsFileMemoryMiB })
   }
 
-  const options = <T extends z.ZodType>(body: T) => ({
+  const options = <T extends z.ZodType>(body: T, audit: AuditConfig) => ({
     bodyLimit: BODY_LIMIT,
     schema: { body, response: { 200: importReportSchema } },
-    config: { badInput: TEXTS.badRequest },
+    config: { badInput: TEXTS.badRequest, audit },
   })
-  app.post('/api/import/preview', options(previewBody), async (request) => importFrom(request.body, false))
+  app.post('/api/import/preview', options(previewBody, null), async (request) => importFrom(request.body, false))
 
-  app.post('/api/import/apply', options(applyBody), async (request) => {
+  app.post('/api/import/apply', options(applyBody, 'import'), async (request) => {
     const report = await importFrom(request.body, true)
     if (report.problems.some((problem) => problem.kind === 'changed')) throw new HttpError(409, TEXTS.changed)
     if (report.problems.some((problem) => problem.kind === 'busy')) throw new HttpError(409, TEXTS.busy)
     const refused = report.problems.find((problem) => problem.kind === 'refused')
     // The loader's reason (its size, its memory) as text: the owner must know why, and what to change.
-    if (refused) throw new HttpError(422, `${TEXTS.refused} ${visible(refused.message)}`)
+    if (refused) throw new HttpError(422, TEXTS.refused(visible(refused.message)))
     const unwritten = report.problems.find((problem) => problem.kind === 'write')
     if (unwritten) {
       log.error({ reason: unwritten.message }, "domains file not written by the console's import")

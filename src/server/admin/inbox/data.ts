@@ -23,6 +23,7 @@ import { counterExpired, currencyOf } from '../../deal/actions.ts'
 import type { ConsoleFilter, ConsoleInquiry, InquiryThread, MailRow, Store, StoredDeal } from '../../store/types.ts'
 import { dealSummary } from '../../deal/summary.ts'
 import { visitorStats } from '../../visits/report.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 import {
   DAY_MS,
   EXPORT_BATCH,
@@ -129,7 +130,7 @@ function createInboxData({ store, domains, config }: InboxSources) {
 
   async function detail(id: number): Promise<InquiryDetail> {
     const thread = await store.inquiryThread(id)
-    if (!thread) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
+    if (!thread) throw new HttpError(404, CONSOLE_TEXT.inquiry.notFound)
     return detailOf(thread, await store.openDealOf(id))
   }
 

@@ -7,6 +7,7 @@ import { describeIssues, HttpError } from '../../http/errors.ts'
 import { berlinDayRange, isCalendarDay } from '../../lib/berlin-day.ts'
 import { parseHost } from '../../sites/host.ts'
 import type { ConsoleFilter } from '../../store/types.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 export const PAGE_SIZE = 50
 /** Postausgang rows per page ("Weitere laden" shows the next): a long outbox is paged, never cut off. */
@@ -69,14 +70,14 @@ export const wordsOf = (text: string) =>
 export const encodeCursor = (row: { createdAt: number; id: number }) => Buffer.from(`${row.createdAt}.${row.id}`).toString('base64url')
 export function decodeCursor(cursor: string): { createdAt: number; id: number } {
   const match = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString())
-  if (!match) throw new HttpError(400, 'cursor: ungültig')
+  if (!match) throw new HttpError(400, CONSOLE_TEXT.inquiry.badCursor)
   return { createdAt: Number(match[1]), id: Number(match[2]) }
 }
 
 /** The store's filter for the console's query; `domain` may be written in Unicode. */
 export function filterOf(query: z.infer<typeof inboxQuerySchema>): Omit<ConsoleFilter, 'limit'> {
   const domain = query.domain === undefined ? undefined : parseHost(query.domain)?.ascii
-  if (query.domain !== undefined && domain === undefined) throw new HttpError(400, 'domain: kein Domainname')
+  if (query.domain !== undefined && domain === undefined) throw new HttpError(400, CONSOLE_TEXT.inquiry.badDomain)
   const words = query.q === undefined ? [] : wordsOf(query.q)
   return {
     ...(domain !== undefined && { domain }),

@@ -2,18 +2,28 @@
 // overview); its pages' state is pages.ts. The admin app registers this behind the session check and the same-origin
 // rule.
 import { Readable } from 'node:stream'
+import type { FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { inboxPageSchema, inquiryDetailSchema, outboxPageSchema, overviewSchema } from '../../../shared/console-api.ts'
 import { HttpError } from '../../http/errors.ts'
 import { okBody, sentAsIs } from '../../http/zod-schemas.ts'
 import { notifyUrlsFor } from '../../notify/routing.ts'
 import { dayOf } from '../../lib/utc-day.ts'
+import { auditAs, inquirySubject, numberedSubject } from '../audit/record.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 import { inboxDataOf } from './data.ts'
 import { actionBody, exportQuery, idParams, inboxQuerySchema, outboxQuery, overviewQuery, replyBody } from './query.ts'
 import type { ConsoleApp } from '../decorations.ts'
 
 const detail = { params: idParams, response: { 200: inquiryDetailSchema } }
 const resend = { params: idParams, response: { 200: okBody } }
+const noticeNumber = numberedSubject('Domain-Benachrichtigung')
+
+/** The audit row's action is the one the body names; a body the schema refuses writes none. */
+function actionOf(request: FastifyRequest) {
+  const parsed = actionBody.safeParse(request.body)
+  return parsed.success ? parsed.data.action : undefined
+}
 
 export default async function inboxRoutes(instance: ConsoleApp) {
   const app = instance.withTypeProvider<ZodTypeProvider>()
@@ -27,23 +37,23 @@ export default async function inboxRoutes(instance: ConsoleApp) {
   )
   app.get('/api/inquiries/:id', { schema: detail }, async (request) => data.detail(request.params.id))
 
-  app.post('/api/inquiries/:id/reply', { schema: { ...detail, body: replyBody } }, async (request) => {
+  app.post('/api/inquiries/:id/reply', { schema: { ...detail, body: replyBody }, config: auditAs('reply', inquirySubject) }, async (request) => {
     const { id } = request.params
     const { body } = request.body
     const inquiry = await store.getInquiry(id)
-    if (!inquiry) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
+    if (!inquiry) throw new HttpError(404, CONSOLE_TEXT.inquiry.notFound)
     const replyId = await store.addReply({ inquiryId: id, body, to: inquiry.email, replyTo: data.mailTo(inquiry.domain), createdAt: Date.now() })
-    if (replyId === null) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
+    if (replyId === null) throw new HttpError(404, CONSOLE_TEXT.inquiry.notFound)
     outbox.kick()
     log.info({ inquiry: id, reply: replyId }, 'reply queued')
     return data.detail(id)
   })
 
-  app.post('/api/inquiries/:id/action', { schema: { ...detail, body: actionBody } }, async (request) => {
+  app.post('/api/inquiries/:id/action', { schema: { ...detail, body: actionBody }, config: auditAs(actionOf, inquirySubject) }, async (request) => {
     const { id } = request.params
     const { action } = request.body
     const inquiry = await store.getInquiry(id)
-    if (!inquiry) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
+    if (!inquiry) throw new HttpError(404, CONSOLE_TEXT.inquiry.notFound)
     let changed: boolean
     switch (action) {
       case 'archive':
@@ -63,14 +73,14 @@ export default async function inboxRoutes(instance: ConsoleApp) {
         if (changed) outbox.kick()
         break
     }
-    if (!changed) throw new HttpError(409, 'Das geht bei dieser Anfrage nicht (Spam zuerst als „Kein Spam" markieren).')
+    if (!changed) throw new HttpError(409, CONSOLE_TEXT.inquiry.actionRefused)
     log.info({ inquiry: id, action }, 'inquiry changed in the console')
     return data.detail(id)
   })
 
-  app.delete('/api/inquiries/:id', { schema: resend }, async (request) => {
+  app.delete('/api/inquiries/:id', { schema: resend, config: auditAs('erase', inquirySubject) }, async (request) => {
     const { id } = request.params
-    if (!(await store.deleteInquiry(id))) throw new HttpError(404, 'Diese Anfrage gibt es nicht (mehr).')
+    if (!(await store.deleteInquiry(id))) throw new HttpError(404, CONSOLE_TEXT.inquiry.notFound)
     log.info({ inquiry: id }, 'inquiry erased in the console')
     return { ok: true } as const
   })
@@ -93,25 +103,25 @@ export default async function inboxRoutes(instance: ConsoleApp) {
   })
 
   app.get('/api/outbox', { schema: { querystring: outboxQuery, response: { 200: outboxPageSchema } } }, async (request) => data.outbox(request.query))
-  app.post('/api/outbox/:id/resend', { schema: resend }, async (request) => {
+  app.post('/api/outbox/:id/resend', { schema: resend, config: auditAs('resend', numberedSubject('Postausgang')) }, async (request) => {
     const { id } = request.params
-    if (!(await store.resendMail(id, Date.now()))) throw new HttpError(409, 'Diese Mail wird gerade gesendet oder ist nicht mehr da.')
+    if (!(await store.resendMail(id, Date.now()))) throw new HttpError(409, CONSOLE_TEXT.outbox.mailGone)
     outbox.kick()
     log.info({ outbox: id }, 'mail queued again from the console')
     return { ok: true } as const
   })
 
-  app.post('/api/outbox/dns/:id/resend', { schema: resend }, async (request) => {
+  app.post('/api/outbox/dns/:id/resend', { schema: resend, config: auditAs('resend', numberedSubject('DNS-Update')) }, async (request) => {
     const { id } = request.params
-    if (!(await store.resendDnsUpdate(id, Date.now()))) throw new HttpError(409, 'Dieses DNS-Update wird gerade gesendet oder ist nicht mehr da.')
+    if (!(await store.resendDnsUpdate(id, Date.now()))) throw new HttpError(409, CONSOLE_TEXT.outbox.dnsUpdateGone)
     instance.dnsUpdates?.kick()
     log.info({ dnsUpdate: id }, 'DNS update queued again from the console')
     return { ok: true } as const
   })
 
-  app.post('/api/outbox/domain-notices/:id/resend', { schema: resend }, async (request) => {
+  app.post('/api/outbox/domain-notices/:id/resend', { schema: resend, config: auditAs('resend', noticeNumber) }, async (request) => {
     const { id } = request.params
-    if (!(await store.resendDomainNotice(id, Date.now()))) throw new HttpError(409, 'Diese Benachrichtigung wird gerade gesendet oder ist nicht mehr da.')
+    if (!(await store.resendDomainNotice(id, Date.now()))) throw new HttpError(409, CONSOLE_TEXT.outbox.domainNoticeGone)
     instance.domainNotices?.kick()
     log.info({ domainNotice: id }, 'domain notification queued again from the console')
     return { ok: true } as const

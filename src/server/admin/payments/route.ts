@@ -12,9 +12,10 @@ import { HttpError } from '../../http/errors.ts'
 import { sentAsIs } from '../../http/zod-schemas.ts'
 import { CAMT_MAX_BYTES, CamtError, camtProblemText } from '../../payments/camt.ts'
 import { StatementReader, type StatementInput } from '../../payments/camt-read.ts'
-import { noteAudit } from '../audit/record.ts'
+import { noteAudit, type AuditConfig } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
 import type { ConsoleApp } from '../decorations.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 // Reading statements (with its XML parser) loads with the first import, not with every start of the server (decision 034).
 const statements = () => import('../../payments/statement.ts')
@@ -22,10 +23,7 @@ const statements = () => import('../../payments/statement.ts')
 /** Inside a JSON string, escapes (quotes, line breaks) make the body larger than the file. */
 const BODY_LIMIT = 2 * CAMT_MAX_BYTES + 64 * 1024
 
-const TEXTS = {
-  badRequest: 'Bitte eine CAMT.053-Datei (XML) wählen.',
-  tooLarge: `Die Datei ist größer als ${CAMT_MAX_BYTES / 1024 / 1024} MB. Bitte einen kürzeren Zeitraum exportieren.`,
-} as const
+const TEXTS = CONSOLE_TEXT.payments
 
 /**
  * The file as the body: kept as bytes, so that the server's thread neither parses a JSON text of 5 MB nor decodes it
@@ -97,22 +95,22 @@ export default async function paymentRoutes(instance: ConsoleApp) {
     if (Buffer.byteLength(sent.text) > CAMT_MAX_BYTES) throw new HttpError(413, TEXTS.tooLarge)
     return sent.text
   }
-  const options = {
+  const options = (audit: AuditConfig) => ({
     bodyLimit: BODY_LIMIT,
     schema: { body, response: { 200: sentAsIs } },
-    config: { badInput: TEXTS.badRequest },
+    config: { badInput: TEXTS.badRequest, audit },
     // A file streamed to its worker that no handler read (a request that failed after its body): the worker ends.
     onResponse: async (request: FastifyRequest) => {
       if (request.body instanceof StatementReader) request.body.close()
     },
-  }
+  })
 
   async function readable<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work()
     } catch (error) {
       // What is wrong with the file, said so (its details shown as text); nothing was applied.
-      if (error instanceof CamtError) throw new HttpError(422, `${camtProblemText(error.problem, 'de')} Es wurde nichts übernommen.`)
+      if (error instanceof CamtError) throw new HttpError(422, TEXTS.nothingApplied(camtProblemText(error.problem, 'de')))
       throw error
     }
   }
@@ -122,7 +120,7 @@ export default async function paymentRoutes(instance: ConsoleApp) {
   )
 
   // A BankStatementPreview, written as JSON in the worker that read the file: sent as it is.
-  app.post('/api/payments/preview', options, async (request, reply) => {
+  app.post('/api/payments/preview', options(null), async (request, reply) => {
     const file = fileOf(request.body)
     const { previewStatementJson } = await statements()
     return sendJsonBytes(reply, [await readable(() => previewStatementJson(store, file))])
@@ -130,7 +128,7 @@ export default async function paymentRoutes(instance: ConsoleApp) {
 
   // A BankStatementResult: the preview's JSON as the worker wrote it (about 700 KB for a 5 MB file), and what applying
   // did written into its end.
-  app.post('/api/payments/apply', options, async (request, reply) => {
+  app.post('/api/payments/apply', options('bank-statement'), async (request, reply) => {
     const file = fileOf(request.body)
     const { applyStatementJson } = await statements()
     const { preview, applied } = await readable(() => applyStatementJson({ store, config, domains: domains.current() }, file, Date.now()))

@@ -7,11 +7,12 @@ import { PRIVACY_PATH, accessReportSchema, erasedReportSchema } from '../../../s
 import { sentAsIs } from '../../http/zod-schemas.ts'
 import { erasePerson } from '../../privacy/erase.ts'
 import { accessReport, erasedReport, looksLikeAddress } from '../../privacy/report.ts'
-import { noteAudit } from '../audit/record.ts'
+import { noteAudit, type AuditConfig } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
 import type { ConsoleApp } from '../decorations.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
-const ASK_FOR_ADDRESS = 'Bitte eine E-Mail-Adresse eingeben.'
+const ASK_FOR_ADDRESS = CONSOLE_TEXT.privacy.askForAddress
 const body = z.object({ email: z.string().trim().refine(looksLikeAddress, ASK_FOR_ADDRESS) })
 
 export default async function privacyRoutes(instance: ConsoleApp) {
@@ -20,13 +21,16 @@ export default async function privacyRoutes(instance: ConsoleApp) {
 
   app.get(PRIVACY_PATH, { schema: { response: { 200: sentAsIs } } }, async (_request, reply) => sendPage(reply, renderer, { page: 'privacy' }))
 
-  const askFor = <T extends z.core.$ZodType>(answer: T) => ({ schema: { body, response: { 200: answer } }, config: { badInput: ASK_FOR_ADDRESS } })
-  app.post('/api/privacy/access', askFor(accessReportSchema), async (request) => {
+  const askFor = <T extends z.core.$ZodType>(answer: T, audit: AuditConfig) => ({
+    schema: { body, response: { 200: answer } },
+    config: { badInput: ASK_FOR_ADDRESS, audit },
+  })
+  app.post('/api/privacy/access', askFor(accessReportSchema, null), async (request) => {
     const { email } = request.body
     return accessReport(email, await store.personData(email))
   })
 
-  app.post('/api/privacy/erase', askFor(erasedReportSchema), async (request) => {
+  app.post('/api/privacy/erase', askFor(erasedReportSchema, 'forget'), async (request) => {
     const { email } = request.body
     const erased = erasedReport(await erasePerson(store, config.dataDir, email))
     // Counts and ids only: the address itself must not live on in the log.

@@ -3,6 +3,7 @@
 // Registered by the admin app behind the session check and the same-origin rule.
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { AuditAction } from '../../../shared/audit-api.ts'
 import { CONSOLE_PATHS } from '../../../shared/console-api.ts'
 import {
   DEAL_STATES,
@@ -34,9 +35,10 @@ import { HttpError } from '../../http/errors.ts'
 import { orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import { invoiceFile } from '../../invoice/files.ts'
 import { dealInvoices, issueMissingInvoice, type IssueOutcome } from '../../invoice/console.ts'
-import { DEAL_STATE_LABEL } from '../../../shared/deal-api.ts'
+import { auditAs, dealSubject } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
 import type { ConsoleApp } from '../decorations.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const listQuery = z.object({ status: z.enum(DEAL_STATES as [DealState, ...DealState[]]).optional() })
@@ -60,23 +62,28 @@ const deadlineBody = z
 const rateParams = z.object({ id: z.coerce.number().int().positive(), number: z.coerce.number().int().min(0).max(60) })
 const cancelBody = z.object({ reason: z.string().max(REASON_MAX, `Begründung: höchstens ${REASON_MAX} Zeichen`).optional() }).default({})
 
+const T = CONSOLE_TEXT.sale
+
+/** Each step's row in the audit trail names the deal, its inquiry and its domain. */
+const dealRow = (action: AuditAction) => auditAs(action, dealSubject)
+
 /** The steps' refusals as the owner reads them: never a 500 for something the owner can change. */
 function refusal(outcome: Exclude<RateOutcome, { status: 'done' }>): HttpError {
   switch (outcome.status) {
     case 'not-found':
-      return new HttpError(404, 'Diesen Kauf gibt es nicht (mehr).')
+      return new HttpError(404, T.notFound)
     case 'wrong-state':
-      return new HttpError(409, `Das geht im Zustand „${DEAL_STATE_LABEL[outcome.current]}“ nicht.`)
+      return new HttpError(409, T.wrongState(outcome.current))
     case 'bad-code':
-      return new HttpError(400, `Bitte einen Transfer-Code (höchstens ${TRANSFER_CODE_MAX} Zeichen, ohne Steuerzeichen) oder eine Notiz angeben.`)
+      return new HttpError(400, T.badTransferCode)
     case 'reason-too-long':
-      return new HttpError(400, `Höchstens ${REASON_MAX} Zeichen.`)
+      return new HttpError(400, T.reasonTooLong)
     case 'past-date':
-      return new HttpError(400, 'Die neue Frist liegt in der Vergangenheit: Bitte ein Datum ab heute angeben.')
+      return new HttpError(400, T.deadlinePast)
     case 'too-far':
-      return new HttpError(400, `Die neue Frist liegt zu weit in der Zukunft (höchstens ${MAX_DEADLINE_DAYS} Tage).`)
+      return new HttpError(400, T.deadlineTooFar)
     case 'already-paid':
-      return new HttpError(409, 'Diese Rate ist bereits als erhalten markiert.')
+      return new HttpError(409, T.rateAlreadyPaid)
   }
 }
 
@@ -85,13 +92,13 @@ function invoiceRefusal(outcome: Exclude<IssueOutcome, { status: 'done' }>): Htt
     case 'not-found':
       return refusal(outcome)
     case 'wrong-state':
-      return new HttpError(409, `Eine Rechnung gibt es erst, wenn die Zahlung erhalten ist (Zustand „${DEAL_STATE_LABEL[outcome.current]}“).`)
+      return new HttpError(409, T.invoiceNotYet(outcome.current))
     case 'off':
-      return new HttpError(409, 'Rechnungen sind aus: Dafür fehlen die Angaben des Verkäufers (SELLER_*, docs/deals.md).')
+      return new HttpError(409, T.invoicesOff)
     case 'no-address':
-      return new HttpError(409, 'Der Käufer hat noch keine Rechnungsanschrift angegeben. Er kann sie auf seiner Kaufseite eintragen.')
+      return new HttpError(409, T.noBillingAddress)
     case 'invoiced':
-      return new HttpError(409, 'Für diesen Kauf ist schon eine Rechnung ausgestellt.')
+      return new HttpError(409, T.invoiced)
   }
 }
 
@@ -100,7 +107,7 @@ function deadlineOf(body: z.infer<typeof deadlineBody>): DeadlineInput {
   if (body.days !== undefined) return { days: body.days }
   const [field, text] = body.payment !== undefined ? (['paymentDueAt', body.payment] as const) : (['transferDueAt', body.transfer!] as const)
   const at = endOfBerlinDay(text)
-  if (at === null) throw new HttpError(400, 'Frist: bitte ein Datum als JJJJ-MM-TT angeben, z. B. 2026-12-31.')
+  if (at === null) throw new HttpError(400, T.badDeadline)
   return { [field]: at }
 }
 
@@ -141,11 +148,11 @@ export default async function salesRoutes(instance: ConsoleApp) {
     const deal = await store.openDealOf(request.params.id)
     return { deal: deal && summary(deal) }
   })
-  app.post('/api/deals/:id/paid', { schema: step }, async (request) => {
+  app.post('/api/deals/:id/paid', { schema: step, config: dealRow('deal-paid') }, async (request) => {
     const { id } = request.params
     return take(id, 'paid', (context, now) => markPaid(context, id, now))
   })
-  app.post('/api/deals/:id/transfer', { schema: { ...step, body: orEmpty(transferBody) } }, async (request) => {
+  app.post('/api/deals/:id/transfer', { schema: { ...step, body: orEmpty(transferBody) }, config: dealRow('deal-transfer') }, async (request) => {
     const { id } = request.params
     const { body } = request
     return take(id, 'transfer', (context, now) =>
@@ -161,27 +168,27 @@ export default async function salesRoutes(instance: ConsoleApp) {
       ),
     )
   })
-  app.post('/api/deals/:id/complete', { schema: { ...step, body: orEmpty(completeBody) } }, async (request) => {
+  app.post('/api/deals/:id/complete', { schema: { ...step, body: orEmpty(completeBody) }, config: dealRow('deal-complete') }, async (request) => {
     const { id } = request.params
     const { notifyOthers } = request.body
     return take(id, 'complete', (context, now) => completeDeal(context, id, 'owner', now, notifyOthers === true))
   })
-  app.post('/api/deals/:id/deadline', { schema: { ...step, body: orEmpty(deadlineBody) } }, async (request) => {
+  app.post('/api/deals/:id/deadline', { schema: { ...step, body: orEmpty(deadlineBody) }, config: dealRow('deal-deadline') }, async (request) => {
     const { id } = request.params
     const deadline = deadlineOf(request.body)
     return take(id, 'deadline', (context, now) => changeDeadlines(context, id, deadline, now))
   })
   // An instalment plan's rates (decision 042): one marked received (the buyer mailed; the last one is the deal's
   // payment), or the owner's decision to wait for an overdue one.
-  app.post('/api/deals/:id/rates/:number/paid', { schema: rateStep }, async (request) => {
+  app.post('/api/deals/:id/rates/:number/paid', { schema: rateStep, config: dealRow('deal-rate-paid') }, async (request) => {
     const { id, number } = request.params
     return take(id, 'rate-paid', (context, now) => markRatePaid(context, id, number, 'owner', now))
   })
-  app.post('/api/deals/:id/rates/:number/wait', { schema: rateStep }, async (request) => {
+  app.post('/api/deals/:id/rates/:number/wait', { schema: rateStep, config: dealRow('deal-rate-wait') }, async (request) => {
     const { id, number } = request.params
     return take(id, 'rate-wait', (context, now) => waitForRate(context, id, number, now))
   })
-  app.post('/api/deals/:id/cancel', { schema: { ...step, body: orEmpty(cancelBody) } }, async (request) => {
+  app.post('/api/deals/:id/cancel', { schema: { ...step, body: orEmpty(cancelBody) }, config: dealRow('deal-cancel') }, async (request) => {
     const { id } = request.params
     const { reason } = request.body
     return take(id, 'cancel', (context, now) => cancelDeal(context, id, 'owner', reason ?? '', now))
@@ -194,7 +201,7 @@ export default async function salesRoutes(instance: ConsoleApp) {
     return dealInvoices({ store, config }, deal)
   })
   // "Rechnung ausstellen": the invoice a paid deal lacks (its buyer gave the address after the payment).
-  app.post('/api/deals/:id/invoice', { schema: invoices }, async (request) => {
+  app.post('/api/deals/:id/invoice', { schema: invoices, config: dealRow('deal-invoice') }, async (request) => {
     const { id } = request.params
     const outcome = await issueMissingInvoice({ store, config }, id, Date.now())
     if (outcome.status !== 'done') throw invoiceRefusal(outcome)
@@ -206,7 +213,7 @@ export default async function salesRoutes(instance: ConsoleApp) {
   // The PDF is a Buffer, which no serializer sees.
   app.get('/api/invoices/:id', { schema: { params: idParams, response: { 200: sentAsIs } } }, async (request, reply) => {
     const file = await invoiceFile(store, request.params.id)
-    if (!file) throw new HttpError(404, 'Diese Rechnung gibt es nicht.')
+    if (!file) throw new HttpError(404, T.invoiceNotFound)
     return reply
       .type('application/pdf')
       .header('content-disposition', `attachment; filename="${file.filename}"`)

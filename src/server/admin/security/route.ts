@@ -22,10 +22,15 @@ import {
 import { HttpError } from '../../http/errors.ts'
 import { orEmpty, sentAsIs } from '../../http/zod-schemas.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, clearSessionCookie, hashOfSessionId, sessionIdOf } from '../session/cookie.ts'
+import { auditAs, numberedSubject } from '../audit/record.ts'
 import { sendPage } from '../render.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from './relying-party.ts'
 import { newRecoveryCodes, newTotpSecret, openedTotpSecret, qrPath, recoveryCodeHash, sealedTotpSecret, totpStepOf, totpUri } from './second-factor.ts'
 import type { ConsoleApp } from '../decorations.ts'
+
+const T = CONSOLE_TEXT.security
+const passkeyNumber = numberedSubject('Passkey')
 
 // WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
 // start of the server: the public page never needs them (decision 034).
@@ -94,8 +99,9 @@ export default async function securityRoutes(instance: ConsoleApp) {
   app.get(SIGN_IN_PATHS.security, page, async (request, reply) => sendPage(reply, renderer, { page: 'security', data: await securityPage(request) }))
   app.get('/api/security', { schema: security }, async (request) => securityPage(request))
 
-  // WebAuthn's registration options, as its library writes them.
-  app.post('/api/passkeys/options', { schema: { response: { 200: passkeyOptionsSchema<PublicKeyCredentialCreationOptionsJSON>() } } }, async (request) => {
+  // WebAuthn's registration options, as its library writes them: a challenge, which changes nothing the trail records.
+  const registrationOptions = { schema: { response: { 200: passkeyOptionsSchema<PublicKeyCredentialCreationOptionsJSON>() } }, config: { audit: null } }
+  app.post('/api/passkeys/options', registrationOptions, async (request) => {
     const rp = relyingPartyOf(config, request)
     tellProblem(rp)
     if (!rp.ok) throw new HttpError(409, rp.problem)
@@ -118,7 +124,7 @@ export default async function securityRoutes(instance: ConsoleApp) {
     return options
   })
 
-  app.post('/api/passkeys', { bodyLimit: 64 * 1024, schema: { ...security, body: passkeyBody } }, async (request) => {
+  app.post('/api/passkeys', { bodyLimit: 64 * 1024, schema: { ...security, body: passkeyBody }, config: { audit: 'passkey-add' } }, async (request) => {
     const rp = relyingPartyOf(config, request)
     if (!rp.ok) throw new HttpError(409, rp.problem)
     const { body } = request
@@ -126,7 +132,7 @@ export default async function securityRoutes(instance: ConsoleApp) {
     const taken = challenge === null ? null : await store.takeChallenge(challenge, 'register', Date.now())
     // A challenge handed to another session (another browser) is not this one's to answer.
     if (!taken || !challenge || taken.sessionHash !== currentHash(request)) {
-      throw new HttpError(400, 'Die Anfrage ist abgelaufen oder wurde schon benutzt. Bitte erneut „Passkey hinzufügen“.')
+      throw new HttpError(400, T.challengeGone)
     }
     let credential
     try {
@@ -143,7 +149,7 @@ export default async function securityRoutes(instance: ConsoleApp) {
       credential = result.registrationInfo.credential
     } catch (error) {
       log.info({ why: (error as Error).message.slice(0, 200) }, 'console: passkey not added')
-      throw new HttpError(400, 'Der Passkey wurde nicht angenommen.')
+      throw new HttpError(400, T.passkeyRefused)
     }
     const id = await store.addPasskey(
       {
@@ -155,51 +161,54 @@ export default async function securityRoutes(instance: ConsoleApp) {
       },
       Date.now(),
     )
-    if (id === null) throw new HttpError(409, 'Diesen Passkey gibt es schon.')
+    if (id === null) throw new HttpError(409, T.passkeyExists)
     log.info({ passkey: id }, 'console: passkey added')
     return securityPage(request)
   })
 
-  app.delete('/api/passkeys/:id', { schema: { ...security, params: idParams } }, async (request) => {
+  app.delete('/api/passkeys/:id', { schema: { ...security, params: idParams }, config: auditAs('passkey-remove', passkeyNumber) }, async (request) => {
     const { id } = request.params
-    if (!(await store.deletePasskey(id))) throw new HttpError(404, 'Diesen Passkey gibt es nicht (mehr).')
+    if (!(await store.deletePasskey(id))) throw new HttpError(404, T.passkeyNotFound)
     log.info({ passkey: id }, 'console: passkey removed')
     return securityPage(request)
   })
 
-  app.post('/api/second-factor/setup', { schema: { response: { 200: secondFactorSetupSchema } } }, async (): Promise<SecondFactorSetup> => {
+  // Starting the setup changes nothing that signs anyone in; confirming it does.
+  const setup = { schema: { response: { 200: secondFactorSetupSchema } }, config: { audit: null } }
+  app.post('/api/second-factor/setup', setup, async (): Promise<SecondFactorSetup> => {
     const secret = newTotpSecret()
-    if (!(await store.startTotp(sealedTotpSecret(config, secret), Date.now()))) throw new HttpError(409, 'Der zweite Faktor ist schon eingeschaltet.')
+    if (!(await store.startTotp(sealedTotpSecret(config, secret), Date.now()))) throw new HttpError(409, T.secondFactorOn)
     const uri = totpUri(secret)
     return { secret, uri, qr: qrPath(uri) }
   })
 
   app.post(
     '/api/second-factor/confirm',
-    { schema: { body: orEmpty(codeBody), response: { 200: secondFactorConfirmedSchema } } },
+    { schema: { body: orEmpty(codeBody), response: { 200: secondFactorConfirmedSchema } }, config: { audit: 'second-factor-on' } },
     async (request): Promise<SecondFactorConfirmed> => {
       const { code } = request.body
       const totp = await store.totp()
-      if (!totp || totp.confirmedAt !== null) throw new HttpError(409, 'Bitte zuerst „Zweiten Faktor einrichten“.')
+      if (!totp || totp.confirmedAt !== null) throw new HttpError(409, T.secondFactorNotStarted)
       const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
-      if (step === null) throw new HttpError(400, 'Der Code stimmt nicht. Bitte den aktuellen Code aus der App eingeben.')
+      if (step === null) throw new HttpError(400, T.setupCodeWrong)
       const recoveryCodes = newRecoveryCodes()
       if (!(await store.confirmTotp(totp.secret, step, recoveryCodes.map(recoveryCodeHash), Date.now(), currentHash(request)))) {
-        throw new HttpError(409, 'Die Einrichtung wurde inzwischen neu begonnen. Bitte erneut einrichten.')
+        throw new HttpError(409, T.setupRestarted)
       }
       log.info('console: second factor switched on; every other session has ended')
       return { recoveryCodes }
     },
   )
 
-  app.post('/api/second-factor/disable', { schema: { body: orEmpty(codeBody), response: { 200: signedOutSchema } } }, async (request) => {
+  const disable = { schema: { body: orEmpty(codeBody), response: { 200: signedOutSchema } }, config: { audit: 'second-factor-off' } } as const
+  app.post('/api/second-factor/disable', disable, async (request) => {
     const { code } = request.body
     const totp = await store.totp()
-    if (!totp || totp.confirmedAt === null) throw new HttpError(409, 'Der zweite Faktor ist nicht eingeschaltet.')
+    if (!totp || totp.confirmedAt === null) throw new HttpError(409, T.secondFactorOff)
     // Only with a code: a session left open on someone's desk does not switch it off.
     const step = totpStepOf(openedTotpSecret(config, totp.secret), code.replace(/\s/g, ''), Date.now())
     const passed = step !== null ? await store.useTotpStep(step) : await store.useRecoveryCode(recoveryCodeHash(code), Date.now())
-    if (!passed) throw new HttpError(400, 'Der Code ist falsch oder wurde schon benutzt.')
+    if (!passed) throw new HttpError(400, T.codeWrong)
     await store.resetSecondFactor()
     log.info('console: second factor switched off')
     // resetSecondFactor ended every session, this one too.
@@ -209,11 +218,11 @@ export default async function securityRoutes(instance: ConsoleApp) {
   app.get(SIGN_IN_PATHS.sessions, page, async (request, reply) => sendPage(reply, renderer, { page: 'sessions', data: await sessionsPage(request) }))
   app.get('/api/sessions', { schema: sessions }, async (request) => sessionsPage(request))
 
-  app.delete('/api/sessions/:ref', { schema: { ...sessions, params: refParams } }, async (request, reply) => {
+  app.delete('/api/sessions/:ref', { schema: { ...sessions, params: refParams }, config: { audit: 'session-end' } }, async (request, reply) => {
     const { ref } = request.params
     const sessions = await store.listSessions(Date.now(), SESSION_IDLE_MS, SESSION_MAX_MS)
     const session = sessions.find((candidate) => refOf(candidate.idHash) === ref)
-    if (!session) throw new HttpError(404, 'Diese Sitzung gibt es nicht (mehr).')
+    if (!session) throw new HttpError(404, T.sessionNotFound)
     await store.deleteSession(session.idHash)
     log.info('console: a session was signed out from the sessions page')
     if (session.idHash === currentHash(request)) clearSessionCookie(request, reply)
@@ -221,7 +230,7 @@ export default async function securityRoutes(instance: ConsoleApp) {
   })
 
   // 204: no body.
-  app.delete('/api/sessions', { schema: { response: { 204: z.undefined() } } }, async (request, reply) => {
+  app.delete('/api/sessions', { schema: { response: { 204: z.undefined() } }, config: { audit: 'sessions-end-all' } }, async (request, reply) => {
     await store.deleteAllSessions()
     log.info('console: every session was signed out')
     return clearSessionCookie(request, reply).code(204).send()

@@ -5,19 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { CONSOLE_PATHS } from '../../../shared/console-api.ts'
 import type { ConsoleApp } from '../decorations.ts'
 import { sendPage } from '../render.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 import { SESSION_IDLE_MS, SESSION_MAX_MS, hashOfSessionId, sessionIdOf } from './cookie.ts'
-
-/** What the sign-in answers say, in the console's German. */
-export const CONSOLE_TEXT = {
-  signIn: 'Bitte anmelden.',
-  wrongPassword: 'Das Passwort ist falsch.',
-  setup: 'Für die Konsole ist noch kein Passwort gesetzt. Setzen Sie es auf dem Server mit: npx domain-lander set-password',
-  tooManyFailures: 'Zu viele falsche Passwörter. Bitte versuchen Sie es später erneut.',
-  tooManyCodes: 'Zu viele falsche Codes. Melden Sie sich mit einem Passkey oder einem Wiederherstellungscode an oder versuchen Sie es später erneut.',
-  tooManyPasskeyFailures: 'Zu viele abgelehnte Passkeys von dieser Adresse. Bitte versuchen Sie es später erneut.',
-  wrongCode: 'Der Code ist falsch oder wurde schon benutzt.',
-  passkeyRefused: 'Der Passkey wurde nicht angenommen. Bitte erneut versuchen.',
-} as const
 
 /** What answers without a session: the sign-in page, signing in, and the console's static files. */
 const OPEN_ROUTES = new Set([
@@ -50,8 +39,8 @@ export async function sessionGuard(app: Pick<ConsoleApp, 'store' | 'renderer'>, 
   if (await hasSession(request)) return
   const { store, renderer } = app
   if ((await store.ownerPassword()) === null) {
-    return wantsPage(request) ? sendPage(reply, renderer, { page: 'setup' }) : sendError(reply, 401, CONSOLE_TEXT.setup)
+    return wantsPage(request) ? sendPage(reply, renderer, { page: 'setup' }) : sendError(reply, 401, CONSOLE_TEXT.session.setup)
   }
   if (wantsPage(request)) return reply.code(303).header('location', CONSOLE_PATHS.signin).send()
-  return sendError(reply, 401, CONSOLE_TEXT.signIn)
+  return sendError(reply, 401, CONSOLE_TEXT.session.signIn)
 }

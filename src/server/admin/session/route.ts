@@ -11,14 +11,15 @@ import { TEXT } from '../../../shared/texts.ts'
 import { clientKeyOf } from '../../http/client-address.ts'
 import { sentAsIs } from '../../http/zod-schemas.ts'
 import type { RateLimits } from '../../store/rate-limit-common.ts'
-import { auditActorOfHash, noteAudit, signInDetail, skipAudit } from '../audit/record.ts'
+import { auditActorOfHash, auditAs, noteAudit, signInDetail, signInSubject, skipAudit } from '../audit/record.ts'
 import { verifyPassword } from '../password.ts'
 import { sendPage } from '../render.ts'
 import { browserSummary, partialAddress } from '../security/client-summary.ts'
 import { CHALLENGE_MS, challengeOf, problemLogger, relyingPartyOf } from '../security/relying-party.ts'
 import { looksLikeRecoveryCode, openedTotpSecret, recoveryCodeHash, totpStepOf } from '../security/second-factor.ts'
+import { CONSOLE_TEXT } from '../texts.ts'
 import { clearSessionCookie, hashOfSessionId, newSessionId, setSessionCookie, sessionIdOf } from './cookie.ts'
-import { CONSOLE_TEXT, hasSession, sendError } from './guard.ts'
+import { hasSession, sendError } from './guard.ts'
 import type { ConsoleApp } from '../decorations.ts'
 
 // WebAuthn's library and its ASN.1 and X.509 code (200 kB) load with the first passkey request, not with every
@@ -110,7 +111,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
   /** What a sign-in took from the quotas, given back when its password was right. */
   const giveBack = new WeakMap<FastifyRequest, () => Promise<void>>()
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, retryAfterMs: number, why: string, text: string = CONSOLE_TEXT.tooManyFailures) => {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, retryAfterMs: number, why: string, text: string = CONSOLE_TEXT.session.tooManyFailures) => {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
     request.log.warn({ retryAfter: seconds }, `console: ${why}, sign-in is refused for ${seconds} s`)
     // Like a refusal before the body (which writes no row): a quota that is full bounds the audit trail too.
@@ -155,7 +156,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
     const taken = await takeBudgets(
       request,
       reply,
-      CONSOLE_TEXT.tooManyFailures,
+      CONSOLE_TEXT.session.tooManyFailures,
       {
         quota: failures,
         key: `${generation} ${clientKey(request)}`,
@@ -180,7 +181,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
     if (Number(request.headers['content-length']) > PASSKEY_BODY_LIMIT) return sendError(reply, 413, TEXT.tooLarge)
     const mine = await passkeyFailures.take(clientKey(request), PASSKEY_FAILURES, SIGN_IN_WINDOW_MS)
     if (mine.status === 'full') {
-      return refuse(request, reply, mine.retryAfterMs, `${PASSKEY_FAILURES} refused passkeys from one client`, CONSOLE_TEXT.tooManyPasskeyFailures)
+      return refuse(request, reply, mine.retryAfterMs, `${PASSKEY_FAILURES} refused passkeys from one client`, CONSOLE_TEXT.session.tooManyPasskeyFailures)
     }
     giveBack.set(request, mine.giveBack)
   }
@@ -205,7 +206,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
     const trimmed = code.trim()
     const wrong = () => {
       request.log.info('console: wrong or used second-factor code')
-      return sendError(reply, 401, CONSOLE_TEXT.wrongCode)
+      return sendError(reply, 401, CONSOLE_TEXT.session.wrongCode)
     }
     const generation = codeGenerationOf(passwordHash, sealed)
     if (looksLikeRecoveryCode(trimmed)) {
@@ -213,7 +214,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
       // codes and guessed recovery codes from elsewhere leave the owner this way in.
       const mine = await recoveryFailures.take(`${generation} ${clientKey(request)}`, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS)
       if (mine.status === 'full') {
-        return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong recovery codes from one client`, CONSOLE_TEXT.tooManyCodes)
+        return refuse(request, reply, mine.retryAfterMs, `${SIGN_IN_FAILURES} wrong recovery codes from one client`, CONSOLE_TEXT.session.tooManyCodes)
       }
       if (!(await store.useRecoveryCode(recoveryCodeHash(trimmed), Date.now()))) {
         await boundAudit(request)
@@ -225,7 +226,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
     const taken = await takeBudgets(
       request,
       reply,
-      CONSOLE_TEXT.tooManyCodes,
+      CONSOLE_TEXT.session.tooManyCodes,
       {
         quota: codeFailures,
         key: `${generation} ${clientKey(request)}`,
@@ -260,15 +261,16 @@ export default async function sessionRoutes(instance: ConsoleApp) {
   })
 
   const signIn = { body: signInBody, response: { 200: secondFactorNeededSchema, ...noContent } }
-  app.post('/api/session', { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas(SIGN_IN_BODY_LIMIT), schema: signIn }, async (request, reply) => {
+  const byPassword = { bodyLimit: SIGN_IN_BODY_LIMIT, onRequest: checkQuotas(SIGN_IN_BODY_LIMIT), config: auditAs('sign-in', signInSubject('password')) }
+  app.post('/api/session', { ...byPassword, schema: signIn }, async (request, reply) => {
     const { password, code } = request.body satisfies Record<keyof SignInRequest, string>
     const hash = await store.ownerPassword()
     // Verified whatever the input: a missing field, no password set or a wrong one take the same time.
     const right = await verifyPassword(password, hash)
-    if (hash === null) return sendError(reply, 401, CONSOLE_TEXT.setup)
+    if (hash === null) return sendError(reply, 401, CONSOLE_TEXT.session.setup)
     if (!right) {
       request.log.info('console: wrong password')
-      return sendError(reply, 401, CONSOLE_TEXT.wrongPassword)
+      return sendError(reply, 401, CONSOLE_TEXT.session.wrongPassword)
     }
     // The password was right: its counts go back in every case. A code is counted in budgets of its own.
     await giveBack.get(request)?.()
@@ -288,7 +290,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
   // WebAuthn's options, as its library writes them.
   app.post(
     '/api/session/passkey/options',
-    { bodyLimit: SIGN_IN_BODY_LIMIT, schema: { response: { 200: passkeyOptionsSchema<PublicKeyCredentialRequestOptionsJSON>() } } },
+    { bodyLimit: SIGN_IN_BODY_LIMIT, schema: { response: { 200: passkeyOptionsSchema<PublicKeyCredentialRequestOptionsJSON>() } }, config: { audit: null } },
     async (request, reply) => {
       const rp = relyingPartyOf(config, request)
       tellProblem(rp)
@@ -301,7 +303,8 @@ export default async function sessionRoutes(instance: ConsoleApp) {
   )
 
   const passkeySignIn = { body: passkeySignInBody, response: noContent }
-  app.post('/api/session/passkey', { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkPasskeyQuota, schema: passkeySignIn }, async (request, reply) => {
+  const byPasskey = { bodyLimit: PASSKEY_BODY_LIMIT, onRequest: checkPasskeyQuota, config: auditAs('sign-in', signInSubject('passkey')) }
+  app.post('/api/session/passkey', { ...byPasskey, schema: passkeySignIn }, async (request, reply) => {
     const rp = relyingPartyOf(config, request)
     if (!rp.ok) return sendError(reply, 409, rp.problem)
     const { response } = request.body
@@ -312,7 +315,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
     const refuse = async (why: string) => {
       request.log.info({ why }, 'console: passkey refused')
       await boundAudit(request)
-      return sendError(reply, 401, CONSOLE_TEXT.passkeyRefused)
+      return sendError(reply, 401, CONSOLE_TEXT.session.passkeyRefused)
     }
     if (!taken || !challenge || !response) return refuse('unknown, used or expired challenge')
     if (!passkey) return refuse('unknown passkey')
@@ -344,7 +347,7 @@ export default async function sessionRoutes(instance: ConsoleApp) {
     return openSession(request, reply, 'passkey')
   })
 
-  app.delete('/api/session', { schema: { response: noContent } }, async (request, reply) => {
+  app.delete('/api/session', { schema: { response: noContent }, config: { audit: 'sign-out' } }, async (request, reply) => {
     const id = sessionIdOf(request)
     if (id !== null) await store.deleteSession(hashOfSessionId(id))
     return clearSessionCookie(request, reply).code(204).send()

@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { Kysely, PostgresDialect } from 'kysely'
 import { onTestFinished } from 'vitest'
 import { openStore, sqliteFileOf, type StoreConfig } from '../../src/server/store/index.ts'
+import type { SqliteStoreOptions } from '../../src/server/store/sqlite.ts'
 import { migrate, stepsOf } from '../../src/server/store/migrate.ts'
 import { NodeSqliteDialect } from '../../src/server/store/node-sqlite-dialect.ts'
 import { createPool } from '../../src/server/store/postgres-common.ts'
@@ -24,9 +25,12 @@ export async function testStoreConfig(prefix = 'store-', { empty = false } = {})
   return { dataDir, databaseUrl: await databaseUrlFor(dataDir, { empty }) }
 }
 
-/** Opens the store of `config` (a fresh one without), closed after the test, before its DATA_DIR goes. */
-export async function openTestStore(config?: StoreConfig): Promise<Store> {
-  const store = await openStore(config ?? (await testStoreConfig()))
+/**
+ * Opens the store of `config` (a fresh one without), closed after the test, before its DATA_DIR goes. `onQuery` sees
+ * every statement (on either store).
+ */
+export async function openTestStore(config?: StoreConfig, options: Pick<SqliteStoreOptions, 'onQuery'> = {}): Promise<Store> {
+  const store = await openStore(config ?? (await testStoreConfig()), options)
   onTestFinished(() => store.close())
   return store
 }

@@ -1,6 +1,7 @@
 // An instalment plan's steps (decision 042): a rate marked received (by the owner, or by a bank statement), the
 // owner's decision to wait for an overdue rate, and the rates' reminders on the deadlines job. The last rate
-// received is the deal's own "Zahlung erhalten" (steps.ts markPaid: its mail, webhook, invoice and transfer deadline).
+// received is the deal's own "Zahlung erhalten" (steps.ts paidChange: its mail, webhook, invoice and transfer
+// deadline), in the rate's unit of work.
 import type { Language } from '../../shared/language.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMail, RateChangeResult, RateReminder, StoredDeal, StoredRate } from '../store/types.ts'
@@ -8,7 +9,11 @@ import { advanceInvoices } from '../invoice/issue.ts'
 import { formatMinor } from '../lib/money.ts'
 import { BUYER_WORDS } from '../mail/buyer-words.ts'
 import type { RateValues } from '../mail/buyer-words-types.ts'
-import { dealNotifyUrls, dealPageUrl, formatDealDate, linkInFirstMail, markPaid, type DealStepContext, type StepOutcome } from './steps.ts'
+import { queueDealMail, recordDealStep } from '../store/deal-step.ts'
+import { receiveRate } from '../store/tables/deal-rates.ts'
+import { lockDeal, withoutToken } from '../store/tables/deals.ts'
+import { issueAdvancesIn } from '../store/tables/invoices.ts'
+import { dealNotifyUrls, dealPageUrl, formatDealDate, invoiceParties, linkInFirstMail, paidChange, type DealStepContext, type StepOutcome } from './steps.ts'
 
 /** "Rate 3 von 12" / "Anzahlung", as the page, the mails and the console name a payment of the plan. */
 export function rateLabel(rate: Pick<StoredRate, 'number'>, count: number, language: Language): string {
@@ -68,20 +73,33 @@ export function rateMail(context: DealStepContext, deal: StoredDeal, rate: Store
 export type RateOutcome = RateChangeResult | StepOutcome
 
 /**
- * "Rate erhalten": the rate is marked and the buyer mailed; when it was the last one open, the deal's own "paid" step
- * follows (its mail instead of the rate's). A deal transferred at once stays where it is; its rates are only marked.
+ * "Rate erhalten", one unit of work (decision 060): the deal locked and read once, the rate marked and the buyer
+ * mailed; when it was the last one open, the deal's own "paid" step follows in the same work (its mail instead of the
+ * rate's). A deal transferred at once stays where it is; its rates are only marked.
  */
-export async function markRatePaid(context: DealStepContext, id: number, number: number, by: 'owner' | 'bank', now: number): Promise<RateOutcome> {
-  const deal = await context.store.getDeal(id)
-  const rate = deal?.plan?.rates.find((r) => r.number === number)
-  if (!deal || !rate) return { status: 'not-found' }
-  // A plan whose name moves after the last rate: the rate is an advance payment and gets its Anzahlungsrechnung,
-  // attached to this mail (decision 046).
-  const { issue: advances } = await advanceInvoices(context, id, now)
-  const result = await context.store.markRatePaid(id, number, { by, now, mail: rateMail(context, deal, rate, 'received'), ...(advances && { advances }) })
-  if (result.status !== 'done' || !result.allPaid || result.deal.status !== 'awaiting_payment') return result
-  const paid = await markPaid(context, id, now)
-  return paid.status === 'done' ? { ...result, deal: paid.deal, replyId: paid.replyId } : paid
+export function markRatePaid(context: DealStepContext, id: number, number: number, by: 'owner' | 'bank', now: number): Promise<RateOutcome> {
+  return context.store.transact(async (work): Promise<RateOutcome> => {
+    const deal = await lockDeal(work, id)
+    const rate = deal?.plan?.rates.find((r) => r.number === number)
+    if (!deal?.plan || !rate) return { status: 'not-found' }
+    // A cancelled deal's rates are not watched any more; a transferred or completed one's still are.
+    if (deal.status === 'cancelled') return { status: 'wrong-state', current: deal.status }
+    if (!(await receiveRate(work.trx, id, number, by, now))) return { status: 'already-paid' }
+    const rates = deal.plan.rates.map((r) => (r.number === number ? { ...r, paidAt: now, paidBy: by } : r))
+    const received = { ...deal, plan: { ...deal.plan, rates } }
+    const parties = await invoiceParties(context, work, received)
+    if (rates.some((r) => r.paidAt === null)) {
+      const replyId = await queueDealMail(work.trx, deal, rateMail(context, deal, rate, 'received'), now)
+      // A plan whose name moves after the last rate: the rate is an advance payment and gets its Anzahlungsrechnung,
+      // attached to this mail (decision 046).
+      const { issue: advances } = advanceInvoices(context, parties, now)
+      if (advances) await issueAdvancesIn(work.trx, id, advances, replyId, now)
+      return { status: 'done', deal: withoutToken(received), replyId, allPaid: false }
+    }
+    if (deal.status !== 'awaiting_payment') return { status: 'done', deal: withoutToken(received), replyId: null, allPaid: true }
+    const paid = await recordDealStep(work.trx, received, { ...paidChange(context, parties, now), notify: dealNotifyUrls(context, deal.domain) })
+    return { status: 'done', deal: paid.deal, replyId: paid.replyId, allPaid: true }
+  })
 }
 
 /** "Abwarten": the owner waits for an overdue rate; marked for the console, nobody mailed. */

@@ -1,6 +1,7 @@
-// The steps of a deal after the acceptance (docs/deals.md), as the console, the CLI and the buyer's page take them:
-// each reads the deal, composes its mail to the buyer in the buyer's language, then hands both to the store's one
-// transaction, which checks the state it starts from again (two clicks, two instances: one wins, one mail).
+// The steps of a deal after the acceptance (docs/deals.md), as the console, the CLI, the bank statements and the
+// buyer's page take them. Each is one unit of work (decision 060): the deal locked and read once, the state it starts
+// from checked (two clicks, two instances: one wins, one mail), its mail composed in the buyer's language and its
+// invoice, then the step recorded with both, in the same transaction.
 import type { Language } from '../../shared/language.ts'
 import type { Config } from '../config.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
@@ -10,7 +11,11 @@ import type { DomainsConfig } from '../sites/domains-table.ts'
 import { notifyUrlsFor } from '../notify/routing.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMailKind } from '../../shared/console-api.ts'
-import type { DealChange, DealChangeResult, DealState, SoldNotice, StoredDeal, Store } from '../store/types.ts'
+import type { DealChange, DealChangeResult, DealState, SoldNotice, StoredDeal, StoredInquiry, Store, Work } from '../store/types.ts'
+import { dealTemplates } from '../store/deal.ts'
+import { recordDealStep } from '../store/deal-step.ts'
+import { lockDeal, moveDeadlines, otherInquirers, withoutToken, type LockedDeal } from '../store/tables/deals.ts'
+import { getInquiry } from '../store/tables/inquiries.ts'
 import { dealUrl } from './link.ts'
 import { formatMinor } from '../lib/money.ts'
 import { dealKeyOf, openLinkToken, sealTransferCode, TRANSFER_CODE_MAX } from './seal.ts'
@@ -78,27 +83,39 @@ function mailFor(
 export const dealNotifyUrls = (context: DealStepContext, domain: string) =>
   notifyUrlsFor(context.domains.resolve(domain)?.settings ?? context.domains.default, context.config)
 
-async function step(
+/**
+ * A step in one unit of work: the deal locked and read (the only read of its row), `build` composes the change from
+ * it (reading what else it needs in the same work), the state checked, the step recorded.
+ */
+function step(
   context: DealStepContext,
   id: number,
-  build: (deal: StoredDeal) => DealChange | StepOutcome | Promise<DealChange | StepOutcome>,
+  build: (deal: LockedDeal, work: Work) => DealChange | StepOutcome | Promise<DealChange | StepOutcome>,
 ): Promise<StepOutcome> {
-  const deal = await context.store.getDeal(id)
-  if (!deal) return { status: 'not-found' }
-  const change = await build(deal)
-  if ('status' in change) return change
-  if (!change.from.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
-  return context.store.changeDeal(id, { ...change, notify: dealNotifyUrls(context, deal.domain) })
+  return context.store.transact(async (work): Promise<StepOutcome> => {
+    const deal = await lockDeal(work, id)
+    if (!deal) return { status: 'not-found' }
+    const change = await build(deal, work)
+    if ('status' in change) return change
+    if (!change.from.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
+    return recordDealStep(work.trx, deal, { ...change, notify: dealNotifyUrls(context, deal.domain) })
+  })
 }
 
-/** "Zahlung erhalten": the buyer is mailed (with the invoice, decision 038), the transfer's deadline starts. */
-export async function markPaid(context: DealStepContext, id: number, now: number) {
-  const current = await context.store.getDeal(id)
+/** The deal and its inquiry (the buyer's invoice address), read in the step's work only when invoices are on. */
+export const invoiceParties = async (context: DealStepContext, work: Work, deal: StoredDeal) => ({
+  deal,
+  inquiry: context.config.invoice ? await getInquiry(work.trx, deal.inquiryId) : null,
+})
+
+/** "Zahlung erhalten" composed from the deal as the step read it (deal/rates.ts takes it after the last rate). */
+export function paidChange(context: DealStepContext, parties: { deal: StoredDeal; inquiry: StoredInquiry | null }, now: number): DealChange {
+  const { deal } = parties
   // A plan paid in advance gets the Anzahlungsrechnungen of the rates received now; its invoice over the whole
   // price follows the supply, the transfer (decision 046).
-  const advances = current && paidInAdvance(current) ? (await advanceInvoices(context, id, now)).issue : null
-  const { issue } = current && paidInAdvance(current) ? { issue: null } : await paymentInvoice(context, id, now)
-  return step(context, id, (deal) => ({
+  const advances = paidInAdvance(deal) ? advanceInvoices(context, parties, now).issue : null
+  const issue = paidInAdvance(deal) ? null : paymentInvoice(context, parties, now).issue
+  return {
     from: ['awaiting_payment'],
     to: 'paid',
     now,
@@ -109,19 +126,23 @@ export async function markPaid(context: DealStepContext, id: number, now: number
     mail: mailFor(context, deal, 'deal-paid'),
     ...(issue && { invoice: issue }),
     ...(advances && { advances }),
-  }))
+  }
 }
 
+/** "Zahlung erhalten": the buyer is mailed (with the invoice, decision 038), the transfer's deadline starts. */
+export const markPaid = (context: DealStepContext, id: number, now: number) =>
+  step(context, id, async (deal, work) => paidChange(context, await invoiceParties(context, work, deal), now))
+
 /** The final invoice of a plan paid in advance, with the supply (decision 046); null for any other deal. */
-const finalInvoice = async (context: DealStepContext, deal: StoredDeal, now: number) =>
-  paidInAdvance(deal) ? (await paymentInvoice(context, deal.id, now, { supplied: true })).issue : null
+const finalInvoice = async (context: DealStepContext, work: Work, deal: StoredDeal, now: number) =>
+  paidInAdvance(deal) ? paymentInvoice(context, await invoiceParties(context, work, deal), now, { supplied: true }).issue : null
 
 /**
  * The transfer: the code (sealed at once, never stored or mailed as it is) and/or a note (a push to the buyer's
  * registrar account). The buyer is mailed that it is ready on the page, and the deal completes by itself later.
  */
 export const recordTransfer = (context: DealStepContext, id: number, input: { code?: string; note?: string; notifyOthers?: boolean }, now: number) =>
-  step(context, id, async (deal) => {
+  step(context, id, async (deal, work) => {
     const code = input.code?.trim() ?? ''
     const note = cleanText(input.note ?? '')
     if (code.length > TRANSFER_CODE_MAX || /[\p{Cc}]/u.test(code) || (code === '' && note === '')) return { status: 'bad-code' }
@@ -131,7 +152,9 @@ export const recordTransfer = (context: DealStepContext, id: number, input: { co
     const atOnce = deal.plan?.transfer === 'at-once'
     // Then the transfer is the supply, and the invoice with the schedule goes with it.
     const issue =
-      atOnce && deal.status === 'awaiting_payment' ? (await paymentInvoice(context, id, now, { atSupply: true })).issue : await finalInvoice(context, deal, now)
+      atOnce && deal.status === 'awaiting_payment'
+        ? paymentInvoice(context, await invoiceParties(context, work, deal), now, { atSupply: true }).issue
+        : await finalInvoice(context, work, deal, now)
     return {
       ...(issue && { invoice: issue }),
       from: atOnce ? ['awaiting_payment', 'paid'] : ['paid'],
@@ -151,10 +174,10 @@ export const recordTransfer = (context: DealStepContext, id: number, input: { co
  * "Bereits verkauft" for every other open inquiry of the deal's name, each in its inquirer's language, each address
  * once (the newest inquiry of it), never to the buyer's address (decision 037).
  */
-async function soldNoticesFor(context: DealStepContext, deal: StoredDeal): Promise<SoldNotice[]> {
-  const inquirers = await context.store.otherInquirers(deal.domain, deal.inquiryId)
+async function soldNoticesFor(context: DealStepContext, work: Work, deal: StoredDeal): Promise<SoldNotice[]> {
+  const inquirers = await otherInquirers(work.trx, deal.domain, deal.inquiryId)
   if (inquirers.length === 0) return []
-  const templates = await context.store.dealTemplates()
+  const templates = await dealTemplates(work.trx)
   const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
   const replyTo = settings.mailTo ?? context.config.mailTo
   const seen = new Set([deal.buyer.email.trim().toLowerCase()])
@@ -175,10 +198,10 @@ async function soldNoticesFor(context: DealStepContext, deal: StoredDeal): Promi
  * `notifyOthers`: the owner's choice now; absent (the buyer, the job), the choice made with "Übertragen".
  */
 export const completeDeal = (context: DealStepContext, id: number, by: 'buyer' | 'owner', now: number, notifyOthers?: boolean) =>
-  step(context, id, async (deal) => {
+  step(context, id, async (deal, work) => {
     const notify = notifyOthers ?? deal.notifyOthers === true
     // Completed without "Übertragen" (or transferred before invoices were on): the supply is now; issued once.
-    const issue = await finalInvoice(context, deal, now)
+    const issue = await finalInvoice(context, work, deal, now)
     return {
       ...(issue && { invoice: issue }),
       from: by === 'buyer' ? ['transferred'] : ['paid', 'transferred'],
@@ -186,7 +209,7 @@ export const completeDeal = (context: DealStepContext, id: number, by: 'buyer' |
       now,
       completedAt: now,
       mail: mailFor(context, deal, 'deal-completed'),
-      ...(notify && { soldNotices: await soldNoticesFor(context, deal) }),
+      ...(notify && { soldNotices: await soldNoticesFor(context, work, deal) }),
     }
   })
 
@@ -201,27 +224,31 @@ export const MAX_DEADLINE_DAYS = 365
  * moved deadline are planned again, and the buyer's page shows the new date. Nobody is mailed.
  */
 export async function changeDeadlines(context: DealStepContext, id: number, input: DeadlineInput, now: number): Promise<StepOutcome> {
-  let deadlines: { paymentDueAt?: number; transferDueAt?: number } = 'days' in input ? {} : input
   if ('days' in input) {
-    // So many days from now, for the deadline the deal waits for: the payment's, or the transfer's once paid.
     if (!Number.isInteger(input.days) || input.days < 1) return { status: 'past-date' }
     if (input.days > MAX_DEADLINE_DAYS) return { status: 'too-far' }
-    const deal = await context.store.getDeal(id)
+  }
+  return context.store.transact(async (work): Promise<StepOutcome> => {
+    const deal = await lockDeal(work, id)
+    let deadlines: { paymentDueAt?: number; transferDueAt?: number } = 'days' in input ? {} : input
+    if ('days' in input) {
+      // So many days from now, for the deadline the deal waits for: the payment's, or the transfer's once paid.
+      if (!deal) return { status: 'not-found' }
+      const at = now + input.days * DAY_MS
+      deadlines = deal.status === 'paid' ? { transferDueAt: at } : { paymentDueAt: at }
+    }
+    // A plan's payment is due rate by rate (decision 042): its dates are not moved here; the owner waits or cancels.
+    if (deadlines.paymentDueAt !== undefined && deal?.plan) return { status: 'wrong-state', current: deal.status }
+    for (const at of [deadlines.paymentDueAt, deadlines.transferDueAt]) {
+      if (at === undefined) continue
+      if (!Number.isFinite(at) || at <= now) return { status: 'past-date' }
+      if (at > now + MAX_DEADLINE_DAYS * DAY_MS) return { status: 'too-far' }
+    }
     if (!deal) return { status: 'not-found' }
-    const at = now + input.days * DAY_MS
-    deadlines = deal.status === 'paid' ? { transferDueAt: at } : { paymentDueAt: at }
-  }
-  // A plan's payment is due rate by rate (decision 042): its dates are not moved here; the owner waits or cancels.
-  if (deadlines.paymentDueAt !== undefined) {
-    const deal = await context.store.getDeal(id)
-    if (deal?.plan) return { status: 'wrong-state', current: deal.status }
-  }
-  for (const at of [deadlines.paymentDueAt, deadlines.transferDueAt]) {
-    if (at === undefined) continue
-    if (!Number.isFinite(at) || at <= now) return { status: 'past-date' }
-    if (at > now + MAX_DEADLINE_DAYS * DAY_MS) return { status: 'too-far' }
-  }
-  return context.store.changeDealDeadlines(id, deadlines)
+    const moved = await moveDeadlines(work.trx, deal, deadlines)
+    if ('refused' in moved) return { status: 'wrong-state', current: moved.refused }
+    return { status: 'done', deal: withoutToken(moved), replyId: null }
+  })
 }
 
 const CANCELLABLE: Record<'owner' | 'buyer', readonly DealState[]> = { owner: ['awaiting_payment', 'paid', 'transferred'], buyer: ['awaiting_payment'] }

@@ -3,6 +3,9 @@
 import type { DealInvoices } from '../../shared/deal-api.ts'
 import type { Config } from '../config.ts'
 import type { LateInvoiceResult, StoredDeal, Store } from '../store/types.ts'
+import { lockDeal } from '../store/tables/deals.ts'
+import { getInquiry } from '../store/tables/inquiries.ts'
+import { issueInvoiceIn } from '../store/tables/invoices.ts'
 import { invoiceAddressOf, paidInAdvance, paymentInvoice } from './issue.ts'
 
 const PAID: readonly StoredDeal['status'][] = ['paid', 'transferred', 'completed']
@@ -25,11 +28,20 @@ export async function dealInvoices(context: Context, deal: StoredDeal): Promise<
 
 export type IssueOutcome = LateInvoiceResult | { status: 'off' } | { status: 'no-address' }
 
-/** Issues the missing invoice of a paid deal: the payment's dates, the next number, no mail (the buyer's page lists it). */
-export async function issueMissingInvoice(context: Context, dealId: number, now: number): Promise<IssueOutcome> {
-  const deal = await context.store.getDeal(dealId)
-  if (deal && paidInAdvance(deal) && !SUPPLIED.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
-  const planned = await paymentInvoice(context, dealId, now, { supplied: deal !== null && paidInAdvance(deal) })
-  if (!planned.issue) return { status: planned.reason === 'not-found' ? 'not-found' : planned.reason }
-  return context.store.issueLateInvoice(dealId, planned.issue, now)
+/**
+ * Issues the missing invoice of a paid deal: the payment's dates, the next number, no mail (the buyer's page lists
+ * it). One unit of work (decision 060): the deal locked and read once, checked, its invoice issued.
+ */
+export function issueMissingInvoice(context: Context, dealId: number, now: number): Promise<IssueOutcome> {
+  return context.store.transact(async (work): Promise<IssueOutcome> => {
+    const deal = await lockDeal(work, dealId)
+    if (deal && paidInAdvance(deal) && !SUPPLIED.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
+    const inquiry = deal && (await getInquiry(work.trx, deal.inquiryId))
+    const planned = paymentInvoice(context, { deal, inquiry }, now, { supplied: deal !== null && paidInAdvance(deal) })
+    if (!planned.issue) return { status: planned.reason === 'not-found' ? 'not-found' : planned.reason }
+    if (!deal) return { status: 'not-found' }
+    if (!PAID.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
+    const invoiceId = await issueInvoiceIn(work.trx, dealId, planned.issue, null, now)
+    return invoiceId === null ? { status: 'invoiced' } : { status: 'done', invoiceId }
+  })
 }

@@ -2,7 +2,7 @@
 // address, while the seller is configured; a Stornorechnung with the cancellation of a deal that has an invoice.
 import type { Config } from '../config.ts'
 import { displayHost } from '../sites/host.ts'
-import type { AdvanceIssue, InvoiceAddress, InvoiceIssue, StoredDeal, StoredInquiry, Store } from '../store/types.ts'
+import type { AdvanceIssue, InvoiceAddress, InvoiceIssue, StoredDeal, StoredInquiry } from '../store/types.ts'
 import { advanceDataOf, buyerOf, cancellationOf, deductionOf, invoiceDataOf, isBusinessBuyer, type BuyerData, type InvoiceData } from './document.ts'
 import { invoiceLanguage } from './texts.ts'
 
@@ -13,18 +13,16 @@ export type PaymentInvoice = { issue: Extract<InvoiceIssue, { kind: 'invoice' }>
 type NoInvoice = 'off' | 'no-address' | 'not-found'
 
 interface Context {
-  store: Store
   config: Partial<Pick<Config, 'invoice'>>
 }
 
 /** The deal, the seller and the buyer's invoice data, or why there is no invoice. */
 type Parties = { reason: NoInvoice } | { reason: null; deal: StoredDeal; seller: NonNullable<Config['invoice']>; buyer: BuyerData }
 
-async function partiesOf(context: Context, dealId: number): Promise<Parties> {
+/** From the deal and its inquiry as the step read them: an invoice is composed without reading either again. */
+function partiesOf(context: Context, deal: StoredDeal | null, inquiry: StoredInquiry | null): Parties {
   const seller = context.config.invoice ?? null
   if (!seller) return { reason: 'off' } as const
-  const deal = await context.store.getDeal(dealId)
-  const inquiry = deal && (await context.store.getInquiry(deal.inquiryId))
   if (!deal || !inquiry) return { reason: 'not-found' } as const
   const buyer = buyerOf(
     invoiceAddressOf(inquiry) ?? { name: inquiry.name, company: null, street: null, postcode: null, city: null, country: null, vatId: null },
@@ -42,13 +40,13 @@ export const paidInAdvance = (deal: Pick<StoredDeal, 'plan'>) => deal.plan?.tran
  * plan paid in advance, issued with the transfer, deducting the Anzahlungsrechnungen the store hands to `build`
  * (decision 046). Otherwise the invoice goes with the price received in full.
  */
-export async function paymentInvoice(
+export function paymentInvoice(
   context: Context,
-  dealId: number,
+  of: { deal: StoredDeal | null; inquiry: StoredInquiry | null },
   now: number,
   options: { atSupply?: boolean; supplied?: boolean } = {},
-): Promise<PaymentInvoice> {
-  const parties = await partiesOf(context, dealId)
+): PaymentInvoice {
+  const parties = partiesOf(context, of.deal, of.inquiry)
   if (parties.reason !== null) return { issue: null, reason: parties.reason }
   const { deal, seller, buyer } = parties
   // Issued later than the payment (the owner's "Rechnung ausstellen"): the dates are the payment's, not today's.
@@ -91,12 +89,12 @@ export async function paymentInvoice(
  * The Anzahlungsrechnungen of a plan paid in advance (decision 046): the store issues one for each rate received
  * without one. The transfer is expected the transfer time after the last rate's date.
  */
-export async function advanceInvoices(
+export function advanceInvoices(
   context: Context,
-  dealId: number,
+  of: { deal: StoredDeal | null; inquiry: StoredInquiry | null },
   now: number,
-): Promise<{ issue: AdvanceIssue } | { issue: null; reason: NoInvoice | 'not-in-advance' }> {
-  const parties = await partiesOf(context, dealId)
+): { issue: AdvanceIssue } | { issue: null; reason: NoInvoice | 'not-in-advance' } {
+  const parties = partiesOf(context, of.deal, of.inquiry)
   if (parties.reason !== null) return { issue: null, reason: parties.reason }
   const { deal, seller, buyer } = parties
   if (!paidInAdvance(deal) || !deal.plan) return { issue: null, reason: 'not-in-advance' }

@@ -1,12 +1,12 @@
-// Instalment plans (decision 042): a deal's rates received one by one, the owner's decision to wait, and the rates'
-// reminders. Each change is one transaction with its mail, as a deal's step is (store/deal-record.ts).
-import type { Kysely, Transaction } from 'kysely'
-import { writer, type DialectSpecifics } from './dialect.ts'
-import { queueMail, selectDeals, withPlans, type DealRow } from './deal-record.ts'
-import { issueAdvancesIn } from './invoice.ts'
+// Instalment plans (decision 042): the owner's decision to wait for an overdue rate, and the rates' reminders, each
+// one transaction with its mail. A rate received is a use case's unit of work (deal/rates.ts markRatePaid).
+import type { DialectSpecifics } from './dialect.ts'
+import { queueDealMail } from './deal-step.ts'
 import { queueDealNotifications } from './notifications.ts'
-import type { Database } from './schema.ts'
-import type { DealRateStore, DealState } from './types.ts'
+import type { Db } from './tables/db.ts'
+import { getDeal, type DealState } from './tables/deals.ts'
+import type { DealRateStore } from './types.ts'
+import { unitOfWork, type Work } from './unit-of-work.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** The buyer is reminded this long before a rate's date, and it is overdue this long after it (issue 14/19). */
@@ -16,65 +16,39 @@ const RATE_OVERDUE_AFTER_MS = 7 * DAY_MS
 /** The states whose rates are still watched: a cancelled deal's are not, a transferred one's (at once) still are. */
 const WATCHED: readonly DealState[] = ['awaiting_payment', 'paid', 'transferred', 'completed']
 
-const dealIn = async (trx: Transaction<Database>, id: number) =>
-  (await withPlans(trx, [(await selectDeals(trx).where('d.id', '=', id).executeTakeFirstOrThrow()) as DealRow]))[0]!
+const dealIn = async (work: Work, id: number) => (await getDeal(work.trx, id))!
 
-export function dealRateStore(db: Kysely<Database>, dialect: DialectSpecifics): DealRateStore {
+/** The deal locked until the work ends, with its inquiry's thread, or null. */
+const lockDeal = async (work: Work, id: number) => {
+  const row = await work
+    .forUpdate(
+      work.trx
+        .selectFrom('deals as d')
+        .innerJoin('inquiries as i', 'i.id', 'd.inquiry_id')
+        .select(['d.id', 'd.status', 'd.plan_transfer', 'd.inquiry_id', 'i.token', 'i.domain'])
+        .where('d.id', '=', id),
+    )
+    .executeTakeFirst()
+  return row && { ...row, inquiryId: Number(row.inquiry_id) }
+}
+
+export function dealRateStore(db: Db, dialect: DialectSpecifics): DealRateStore {
   const { guard } = dialect
-  const postgres = dialect.name === 'postgres'
-  const write = writer(dialect)
-
-  /** The deal locked (PostgreSQL; SQLite has one writer) with its inquiry's thread, or null. */
-  const lockDeal = (trx: Transaction<Database>, id: number) =>
-    trx
-      .selectFrom('deals as d')
-      .innerJoin('inquiries as i', 'i.id', 'd.inquiry_id')
-      .select(['d.id', 'd.status', 'd.plan_transfer', 'd.inquiry_id', 'i.token', 'i.domain'])
-      .where('d.id', '=', id)
-      .$if(postgres, (qb) => qb.forUpdate())
-      .executeTakeFirst()
+  const transact = unitOfWork(db, dialect)
 
   return {
-    markRatePaid(id, number, { by, now, mail, advances }) {
-      return write(() =>
-        db.transaction().execute(async (trx) => {
-          const current = await lockDeal(trx, id)
-          if (!current || current.plan_transfer === null) return { status: 'not-found' } as const
-          if (!WATCHED.includes(current.status)) return { status: 'wrong-state', current: current.status } as const
-          const marked = await trx
-            .updateTable('deal_rates')
-            .set({ paid_at: now, paid_by: by })
-            .where('deal_id', '=', id)
-            .where('number', '=', number)
-            .where('paid_at', 'is', null)
-            .executeTakeFirst()
-          if (Number(marked.numUpdatedRows) !== 1) {
-            const exists = await trx.selectFrom('deal_rates').select('id').where('deal_id', '=', id).where('number', '=', number).executeTakeFirst()
-            return exists ? ({ status: 'already-paid' } as const) : ({ status: 'not-found' } as const)
-          }
-          const open = await trx.selectFrom('deal_rates').select('id').where('deal_id', '=', id).where('paid_at', 'is', null).executeTakeFirst()
-          const allPaid = open === undefined
-          // The last rate's mail is the deal's own "paid" step, which the caller takes next.
-          const replyId = mail && !allPaid ? await queueMail(trx, current, mail, now) : null
-          // The rate's Anzahlungsrechnung goes with its mail (decision 046); the last rate's with the "paid" step's.
-          if (advances && !allPaid) await issueAdvancesIn(trx, id, advances, replyId, now)
-          return { status: 'done', deal: await dealIn(trx, id), replyId, allPaid } as const
-        }),
-      )
-    },
     waitForRate(id, number, now) {
-      return write(() =>
-        db.transaction().execute(async (trx) => {
-          const current = await lockDeal(trx, id)
-          if (!current || current.plan_transfer === null) return { status: 'not-found' } as const
-          if (!WATCHED.includes(current.status)) return { status: 'wrong-state', current: current.status } as const
-          const rate = await trx.selectFrom('deal_rates').select(['id', 'paid_at']).where('deal_id', '=', id).where('number', '=', number).executeTakeFirst()
-          if (!rate) return { status: 'not-found' } as const
-          if (rate.paid_at !== null) return { status: 'already-paid' } as const
-          await trx.updateTable('deal_rates').set({ waited_at: now }).where('id', '=', rate.id).execute()
-          return { status: 'done', deal: await dealIn(trx, id), replyId: null, allPaid: false } as const
-        }),
-      )
+      return transact(async (work) => {
+        const { trx } = work
+        const current = await lockDeal(work, id)
+        if (!current || current.plan_transfer === null) return { status: 'not-found' } as const
+        if (!WATCHED.includes(current.status)) return { status: 'wrong-state', current: current.status } as const
+        const rate = await trx.selectFrom('deal_rates').select(['id', 'paid_at']).where('deal_id', '=', id).where('number', '=', number).executeTakeFirst()
+        if (!rate) return { status: 'not-found' } as const
+        if (rate.paid_at !== null) return { status: 'already-paid' } as const
+        await trx.updateTable('deal_rates').set({ waited_at: now }).where('id', '=', rate.id).execute()
+        return { status: 'done', deal: await dealIn(work, id), replyId: null, allPaid: false } as const
+      })
     },
     async rateRemindersDue(now) {
       const rows = await guard(() =>
@@ -103,36 +77,35 @@ export function dealRateStore(db: Kysely<Database>, dialect: DialectSpecifics): 
     },
     queueRateReminder(id, number, reminder, mails, now, notify) {
       const column = reminder === 'rate-reminder' ? 'reminded_at' : 'overdue_at'
-      return write(() =>
-        db.transaction().execute(async (trx) => {
-          const current = await lockDeal(trx, id)
-          if (!current || !WATCHED.includes(current.status)) return false
-          // The mark and the mails together: of two processes one sets it, one set of mails.
-          const marked = await trx
-            .updateTable('deal_rates')
-            .set({ [column]: now })
-            .where('deal_id', '=', id)
-            .where('number', '=', number)
-            .where('paid_at', 'is', null)
-            .where(column, 'is', null)
-            .executeTakeFirst()
-          if (Number(marked.numUpdatedRows) !== 1) return false
-          // Due at once for the outbox, which sends by the real clock: a run at a time ahead (a test's runDue(now))
-          // must not hold the mail back until that time comes.
-          const due = Math.min(now, Date.now())
-          for (const mail of mails) await queueMail(trx, current, mail, due)
-          if (reminder === 'rate-overdue')
-            await queueDealNotifications(
-              trx,
-              { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain },
-              'overdue',
-              notify,
-              due,
-              number,
-            )
-          return true
-        }),
-      )
+      return transact(async (work) => {
+        const { trx } = work
+        const current = await lockDeal(work, id)
+        if (!current || !WATCHED.includes(current.status)) return false
+        // The mark and the mails together: of two processes one sets it, one set of mails.
+        const marked = await trx
+          .updateTable('deal_rates')
+          .set({ [column]: now })
+          .where('deal_id', '=', id)
+          .where('number', '=', number)
+          .where('paid_at', 'is', null)
+          .where(column, 'is', null)
+          .executeTakeFirst()
+        if (Number(marked.numUpdatedRows) !== 1) return false
+        // Due at once for the outbox, which sends by the real clock: a run at a time ahead (a test's runDue(now))
+        // must not hold the mail back until that time comes.
+        const due = Math.min(now, Date.now())
+        for (const mail of mails) await queueDealMail(trx, current, mail, due)
+        if (reminder === 'rate-overdue')
+          await queueDealNotifications(
+            trx,
+            { id, inquiryId: Number(current.inquiry_id), token: current.token, domain: current.domain },
+            'overdue',
+            notify,
+            due,
+            number,
+          )
+        return true
+      })
     },
   }
 }

@@ -1,7 +1,7 @@
 // A deal's deadline reminders (decision 036): which are due, and each one's mail queued with its mark in one
 // transaction. Instalment plans' rates have their own (deal-rates.ts).
 import type { Kysely } from 'kysely'
-import { queueMail } from './deal-record.ts'
+import { queueDealMail } from './deal-step.ts'
 import { queueDealNotifications } from './notifications.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
@@ -73,7 +73,7 @@ export function dealReminderStore(db: Kysely<Database>, dialect: DialectSpecific
             .select(['d.inquiry_id', 'i.token', 'i.domain'])
             .where('d.id', '=', id)
             .executeTakeFirstOrThrow()
-          await queueMail(trx, { inquiry_id: Number(inquiry.inquiry_id), token: inquiry.token, domain: inquiry.domain }, mail, now)
+          await queueDealMail(trx, { inquiryId: Number(inquiry.inquiry_id), token: inquiry.token, domain: inquiry.domain }, mail, now)
           if (reminder === 'payment-overdue')
             await queueDealNotifications(
               trx,

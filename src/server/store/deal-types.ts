@@ -1,6 +1,6 @@
 // The store's part for the negotiation (store/deal.ts; docs/negotiation.md).
 import type { DealTemplateKind } from '../../shared/console-api.ts'
-import type { NewDeal } from './deal-record-types.ts'
+import type { NewDeal } from './tables/deals.ts'
 import type { InquiryStatus, OfferedPlan } from './inquiry-types.ts'
 
 /** A step of the negotiation (docs/negotiation.md): the mail's text is composed before it is stored. */

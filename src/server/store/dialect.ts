@@ -3,7 +3,7 @@
 import type { Expression, RawBuilder, Transaction } from 'kysely'
 import type { DialectName } from './migration-step.ts'
 import type { Database } from './schema.ts'
-import type { SaveResult } from './types.ts'
+import type { SaveResult } from './inquiry-types.ts'
 
 export interface DialectSpecifics {
   name: DialectName

@@ -31,7 +31,7 @@ export async function openStore(config: StoreConfig, options: SqliteStoreOptions
   const { deal } = config
   // Asked for only when there is a plain secret to seal: no key file is made for a store without one.
   const migration = { sealTotpSecret: deal && ((secret: string) => sealTotpSecret(sealKeyOf({ dataDir: config.dataDir, deal }), secret)), ...options.migration }
-  if (config.databaseUrl) return (await import('./postgres.ts')).createPostgresStore(config.databaseUrl, migration)
+  if (config.databaseUrl) return (await import('./postgres.ts')).createPostgresStore(config.databaseUrl, migration, options.onQuery)
   return createSqliteStore(sqliteFileOf(config), { ...options, migration })
 }
 

@@ -2,7 +2,7 @@
 // the transaction that makes the inquiry genuine, so that a crash leaves either the inquiry without them or both.
 import type { Transaction } from 'kysely'
 import type { Database } from './schema.ts'
-import type { DealEvent } from './types.ts'
+import type { DealEvent } from './inquiry-types.ts'
 
 /**
  * The outbox needs a Message-ID on every row; a notification carries none (its delivery id is the row's id), so

@@ -7,14 +7,15 @@ import { migrateToLatest } from './migrate.ts'
 import type { MigrationContext } from './migration-step.ts'
 import type { Database } from './schema.ts'
 import { createStore } from './store.ts'
+import { observed, type QueryObserver } from './unit-of-work.ts'
 import type { Store } from './types.ts'
 
 /** Any fixed number: with the wildcard's hash, the advisory lock under which one wildcard's names are counted. */
 const TLS_NAMES_LOCK = 4_711_002
 
-export async function createPostgresStore(databaseUrl: string, migration: MigrationContext = {}): Promise<Store> {
+export async function createPostgresStore(databaseUrl: string, migration: MigrationContext = {}, onQuery?: QueryObserver): Promise<Store> {
   const pool = createPool(databaseUrl)
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...observed(onQuery) })
   try {
     await guardedPg(() => migrateToLatest(db as Kysely<unknown>, 'postgres', migration))
   } catch (error) {

@@ -4,7 +4,10 @@ import type { Generated } from 'kysely'
 import type { AuditAction, AuditOutcome } from '../../shared/audit-api.ts'
 import type { Language } from '../../shared/language.ts'
 import type { ExpiryState, PointingState, RecordsState } from '../../shared/domain-checks.ts'
-import type { DealEvent, DealState, DomainNoticeEvent, InquiryStatus, OutboxStatus, ReplyKind, VisitMetric } from './types.ts'
+import type { DealState } from '../../shared/deal-api.ts'
+import type { DomainNoticeEvent } from './domain-check-types.ts'
+import type { DealEvent, InquiryStatus, OutboxStatus, ReplyKind } from './inquiry-types.ts'
+import type { VisitMetric } from './visit-types.ts'
 
 export interface Database {
   inquiries: {

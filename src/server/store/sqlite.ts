@@ -11,6 +11,7 @@ import { NodeSqliteDialect } from './node-sqlite-dialect.ts'
 import type { Database } from './schema.ts'
 import { guardedAsync, isTransientError } from './sqlite-common.ts'
 import { createStore } from './store.ts'
+import { observed, type QueryObserver } from './unit-of-work.ts'
 import { StoreUnavailableError, type SaveResult, type Store } from './types.ts'
 
 /**
@@ -43,6 +44,8 @@ export interface SqliteStoreOptions {
   log?: { error(details: object, message: string): void }
   /** What a schema step needs from the process: the key of the secrets sealed at rest. */
   migration?: MigrationContext
+  /** Sees every statement as it is run (a test counting a use case's queries). */
+  onQuery?: QueryObserver
 }
 
 // A savepoint per inquiry in the group commit: one that fails does not take the others with it.
@@ -55,7 +58,7 @@ export async function createSqliteStore(file: string, options: SqliteStoreOption
   const sqlite = openPrivately(file)
   // FULL: a 200 is only sent after the inquiry is on disk, even across a power loss. See docs/decisions/003.
   sqlite.exec('PRAGMA synchronous = FULL')
-  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(sqlite, file) })
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(sqlite, file), ...observed(options.onQuery) })
   try {
     // Foreign keys on only after migrating: a step that makes a table anew must drop the old one without its
     // references acting (migrate.ts checks them all before the migration commits).

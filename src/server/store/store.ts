@@ -3,6 +3,8 @@
 // inquiries are committed (group commit or one transaction each), the UTC-day expression, and the locks.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { writer, type DialectSpecifics } from './dialect.ts'
+import { unitOfWork } from './unit-of-work.ts'
+import { getInquiry } from './tables/inquiries.ts'
 import { inboxStore, INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
 import { outboxStore } from './outbox.ts'
 import { inquirySaver } from './save-inquiry.ts'
@@ -66,10 +68,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },
-    async getInquiry(id) {
-      const row = await guard(() => db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', '=', id).executeTakeFirst())
-      return row ? toInquiry(row) : null
-    },
+    getInquiry: (id) => guard(() => getInquiry(db, id)),
     async findInquiry(token, contentHash) {
       const row = await guard(() =>
         db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.token', '=', token).where('i.content_hash', '=', contentHash).executeTakeFirst(),
@@ -203,6 +202,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
         })
       })
     },
+    transact: unitOfWork(db, dialect),
     close: () => dialect.close(),
   }
   return store

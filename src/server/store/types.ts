@@ -1,7 +1,6 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
 import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
-import type { DealRateStore, DealRecordStore, DealReminderStore } from './deal-record-types.ts'
 import type {
   NewInquiry,
   NewReply,
@@ -19,31 +18,39 @@ import type {
   OutboxItem,
   OutboxStatus,
   OutboxHealth,
+  InvoiceAddress,
 } from './inquiry-types.ts'
 import type { JobStore } from './job-types.ts'
 import type { DnsUpdateStore } from './dns-types.ts'
 import type { DomainCheckStore } from './domain-check-types.ts'
-import type { PaymentStore } from './payment-types.ts'
-import type { InvoiceStore } from './invoice-types.ts'
 import type { DomainEditStore } from './domain-edits-types.ts'
 import type { PrivacyStore } from './privacy-types.ts'
 import type { AuditStore } from './audit-types.ts'
 import type { VisitStore } from './visit-types.ts'
+import type { DealChange, DealChangeResult, DealMail } from './deal-step.ts'
+import type { NewBankPayment } from './tables/bank-payments.ts'
+import type { RateReminder } from './tables/deal-rates.ts'
+import type { DealReminder, DealState, StoredDeal } from './tables/deals.ts'
+import type { InvoiceIssue, InvoiceListing, KeepAddressResult, LateInvoiceResult, StoredInvoice } from './tables/invoices.ts'
+import type { UnitOfWork } from './unit-of-work.ts'
 
 // The parts of the store with a file of their own; their types are these files', re-exported here.
 export type * from './inquiry-types.ts'
 export type * from './confirmation-types.ts'
 export type * from './deal-types.ts'
-export type * from './deal-record-types.ts'
 export type * from './privacy-types.ts'
 export type * from './job-types.ts'
-export type * from './payment-types.ts'
-export type * from './invoice-types.ts'
 export type * from './dns-types.ts'
 export type * from './domain-check-types.ts'
 export type * from './audit-types.ts'
 export type * from './domain-edits-types.ts'
 export type * from './visit-types.ts'
+// The deal's tables (decision 060): their types live beside their functions; these are the ones the features name.
+export type { DealReminder, DealState, NewDeal, StoredDeal } from './tables/deals.ts'
+export type { RateReminder, StoredRate } from './tables/deal-rates.ts'
+export type { AdvanceIssue, InvoiceIssue, InvoiceListing, KeepAddressResult, LateInvoiceResult, StoredInvoice } from './tables/invoices.ts'
+export type { DealChange, DealChangeResult, DealMail, SoldNotice } from './deal-step.ts'
+export type { Work } from './unit-of-work.ts'
 
 export interface Store
   extends
@@ -190,7 +197,107 @@ export interface Store
    * created by the first one that asks. SQLite keeps it in a file in DATA_DIR, PostgreSQL in the database.
    */
   secret(): Promise<string>
+  /** Runs a use case's steps in one transaction over the tables' functions (decision 060). */
+  transact: UnitOfWork
   close(): Promise<void>
+}
+
+// The Store's methods over the deal's tables, for the callers that do not hold a unit of work themselves (decision 060).
+
+export interface DealRecordStore {
+  getDeal(id: number): Promise<StoredDeal | null>
+  /** The deal whose link id hashes to `linkHash`, or null. */
+  dealByLink(linkHash: string): Promise<StoredDeal | null>
+  /** The open deal (not cancelled) of an inquiry, or null. */
+  openDealOf(inquiryId: number): Promise<StoredDeal | null>
+  /** Every deal, or those in one state; the next deadline first. */
+  listDeals(filter?: { status?: DealState }): Promise<StoredDeal[]>
+  /** One step of a deal composed by the caller: its new state and fields and its mail to the buyer, in one transaction. */
+  changeDeal(id: number, change: DealChange): Promise<DealChangeResult>
+  /** The sealed transfer code, or null. */
+  dealTransferCode(id: number): Promise<string | null>
+  /** An open deal (awaiting payment, paid, transferred) of a domain, or a completed one (sold); null when neither. */
+  dealOfDomain(domain: string): Promise<{ id: number; status: DealState } | null>
+  /** Every domain (ASCII) with a completed deal: sold, whatever the domains file says (decision 033). */
+  soldDomains(): Promise<string[]>
+  /** Transferred deals whose time to complete by themselves has come by `now`. */
+  dealsToComplete(now: number): Promise<number[]>
+  /** Erases the transfer codes of deals completed at or before `completedBy`; returns how many. */
+  eraseTransferCodes(completedBy: number): Promise<number>
+}
+
+/** A deal's deadline reminders (store/deal-reminders.ts; decision 036). */
+export interface DealReminderStore {
+  /** The deadline reminders due by `now` and not sent yet (decision 036), oldest deal first. */
+  dealRemindersDue(now: number): Promise<{ id: number; reminder: DealReminder }[]>
+  /**
+   * Queues a reminder's mail and marks it sent, in one transaction; false (nothing queued) when it was sent already or
+   * the deal has moved on since.
+   */
+  queueDealReminder(id: number, reminder: DealReminder, mail: DealMail, now: number, notify?: readonly string[]): Promise<boolean>
+}
+
+export type RateChangeResult =
+  | { status: 'done'; deal: StoredDeal; replyId: number | null; allPaid: boolean }
+  | { status: 'not-found' }
+  | { status: 'already-paid' }
+  | { status: 'wrong-state'; current: DealState }
+
+/** Instalment plans (store/deal-rates.ts; decision 042). */
+export interface DealRateStore {
+  /** The owner's decision to wait for an overdue rate (decision 042): marked, nobody mailed. */
+  waitForRate(id: number, number: number, now: number): Promise<RateChangeResult>
+  /** The rates' reminders due by `now` and not sent yet, of deals not cancelled. */
+  rateRemindersDue(now: number): Promise<{ id: number; number: number; reminder: RateReminder }[]>
+  /**
+   * Queues a rate's mails and marks the reminder sent, in one transaction (with `deal.overdue` for an overdue rate);
+   * false when it was sent already, the rate is paid or the deal cancelled.
+   */
+  queueRateReminder(id: number, number: number, reminder: RateReminder, mails: readonly DealMail[], now: number, notify?: readonly string[]): Promise<boolean>
+}
+
+/** Invoices (store/invoice.ts over tables/invoices.ts; decision 038). */
+export interface InvoiceStore {
+  /**
+   * Keeps the invoice address of a deal from a negotiation (the checkout's columns of its inquiry), in a transaction
+   * that also finds no invoice of the deal: an address on an issued invoice never changes.
+   */
+  keepInvoiceAddress(dealId: number, address: InvoiceAddress): Promise<KeepAddressResult>
+  /** Issues the invoice of a deal that is paid (or further) and has none, without a mail: the buyer's page lists it. */
+  issueLateInvoice(dealId: number, issue: Extract<InvoiceIssue, { kind: 'invoice' }>, now: number): Promise<LateInvoiceResult>
+  /**
+   * The invoice with its PDF, whose bytes are checked against the stored SHA-256 on every read: InvoiceHashMismatchError
+   * when they differ (changed or swapped in the database), or one of the two is missing.
+   */
+  getInvoice(id: number): Promise<StoredInvoice | null>
+  /** A deal's invoices, oldest first. */
+  dealInvoices(dealId: number): Promise<InvoiceListing[]>
+  /** Every invoice, newest first. */
+  listInvoices(): Promise<InvoiceListing[]>
+  /** The invoices that go with the mail of this reply. */
+  replyInvoices(replyId: number): Promise<number[]>
+  /**
+   * Keeps the PDF drawn for an invoice, unless one is kept already (another process drew it first): an invoice's
+   * bytes never change once stored. Returns the bytes and hash that are kept.
+   */
+  keepInvoicePdf(id: number, pdf: Buffer, sha256: string): Promise<{ pdf: Buffer; sha256: string }>
+  /**
+   * Erases the invoices issued before `issuedBefore` (their retention period over, decision 038), in one transaction;
+   * an invoice whose Stornorechnung is still kept stays with it. Returns the erased numbers.
+   */
+  eraseInvoicesIssuedBefore(issuedBefore: number): Promise<number[]>
+}
+
+/** Bank statements (store/payments.ts over tables/bank-payments.ts; decision 040). */
+export interface PaymentStore {
+  /** Which of these keys are recorded, with the deal each went to (null once the deal is erased). */
+  bankPaymentsByKey(keys: readonly string[]): Promise<Map<string, number | null>>
+  /** Net minor units recorded per deal (payments less returns), in the deal's currency. */
+  receivedByDeal(dealIds: readonly number[]): Promise<Map<number, number>>
+  /** Net minor units recorded per reference of these deals (an instalment plan's rates, decision 042). */
+  receivedByReference(dealIds: readonly number[]): Promise<Map<string, number>>
+  /** Records the bookings not recorded yet, in one transaction; returns how many were new. */
+  recordBankPayments(payments: readonly NewBankPayment[], now: number): Promise<number>
 }
 
 /** What the sessions page shows of a session (decision 041). */
@@ -232,43 +339,4 @@ interface TotpRecord {
   lastStep: number
 }
 
-/** Thrown when the store cannot take a write now (disk full, locked): the client is told to retry, never "ok". */
-export class StoreUnavailableError extends Error {
-  override name = 'StoreUnavailableError'
-}
-
-/**
- * Thrown when an invoice's stored PDF does not have the stored SHA-256 (decision 038): the bytes were changed or
- * swapped outside the server. Its bytes are handed to no one (a 500, a failed CLI command, a mail held back) until
- * the invoice is restored from a backup.
- */
-export class InvoiceHashMismatchError extends Error {
-  override name = 'InvoiceHashMismatchError'
-  /** The invoice's number in the gapless sequence. */
-  readonly invoice: number
-  constructor(invoice: number, detail: string) {
-    super(`invoice ${invoice}: hash mismatch, ${detail}; its bytes are not handed out (restore the invoice from a backup)`)
-    this.invoice = invoice
-  }
-}
-
-/** Wraps work so that a failure `isTransient` calls "not now" becomes StoreUnavailableError (503 + Retry-After). */
-export function guardBy(isTransient: (error: unknown) => boolean) {
-  const unavailable = (error: unknown) => (isTransient(error) ? new StoreUnavailableError((error as Error).message, { cause: error }) : error)
-  return {
-    sync<T>(work: () => T): T {
-      try {
-        return work()
-      } catch (error) {
-        throw unavailable(error)
-      }
-    },
-    async async<T>(work: () => Promise<T>): Promise<T> {
-      try {
-        return await work()
-      } catch (error) {
-        throw unavailable(error)
-      }
-    },
-  }
-}
+export { guardBy, InvoiceHashMismatchError, StoreUnavailableError } from './errors.ts'

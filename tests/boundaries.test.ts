@@ -45,3 +45,33 @@ test('React renders the page on both sides: no other renderer is installed, bund
   expect(server).toMatch(/renderToString/)
   expect(`${client[0]}${server}`).not.toMatch(/preact/i)
 })
+
+test("the public app's chunk reaches the deal page's and the checkout's code only by a dynamic import (decision 063)", () => {
+  const assets = path.join(root, 'dist/server/assets')
+  // The built-ins' facades (vite.config.ts) have no source map and no sources of ours.
+  const sourcesOf = (chunk: string): string[] =>
+    fs.existsSync(path.join(assets, `${chunk}.map`)) ? JSON.parse(fs.readFileSync(path.join(assets, `${chunk}.map`), 'utf8')).sources : []
+  const chunks = fs.readdirSync(assets).filter((name) => name.endsWith('.js'))
+  // The chunk that holds buildApp, and every chunk its static imports load with it (the build writes them as
+  // `from"./name.js"`; a dynamic import is `import("./name.js")`, loaded when it runs).
+  const app = chunks.filter((chunk) => sourcesOf(chunk).some((source) => source.endsWith('src/server/app.ts')))
+  expect(app).toHaveLength(1)
+  const loaded = new Set<string>()
+  const visit = (chunk: string) => {
+    if (loaded.has(chunk)) return
+    loaded.add(chunk)
+    for (const [, imported] of fs.readFileSync(path.join(assets, chunk), 'utf8').matchAll(/(?:from|import)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)) visit(imported!)
+  }
+  visit(app[0]!)
+  const atStart = [...loaded].flatMap(sourcesOf)
+  const firstUse = [
+    'src/server/deal/page-handlers.ts',
+    'src/server/checkout/handlers.ts',
+    'src/client/components/DealPage.tsx',
+    'src/client/components/CheckoutPage.tsx',
+  ]
+  expect(firstUse.filter((file) => atStart.some((source) => source.endsWith(file)))).toEqual([])
+  // The modules exist in the build, each reached by its route's first request.
+  const all = chunks.flatMap(sourcesOf)
+  expect(firstUse.filter((file) => !all.some((source) => source.endsWith(file)))).toEqual([])
+})

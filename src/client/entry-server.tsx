@@ -2,11 +2,9 @@ import { renderToString } from 'react-dom/server'
 import type { Language } from '../shared/language.ts'
 import { TEXTS } from '../shared/texts-all.ts'
 import { escapeHtml } from '../shared/html.ts'
-import { CheckoutPage } from './components/CheckoutPage.tsx'
-import { DealPage } from './components/DealPage.tsx'
 import { DomainList } from './components/DomainList.tsx'
 import { LandingPage } from './components/LandingPage.tsx'
-import { PROPS_ELEMENT_ID, type CheckoutPageProps, type DealPageProps, type DomainListProps, type PageProps } from './page-props.ts'
+import { PROPS_ELEMENT_ID, type DomainListProps, type PageProps } from './page-props.ts'
 
 export function renderApp(props: PageProps): string {
   return renderToString(<LandingPage {...props} />)
@@ -15,16 +13,6 @@ export function renderApp(props: PageProps): string {
 /** GET /domains: rendered on the server only; it has no script, its links and form work without one. */
 export function renderDomainList(props: DomainListProps): string {
   return renderToString(<DomainList {...props} />)
-}
-
-/** GET /kauf/…: the buyer's deal page, rendered on the server only (no script). */
-export function renderDealPage(props: DealPageProps): string {
-  return renderToString(<DealPage {...props} />)
-}
-
-/** GET /kaufen: the checkout at the fixed price, rendered on the server only (no script). */
-export function renderCheckoutPage(props: CheckoutPageProps): string {
-  return renderToString(<CheckoutPage {...props} />)
 }
 
 /** The page's title and description; a sold name's say that it was sold, not that it is for sale. */

@@ -20,7 +20,8 @@ if (!process.env.NODE_COMPILE_CACHE) {
   module.enableCompileCache(fileURLToPath(new URL('../../node_modules/.cache/domain-lander/', import.meta.url)))
 }
 
-const { exitOnStartupError, serve } = await import('./serve.ts')
 // dist/server/main.js -> dist/client
 const clientDir = process.env.CLIENT_DIR ?? fileURLToPath(new URL('../client/', import.meta.url))
-serve({ clientDir }).catch(exitOnStartupError)
+// Not awaited at the top level: a top-level await anywhere in the build turns off the bundler's chunk optimisation
+// (common chunks merged, no chunk loaded twice over), which keeps the modules a start loads few (decision 063).
+void import('./serve.ts').then(({ exitOnStartupError, serve }) => serve({ clientDir }).catch(exitOnStartupError))

@@ -6,6 +6,8 @@ import { facturXOf } from './e-invoice.ts'
 import { renderInvoicePdf } from './pdf.ts'
 
 const { data, eInvoice } = workerData as { data: InvoiceData; eInvoice: boolean }
-const drawn = await renderInvoicePdf(data)
-const pdf = eInvoice ? await facturXOf(data, drawn) : drawn
-parentPort!.postMessage(pdf)
+// A chain, not a top-level await: one anywhere in the server's build turns off the bundler's chunk optimisation for
+// all of it (decision 063). A rejection ends the worker with an error, as a thrown await did.
+void renderInvoicePdf(data)
+  .then((drawn) => (eInvoice ? facturXOf(data, drawn) : drawn))
+  .then((pdf) => parentPort!.postMessage(pdf))

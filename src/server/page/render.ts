@@ -6,6 +6,9 @@ import zlib from 'node:zlib'
 import type { ViteDevServer } from 'vite'
 import type { CheckoutPageProps, DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
 import * as entryServer from '../../client/entry-server.tsx'
+import type * as entryCheckout from '../../client/entry-checkout.tsx'
+import type * as entryDeal from '../../client/entry-deal.tsx'
+import { onFirstUse } from '../http/on-first-use.ts'
 import { escapeHtml } from '../../shared/html.ts'
 import type { Language } from '../../shared/language.ts'
 import { compressTemplate, spliceGzip, type GzipTemplate } from './gzip-splice.ts'
@@ -32,10 +35,13 @@ export interface PageRenderer {
   domainList(props: DomainListProps): string
   /** A legal text (Impressum, Datenschutz): plain text, paragraphs kept. */
   legal(language: Language, title: string, text: string): string
-  /** A buyer's deal page (/kauf/…), without script; `noindex`: it is one person's page. */
-  dealPage(props: DealPageProps, title: string): string
-  /** The checkout at the fixed price (/kaufen), without script; `noindex`: a form, not content. */
-  checkoutPage(props: CheckoutPageProps, title: string): string
+  /**
+   * A buyer's deal page (/kauf/…), without script; `noindex`: it is one person's page. Its components load with the
+   * first one (decision 063).
+   */
+  dealPage(props: DealPageProps, title: string): Promise<string>
+  /** The checkout at the fixed price (/kaufen), without script; `noindex`: a form, not content. Loaded as the deal page. */
+  checkoutPage(props: CheckoutPageProps, title: string): Promise<string>
   /** Content-Security-Policy sources that allow the pages' inline style sheet (its hash), for `style-src`. */
   styleSources: string[]
   /** Content-Security-Policy sources that allow the page's inline scripts (the loader, by its hash), for `script-src`. */
@@ -80,7 +86,16 @@ export function createPageRenderer(clientDir: string): PageRenderer {
   if (!fs.existsSync(file)) {
     throw new Error(`${file} is missing: run "npm run build" first (npm start does it for you).`)
   }
-  return rendererFrom(fs.readFileSync(file, 'utf8'), entryServer)
+  return rendererFrom(fs.readFileSync(file, 'utf8'), entryServer, {
+    deal: onFirstUse(() => import('../../client/entry-deal.tsx')),
+    checkout: onFirstUse(() => import('../../client/entry-checkout.tsx')),
+  })
+}
+
+/** The pages that only some requests need, loaded when one does (decision 063); the dev server loads them anew each time. */
+interface PagesOnFirstUse {
+  deal(): Promise<typeof entryDeal>
+  checkout(): Promise<typeof entryCheckout>
 }
 
 /** A renderer whose page is read anew before each request (`refresh`, called by vite-dev.ts). */
@@ -99,7 +114,10 @@ export async function createDevPageRenderer(vite: ViteDevServer): Promise<DevPag
   const renderer = (): PageRenderer => current!
   const refresh = async (url: string) => {
     const html = await vite.transformIndexHtml(url, fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8'))
-    current = rendererFrom(html, (await vite.ssrLoadModule(path.join(clientDir, 'entry-server.tsx'))) as typeof entryServer)
+    current = rendererFrom(html, (await vite.ssrLoadModule(path.join(clientDir, 'entry-server.tsx'))) as typeof entryServer, {
+      deal: async () => (await vite.ssrLoadModule(path.join(clientDir, 'entry-deal.tsx'))) as typeof entryDeal,
+      checkout: async () => (await vite.ssrLoadModule(path.join(clientDir, 'entry-checkout.tsx'))) as typeof entryCheckout,
+    })
   }
   await refresh('/')
   return {
@@ -124,7 +142,8 @@ const GERMAN_ROOT = '<html lang="de">'
 
 function rendererFrom(
   template: string,
-  { TEXTS, renderApp, renderCheckoutPage, renderDealPage, renderDomainList, renderHead, renderProps }: typeof entryServer,
+  { TEXTS, renderApp, renderDomainList, renderHead, renderProps }: typeof entryServer,
+  pages: PagesOnFirstUse,
 ): PageRenderer {
   if (!template.includes(GERMAN_ROOT)) throw new Error(`index.html has no ${GERMAN_ROOT}`)
   // The build puts the style sheet and the loader into the page (vite.config.ts); the CSP allows these elements by
@@ -203,7 +222,8 @@ function rendererFrom(
         .replace('<!--app-head-->', () => head.join('\n    '))
         .replace('<!--app-html-->', () => renderDomainList(props))
     },
-    dealPage(props, title) {
+    async dealPage(props, title) {
+      const { renderDealPage } = await pages.deal()
       const head = [
         `<title>${escapeHtml(title)}</title>`,
         '<meta name="robots" content="noindex,nofollow" />',
@@ -213,7 +233,8 @@ function rendererFrom(
         .replace('<!--app-head-->', () => head.join('\n    '))
         .replace('<!--app-html-->', () => renderDealPage(props))
     },
-    checkoutPage(props, title) {
+    async checkoutPage(props, title) {
+      const { renderCheckoutPage } = await pages.checkout()
       const head = [`<title>${escapeHtml(title)}</title>`, '<meta name="robots" content="noindex,nofollow" />']
       return inLanguage(noticeTemplate, props.language)
         .replace('<!--app-head-->', () => head.join('\n    '))

@@ -3,7 +3,6 @@
 // answers to forms sent without script and the 404 handler all answer through here.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CheckoutPageProps, DealPageProps, DomainListProps, PageProps } from '../../client/page-props.ts'
-import { DEAL_TEXTS } from '../../shared/deal-texts.ts'
 import { priceText } from '../../shared/price-terms.ts'
 import { TEXTS } from '../../shared/texts-all.ts'
 import { TEXT } from '../../shared/texts.ts'
@@ -39,10 +38,13 @@ export interface PageView {
   renderDomainList(props: DomainListProps): string
   /** Answers with a page renderDomainList made. */
   domainList(reply: FastifyReply, site: AnswerLanguage, html: string): FastifyReply
-  /** A buyer's deal page (/kauf/…), in the buyer's language: never cached, never indexed. */
-  dealPage(reply: FastifyReply, statusCode: number, props: DealPageProps): FastifyReply
-  /** The checkout at the fixed price (/kaufen), in the site's language: never cached (it carries a token), never indexed. */
-  checkoutPage(reply: FastifyReply, site: AnswerLanguage, statusCode: number, props: CheckoutPageProps): FastifyReply
+  /**
+   * A buyer's deal page (/kauf/…), in the buyer's language (`title` too): never cached, never indexed. Answered once
+   * the page's components are loaded, with the first such page (decision 063).
+   */
+  dealPage(reply: FastifyReply, statusCode: number, props: DealPageProps, title: string): Promise<FastifyReply>
+  /** The checkout at the fixed price (/kaufen), in the site's language: never cached (it carries a token), never indexed. Loaded as the deal page. */
+  checkoutPage(reply: FastifyReply, site: AnswerLanguage, statusCode: number, props: CheckoutPageProps): Promise<FastifyReply>
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -180,18 +182,13 @@ export function createPageView(deps: { secret: string; renderer: PageRenderer; s
       }
       return lookup.site
     },
-    dealPage(reply, statusCode, props) {
-      return reply
-        .code(statusCode)
-        .type(HTML)
-        .header('cache-control', 'no-store')
-        .header('x-robots-tag', 'noindex, nofollow')
-        .send(renderer.dealPage(props, DEAL_TEXTS[props.language].title(props.domain)))
+    async dealPage(reply, statusCode, props, title) {
+      const html = await renderer.dealPage(props, title)
+      return reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow').send(html)
     },
-    checkoutPage(reply, site, statusCode, props) {
-      return varyByLanguage(reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow'), site).send(
-        renderer.checkoutPage(props, TEXTS[props.language].checkoutTitle(props.host)),
-      )
+    async checkoutPage(reply, site, statusCode, props) {
+      const html = await renderer.checkoutPage(props, TEXTS[props.language].checkoutTitle(props.host))
+      return varyByLanguage(reply.code(statusCode).type(HTML).header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow'), site).send(html)
     },
     renderDomainList: (props) => renderer.domainList(props),
     domainList(reply, site, html) {

@@ -32,6 +32,17 @@ const POSTGRES_ONLY = [
   'tests/integration/{deals-instances,domains-instances,instances,invoices-instances,store-faults-postgres}.test.ts',
 ]
 
+// The unit files next to the sources share their workers on SQLite (project "sqlite-unit", isolate: false): each
+// file then imports only what the files before it in the same worker have not, where an isolated file evaluates its
+// whole module graph afresh (decision 054: 76-80 CPU-seconds for them, 115-121 isolated). What may not share a
+// worker stays isolated in "sqlite": a file that mocks a module (the mock would be taken by, or miss, the copy
+// already in the worker's cache), and the two whose inputs are millions of characters deep or tens of megabytes (the
+// largest heaps, 365-440 MB, on top of every earlier file's modules). A file added next to the sources shares by
+// default; it belongs here when it mocks a module or keeps state at module level that a later file would see.
+// `npm test -- --project sqlite` runs "sqlite-unit" too (scripts/test.ts). The postgres project's unit files stay
+// isolated: sharing, they cost more (decision 054).
+const UNIT_ISOLATED = ['src/server/domains-edit/list.test.ts', 'src/server/import/{plan,source}.test.ts']
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -47,9 +58,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
-          include: ['src/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
+          include: [...UNIT_ISOLATED, 'tests/**/*.test.ts'],
           exclude: POSTGRES_ONLY,
           globalSetup: ['tests/helpers/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite-unit',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: [...POSTGRES_ONLY, ...UNIT_ISOLATED],
+          isolate: false,
+          globalSetup: ['tests/helpers/global-setup-unit.ts'],
         },
       },
       {

@@ -8,7 +8,14 @@ import { build, root } from './build-lib.ts'
 import { ensureTool, type ToolName } from './system-tools.ts'
 
 await build()
-const filters = process.argv.slice(2)
+// A store's unit files share their workers in a project of their own (vitest.config.ts: "sqlite-unit"), so
+// `--project sqlite` picks that one too: the project names the store, as it did before the unit files moved.
+const UNIT_PROJECTS: Record<string, string> = { sqlite: 'sqlite-unit' }
+const filters = process.argv.slice(2).flatMap((arg, i, args) => {
+  const project = arg.startsWith('--project=') ? arg.slice('--project='.length) : args[i - 1] === '--project' ? arg : undefined
+  const unit = project && UNIT_PROJECTS[project]
+  return unit ? [arg, ...(arg === project ? ['--project', unit] : [`--project=${unit}`])] : [arg]
+})
 const tools = {
   CHROMIUM_PATH: ensureTool('chromium'),
   CADDY_PATH: ensureTool('caddy'),

@@ -3,10 +3,10 @@
 // backoff while the DNS server is down. Every process runs it: the store queues a change once and leases each update
 // to one sender.
 import type { FastifyBaseLogger } from 'fastify'
-import { createLeasedQueue, storeTable, type Attempt, type Outcome } from '../queue/leased-queue.ts'
+import { createLeasedQueue, type Attempt, type Outcome } from '../queue/leased-queue.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
-import { namesText } from '../store/dns-updates.ts'
-import type { DnsNameRecords, DnsUpdateItem, Store } from '../store/types.ts'
+import { namesText } from '../store/tables/dns-updates.ts'
+import type { DnsUpdateItem, DnsUpdateSent, Store } from '../store/types.ts'
 import type { DnsUpdateConfig } from './publish.ts'
 
 // The update code brings dns2, whose index loads node:tls, node:https and node:http2 for its DNS-over-TLS/HTTPS
@@ -34,7 +34,8 @@ export interface DnsWorker {
 }
 
 export function createDnsWorker(options: {
-  store: Store
+  /** The updates' queue functions (store/tables/dns-updates.ts) and what the watch and a delivery read or queue. */
+  store: Pick<Store, 'queues' | 'dnsZoneStates' | 'queueDnsUpdate' | 'dnsPublishedNames'>
   settings: DnsUpdateConfig
   /** The domains file in force, and the names sold through a deal. */
   domains(): DomainsConfig
@@ -96,22 +97,15 @@ export function createDnsWorker(options: {
     void startWatch()
   }
 
-  /** The names each update in flight is sent with: its mark stores them as the zone's published ones. */
-  const sentNames = new Map<number, { zone: string; names: DnsNameRecords[] }>()
-
   // The signal ends the exchange in flight when the worker stops: a shutdown does not wait for a server that stalls.
-  async function deliver(item: DnsUpdateItem, signal: AbortSignal): Promise<Attempt> {
+  // A sent update carries the names it was sent with: its mark stores them as the zone's published ones.
+  async function deliver(item: DnsUpdateItem, signal: AbortSignal): Promise<Attempt<DnsUpdateSent>> {
     const { sendZoneUpdate, withRemoved } = await publishing()
     const names = withRemoved(item.names, await store.dnsPublishedNames(item.zone))
     const result = await sendZoneUpdate(settings, item.zone, names, now, { timeoutMs: sendTimeoutMs, signal })
-    if (result.status === 'sent') sentNames.set(item.id, { zone: item.zone, names })
-    return result.status === 'sent' ? result : { status: result.status === 'failed' ? 'failed' : 'retry', error: result.error }
-  }
-
-  async function markSent(id: number, at: number) {
-    const { zone, names } = sentNames.get(id)!
-    sentNames.delete(id)
-    await store.markDnsUpdateSent(id, zone, names, at)
+    return result.status === 'sent'
+      ? { status: 'sent', zone: item.zone, names }
+      : { status: result.status === 'failed' ? 'failed' : 'retry', error: result.error }
   }
 
   function report(item: DnsUpdateItem, outcome: Outcome) {
@@ -122,12 +116,8 @@ export function createDnsWorker(options: {
     else log.warn({ ...fields, retryInMs: outcome.retryInMs, reason: outcome.error }, 'DNS update not sent, will retry')
   }
 
-  const queue = createLeasedQueue<DnsUpdateItem>(
-    storeTable(
-      store,
-      { claim: 'claimDnsUpdates', nextDueAt: 'nextDnsUpdateDueAt', markRetry: 'markDnsUpdateRetry', markFailed: 'markDnsUpdateFailed' },
-      { markSent },
-    ),
+  const queue = createLeasedQueue(
+    store.queues.dnsUpdates,
     // A zone's next update becomes claimable once the one before it is done.
     { name: 'DNS updates', deliver, report, chained: true },
     options,

@@ -67,7 +67,7 @@ export function bootstrapHolder(options: { url?: URL; timeoutMs?: number; allowL
 
 /** Every check as one run would do it: the due names checked, stored, and the owner's notifications queued. */
 export async function runDomainChecks(options: {
-  store: Store
+  store: Pick<Store, 'domainChecks' | 'saveDomainChecks'>
   /** The names the server shows and sells (sold and unlisted ones are not checked). */
   listed: ForSaleDomain[]
   checks: Omit<CheckOptions, 'bootstrap' | 'now'>
@@ -104,7 +104,7 @@ export async function runDomainChecks(options: {
 }
 
 export function domainCheckJob(options: {
-  store: Store
+  store: Pick<Store, 'domainChecks' | 'saveDomainChecks'>
   listed: () => ForSaleDomain[]
   checks: Omit<CheckOptions, 'bootstrap' | 'now' | 'signal'>
   bootstrap: ReturnType<typeof bootstrapHolder>

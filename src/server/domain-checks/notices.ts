@@ -1,4 +1,4 @@
-// Sends domain.unreachable and domain.expiring from their outbox (store/domain-checks.ts), as the mail outbox sends
+// Sends domain.unreachable and domain.expiring from their outbox (store/tables/domain-notices.ts), as the mail outbox sends
 // an inquiry's webhooks (decision 019): leased, signed, 2 s doubling to 15 min, given up after 5 days. Every process
 // runs it; a lease gives each notification to one.
 import type { FastifyBaseLogger } from 'fastify'
@@ -7,14 +7,15 @@ import { domainNoticeMessage } from '../notify/domain-notice.ts'
 import { sendMessage } from '../notify/send.ts'
 import { notifyHost } from '../lib/notify-targets.ts'
 import type { DomainNoticeItem, Store } from '../store/types.ts'
-import { createLeasedQueue, storeTable, type Attempt, type LeasedQueue, type Outcome } from '../queue/leased-queue.ts'
+import { createLeasedQueue, type Attempt, type LeasedQueue, type Outcome } from '../queue/leased-queue.ts'
 
 const NOTIFY_TIMEOUT_MS = 10_000
 
 export type NoticeSender = LeasedQueue
 
 export function createNoticeSender(options: {
-  store: Store
+  /** Only the notices' queue functions (store/tables/domain-notices.ts). */
+  store: Pick<Store, 'queues'>
   log: FastifyBaseLogger
   owner: string
   leaseMs: number
@@ -39,12 +40,5 @@ export function createNoticeSender(options: {
     else log.error({ ...fields, reason: outcome.error }, 'NOTIFICATION FAILED')
   }
 
-  const table = storeTable<DomainNoticeItem, Store>(store, {
-    claim: 'claimDomainNotices',
-    nextDueAt: 'nextDomainNoticeDueAt',
-    markSent: 'markDomainNoticeSent',
-    markRetry: 'markDomainNoticeRetry',
-    markFailed: 'markDomainNoticeFailed',
-  })
-  return createLeasedQueue(table, { name: 'domain notifications', deliver, report }, options)
+  return createLeasedQueue(store.queues.domainNotices, { name: 'domain notifications', deliver, report }, options)
 }

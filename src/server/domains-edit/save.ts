@@ -14,7 +14,7 @@ import { lockDomainsFile, LockBusy } from '../import/lock.ts'
 import { commitReplacement, discardReplacement } from '../import/replace-file.ts'
 import type { EditJob, EditResult } from './plan.ts'
 
-/** The store's numbered edits (store/domain-edits.ts), or null where there is no store (a CLI run before any server). */
+/** The store's numbered edits (store/tables/domain-edits.ts), or null where there is no store (a CLI run before any server). */
 export interface EditJournal {
   /** The edits after this number, oldest first. */
   after(version: number): Promise<{ version: number; edits: ResolvedEdit[] }[]>

@@ -42,7 +42,7 @@ export interface InvoiceFile {
   filename: string
 }
 
-export async function invoiceFile(store: Store, id: number): Promise<InvoiceFile | null> {
+export async function invoiceFile(store: Pick<Store, 'getInvoice' | 'keepInvoicePdf'>, id: number): Promise<InvoiceFile | null> {
   const invoice = await store.getInvoice(id)
   if (!invoice) return null
   const data = JSON.parse(invoice.data) as InvoiceData
@@ -55,7 +55,10 @@ export async function invoiceFile(store: Store, id: number): Promise<InvoiceFile
 }
 
 /** The PDFs that go with a reply's mail, as nodemailer attachments. */
-export async function invoiceAttachments(store: Store, replyId: number): Promise<{ filename: string; content: Buffer; contentType: string }[]> {
+export async function invoiceAttachments(
+  store: Pick<Store, 'replyInvoices' | 'getInvoice' | 'keepInvoicePdf'>,
+  replyId: number,
+): Promise<{ filename: string; content: Buffer; contentType: string }[]> {
   const files = await Promise.all((await store.replyInvoices(replyId)).map((id) => invoiceFile(store, id)))
   return files.filter((file) => file !== null).map((file) => ({ filename: file.filename, content: file.pdf, contentType: 'application/pdf' }))
 }

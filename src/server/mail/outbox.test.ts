@@ -33,11 +33,17 @@ test('a batch that takes longer than half its lease is given back and claimed an
   let claims = 0
   const watched: Store = {
     ...store,
-    async claimDueMail(now, limit, owner, leaseMs) {
-      claims++
-      const items = await store.claimDueMail(now, limit, owner, leaseMs)
-      items.forEach((item) => claimedAt.set(item.inquiry.id, now))
-      return items
+    queues: {
+      ...store.queues,
+      outbox: {
+        ...store.queues.outbox,
+        async claim(now, limit, owner, leaseMs) {
+          claims++
+          const items = await store.queues.outbox.claim(now, limit, owner, leaseMs)
+          items.forEach((item) => claimedAt.set(item.inquiry.id, now))
+          return items
+        },
+      },
     },
   }
   for (let i = 0; i < 6; i++) {
@@ -114,9 +120,15 @@ test('new mail kicked before the delayed start is sent at once by this process; 
   const worker = createOutboxWorker({
     store: {
       ...store,
-      claimDueMail(...args) {
-        claims++
-        return store.claimDueMail(...args)
+      queues: {
+        ...store.queues,
+        outbox: {
+          ...store.queues.outbox,
+          claim(...args) {
+            claims++
+            return store.queues.outbox.claim(...args)
+          },
+        },
       },
     },
     transport: {

@@ -12,7 +12,7 @@ import { composeDealMail, composeSoldNotice } from './deal-mail.ts'
 import { composeDealStepMail } from './deal-step-mail.ts'
 import { invoiceAttachments } from '../invoice/files.ts'
 import type { MailTransport } from './transport.ts'
-import { createLeasedQueue, storeTable, RETRY, retryDelay, type Attempt, type LeasedQueue, type Outcome } from '../queue/leased-queue.ts'
+import { createLeasedQueue, RETRY, retryDelay, type Attempt, type LeasedQueue, type Outcome } from '../queue/leased-queue.ts'
 
 // The backoff is the queue's (decision 057); named here too, where it was first.
 export { RETRY, retryDelay }
@@ -46,7 +46,8 @@ export interface NotifyOptions {
 export type OutboxWorker = LeasedQueue
 
 export function createOutboxWorker(options: {
-  store: Store
+  /** The outbox's queue functions (store/tables/outbox.ts), the deals of notifications and the invoices of mails. */
+  store: Pick<Store, 'queues' | 'getDeal' | 'replyInvoices' | 'getInvoice' | 'keepInvoicePdf'>
   transport: MailTransport
   addresses: MailAddresses
   log: FastifyBaseLogger
@@ -177,7 +178,7 @@ export function createOutboxWorker(options: {
   }
 
   const queue = createLeasedQueue<OutboxItem>(
-    storeTable(store, { claim: 'claimDueMail', nextDueAt: 'nextDueAt', markSent: 'markSent', markRetry: 'markRetry', markFailed: 'markFailed' }),
+    store.queues.outbox,
     // New mail is sent at once, also when it comes before the background work's delayed start: the process that
     // stored it sends it, rather than whichever process starts polling first.
     { name: 'outbox', deliver, report, kickStarts: true },

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { expect, test } from 'vitest'
-import { RETRY, createLeasedQueue, retryDelay, storeTable, type Attempt, type LeasedItem, type Outcome, type QueueTable } from './leased-queue.ts'
+import { RETRY, createLeasedQueue, retryDelay, type Attempt, type LeasedItem, type Outcome, type QueueTable } from './leased-queue.ts'
 
 interface Row extends LeasedItem {
   status: 'pending' | 'sent' | 'failed'
@@ -10,7 +10,7 @@ interface Row extends LeasedItem {
   lastError: string | null
 }
 
-/** The store's lease rules (store/leased-table.ts) over rows in memory, on a clock the test moves. */
+/** The store's lease rules (store/tables/leased.ts) over rows in memory, on a clock the test moves. */
 function memoryTable(clock: { now: number }, count: number) {
   const rows: Row[] = Array.from({ length: count }, (_, i) => ({
     id: i + 1,
@@ -199,34 +199,25 @@ test('stop waits for the delivery in flight, aborts its signal, and no further r
   expect(begun).toEqual([1])
 })
 
-test("a store's methods are found by the names the feature gives, at each call, and a feature's own method goes first", async () => {
-  const calls: string[] = []
-  const store = {
-    async claimThings() {
-      calls.push('claimThings')
-      return []
+test("what a sent delivery carries is handed to its table's mark, as the DNS update's names are stored with it", async () => {
+  const clock = { now: 1_000_000 }
+  const { rows, table } = memoryTable(clock, 2)
+  const marked: { id: number; names: string[] }[] = []
+  const queue = createLeasedQueue<Row, { names: string[] }>(
+    {
+      ...table,
+      async markSent(id, now, sent) {
+        marked.push({ id, names: sent.names })
+        await table.markSent(id, now, sent)
+      },
     },
-    async releaseLeases(owner: string) {
-      calls.push(`releaseLeases ${owner}`)
-    },
-    async thingsDueAt() {
-      return null
-    },
-    async thingFailed() {},
-    async thingRetry() {},
-  }
-  const table = storeTable<Row, typeof store>(
-    store,
-    { claim: 'claimThings', nextDueAt: 'thingsDueAt', markRetry: 'thingRetry', markFailed: 'thingFailed' },
-    { markSent: async (id) => void calls.push(`own markSent ${id}`) },
+    { name: 'test queue', deliver: async (item) => ({ status: 'sent', names: [`name-${item.id}`] }), report() {} },
+    { log: quiet, owner: 'first', leaseMs: 60_000, now: () => clock.now },
   )
-  // A test watches a method after the table was made: the table calls the watched one.
-  store.claimThings = async () => {
-    calls.push('watched claimThings')
-    return []
-  }
-  await table.claim(0, 20, 'owner', 1000)
-  await table.releaseLeases('owner')
-  await table.markSent(7, 0)
-  expect(calls).toEqual(['watched claimThings', 'releaseLeases owner', 'own markSent 7'])
+  await queue.drain()
+  expect(marked).toEqual([
+    { id: 1, names: ['name-1'] },
+    { id: 2, names: ['name-2'] },
+  ])
+  expect(rows.map((row) => row.status)).toEqual(['sent', 'sent'])
 })

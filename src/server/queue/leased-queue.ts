@@ -1,7 +1,8 @@
 // One leased work queue (decision 057) for the mail outbox, the DNS updates and the domain notices: rows claimed
 // under a lease so that of several processes only one delivers each, delivered one by one, marked sent, retried with
-// backoff or failed; polled, kicked, drained by tests and stopped. A feature gives its table's queries and its
-// deliver(item); what it logs about an outcome is its own too.
+// backoff or failed; polled, kicked, drained by tests and stopped. The table's module hands the queue its queries
+// (store/tables/leased.ts has them, generic over the table), the feature its deliver(item); what it logs about an
+// outcome is the feature's own too.
 import type { FastifyBaseLogger } from 'fastify'
 
 export const RETRY = {
@@ -30,52 +31,29 @@ export interface LeasedItem {
   createdAt: number
 }
 
-/** What one delivery came to: `failed` is final (the receiver refused it), `retry` is tried again later. */
-export type Attempt = { status: 'sent' } | { status: 'failed' | 'retry'; error: string }
+/**
+ * What one delivery came to: `failed` is final (the receiver refused it), `retry` is tried again later. A sent one
+ * carries what its table records with the mark (`Sent`: the DNS update's published names), nothing for the others.
+ */
+export type Attempt<Sent extends object = object> = ({ status: 'sent' } & Sent) | { status: 'failed' | 'retry'; error: string }
 
 /** What the queue made of an attempt, for the feature's log. */
 export type Outcome =
   { status: 'sent' } | { status: 'failed'; error: string } | { status: 'gave-up'; error: string } | { status: 'retry'; error: string; retryInMs: number }
 
-/** A feature's table as the queue uses it (store/leased-table.ts has the queries, generic over the table). */
-export interface QueueTable<Item extends LeasedItem> {
+/**
+ * A feature's table as the queue uses it, as the table's module makes it (store/tables/leased.ts): the queue knows
+ * no store, only these functions.
+ */
+export interface QueueTable<Item extends LeasedItem, Sent extends object = object> {
   claim(now: number, limit: number, owner: string, leaseMs: number): Promise<Item[]>
   /** When the next row is due (or its lease ends), null with none pending. */
   nextDueAt(): Promise<number | null>
   /** Gives back this owner's leases on rows it has not delivered. */
   releaseLeases(owner: string): Promise<void>
-  markSent(id: number, now: number): Promise<void>
+  markSent(id: number, now: number, sent: Sent): Promise<void>
   markRetry(id: number, nextAttemptAt: number, error: string): Promise<void>
   markFailed(id: number, error: string, now: number): Promise<void>
-}
-
-/** The names of the methods of S that are an F. */
-type MethodOf<S, F> = { [K in keyof S]: S[K] extends F ? K : never }[keyof S]
-
-/**
- * A queue's table from the store's methods, named as the feature named them: each looked up on the store at each
- * call (a test may hand in a store with one of them watched). `releaseLeases` is the store's one for all queues.
- */
-export function storeTable<Item extends LeasedItem, S extends Pick<QueueTable<Item>, 'releaseLeases'>>(
-  store: S,
-  names: { [K in Exclude<keyof QueueTable<Item>, 'releaseLeases'>]?: MethodOf<S, QueueTable<Item>[K]> },
-  own: Partial<QueueTable<Item>> = {},
-): QueueTable<Item> {
-  type Key = keyof QueueTable<Item>
-  const call = (key: Key, args: unknown[]) => {
-    const name = key === 'releaseLeases' ? key : names[key]
-    const method = (own[key] ?? (name !== undefined && store[name])) as ((...args: unknown[]) => Promise<never>) | false
-    if (!method) throw new TypeError(`the queue's ${key} is not named`)
-    return method.apply(store, args)
-  }
-  return {
-    claim: (...args) => call('claim', args),
-    nextDueAt: (...args) => call('nextDueAt', args),
-    releaseLeases: (...args) => call('releaseLeases', args),
-    markSent: (...args) => call('markSent', args),
-    markRetry: (...args) => call('markRetry', args),
-    markFailed: (...args) => call('markFailed', args),
-  }
 }
 
 export interface LeasedQueue {
@@ -94,10 +72,10 @@ export interface LeasedQueue {
 }
 
 /** What a feature gives the queue: its name, its delivery and its log lines. */
-export interface QueueFeature<Item extends LeasedItem> {
+export interface QueueFeature<Item extends LeasedItem, Sent extends object = object> {
   /** Names the queue in the log: '<name> pass failed', '<name>: could not read the store', '<name> pass done'. */
   name: string
-  deliver(item: Item, signal: AbortSignal): Promise<Attempt>
+  deliver(item: Item, signal: AbortSignal): Promise<Attempt<Sent>>
   /** Logs an outcome, after its mark is stored. */
   report(item: Item, outcome: Outcome): void
   /**
@@ -120,10 +98,15 @@ export interface QueueOptions {
 }
 
 /** Marks an attempt: sent, failed, given up after RETRY.giveUpAfterMs, or retried after the backoff. */
-async function settle<Item extends LeasedItem>(table: QueueTable<Item>, item: Item, attempt: Attempt, now: number): Promise<Outcome> {
+async function settle<Item extends LeasedItem, Sent extends object>(
+  table: QueueTable<Item, Sent>,
+  item: Item,
+  attempt: Attempt<Sent>,
+  now: number,
+): Promise<Outcome> {
   if (attempt.status === 'sent') {
-    await table.markSent(item.id, now)
-    return attempt
+    await table.markSent(item.id, now, attempt)
+    return { status: 'sent' }
   }
   if (attempt.status === 'failed') {
     await table.markFailed(item.id, attempt.error, now)
@@ -138,7 +121,11 @@ async function settle<Item extends LeasedItem>(table: QueueTable<Item>, item: It
   return { status: 'retry', error: attempt.error, retryInMs }
 }
 
-export function createLeasedQueue<Item extends LeasedItem>(table: QueueTable<Item>, feature: QueueFeature<Item>, options: QueueOptions): LeasedQueue {
+export function createLeasedQueue<Item extends LeasedItem, Sent extends object = object>(
+  table: QueueTable<Item, Sent>,
+  feature: QueueFeature<Item, Sent>,
+  options: QueueOptions,
+): LeasedQueue {
   const { name } = feature
   const { log, owner, leaseMs } = options
   const now = options.now ?? Date.now

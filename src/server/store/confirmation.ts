@@ -1,6 +1,6 @@
 // Double opt-in (the domains file's `confirm: verify`): an inquiry waits as 'unconfirmed' until the visitor follows
 // the link mailed to them, and is erased when they do not in time. Same for both databases.
-import { queueNotifications } from './notifications.ts'
+import { queueNotifications } from './tables/notifications.ts'
 import type { Kysely } from 'kysely'
 import { messageIdFor } from './save-inquiry.ts'
 import type { Database } from './schema.ts'

@@ -1,7 +1,7 @@
 // A deal is made (docs/deals.md, decision 033): in the acceptance's transaction (store/deal.ts), with its number and
 // payment reference, and an instalment plan's rates (decision 042); an open one waiting for payment is renewed.
 import type { Transaction } from 'kysely'
-import { queueDealNotifications } from './notifications.ts'
+import { queueDealNotifications } from './tables/notifications.ts'
 import type { Database } from './schema.ts'
 import type { NewDeal } from './types.ts'
 

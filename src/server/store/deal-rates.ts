@@ -2,7 +2,7 @@
 // one transaction with its mail. A rate received is a use case's unit of work (deal/rates.ts markRatePaid).
 import type { DialectSpecifics } from './dialect.ts'
 import { queueDealMail } from './deal-step.ts'
-import { queueDealNotifications } from './notifications.ts'
+import { queueDealNotifications } from './tables/notifications.ts'
 import type { Db } from './tables/db.ts'
 import { getDeal, type DealState } from './tables/deals.ts'
 import type { DealRateStore } from './types.ts'

@@ -2,7 +2,7 @@
 // transaction. Instalment plans' rates have their own (deal-rates.ts).
 import type { Kysely } from 'kysely'
 import { queueDealMail } from './deal-step.ts'
-import { queueDealNotifications } from './notifications.ts'
+import { queueDealNotifications } from './tables/notifications.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import type { DealReminder, DealReminderStore, DealState } from './types.ts'

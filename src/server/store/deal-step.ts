@@ -3,7 +3,7 @@
 // (deal/steps.ts, deal/rates.ts) lock and read the deal, check and compose, then record the step here.
 import type { DealMailKind } from '../../shared/console-api.ts'
 import type { DealEvent } from './inquiry-types.ts'
-import { queueDealNotifications } from './notifications.ts'
+import { queueDealNotifications } from './tables/notifications.ts'
 import { queueReplyMail } from './reply-mail.ts'
 import type { Trx } from './tables/db.ts'
 import { openRatesReceived, receiveOpenRates } from './tables/deal-rates.ts'

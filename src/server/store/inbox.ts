@@ -2,7 +2,7 @@
 // One implementation for both databases but for the free-text search (SQLite's FTS5 table, PostgreSQL's GIN index;
 // both find words and the starts of words).
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
-import { queueNotifications } from './notifications.ts'
+import { queueNotifications } from './tables/notifications.ts'
 import { queueReplyMail } from './reply-mail.ts'
 import type { Database } from './schema.ts'
 import { messageIdFor } from './save-inquiry.ts'

@@ -1,6 +1,6 @@
 // Storing one submission: the statements every POST runs, so they are compiled once (decision 014).
 import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely'
-import { notificationMessageIdFor } from './notifications.ts'
+import { notificationMessageIdFor } from './tables/notifications.ts'
 import type { Database } from './schema.ts'
 import type { ConfirmPlan, MailPlan, NewInquiry, SaveResult } from './types.ts'
 

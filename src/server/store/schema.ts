@@ -5,9 +5,11 @@ import type { AuditAction, AuditOutcome } from '../../shared/audit-api.ts'
 import type { Language } from '../../shared/language.ts'
 import type { ExpiryState, PointingState, RecordsState } from '../../shared/domain-checks.ts'
 import type { DealState } from '../../shared/deal-api.ts'
-import type { DomainNoticeEvent } from './domain-check-types.ts'
 import type { DealEvent, InquiryStatus, OutboxStatus, ReplyKind } from './inquiry-types.ts'
 import type { VisitMetric } from './visit-types.ts'
+
+/** What a domain notice tells (decision 047); here, where its column is, since the table modules import this file. */
+export type DomainNoticeEvent = 'unreachable' | 'expiring'
 
 export interface Database {
   inquiries: {

@@ -6,7 +6,8 @@ import { writer, type DialectSpecifics } from './dialect.ts'
 import { unitOfWork } from './unit-of-work.ts'
 import { getInquiry } from './tables/inquiries.ts'
 import { inboxStore, INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
-import { outboxStore } from './outbox.ts'
+import * as outbox from './tables/outbox.ts'
+import { releaseLeases } from './tables/leased.ts'
 import { inquirySaver } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
@@ -18,12 +19,14 @@ import { signInStore } from './sign-in.ts'
 import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
 import { invoiceStore } from './invoice.ts'
-import { jobStore } from './jobs.ts'
-import { dnsUpdateStore } from './dns-updates.ts'
-import { domainCheckStore } from './domain-checks.ts'
+import * as jobRuns from './tables/job-runs.ts'
+import { digestFacts } from './tables/digest.ts'
+import * as dnsUpdates from './tables/dns-updates.ts'
+import * as domainNotices from './tables/domain-notices.ts'
+import * as domainChecks from './tables/domain-checks.ts'
 import { auditStore } from './audit.ts'
 import { visitStore } from './visits.ts'
-import { domainEditStore } from './domain-edits.ts'
+import * as domainEdits from './tables/domain-edits.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, Store } from './types.ts'
 
@@ -46,9 +49,36 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
   const write = writer(dialect)
 
   const saveOne = inquirySaver(db)
+  const transact = unitOfWork(db, dialect)
+  // Each leased table's functions for its queue (decision 057), made once: the workers take them, the methods below
+  // delegate to them.
+  const queues = {
+    outbox: outbox.outboxQueue(db, dialect),
+    dnsUpdates: dnsUpdates.dnsUpdateQueue(db, dialect),
+    domainNotices: domainNotices.domainNoticeQueue(db, dialect),
+  }
   const store: SharedStore = {
     ...inboxStore(db, dialect),
-    ...outboxStore(db, dialect),
+    queues,
+    claimDueMail: queues.outbox.claim,
+    releaseLeases: queues.outbox.releaseLeases,
+    releaseLeasesOfProcess: (owner) => releaseLeases(db, dialect, { process: owner }),
+    releaseAllLeases: () => releaseLeases(db, dialect, { all: true }),
+    nextDueAt: queues.outbox.nextDueAt,
+    markSent: (id, now) => queues.outbox.markSent(id, now, {}),
+    markRetry: queues.outbox.markRetry,
+    markFailed: queues.outbox.markFailed,
+    outboxStatus: (inquiryId) => guard(() => outbox.outboxStatus(db, inquiryId)),
+    outboxHealth: () => guard(() => outbox.outboxHealth(db)),
+    listOutbox: (status) => guard(() => outbox.listOutbox(db, status)),
+    requeueMail: (inquiryId, now, mailTo = null) => transact((work) => outbox.requeueMail(work, inquiryId, now, mailTo)),
+    async requeueFailed(now) {
+      let queued = 0
+      for (const id of await guard(() => outbox.failedMailIds(db))) if (await store.resendMail(id, now)) queued++
+      return queued
+    },
+    listMail: (statuses, page) => guard(() => outbox.listMail(db, statuses, page)),
+    resendMail: (outboxId, now) => transact((work) => outbox.resendMail(work, outboxId, now)),
     ...sessionStore(db, dialect),
     ...signInStore(db, dialect),
     ...confirmationStore(db, dialect),
@@ -59,12 +89,37 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     ...paymentStore(db, dialect),
     ...privacyStore(db, dialect),
     ...invoiceStore(db, dialect),
-    ...jobStore(db, dialect),
-    ...dnsUpdateStore(db, dialect),
-    ...domainCheckStore(db, dialect),
+    claimJobRun: (job, period, claimedBy, pruneBefore) => write(() => jobRuns.claimJobRun(db, job, period, claimedBy, pruneBefore)),
+    releaseJobRun: (job, period) => write(() => jobRuns.releaseJobRun(db, job, period)),
+    digestFacts: (range) => guard(() => digestFacts(db, range)),
+    queueDnsUpdate: (zone, names, now) => transact((work) => dnsUpdates.queueDnsUpdate(work, zone, names, now)),
+    claimDnsUpdates: queues.dnsUpdates.claim,
+    dnsPublishedNames: (zone) => guard(() => dnsUpdates.dnsPublishedNames(db, zone)),
+    dnsZoneStates: () => guard(() => dnsUpdates.dnsZoneStates(db)),
+    dnsPublishedZones: () => guard(() => dnsUpdates.dnsPublishedZones(db)),
+    markDnsUpdateSent: (id, zone, names, now) => queues.dnsUpdates.markSent(id, now, { zone, names }),
+    markDnsUpdateRetry: queues.dnsUpdates.markRetry,
+    markDnsUpdateFailed: queues.dnsUpdates.markFailed,
+    recordDnsPublish: (zone, names, now) => transact((work) => dnsUpdates.recordDnsPublish(work, zone, names, now)),
+    listDnsUpdates: (statuses) => dnsUpdates.listDnsUpdates(db, dialect, statuses),
+    resendDnsUpdate: (id, now) => dnsUpdates.resendDnsUpdate(db, dialect, id, now),
+    nextDnsUpdateDueAt: queues.dnsUpdates.nextDueAt,
+    domainChecks: (only) => guard(() => domainChecks.domainChecks(db, only)),
+    domainCheckAttention: (names, options) => guard(() => domainChecks.domainCheckAttention(db, dialect.name, names, options)),
+    saveDomainChecks: (checks, options) => domainChecks.saveDomainChecks(transact, checks, options),
+    claimDomainNotices: queues.domainNotices.claim,
+    markDomainNoticeSent: (id, now) => queues.domainNotices.markSent(id, now, {}),
+    markDomainNoticeRetry: queues.domainNotices.markRetry,
+    markDomainNoticeFailed: queues.domainNotices.markFailed,
+    nextDomainNoticeDueAt: queues.domainNotices.nextDueAt,
+    listDomainNotices: (statuses) => domainNotices.listDomainNotices(db, dialect, statuses),
+    resendDomainNotice: (id, now) => domainNotices.resendDomainNotice(db, dialect, id, now),
     ...auditStore(db, dialect),
     ...visitStore(db, dialect),
-    ...domainEditStore(db, dialect),
+    domainEditsAfter: (version, limit) => guard(() => domainEdits.domainEditsAfter(db, version, limit)),
+    latestDomainEdit: () => guard(() => domainEdits.latestDomainEdit(db)),
+    recordDomainEdit: (version, edits, now) => write(() => domainEdits.recordDomainEdit(db, version, edits, now)),
+    pruneDomainEdits: (takenIn, before) => write(() => domainEdits.pruneDomainEdits(db, takenIn, before)),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },
@@ -202,7 +257,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
         })
       })
     },
-    transact: unitOfWork(db, dialect),
+    transact,
     close: () => dialect.close(),
   }
   return store

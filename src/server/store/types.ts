@@ -20,10 +20,13 @@ import type {
   OutboxHealth,
   InvoiceAddress,
 } from './inquiry-types.ts'
-import type { JobStore } from './job-types.ts'
-import type { DnsUpdateStore } from './dns-types.ts'
-import type { DomainCheckStore } from './domain-check-types.ts'
-import type { DomainEditStore } from './domain-edits-types.ts'
+import type { DigestFacts } from './tables/digest.ts'
+import type { JobStore } from './tables/job-runs.ts'
+import type { DnsUpdateItem, DnsUpdateSent, DnsUpdateStore } from './tables/dns-updates.ts'
+import type { DomainNoticeItem, DomainNoticeStore } from './tables/domain-notices.ts'
+import type { LeasedQueueTable } from './tables/leased.ts'
+import type { DomainCheckStore } from './tables/domain-checks.ts'
+import type { DomainEditStore } from './tables/domain-edits.ts'
 import type { PrivacyStore } from './privacy-types.ts'
 import type { AuditStore } from './audit-types.ts'
 import type { VisitStore } from './visit-types.ts'
@@ -39,11 +42,7 @@ export type * from './inquiry-types.ts'
 export type * from './confirmation-types.ts'
 export type * from './deal-types.ts'
 export type * from './privacy-types.ts'
-export type * from './job-types.ts'
-export type * from './dns-types.ts'
-export type * from './domain-check-types.ts'
 export type * from './audit-types.ts'
-export type * from './domain-edits-types.ts'
 export type * from './visit-types.ts'
 // The deal's tables (decision 060): their types live beside their functions; these are the ones the features name.
 export type { DealReminder, DealState, NewDeal, StoredDeal } from './tables/deals.ts'
@@ -51,6 +50,11 @@ export type { RateReminder, StoredRate } from './tables/deal-rates.ts'
 export type { AdvanceIssue, InvoiceIssue, InvoiceListing, KeepAddressResult, LateInvoiceResult, StoredInvoice } from './tables/invoices.ts'
 export type { DealChange, DealChangeResult, DealMail, SoldNotice } from './deal-step.ts'
 export type { Work } from './unit-of-work.ts'
+// The leased queues' tables (decisions 057, 060).
+export type { DnsNameRecords, DnsUpdateItem, DnsUpdateSent } from './tables/dns-updates.ts'
+export type { DomainNoticeItem } from './tables/domain-notices.ts'
+// The background tables (decision 060).
+export type { DigestDomain, DigestFacts } from './tables/digest.ts'
 
 export interface Store
   extends
@@ -65,6 +69,7 @@ export interface Store
     InvoiceStore,
     DnsUpdateStore,
     DomainCheckStore,
+    DomainNoticeStore,
     AuditStore,
     VisitStore,
     DomainEditStore {
@@ -73,6 +78,17 @@ export interface Store
    * transaction. A verify plan stores it as 'unconfirmed'.
    */
   saveInquiry(inquiry: NewInquiry, mail: MailPlan, confirm?: ConfirmPlan): Promise<SaveResult>
+  /**
+   * The digest's numbers: inquiries, spam, offers and failed mail in [since, until); page views of the UTC days from
+   * since's day up to (not including) until's day.
+   */
+  digestFacts(range: { since: number; until: number; quietSince: number }): Promise<DigestFacts>
+  /** Each leased table's functions, as its module hands them to its worker's queue (queue/leased-queue.ts). */
+  readonly queues: {
+    outbox: LeasedQueueTable<OutboxItem>
+    dnsUpdates: LeasedQueueTable<DnsUpdateItem, DnsUpdateSent>
+    domainNotices: LeasedQueueTable<DomainNoticeItem>
+  }
   /**
    * Leases pending mail whose next attempt is due, oldest first, to `owner` until now + leaseMs: no other process
    * gets it meanwhile. Marking it sent, retried or failed ends the lease.

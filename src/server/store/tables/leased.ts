@@ -1,13 +1,16 @@
 // The queries of a leased queue (decision 057), one set for the three tables that are one: outbox, dns_updates and
 // domain_notices. They share the columns below; what a row carries besides is the feature's.
 //
+// Each table's module hands the queue (queue/leased-queue.ts) its functions from here: `leasedTable` with the table's
+// own claim in front of it (the feature's columns read into its item). The queue finds no store method by name.
+//
 // Every query here runs guarded, never through writer(): a SQLite file deleted under the running server still
 // delivers what was queued in it (docs/operations.md), and claims and marks are bookkeeping of rows queued before,
 // nothing anyone is told is stored. Putting new work into a queue (and resending) goes through writer().
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
-import type { DialectSpecifics } from './dialect.ts'
-import type { Database } from './schema.ts'
-import type { OutboxStatus } from './types.ts'
+import type { DialectSpecifics } from '../dialect.ts'
+import type { OutboxStatus } from '../inquiry-types.ts'
+import type { Database } from '../schema.ts'
 
 export type LeasedTableName = 'outbox' | 'dns_updates' | 'domain_notices'
 
@@ -18,6 +21,19 @@ type LeasedRow = Pick<Database['outbox'], SharedColumn> & { zone: string }
 type LeasedDatabase = { leased: LeasedRow }
 
 export const noLease = { lease_owner: null, lease_until: null } as const
+
+/**
+ * A leased table's functions as its module hands them to its queue: the shape of the queue's `QueueTable`
+ * (queue/leased-queue.ts), which the store does not import (.dependency-cruiser.cjs). The table's own claim reads its
+ * items; `Sent` is what a sent delivery carries into its mark (the DNS update's published names).
+ */
+export type LeasedQueueTable<Item, Sent extends object = object> = Pick<
+  ReturnType<typeof leasedTable>,
+  'nextDueAt' | 'releaseLeases' | 'markRetry' | 'markFailed'
+> & {
+  claim(now: number, limit: number, owner: string, leaseMs: number): Promise<Item[]>
+  markSent(id: number, now: number, sent: Sent): Promise<void>
+}
 
 /** What the claim may order by: due time (the outbox, the notices) or a chain per column, oldest first. */
 export interface ClaimOrder {
@@ -45,8 +61,16 @@ export function leasedTable<T extends LeasedTableName>(db: Kysely<Database>, dia
   const leased = (via: Executor = db) => via as unknown as Kysely<LeasedDatabase>
   const { chainedBy } = order
   const error1000 = (error: string) => error.slice(0, 1000)
+  const markSentIn = (via: Executor, id: number, now: number) =>
+    leased(via)
+      .updateTable(table)
+      .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), last_error: null, ...noLease }))
+      .where('id', '=', id)
+      .execute()
 
   return {
+    /** Ends `owner`'s leases exactly, in every leased table (a queue's owner names it alone: never another's). */
+    releaseLeases: (owner: string) => releaseLeases(db, dialect, { owner }),
     /** Leases up to `limit` due rows to `owner` and returns them whole (in claim order). */
     async claim(now: number, limit: number, owner: string, leaseMs: number): Promise<Selectable<Database[T]>[]> {
       return guard(async () => {
@@ -90,16 +114,11 @@ export function leasedTable<T extends LeasedTableName>(db: Kysely<Database>, dia
         return sorted as unknown as Selectable<Database[T]>[]
       })
     },
-    /** `via`: a transaction of the caller's, which guards it; without one the mark runs guarded on its own. */
-    async markSent(id: number, now: number, via?: Transaction<Database>) {
-      const mark = () =>
-        leased(via)
-          .updateTable(table)
-          .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), last_error: null, ...noLease }))
-          .where('id', '=', id)
-          .execute()
-      await (via ? mark() : guard(mark))
+    async markSent(id: number, now: number) {
+      await guard(() => markSentIn(db, id, now))
     },
+    /** In a caller's transaction, which guards it: the DNS update's mark records the published names with it. */
+    markSentIn: (trx: Transaction<Database>, id: number, now: number) => markSentIn(trx, id, now),
     async markRetry(id: number, nextAttemptAt: number, error: string) {
       await guard(() =>
         leased()
@@ -180,10 +199,14 @@ const LEASED_TABLES: LeasedTableName[] = ['outbox', 'dns_updates', 'domain_notic
  * deliver in time: never another queue's), or a process's (`host:pid`, and its queues' `host:pid:dns`,
  * `host:pid:domains`: a cluster's primary ending those of a worker that died).
  */
-export function releaseLeases(db: Kysely<Database>, dialect: DialectSpecifics, whose: { all: true } | { owner: string } | { process: string }) {
+export async function releaseLeases(
+  db: Kysely<Database>,
+  dialect: Pick<DialectSpecifics, 'guard'>,
+  whose: { all: true } | { owner: string } | { process: string },
+): Promise<void> {
   const owner = 'all' in whose ? undefined : 'owner' in whose ? whose.owner : whose.process
   const queues = 'process' in whose ? `${whose.process}:` : null
-  return dialect.guard(() =>
+  await dialect.guard(() =>
     Promise.all(
       LEASED_TABLES.map((name) =>
         (db as unknown as Kysely<LeasedDatabase>)

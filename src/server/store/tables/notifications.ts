@@ -1,8 +1,8 @@
 // Notifications of a genuine inquiry (webhooks and presets, src/server/notify/): one outbox row per address, queued in
 // the transaction that makes the inquiry genuine, so that a crash leaves either the inquiry without them or both.
 import type { Transaction } from 'kysely'
-import type { Database } from './schema.ts'
-import type { DealEvent } from './inquiry-types.ts'
+import type { Database } from '../schema.ts'
+import type { DealEvent } from '../inquiry-types.ts'
 
 /**
  * The outbox needs a Message-ID on every row; a notification carries none (its delivery id is the row's id), so
@@ -11,11 +11,11 @@ import type { DealEvent } from './inquiry-types.ts'
 export const notificationMessageIdFor = (inquiry: { id: number; token: string; domain: string }) => `<notify-${inquiry.id}-${inquiry.token}@${inquiry.domain}>`
 
 /** The outbox rows of an inquiry's notifications, one per distinct address, due `now`. */
-function notificationRows(inquiry: { id: number; token: string; domain: string }, urls: readonly string[], now: number) {
+function notificationRows(inquiryId: number, messageId: string, urls: readonly string[], now: number) {
   return [...new Set(urls)].map((url) => ({
-    inquiry_id: inquiry.id,
+    inquiry_id: inquiryId,
     reply_id: null,
-    message_id: notificationMessageIdFor(inquiry),
+    message_id: messageId,
     status: 'pending' as const,
     attempts: 0,
     next_attempt_at: now,
@@ -38,7 +38,7 @@ export async function queueNotifications(
   if (urls.length === 0) return
   await trx
     .insertInto('outbox')
-    .values(notificationRows(inquiry, urls, now))
+    .values(notificationRows(inquiry.id, notificationMessageIdFor(inquiry), urls, now))
     .onConflict((oc) => oc.columns(['inquiry_id', 'webhook_url']).where('webhook_url', 'is not', null).where('deal_event', 'is', null).doNothing())
     .execute()
 }
@@ -61,22 +61,7 @@ export async function queueDealNotifications(
   const messageId = `<notify-deal-${deal.id}-${event}${rate === 0 ? '' : `-r${rate}`}-${deal.token}@${deal.domain}>`
   await trx
     .insertInto('outbox')
-    .values(
-      [...new Set(urls)].map((url) => ({
-        inquiry_id: deal.inquiryId,
-        reply_id: null,
-        message_id: messageId,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now,
-        mail_to: null,
-        webhook_url: url,
-        deal_id: deal.id,
-        deal_event: event,
-        deal_rate: rate,
-      })),
-    )
+    .values(notificationRows(deal.inquiryId, messageId, urls, now).map((row) => ({ ...row, deal_id: deal.id, deal_event: event, deal_rate: rate })))
     .onConflict((oc) => oc.columns(['deal_id', 'deal_event', 'deal_rate', 'webhook_url']).where('deal_event', 'is not', null).doNothing())
     .execute()
 }

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import { leasedTable, noLease, releaseLeases } from './leased-table.ts'
-import { INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
+import { INQUIRY_COLUMNS, toInquiry } from './tables/inquiries.ts'
 import { replyMessageIdFor } from './reply-mail.ts'
 import type { Database } from './schema.ts'
 import { messageIdFor } from './save-inquiry.ts'

@@ -10,6 +10,7 @@ import { dayOf } from '../server/lib/utc-day.ts'
 import { berlinDayRange, isCalendarDay } from '../server/lib/berlin-day.ts'
 import { openStore, sqliteFileOf } from '../server/store/index.ts'
 import type { InquiryFilter, InquiryListing, OutboxStatus, Store } from '../server/store/types.ts'
+import type { StatsStore } from '../server/visits/report.ts'
 import { isValidEmail } from '../shared/contact.ts'
 import { CSV_SEPARATORS, type CsvSeparator } from '../server/export/csv.ts'
 import { jsonText, visible } from '../server/lib/escape.ts'
@@ -160,7 +161,11 @@ function filterFrom(values: Values): InquiryFilter {
 
 const kindOf = (i: InquiryListing) => (i.spamReason ? `spam (${i.spamReason})` : i.belowMinimum ? 'below minimum' : 'inquiry')
 
-async function run(command: string | undefined, args: string[], values: Values, store: Store, print: (text: string) => void, config: Config) {
+/** What the inbox's commands read and change of the store. */
+type InboxCommandsStore = Pick<Store, 'listInquiries' | 'getInquiry' | 'outboxStatus' | 'requeueMail' | 'listOutbox' | 'requeueFailed' | 'dailyStats'> &
+  StatsStore
+
+async function run(command: string | undefined, args: string[], values: Values, store: InboxCommandsStore, print: (text: string) => void, config: Config) {
   const json = (value: unknown) => print(jsonText(value))
   switch (command) {
     case 'list': {

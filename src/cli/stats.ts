@@ -5,8 +5,7 @@ import { decimalOf } from '../server/lib/money.ts'
 import { jsonText } from '../server/lib/escape.ts'
 import { domainsConfigOf } from '../server/sites/domains-document.ts'
 import { readDomainsFile } from '../server/sites/domains-file.ts'
-import type { Store } from '../server/store/types.ts'
-import { visitorStats } from '../server/visits/report.ts'
+import { visitorStats, type StatsStore } from '../server/visits/report.ts'
 import type { MinorAmount, StatsHint, WholeAmount } from '../shared/stats-api.ts'
 import { table } from './format.ts'
 
@@ -26,7 +25,7 @@ function hintLine(hint: StatsHint): string {
 
 export async function runStatsSummary(
   values: { days?: number; domain?: string | undefined; json?: boolean | undefined },
-  context: { store: Store; config: Config; print: (text: string) => void },
+  context: { store: StatsStore; config: Config; print: (text: string) => void },
 ): Promise<void> {
   const { store, config, print } = context
   const current = config.domainsFile ? readDomainsFile(config.domainsFile) : domainsConfigOf({})

@@ -11,6 +11,7 @@ import { HttpError, toFailure } from '../http/errors.ts'
 import { refuseCrossSite } from '../http/same-origin.ts'
 import type { AnswerLanguage } from '../sites/language.ts'
 import type { Site } from '../sites/resolver.ts'
+import { confirmInquiry } from '../store/tables/confirmations.ts'
 import { StoreUnavailableError, type ConfirmationTarget } from '../store/types.ts'
 import { CONFIRM_PATH, checkConfirmToken, readConfirmToken } from '../lib/confirm-link.ts'
 import { sentAsIs } from '../http/zod-schemas.ts'
@@ -118,7 +119,9 @@ export default async function confirmRoutes(app: PublicApp) {
     const language = languageOf(site, checked)
     if (checked.kind !== 'waiting') return answer(reply, checked.kind, language)
     const { target } = checked
-    const result = await store.confirmInquiry(target.id, target.domain, ownerMailPlan(site, target.belowMinimum, config), now)
+    const mail = ownerMailPlan(site, target.belowMinimum, config)
+    // The use case holds its transaction (decision 060): the inquiry confirmed, its mail and notifications queued.
+    const result = await store.transact((work) => confirmInquiry(work.trx, target.id, target.domain, mail, now))
     if (result === 'confirmed') {
       outbox.kick()
       request.log.info({ inquiry: target.id, domain: target.domain }, 'inquiry confirmed by its visitor')

@@ -3,7 +3,7 @@
 import type { VisitorStats } from '../../shared/stats-api.ts'
 import { hintText } from '../../shared/stats-texts.ts'
 import type { DomainRegistry } from '../sites/registry.ts'
-import { visitorStats } from '../visits/report.ts'
+import { visitorStats, type StatsStore } from '../visits/report.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SendMailOptions } from 'nodemailer'
 import { OTHER_NAMES } from '../visits/counter.ts'
@@ -187,7 +187,7 @@ export function composeDigest(
 }
 
 export function digestJob(options: {
-  store: Store
+  store: Pick<Store, 'digestFacts' | 'domainChecks'> & StatsStore
   transport: MailTransport
   addresses: { from: string; to: string }
   /** The exact names of the domains file (quiet ones are listed even without a view). */

@@ -3,6 +3,7 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import { eraseMailFiles } from '../privacy/erase.ts'
+import { eraseInquiries } from '../store/privacy.ts'
 import type { Store } from '../store/types.ts'
 import type { Job } from '../scheduler/scheduler.ts'
 
@@ -20,8 +21,11 @@ export interface RetentionResult {
 }
 
 /** Erases what is older than `days` at `now`, batch by batch, until nothing is left or `signal` says stop. */
+/** What retention reads and erases of the store. */
+type RetentionStore = Pick<Store, 'staleInquiries' | 'transact' | 'purgeErased'>
+
 export async function eraseExpired(options: {
-  store: Store
+  store: RetentionStore
   dataDir: string
   days: number
   now: number
@@ -36,7 +40,7 @@ export async function eraseExpired(options: {
       signal?.throwIfAborted()
       const ids = await store.staleInquiries(before, batch)
       if (ids.length === 0) break
-      const erased = await store.eraseInquiries(ids)
+      const erased = await store.transact((work) => eraseInquiries(work.trx, ids))
       total.inquiries += erased.inquiries.length
       total.replies += erased.replyIds.length
       total.outboxRows += erased.outboxRows
@@ -52,7 +56,7 @@ export async function eraseExpired(options: {
   return total
 }
 
-export function retentionJob(options: { store: Store; dataDir: string; days: number; log: FastifyBaseLogger }): Job {
+export function retentionJob(options: { store: RetentionStore; dataDir: string; days: number; log: FastifyBaseLogger }): Job {
   const { log, ...rest } = options
   return {
     name: 'retention',

@@ -3,6 +3,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { mailDirOf } from '../mail/transport.ts'
+import { eraseMailbox } from '../store/privacy.ts'
 import type { Erased, Store } from '../store/types.ts'
 
 /** The files the transport writes for these mails (mail/outbox.ts names them), and their unfinished temporaries. */
@@ -31,7 +32,9 @@ export interface ErasedPerson extends Erased {
 }
 
 /** Art. 17 for one address: every inquiry with it (ignoring case), its replies, its mail and its mail files. */
-export async function erasePerson(store: Store, dataDir: string, email: string): Promise<ErasedPerson> {
-  const erased = await store.eraseByEmail(email)
+export async function erasePerson(store: Pick<Store, 'transact' | 'purgeErased'>, dataDir: string, email: string): Promise<ErasedPerson> {
+  // The use case holds the erasure's transaction (decision 060); the search index is rewritten once it has committed.
+  const erased = await store.transact((work) => eraseMailbox(work.trx, work.dialect, email))
+  if (erased.inquiries.length > 0) await store.purgeErased()
   return { ...erased, files: await eraseMailFiles(dataDir, erased) }
 }

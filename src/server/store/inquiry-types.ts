@@ -81,6 +81,18 @@ export interface StoredInquiry extends NewInquiry {
  */
 export type MailPlan = { queue: true; mailTo: string | null; notify?: readonly string[] } | { queue: false }
 
+/** The visitor's confirmation of a new genuine inquiry (the domains file's `confirm`; docs/confirmation.md). */
+export interface ConfirmPlan {
+  /** notice: a note that it arrived; verify: a link to follow, and the inquiry waits as 'unconfirmed' until then. */
+  kind: 'notice' | 'verify'
+  /** false: the address has had its share of confirmation mails for the day; the inquiry is stored without one. */
+  mail: boolean
+  /** What the console shows as the mail's text (never a link). */
+  body: string
+  /** Where an answer to the mail goes: the domain's mailTo, or MAIL_TO when null. */
+  replyTo: string | null
+}
+
 export interface InquiryFilter {
   domain?: string
   /** Epoch milliseconds, inclusive. */

@@ -2,7 +2,7 @@
 import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely'
 import { notificationMessageIdFor } from './tables/notifications.ts'
 import type { Database } from './schema.ts'
-import type { ConfirmPlan, MailPlan, NewInquiry, SaveResult } from './types.ts'
+import type { ConfirmPlan, MailPlan, NewInquiry, SaveResult } from './inquiry-types.ts'
 
 /**
  * A stable Message-ID, so that a mail sent again after a crash is recognisable as the same mail. A deliberate

@@ -1,11 +1,14 @@
 // The store, once for both databases, through Kysely's typed query builder. What really differs between SQLite
 // and PostgreSQL comes in as a `DialectSpecifics` (dialect.ts; made by sqlite.ts, postgres.ts): how errors map to "try again", how
 // inquiries are committed (group commit or one transaction each), the UTC-day expression, and the locks.
-import { sql, type Kysely, type Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { writer, type DialectSpecifics } from './dialect.ts'
 import { unitOfWork } from './unit-of-work.ts'
-import { getInquiry } from './tables/inquiries.ts'
-import { inboxStore, INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
+import { dailyStats, findInquiry, getInquiry, listInquiries } from './tables/inquiries.ts'
+import { confirmationTarget, confirmInquiry, eraseExpiredUnconfirmed } from './tables/confirmations.ts'
+import { writeReadyCheck } from './tables/meta.ts'
+import { addPageViews } from './tables/page-views.ts'
+import { addReply, consoleInquiries, deleteInquiry, inquiryDomainList, inquiryThread, markNotSpam, markSpam, offersSince, setArchived } from './inbox.ts'
 import * as outbox from './tables/outbox.ts'
 import { releaseLeases } from './tables/leased.ts'
 import { inquirySaver } from './save-inquiry.ts'
@@ -16,8 +19,7 @@ import { dealRateStore } from './deal-rates.ts'
 import { paymentStore } from './payments.ts'
 import { sessionStore } from './sessions.ts'
 import { signInStore } from './sign-in.ts'
-import { confirmationStore } from './confirmation.ts'
-import { privacyStore } from './privacy.ts'
+import { eraseInquiries, eraseMailbox, personData, purgeErased, staleInquiries } from './privacy.ts'
 import { invoiceStore } from './invoice.ts'
 import * as jobRuns from './tables/job-runs.ts'
 import { digestFacts } from './tables/digest.ts'
@@ -28,12 +30,9 @@ import { auditStore } from './audit.ts'
 import { visitStore } from './visits.ts'
 import * as domainEdits from './tables/domain-edits.ts'
 import type { Database } from './schema.ts'
-import type { DailyStats, InquiryListing, Store } from './types.ts'
+import type { Store } from './types.ts'
 
 type Db = Kysely<Database>
-
-/** Multi-row inserts stay far below both databases' limits on bound parameters. */
-const PAGE_VIEW_CHUNK = 1000
 
 /**
  * What both databases share: everything but the secret and what a start does with leases left over, which depend
@@ -57,8 +56,8 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     dnsUpdates: dnsUpdates.dnsUpdateQueue(db, dialect),
     domainNotices: domainNotices.domainNoticeQueue(db, dialect),
   }
+  const inquiryDomains = inquiryDomainList()
   const store: SharedStore = {
-    ...inboxStore(db, dialect),
     queues,
     claimDueMail: queues.outbox.claim,
     releaseLeases: queues.outbox.releaseLeases,
@@ -81,13 +80,11 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     resendMail: (outboxId, now) => transact((work) => outbox.resendMail(work, outboxId, now)),
     ...sessionStore(db, dialect),
     ...signInStore(db, dialect),
-    ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),
     ...dealReminderStore(db, dialect),
     ...dealRateStore(db, dialect),
     ...paymentStore(db, dialect),
-    ...privacyStore(db, dialect),
     ...invoiceStore(db, dialect),
     claimJobRun: (job, period, claimedBy, pruneBefore) => write(() => jobRuns.claimJobRun(db, job, period, claimedBy, pruneBefore)),
     releaseJobRun: (job, period) => write(() => jobRuns.releaseJobRun(db, job, period)),
@@ -124,110 +121,34 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
     },
     getInquiry: (id) => guard(() => getInquiry(db, id)),
-    async findInquiry(token, contentHash) {
-      const row = await guard(() =>
-        db.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.token', '=', token).where('i.content_hash', '=', contentHash).executeTakeFirst(),
-      )
-      return row ? toInquiry(row) : null
+    findInquiry: (token, contentHash) => guard(() => findInquiry(db, token, contentHash)),
+    checkWritable: (now) => write(() => writeReadyCheck(db, now)),
+    addPageViews: async (rows) => {
+      if (rows.length > 0) await write(() => db.transaction().execute((trx) => addPageViews(trx, rows)))
     },
-    async checkWritable(now) {
-      await write(() =>
-        db
-          .insertInto('meta')
-          .values({ key: 'ready-check', value: String(now) })
-          .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
-          .execute(),
-      )
+    listInquiries: (filter) => guard(() => listInquiries(db, filter)),
+    dailyStats: (filter) => guard(() => dailyStats(db, dialect.utcDay, filter)),
+    confirmationTarget: (id) => guard(() => confirmationTarget(db, id)),
+    confirmInquiry: (id, domain, mail, now) => transact((work) => confirmInquiry(work.trx, id, domain, mail, now)),
+    eraseExpiredUnconfirmed: (now) => transact((work) => eraseExpiredUnconfirmed(work.trx, now)),
+    personData: (email) => guard(() => personData(db, dialect.name, email)),
+    async eraseByEmail(email) {
+      const erased = await transact((work) => eraseMailbox(work.trx, work.dialect, email))
+      if (erased.inquiries.length > 0) await store.purgeErased()
+      return erased
     },
-    async addPageViews(rows) {
-      if (rows.length === 0) return
-      await write(() =>
-        db.transaction().execute(async (trx) => {
-          for (let start = 0; start < rows.length; start += PAGE_VIEW_CHUNK) {
-            await trx
-              .insertInto('page_views')
-              .values(rows.slice(start, start + PAGE_VIEW_CHUNK))
-              .onConflict((oc) => oc.columns(['domain', 'day']).doUpdateSet((eb) => ({ views: eb('page_views.views', '+', eb.ref('excluded.views')) })))
-              .execute()
-          }
-        }),
-      )
-    },
-    async listInquiries(filter) {
-      const rows = await guard(() =>
-        db
-          .selectFrom('inquiries as i')
-          .leftJoin('outbox as o', (join) => join.onRef('o.inquiry_id', '=', 'i.id').on('o.reply_id', 'is', null).on('o.webhook_url', 'is', null))
-          .select(INQUIRY_COLUMNS)
-          .select('o.status as mail_status')
-          .$if(Boolean(filter.domain), (qb) => qb.where('i.domain', '=', filter.domain!))
-          .$if(filter.since !== undefined, (qb) => qb.where('i.created_at', '>=', filter.since!))
-          .$if(filter.until !== undefined, (qb) => qb.where('i.created_at', '<', filter.until!))
-          .$if(filter.spam !== undefined, (qb) => qb.where('i.spam_reason', filter.spam ? 'is not' : 'is', null))
-          .orderBy('i.created_at', 'desc')
-          .orderBy('i.id', 'desc')
-          .$if(filter.limit !== undefined, (qb) => qb.limit(filter.limit!))
-          .execute(),
-      )
-      return rows.map((row): InquiryListing => ({ ...toInquiry(row), mailStatus: row.mail_status }))
-    },
-    async dailyStats(filter) {
-      const rows = await guard(() =>
-        db
-          .with('inquiries_by_day', (db) =>
-            db
-              .selectFrom('inquiries')
-              .select((eb) => [
-                'domain',
-                dialect.utcDay(eb.ref('created_at')).as('day'),
-                eb.fn.countAll<number>().filterWhere('spam_reason', 'is', null).as('inquiries'),
-                eb.fn.countAll<number>().filterWhere('spam_reason', 'is not', null).as('spam'),
-              ])
-              .groupBy(['domain', 'day']),
-          )
-          // Visits as counted since decision 049, and the page views counted before it (robots included).
-          .with('views_by_day', (db) =>
-            db
-              .selectFrom((db) =>
-                db
-                  .selectFrom('page_views')
-                  .select(['domain', 'day', 'views'])
-                  .unionAll(db.selectFrom('visit_counts').select(['domain', 'day', 'count as views']).where('metric', '=', 'visit'))
-                  .as('u'),
-              )
-              .select((eb) => ['u.domain', 'u.day', eb.fn.sum<number>('u.views').as('views')])
-              .groupBy(['u.domain', 'u.day']),
-          )
-          .with('keys', (db) =>
-            db
-              .selectFrom('views_by_day')
-              .select(['domain', 'day'])
-              .union(db.selectFrom('inquiries_by_day').select(['domain', 'day'])),
-          )
-          .selectFrom('keys as k')
-          .leftJoin('views_by_day as v', (join) => join.onRef('v.domain', '=', 'k.domain').onRef('v.day', '=', 'k.day'))
-          .leftJoin('inquiries_by_day as i', (join) => join.onRef('i.domain', '=', 'k.domain').onRef('i.day', '=', 'k.day'))
-          .select((eb) => [
-            'k.domain',
-            'k.day',
-            eb.fn.coalesce('v.views', sql<number>`0`).as('views'),
-            eb.fn.coalesce('i.inquiries', sql<number>`0`).as('inquiries'),
-            eb.fn.coalesce('i.spam', sql<number>`0`).as('spam'),
-          ])
-          .$if(filter.domain !== undefined, (qb) => qb.where('k.domain', '=', filter.domain!))
-          .$if(filter.sinceDay !== undefined, (qb) => qb.where('k.day', '>=', filter.sinceDay!))
-          .orderBy('k.day')
-          .orderBy('k.domain')
-          .execute(),
-      )
-      return rows.map((row): DailyStats => ({
-        domain: row.domain,
-        day: row.day,
-        views: Number(row.views),
-        inquiries: Number(row.inquiries),
-        spam: Number(row.spam),
-      }))
-    },
+    eraseInquiries: (ids) => transact((work) => eraseInquiries(work.trx, ids)),
+    purgeErased: () => write(() => purgeErased(db, dialect.name)),
+    staleInquiries: (before, limit) => guard(() => staleInquiries(db, before, limit)),
+    consoleInquiries: (filter) => guard(() => consoleInquiries(db, dialect.name, filter)),
+    inquiryDomains: () => guard(() => inquiryDomains(db)),
+    inquiryThread: (id) => guard(() => inquiryThread(db, id)),
+    addReply: (reply) => transact((work) => addReply(work.trx, reply)),
+    setArchived: (id, archived) => write(() => setArchived(db, id, archived)),
+    markSpam: (id) => transact((work) => markSpam(work.trx, id)),
+    markNotSpam: (id, mailTo, now, notify) => transact((work) => markNotSpam(work.trx, id, mailTo, now, notify)),
+    deleteInquiry: (id) => transact((work) => deleteInquiry(work.trx, id)),
+    offersSince: (since) => guard(() => offersSince(db, since)),
     async approveWildcardName({ wildcard, name, day, limit }) {
       const known = async (q: Db | Transaction<Database>) =>
         (await q.selectFrom('tls_names').select('name').where('wildcard', '=', wildcard).where('name', '=', name).executeTakeFirst()) !== undefined

@@ -1,7 +1,7 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
-import type { ConfirmationStore, ConfirmPlan } from './confirmation-types.ts'
 import type { DealStore } from './deal-types.ts'
 import type {
+  ConfirmPlan,
   NewInquiry,
   NewReply,
   StoredInquiry,
@@ -27,7 +27,7 @@ import type { DomainNoticeItem, DomainNoticeStore } from './tables/domain-notice
 import type { LeasedQueueTable } from './tables/leased.ts'
 import type { DomainCheckStore } from './tables/domain-checks.ts'
 import type { DomainEditStore } from './tables/domain-edits.ts'
-import type { PrivacyStore } from './privacy-types.ts'
+import type { Erased, PersonInquiry } from './privacy.ts'
 import type { AuditStore } from './audit-types.ts'
 import type { VisitStore } from './visit-types.ts'
 import type { DealChange, DealChangeResult, DealMail } from './deal-step.ts'
@@ -35,13 +35,12 @@ import type { NewBankPayment } from './tables/bank-payments.ts'
 import type { RateReminder } from './tables/deal-rates.ts'
 import type { DealReminder, DealState, StoredDeal } from './tables/deals.ts'
 import type { InvoiceIssue, InvoiceListing, KeepAddressResult, LateInvoiceResult, StoredInvoice } from './tables/invoices.ts'
+import type { ConfirmationTarget, ConfirmResult } from './tables/confirmations.ts'
 import type { UnitOfWork } from './unit-of-work.ts'
 
 // The parts of the store with a file of their own; their types are these files', re-exported here.
 export type * from './inquiry-types.ts'
-export type * from './confirmation-types.ts'
 export type * from './deal-types.ts'
-export type * from './privacy-types.ts'
 export type * from './audit-types.ts'
 export type * from './visit-types.ts'
 // The deal's tables (decision 060): their types live beside their functions; these are the ones the features name.
@@ -55,16 +54,17 @@ export type { DnsNameRecords, DnsUpdateItem, DnsUpdateSent } from './tables/dns-
 export type { DomainNoticeItem } from './tables/domain-notices.ts'
 // The background tables (decision 060).
 export type { DigestDomain, DigestFacts } from './tables/digest.ts'
+// The inquiries' confirmation (decision 060, second round).
+export type { ConfirmationTarget } from './tables/confirmations.ts'
+export type { Erased, PersonInquiry } from './privacy.ts'
 
 export interface Store
   extends
-    ConfirmationStore,
     DealStore,
     DealRecordStore,
     DealReminderStore,
     DealRateStore,
     PaymentStore,
-    PrivacyStore,
     JobStore,
     InvoiceStore,
     DnsUpdateStore,
@@ -119,6 +119,23 @@ export interface Store
   markRetry(id: number, nextAttemptAt: number, error: string): Promise<void>
   markFailed(id: number, error: string, now: number): Promise<void>
   getInquiry(id: number): Promise<StoredInquiry | null>
+  /** The inquiry a confirmation link names, or null when there is none (any more). */
+  confirmationTarget(id: number): Promise<ConfirmationTarget | null>
+  /** tables/confirmations.ts confirmInquiry in a transaction of its own. */
+  confirmInquiry(id: number, domain: string, mail: MailPlan, now: number): Promise<ConfirmResult>
+  /** Erases the inquiries that waited longer than UNCONFIRMED_TTL_MS, with their mails; returns how many. */
+  eraseExpiredUnconfirmed(now: number): Promise<number>
+  // GDPR (store/privacy.ts):
+  /** Every inquiry whose e-mail address is this one (ignoring case), oldest first, with its replies and mail. */
+  personData(email: string): Promise<PersonInquiry[]>
+  /** Erases every inquiry with this e-mail address (ignoring case) with its replies and outbox rows (Art. 17). */
+  eraseByEmail(email: string): Promise<Erased>
+  /** Erases these inquiries with their replies and outbox rows, in one transaction; then call purgeErased. */
+  eraseInquiries(ids: number[]): Promise<Erased>
+  /** Rewrites SQLite's FTS index, which keeps erased words until its pages are merged. (eraseByEmail does it by itself.) */
+  purgeErased(): Promise<void>
+  /** Up to `limit` inquiries, oldest first, that arrived before `before` and have no reply since then. */
+  staleInquiries(before: number, limit: number): Promise<number[]>
   /** The inquiry stored under a form token and content digest, if any (a token alone may stand for several). */
   findInquiry(token: string, contentHash: string): Promise<StoredInquiry | null>
   outboxStatus(inquiryId: number): Promise<{ status: OutboxStatus; attempts: number; lastError: string | null } | null>

@@ -37,8 +37,11 @@ const median = (sorted: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2)
 }
 
+/** What the statistics read of the store. */
+export type StatsStore = Pick<Store, 'visitCounts' | 'firstVisitDay' | 'dailyStats' | 'offersSince' | 'listDeals'>
+
 export async function visitorStats(
-  deps: { store: Store; domains: Pick<DomainRegistry, 'current' | 'fromFile'> },
+  deps: { store: StatsStore; domains: Pick<DomainRegistry, 'current' | 'fromFile'> },
   options: { days: number; now?: number; domain?: string },
 ): Promise<VisitorStats> {
   const { store, domains } = deps

@@ -3,7 +3,7 @@
 // Plain functions over the store's Kysely or a unit of work (decision 060); `outboxQueue` is what the worker's queue
 // takes (decision 057), guarded as tables/leased.ts says.
 import type { DialectSpecifics } from '../dialect.ts'
-import { INQUIRY_COLUMNS, toInquiry } from '../inbox.ts'
+import { INQUIRY_COLUMNS, toInquiry } from './inquiries.ts'
 import type { MailListing, OutboxHealth, OutboxItem, OutboxListing, OutboxStatus } from '../inquiry-types.ts'
 import { replyMessageIdFor } from '../reply-mail.ts'
 import { messageIdFor } from '../save-inquiry.ts'

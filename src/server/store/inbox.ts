@@ -1,13 +1,14 @@
 // The inbox: inquiries and their replies, as the console lists, reads and changes them (their mail: outbox.ts).
 // One implementation for both databases but for the free-text search (SQLite's FTS5 table, PostgreSQL's GIN index;
 // both find words and the starts of words).
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { queueNotifications } from './notifications.ts'
 import { queueReplyMail } from './reply-mail.ts'
 import type { Database } from './schema.ts'
+import { INQUIRY_COLUMNS, toInquiry } from './tables/inquiries.ts'
 import { messageIdFor } from './save-inquiry.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'
-import type { ConsoleInquiry, InquiryStatus, InquiryThread, MailRow, OutboxStatus, Store, StoredInquiry } from './types.ts'
+import type { ConsoleInquiry, InquiryStatus, InquiryThread, MailRow, OutboxStatus, Store } from './types.ts'
 
 type InboxStore = Pick<
   Store,
@@ -16,80 +17,8 @@ type InboxStore = Pick<
 
 type Db = Kysely<Database>
 
-/**
- * The columns of an inquiry, named rather than `*`: PostgreSQL's table also holds the words of its free-text search,
- * which no caller needs.
- */
-export const INQUIRY_COLUMNS = [
-  'i.id',
-  'i.token',
-  'i.content_hash',
-  'i.domain',
-  'i.name',
-  'i.email',
-  'i.message',
-  'i.language',
-  'i.spam_reason',
-  'i.offer_amount',
-  'i.offer_currency',
-  'i.below_minimum',
-  'i.created_at',
-  'i.status',
-  'i.counter_amount',
-  'i.counter_expires_at',
-  'i.kind',
-  'i.buyer_company',
-  'i.buyer_street',
-  'i.buyer_postcode',
-  'i.buyer_city',
-  'i.buyer_country',
-  'i.buyer_vat_id',
-  'i.buyer_name',
-  'i.plan_rates',
-  'i.plan_down_payment',
-  'i.plan_transfer',
-] as const
-
-export const toInquiry = (row: Selectable<Database['inquiries']>): StoredInquiry => ({
-  id: row.id,
-  token: row.token,
-  contentHash: row.content_hash,
-  domain: row.domain,
-  name: row.name,
-  email: row.email,
-  message: row.message,
-  language: row.language,
-  spamReason: row.spam_reason,
-  offer: row.offer_amount === null ? null : { amount: row.offer_amount, currency: row.offer_currency ?? 'EUR' },
-  belowMinimum: row.below_minimum === 1,
-  createdAt: row.created_at,
-  ...(row.counter_amount !== null && { counter: { amount: row.counter_amount, expiresAt: row.counter_expires_at ?? 0 } }),
-  ...(row.kind === 'checkout' && {
-    checkout: {
-      company: row.buyer_company,
-      street: row.buyer_street ?? '',
-      postcode: row.buyer_postcode ?? '',
-      city: row.buyer_city ?? '',
-      country: row.buyer_country ?? '',
-      vatId: row.buyer_vat_id,
-    },
-  }),
-  ...(row.kind === 'inquiry' &&
-    row.buyer_street !== null && {
-      invoiceAddress: {
-        name: row.buyer_name ?? row.name,
-        company: row.buyer_company,
-        street: row.buyer_street,
-        postcode: row.buyer_postcode ?? '',
-        city: row.buyer_city ?? '',
-        country: row.buyer_country ?? '',
-        vatId: row.buyer_vat_id,
-      },
-    }),
-  ...(row.plan_rates !== null && {
-    plan: { rates: row.plan_rates, downPayment: Number(row.plan_down_payment ?? 0), transfer: row.plan_transfer ?? 'after-last' },
-  }),
-})
+// The inquiry's columns and row moved to its table (tables/inquiries.ts); the inbox's other users import them here.
+export { INQUIRY_COLUMNS, toInquiry }
 
 const toMailRow = (row: {
   id: number | null

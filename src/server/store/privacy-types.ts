@@ -1,6 +1,6 @@
 // The store's part for GDPR: what is stored about one person, erasing it, and retention (store/privacy.ts).
 import type { DealState } from '../../shared/deal-api.ts'
-import type { AuditEntry } from './audit-types.ts'
+import type { AuditEntry } from './tables/audit-log.ts'
 import type { InquiryStatus, OutboxStatus, ReplyKind, StoredInquiry } from './inquiry-types.ts'
 
 /** One inquiry with everything stored with it, as Art. 15 asks. */

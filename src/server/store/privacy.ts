@@ -5,7 +5,7 @@
 // it finds.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { localStem, sameMailboxAs } from '../lib/mailbox.ts'
-import { AUDIT_DETAIL_MAX, toAuditEntry } from './audit.ts'
+import { AUDIT_DETAIL_MAX, toAuditEntry } from './tables/audit-log.ts'
 import { INQUIRY_COLUMNS, toInquiry } from './inbox.ts'
 import type { Database } from './schema.ts'
 import { writer, type DialectSpecifics } from './dialect.ts'

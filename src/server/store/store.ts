@@ -10,10 +10,7 @@ import { outboxStore } from './outbox.ts'
 import { inquirySaver } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
-import { dealReminderStore } from './deal-reminders.ts'
-import { dealRateStore } from './deal-rates.ts'
 import { paymentStore } from './payments.ts'
-import { sessionStore } from './sessions.ts'
 import { signInStore } from './sign-in.ts'
 import { confirmationStore } from './confirmation.ts'
 import { privacyStore } from './privacy.ts'
@@ -21,8 +18,8 @@ import { invoiceStore } from './invoice.ts'
 import { jobStore } from './jobs.ts'
 import { dnsUpdateStore } from './dns-updates.ts'
 import { domainCheckStore } from './domain-checks.ts'
-import { auditStore } from './audit.ts'
-import { visitStore } from './visits.ts'
+import * as auditLog from './tables/audit-log.ts'
+import * as visits from './tables/visits.ts'
 import { domainEditStore } from './domain-edits.ts'
 import type { Database } from './schema.ts'
 import type { DailyStats, InquiryListing, Store } from './types.ts'
@@ -46,24 +43,34 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
   const write = writer(dialect)
 
   const saveOne = inquirySaver(db)
+  const transact = unitOfWork(db, dialect)
   const store: SharedStore = {
     ...inboxStore(db, dialect),
     ...outboxStore(db, dialect),
-    ...sessionStore(db, dialect),
     ...signInStore(db, dialect),
     ...confirmationStore(db, dialect),
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),
-    ...dealReminderStore(db, dialect),
-    ...dealRateStore(db, dialect),
     ...paymentStore(db, dialect),
     ...privacyStore(db, dialect),
     ...invoiceStore(db, dialect),
     ...jobStore(db, dialect),
     ...dnsUpdateStore(db, dialect),
     ...domainCheckStore(db, dialect),
-    ...auditStore(db, dialect),
-    ...visitStore(db, dialect),
+    // The audit trail and the visitor statistics (decision 060): one query, or one unit of work, over their tables.
+    addAuditEntry: (entry) => write(() => auditLog.addAuditEntry(db, entry)),
+    auditEntries: (filter) => guard(() => auditLog.auditEntries(db, filter)),
+    pruneAudit: (before) => write(() => auditLog.pruneAudit(db, before)),
+    async addVisitCounts(rows) {
+      if (rows.length > 0) await transact((work) => visits.addVisitCounts(work.trx, rows))
+    },
+    async addVisitorHashes(rows) {
+      if (rows.length > 0) await transact((work) => visits.addVisitorHashes(work.trx, rows))
+    },
+    visitSalt: (day, candidate) => write(() => visits.visitSalt(db, day, candidate)),
+    settleVisitDays: (day) => transact((work) => visits.settleVisitDays(work.trx, day)),
+    firstVisitDay: () => guard(() => visits.firstVisitDay(db)),
+    visitCounts: (filter) => guard(() => visits.visitCounts(db, filter)),
     ...domainEditStore(db, dialect),
     saveInquiry(inquiry, mail, confirm) {
       return dialect.saveInquiry((trx) => saveOne(trx, inquiry, mail, confirm))
@@ -202,7 +209,7 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
         })
       })
     },
-    transact: unitOfWork(db, dialect),
+    transact,
     close: () => dialect.close(),
   }
   return store

@@ -38,7 +38,10 @@ const median = (sorted: number[]) => {
 }
 
 export async function visitorStats(
-  deps: { store: Store; domains: Pick<DomainRegistry, 'current' | 'fromFile'> },
+  deps: {
+    store: Pick<Store, 'visitCounts' | 'firstVisitDay' | 'dailyStats' | 'offersSince' | 'listDeals'>
+    domains: Pick<DomainRegistry, 'current' | 'fromFile'>
+  },
   options: { days: number; now?: number; domain?: string },
 ): Promise<VisitorStats> {
   const { store, domains } = deps

@@ -14,7 +14,7 @@ const STORE_TESTS = [
   'src/server/store/{store,migrations,postgres,inbox,sessions,sign-in,confirmation,deal,deal-record,dns-updates,domain-checks,invoice,notifications,privacy,audit}.test.ts',
   'src/server/jobs/{digest,audit-retention}.test.ts',
   'src/server/scheduler/scheduler.test.ts',
-  'src/server/deal/{advance-invoices,auto-complete,deadlines,deal-rules,paid-queries,privacy,rates,webhooks}.test.ts',
+  'src/server/deal/{advance-invoices,auto-complete,deadlines,deal-rules,negotiation-queries,paid-queries,privacy,rates,webhooks}.test.ts',
   'src/server/dns/worker.test.ts',
   'src/server/payments/statement.test.ts',
   'src/server/domains-edit/save.test.ts',

@@ -57,6 +57,6 @@ export async function readNewPassword(fromStdin: boolean, stdin: NodeJS.Readable
   return password
 }
 
-export async function savePassword(store: Store, password: string): Promise<void> {
+export async function savePassword(store: Pick<Store, 'setOwnerPassword'>, password: string): Promise<void> {
   await store.setOwnerPassword(await hashPassword(password), Date.now())
 }

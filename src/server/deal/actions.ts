@@ -1,5 +1,6 @@
-// A step of the negotiation, as the console and the CLI take it: the amount read in the inquiry's currency, the
-// owner's template filled in, then the store's one transaction (reply, mail, state).
+// A step of the negotiation, as the console and the CLI take it, in one unit of work (decision 060): the inquiry
+// locked and read once, the amount read in its currency, the owner's template filled in, the state it starts from
+// checked (decision 037), then the step recorded (an acceptance's deal, the reply and its mail, the inquiry's state).
 import { NOTE_MAX } from '../../shared/console-api.ts'
 import { parseOffer } from '../../shared/contact.ts'
 import type { Config } from '../config.ts'
@@ -9,6 +10,10 @@ import { DEFAULT_TEMPLATES, renderDealText, templateFor } from '../mail/deal-mai
 import { notifyUrlsFor } from '../notify/routing.ts'
 import type { DomainsConfig } from '../sites/domains-table.ts'
 import type { DealResult, InquiryStatus, StoredInquiry, Store } from '../store/types.ts'
+import { counterUpdate, negotiationRefusal, recordNegotiationStep, type DealKind, type NegotiationStep, type NegotiationUpdate } from '../store/negotiation.ts'
+import { dealTemplates } from '../store/tables/deal-templates.ts'
+import { lockInquiry, type LockedInquiry } from '../store/tables/inquiries.ts'
+import type { Work } from '../store/unit-of-work.ts'
 import { dealUrl, newDealLink } from './link.ts'
 import { formatMinor, toMinor } from '../lib/money.ts'
 import { dealKeyOf, sealLinkToken } from './seal.ts'
@@ -59,7 +64,7 @@ export type DealOutcome =
   | { status: 'bad-plan'; problem: PlanProblem | 'down-payment-amount' }
 
 export interface DealContext {
-  store: Store
+  store: Pick<Store, 'transact'>
   config: Pick<Config, 'mailTo' | 'counterOfferDays' | 'deal' | 'dataDir' | 'notify'>
   /** Signs the deal page's link (the store's secret, or CONTACT_SECRET, as the server's). */
   secret: string
@@ -86,17 +91,25 @@ function readPlan(request: PlanRequest, amount: number, currency: string): Offer
 }
 
 export async function takeDealStep(context: DealContext, id: number, request: DealRequest, now: number): Promise<DealOutcome> {
-  const { store, config, domains } = context
   const note = request.note ?? ''
   if (note.length > NOTE_MAX) return { status: 'note-too-long' }
-  const inquiry = await store.getInquiry(id)
-  if (!inquiry) return { status: 'not-found' }
+  return context.store.transact(async (work) => {
+    const inquiry = await lockInquiry(work, id)
+    return inquiry ? composeStep(context, work, inquiry, request, note, now) : { status: 'not-found' }
+  })
+}
+
+/** The step composed from the inquiry as the work locked it, checked and recorded in the same work. */
+async function composeStep(context: DealContext, work: Work, inquiry: LockedInquiry, request: DealRequest, note: string, now: number): Promise<DealOutcome> {
+  const { config, domains } = context
+  const record = async (kind: DealKind, step: NegotiationStep, update: NegotiationUpdate): Promise<DealResult> =>
+    (await negotiationRefusal(work, inquiry, kind, step)) ?? recordNegotiationStep(work, inquiry, kind, step, update)
   // The rule lives here, not in the console's buttons: the CLI and every route take their steps through this function.
   if (request.kind === 'counter' && inquiry.checkout) return { status: 'checkout-counter' }
   const currency = currencyOf(inquiry, domains)
   // A checkout of an English buyer is confirmed or declined in English (decision 037).
   const templateKind = templateFor(request.kind, inquiry)
-  const template = (await store.dealTemplates())[templateKind] ?? DEFAULT_TEMPLATES[templateKind]
+  const template = (await dealTemplates(work.trx))[templateKind] ?? DEFAULT_TEMPLATES[templateKind]
   const step = { to: inquiry.email, replyTo: settingsOf(domains, inquiry.domain).mailTo ?? config.mailTo, now }
   const text = (amount: number | null, expiresAt?: number, link?: string) =>
     renderDealText(templateKind, template, {
@@ -119,7 +132,7 @@ export async function takeDealStep(context: DealContext, id: number, request: De
       const plan = request.plan && readPlan(request.plan, amount, currency)
       if (plan && 'status' in plan) return plan
       const body = text(amount, expiresAt) + (plan ? planSentence(plan, toMinor(amount, currency), currency, inquiry.language) : '')
-      return queued(await store.counterOffer(id, { ...step, amount, expiresAt, body, ...(plan && { plan }) }), body, amount, expiresAt)
+      return queued(await record('counter', { ...step, amount, body }, counterUpdate({ amount, expiresAt, plan })), body, amount, expiresAt)
     }
     case 'accept': {
       // What is agreed: the counter-offer the visitor takes up, else the visitor's own offer.
@@ -148,7 +161,7 @@ export async function takeDealStep(context: DealContext, id: number, request: De
         notify: notifyUrlsFor(settingsOf(domains, inquiry.domain), config),
         ...(read && rates && { plan: { transfer: read.transfer, rates } }),
       }
-      const result = await store.accept(id, { ...step, amount, confirmExpired: request.confirmExpired === true, body, ...(deal && { deal }) })
+      const result = await record('accept', { ...step, amount, confirmExpired: request.confirmExpired === true, body, ...(deal && { deal }) }, {})
       const outcome = queued(result, body, amount)
       return outcome.status === 'queued' && result.status === 'queued' && result.dealId !== undefined
         ? { ...outcome, deal: { id: result.dealId, url: url! } }
@@ -156,7 +169,7 @@ export async function takeDealStep(context: DealContext, id: number, request: De
     }
     case 'decline': {
       const body = text(null)
-      return queued(await store.decline(id, { ...step, body }), body, null)
+      return queued(await record('decline', { ...step, amount: null, body }, {}), body, null)
     }
   }
 }

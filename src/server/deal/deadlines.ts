@@ -6,7 +6,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Job } from '../scheduler/scheduler.ts'
 import { dealStepText } from '../mail/deal-step-mail.ts'
 import { displayHost } from '../sites/host.ts'
-import type { DealMail, DealReminder, StoredDeal } from '../store/types.ts'
+import type { DealMail, DealReminder, Store, StoredDeal } from '../store/types.ts'
+import { recordDealReminder } from '../store/deal-reminders.ts'
+import { lockDeal } from '../store/tables/deals.ts'
 import { formatMinor } from '../lib/money.ts'
 import { sendRateReminders } from './rates.ts'
 import { dealNotifyUrls, dealPageUrl, formatDealDate, linkInFirstMail, type DealStepContext } from './steps.ts'
@@ -14,7 +16,7 @@ import { dealNotifyUrls, dealPageUrl, formatDealDate, linkInFirstMail, type Deal
 const HOUR_MS = 60 * 60 * 1000
 
 /** The reminder's mail: to the buyer in their language, or to the owner (the domain's address, else MAIL_TO). */
-function reminderMail(context: DealStepContext, deal: StoredDeal, reminder: DealReminder): DealMail {
+function reminderMail(context: ReminderContext, deal: StoredDeal, reminder: DealReminder): DealMail {
   const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
   const owner = settings.mailTo ?? context.config.mailTo
   const toBuyer = reminder === 'payment-reminder'
@@ -32,19 +34,27 @@ function reminderMail(context: DealStepContext, deal: StoredDeal, reminder: Deal
   return { kind, body, to: toBuyer ? deal.buyer.email : owner, replyTo: owner }
 }
 
-/** One pass over the deals: queues every reminder due by `now`; returns how many it queued. */
-export async function sendDealReminders(context: DealStepContext, now: number, signal?: AbortSignal): Promise<number> {
+/** What a pass over the reminders needs: the due ones read, and a unit of work per reminder. */
+type ReminderContext = Omit<DealStepContext, 'store'> & { store: Pick<Store, 'dealRemindersDue' | 'rateRemindersDue' | 'transact'> }
+
+/**
+ * One pass over the deals: queues every reminder due by `now`; returns how many it queued. Each is a unit of work
+ * (decision 060): the deal locked and read once, its mail composed from it, marked and queued.
+ */
+export async function sendDealReminders(context: ReminderContext, now: number, signal?: AbortSignal): Promise<number> {
   let queued = 0
   for (const { id, reminder } of await context.store.dealRemindersDue(now)) {
     if (signal?.aborted) break
-    const deal = await context.store.getDeal(id)
-    if (!deal) continue
-    if (await context.store.queueDealReminder(id, reminder, reminderMail(context, deal, reminder), now, dealNotifyUrls(context, deal.domain))) queued++
+    const sent = await context.store.transact(async (work) => {
+      const deal = await lockDeal(work, id)
+      return deal !== null && recordDealReminder(work.trx, deal, reminder, reminderMail(context, deal, reminder), now, dealNotifyUrls(context, deal.domain))
+    })
+    if (sent) queued++
   }
   return queued
 }
 
-export function dealDeadlinesJob(context: DealStepContext & { log: FastifyBaseLogger; kick: () => void }): Job {
+export function dealDeadlinesJob(context: ReminderContext & { log: FastifyBaseLogger; kick: () => void }): Job {
   return {
     name: 'deal-deadlines',
     schedule: { everyMs: HOUR_MS },

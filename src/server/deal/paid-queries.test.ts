@@ -2,6 +2,7 @@
 // statement by statement: the step is one transaction, and it reads its deal's row once (decision 060), with its mail
 // and its invoice, for a deal paid at once and for an instalment plan marked paid as a whole.
 import { describe, expect, test } from 'vitest'
+import { readsOf, transactionsOf } from '../../../tests/helpers/queries.ts'
 import { newInquiry, openTestStore, testStoreConfig } from '../../../tests/helpers/store.ts'
 import { loadConfig } from '../config.ts'
 import { domainsConfigOf } from '../sites/domains-document.ts'
@@ -13,23 +14,8 @@ const T0 = Date.UTC(2026, 10, 2, 12)
 const DAY = 86_400_000
 const ADDRESS: InvoiceAddress = { name: 'Erika Käufer', company: null, street: 'Marktplatz 1', postcode: '80331', city: 'München', country: 'DE', vatId: null }
 
-/** The statements of a run, cut into its transactions and what ran outside them. */
-function transactionsOf(statements: readonly string[]) {
-  const transactions: string[][] = []
-  const outside: string[] = []
-  let current: string[] | null = null
-  for (const statement of statements) {
-    if (/^begin/i.test(statement)) current = []
-    else if (/^(commit|rollback)/i.test(statement)) {
-      if (current) transactions.push(current)
-      current = null
-    } else (current ?? outside).push(statement)
-  }
-  return { transactions, outside }
-}
-
 /** How many of these statements read the deals table (a join of it included). */
-const dealReads = (statements: readonly string[]) => statements.filter((statement) => /^select\b[\s\S]*\b(from|join) "deals"/i.test(statement)).length
+const dealReads = (statements: readonly string[]) => readsOf('deals', statements)
 
 async function setUp() {
   const storeConfig = await testStoreConfig('paid-queries-')

@@ -4,13 +4,14 @@
 // deadline), in the rate's unit of work.
 import type { Language } from '../../shared/language.ts'
 import { displayHost } from '../sites/host.ts'
-import type { DealMail, RateChangeResult, RateReminder, StoredDeal, StoredRate } from '../store/types.ts'
+import type { DealMail, DealState, RateReminder, Store, StoredDeal, StoredRate } from '../store/types.ts'
 import { advanceInvoices } from '../invoice/issue.ts'
 import { formatMinor } from '../lib/money.ts'
 import { BUYER_WORDS } from '../mail/buyer-words.ts'
 import type { RateValues } from '../mail/buyer-words-types.ts'
 import { queueDealMail, recordDealStep } from '../store/deal-step.ts'
-import { receiveRate } from '../store/tables/deal-rates.ts'
+import { recordRateReminder } from '../store/deal-reminders.ts'
+import { receiveRate, waitForRate as markWaited, WATCHED } from '../store/tables/deal-rates.ts'
 import { lockDeal, withoutToken } from '../store/tables/deals.ts'
 import { issueAdvancesIn } from '../store/tables/invoices.ts'
 import { dealNotifyUrls, dealPageUrl, formatDealDate, invoiceParties, linkInFirstMail, paidChange, type DealStepContext, type StepOutcome } from './steps.ts'
@@ -29,14 +30,15 @@ export const nextRate = (deal: StoredDeal) => deal.plan?.rates.find((rate) => ra
 
 type RateMailKind = 'received' | 'reminder' | 'overdue-buyer' | 'overdue-owner'
 
-const linkOf = (context: DealStepContext, deal: StoredDeal, language: Language) => dealPageUrl(context.config, deal) ?? linkInFirstMail(language)
+const linkOf = (context: Pick<DealStepContext, 'config'>, deal: StoredDeal, language: Language) =>
+  dealPageUrl(context.config, deal) ?? linkInFirstMail(language)
 
 /** The owner's mail of a rate 7 days late: German, as the console is. */
 const overdueOwnerText = (v: Omit<RateValues, 'next' | 'link'>) =>
   `${v.label} für ${v.domain} (Kaufnummer ${v.deal}, ${v.amount}, Verwendungszweck ${v.reference}) war am ${v.due} fällig und ist seit 7 Tagen nicht als erhalten markiert. Der Käufer wurde erinnert.\n\nSie entscheiden: Ist das Geld doch angekommen, markieren Sie die Rate als erhalten; sonst warten Sie ab oder brechen den Kauf ab (Konsole: Verkäufe; CLI: deal rate-paid ID --rate N / deal wait ID --rate N / deal cancel ID).`
 
 /** A rate's mail, in the buyer's language (the owner's in German, as the console is). Exported for buyer-mails.test.ts. */
-export function rateMail(context: DealStepContext, deal: StoredDeal, rate: StoredRate, kind: RateMailKind): DealMail {
+export function rateMail(context: Pick<DealStepContext, 'config' | 'domains'>, deal: StoredDeal, rate: StoredRate, kind: RateMailKind): DealMail {
   const settings = context.domains.resolve(deal.domain)?.settings ?? context.domains.default
   const owner = settings.mailTo ?? context.config.mailTo
   const language = kind === 'overdue-owner' ? 'de' : deal.buyer.language
@@ -70,6 +72,12 @@ export function rateMail(context: DealStepContext, deal: StoredDeal, rate: Store
   return { kind: mailKind, body, to: kind === 'overdue-owner' ? owner : deal.buyer.email, replyTo: owner }
 }
 
+export type RateChangeResult =
+  | { status: 'done'; deal: StoredDeal; replyId: number | null; allPaid: boolean }
+  | { status: 'not-found' }
+  | { status: 'already-paid' }
+  | { status: 'wrong-state'; current: DealState }
+
 export type RateOutcome = RateChangeResult | StepOutcome
 
 /**
@@ -102,24 +110,47 @@ export function markRatePaid(context: DealStepContext, id: number, number: numbe
   })
 }
 
-/** "Abwarten": the owner waits for an overdue rate; marked for the console, nobody mailed. */
-export const waitForRate = (context: DealStepContext, id: number, number: number, now: number) => context.store.waitForRate(id, number, now)
+/** "Abwarten": the owner waits for an overdue rate; marked for the console, nobody mailed. One unit of work. */
+export function waitForRate(context: Pick<DealStepContext, 'store'>, id: number, number: number, now: number): Promise<RateChangeResult> {
+  return context.store.transact(async (work): Promise<RateChangeResult> => {
+    const deal = await lockDeal(work, id)
+    if (!deal?.plan) return { status: 'not-found' }
+    if (!WATCHED.includes(deal.status)) return { status: 'wrong-state', current: deal.status }
+    const rate = deal.plan.rates.find((r) => r.number === number)
+    if (!rate) return { status: 'not-found' }
+    if (rate.paidAt !== null) return { status: 'already-paid' }
+    await markWaited(work.trx, id, number, now)
+    const rates = deal.plan.rates.map((r) => (r.number === number ? { ...r, waitedAt: now } : r))
+    return { status: 'done', deal: withoutToken({ ...deal, plan: { ...deal.plan, rates } }), replyId: null, allPaid: false }
+  })
+}
 
-/** One pass over the rates: the buyer reminded 3 days before a rate's date; 7 days after it, the owner told and the buyer reminded. */
-export async function sendRateReminders(context: DealStepContext, now: number, signal?: AbortSignal): Promise<number> {
+/**
+ * One pass over the rates: the buyer reminded 3 days before a rate's date; 7 days after it, the owner told and the
+ * buyer reminded. Each is a unit of work (decision 060): the deal locked and read once, the mails composed from it.
+ */
+export async function sendRateReminders(
+  context: Omit<DealStepContext, 'store'> & { store: Pick<Store, 'rateRemindersDue' | 'transact'> },
+  now: number,
+  signal?: AbortSignal,
+): Promise<number> {
   let queued = 0
   for (const { id, number, reminder } of await context.store.rateRemindersDue(now)) {
     if (signal?.aborted) break
-    const deal = await context.store.getDeal(id)
-    const rate = deal?.plan?.rates.find((r) => r.number === number)
-    if (!deal || !rate) continue
-    const mails = reminderMails(context, deal, rate, reminder)
-    if (await context.store.queueRateReminder(id, number, reminder, mails, now, dealNotifyUrls(context, deal.domain))) queued++
+    const sent = await context.store.transact(async (work) => {
+      const deal = await lockDeal(work, id)
+      const rate = deal?.plan?.rates.find((r) => r.number === number)
+      // A cancelled deal's rates are not watched any more.
+      if (!deal || !rate || !WATCHED.includes(deal.status)) return false
+      const mails = reminderMails(context, deal, rate, reminder)
+      return recordRateReminder(work.trx, deal, number, reminder, mails, now, dealNotifyUrls(context, deal.domain))
+    })
+    if (sent) queued++
   }
   return queued
 }
 
-const reminderMails = (context: DealStepContext, deal: StoredDeal, rate: StoredRate, reminder: RateReminder) =>
+const reminderMails = (context: Pick<DealStepContext, 'config' | 'domains'>, deal: StoredDeal, rate: StoredRate, reminder: RateReminder) =>
   reminder === 'rate-reminder'
     ? [rateMail(context, deal, rate, 'reminder')]
     : [rateMail(context, deal, rate, 'overdue-owner'), rateMail(context, deal, rate, 'overdue-buyer')]

@@ -12,7 +12,7 @@ import { notifyUrlsFor } from '../notify/routing.ts'
 import { displayHost } from '../sites/host.ts'
 import type { DealMailKind } from '../../shared/console-api.ts'
 import type { DealChange, DealChangeResult, DealState, SoldNotice, StoredDeal, StoredInquiry, Store, Work } from '../store/types.ts'
-import { dealTemplates } from '../store/deal.ts'
+import { dealTemplates } from '../store/tables/deal-templates.ts'
 import { recordDealStep } from '../store/deal-step.ts'
 import { lockDeal, moveDeadlines, otherInquirers, withoutToken, type LockedDeal } from '../store/tables/deals.ts'
 import { getInquiry } from '../store/tables/inquiries.ts'
@@ -80,7 +80,7 @@ function mailFor(
 }
 
 /** Where a deal's events go: the domain's `notify:`, else NOTIFY_URLS, as an inquiry's notifications. */
-export const dealNotifyUrls = (context: DealStepContext, domain: string) =>
+export const dealNotifyUrls = (context: Pick<DealStepContext, 'config' | 'domains'>, domain: string) =>
   notifyUrlsFor(context.domains.resolve(domain)?.settings ?? context.domains.default, context.config)
 
 /**

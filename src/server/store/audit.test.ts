@@ -6,7 +6,7 @@ import { loadConfig } from '../config.ts'
 import { takeDealStep } from '../deal/actions.ts'
 import { accessReport } from '../privacy/report.ts'
 import { domainsConfigOf } from '../sites/domains-document.ts'
-import { AUDIT_DETAIL_MAX } from './audit.ts'
+import { AUDIT_DETAIL_MAX } from './tables/audit-log.ts'
 
 const T0 = Date.UTC(2026, 10, 2, 12)
 const SECRET = 's'.repeat(40)

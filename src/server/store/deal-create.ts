@@ -1,9 +1,11 @@
-// A deal is made (docs/deals.md, decision 033): in the acceptance's transaction (store/deal.ts), with its number and
-// payment reference, and an instalment plan's rates (decision 042); an open one waiting for payment is renewed.
+// A deal is made (docs/deals.md, decision 033): in the acceptance's unit of work (store/negotiation.ts), with its
+// number and payment reference, and an instalment plan's rates (decision 042); an open one waiting for payment is
+// renewed.
 import type { Transaction } from 'kysely'
 import { queueDealNotifications } from './tables/notifications.ts'
 import type { Database } from './schema.ts'
-import type { NewDeal } from './types.ts'
+import type { NewDeal } from './tables/deals.ts'
+import type { Work } from './unit-of-work.ts'
 
 /** A rate's own reference: the deal's and the rate's number (deal/instalments.ts rateReference says the same). */
 const rateReferenceOf = (dealReference: string, number: number) => `${dealReference}-R${String(number).padStart(2, '0')}`
@@ -64,20 +66,17 @@ async function nextSqliteDealId(trx: Transaction<Database>): Promise<number> {
  * link: the newest mail's link is the one that works), or a new one is made. A deal already paid is not touched.
  */
 export async function createOrRenewDeal(
-  trx: Transaction<Database>,
+  work: Work,
   inquiryId: number,
   domain: string,
   deal: NewDeal,
   now: number,
-  /** PostgreSQL: the open deal is locked; its identity never gives a number twice, SQLite's rowid does (below). */
-  postgres: boolean,
 ): Promise<{ dealId: number } | { inProgress: number }> {
-  const open = await trx
-    .selectFrom('deals')
-    .select(['id', 'status'])
-    .where('inquiry_id', '=', inquiryId)
-    .where('status', '!=', 'cancelled')
-    .$if(postgres, (qb) => qb.forUpdate())
+  const { trx } = work
+  // PostgreSQL: the open deal is locked; its identity never gives a number twice, SQLite's rowid does (below).
+  const postgres = work.dialect === 'postgres'
+  const open = await work
+    .forUpdate(trx.selectFrom('deals').select(['id', 'status']).where('inquiry_id', '=', inquiryId).where('status', '!=', 'cancelled'))
     .executeTakeFirst()
   // A renewed deal has a new payment deadline: its reminders start again.
   const values = {

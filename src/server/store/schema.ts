@@ -6,7 +6,18 @@ import type { Language } from '../../shared/language.ts'
 import type { ExpiryState, PointingState, RecordsState } from '../../shared/domain-checks.ts'
 import type { DealState } from '../../shared/deal-api.ts'
 import type { DealEvent, InquiryStatus, OutboxStatus, ReplyKind } from './inquiry-types.ts'
-import type { VisitMetric } from './visit-types.ts'
+
+/**
+ * What a counter counts:
+ * - visit: a GET of the page by a browser that was no repeat (key '');
+ * - visitor: unique visitors of a day that is over (key ''); today's come from the hashes;
+ * - filtered: requests that were no visit, by reason ('bot', 'head', 'prefetch', 'headers', 'repeat');
+ * - source: visits by where they came from ('direct', 'search:google', 'market:sedo', 'social:x', 'site:host',
+ *   'ref:value');
+ * - language: visits by the browser's first language ('de', 'en', … or 'other');
+ * - form: visitors who turned to the form (their browser fetched the form's script).
+ */
+export type VisitMetric = 'visit' | 'visitor' | 'filtered' | 'source' | 'language' | 'form'
 
 /** What a domain notice tells (decision 047); here, where its column is, since the table modules import this file. */
 export type DomainNoticeEvent = 'unreachable' | 'expiring'

@@ -14,10 +14,7 @@ import { releaseLeases } from './tables/leased.ts'
 import { inquirySaver } from './save-inquiry.ts'
 import { dealStore } from './deal.ts'
 import { dealRecordStore } from './deal-record.ts'
-import { dealReminderStore } from './deal-reminders.ts'
-import { dealRateStore } from './deal-rates.ts'
 import { paymentStore } from './payments.ts'
-import { sessionStore } from './sessions.ts'
 import { signInStore } from './sign-in.ts'
 import { eraseInquiries, eraseMailbox, personData, purgeErased, staleInquiries } from './privacy.ts'
 import { invoiceStore } from './invoice.ts'
@@ -26,8 +23,8 @@ import { digestFacts } from './tables/digest.ts'
 import * as dnsUpdates from './tables/dns-updates.ts'
 import * as domainNotices from './tables/domain-notices.ts'
 import * as domainChecks from './tables/domain-checks.ts'
-import { auditStore } from './audit.ts'
-import { visitStore } from './visits.ts'
+import * as auditLog from './tables/audit-log.ts'
+import * as visits from './tables/visits.ts'
 import * as domainEdits from './tables/domain-edits.ts'
 import type { Database } from './schema.ts'
 import type { Store } from './types.ts'
@@ -78,12 +75,9 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     },
     listMail: (statuses, page) => guard(() => outbox.listMail(db, statuses, page)),
     resendMail: (outboxId, now) => transact((work) => outbox.resendMail(work, outboxId, now)),
-    ...sessionStore(db, dialect),
     ...signInStore(db, dialect),
     ...dealStore(db, dialect),
     ...dealRecordStore(db, dialect),
-    ...dealReminderStore(db, dialect),
-    ...dealRateStore(db, dialect),
     ...paymentStore(db, dialect),
     ...invoiceStore(db, dialect),
     claimJobRun: (job, period, claimedBy, pruneBefore) => write(() => jobRuns.claimJobRun(db, job, period, claimedBy, pruneBefore)),
@@ -111,8 +105,20 @@ export function createStore(db: Db, dialect: DialectSpecifics): SharedStore {
     nextDomainNoticeDueAt: queues.domainNotices.nextDueAt,
     listDomainNotices: (statuses) => domainNotices.listDomainNotices(db, dialect, statuses),
     resendDomainNotice: (id, now) => domainNotices.resendDomainNotice(db, dialect, id, now),
-    ...auditStore(db, dialect),
-    ...visitStore(db, dialect),
+    // The audit trail and the visitor statistics (decision 060): one query, or one unit of work, over their tables.
+    addAuditEntry: (entry) => write(() => auditLog.addAuditEntry(db, entry)),
+    auditEntries: (filter) => guard(() => auditLog.auditEntries(db, filter)),
+    pruneAudit: (before) => write(() => auditLog.pruneAudit(db, before)),
+    async addVisitCounts(rows) {
+      if (rows.length > 0) await transact((work) => visits.addVisitCounts(work.trx, rows))
+    },
+    async addVisitorHashes(rows) {
+      if (rows.length > 0) await transact((work) => visits.addVisitorHashes(work.trx, rows))
+    },
+    visitSalt: (day, candidate) => write(() => visits.visitSalt(db, day, candidate)),
+    settleVisitDays: (day) => transact((work) => visits.settleVisitDays(work.trx, day)),
+    firstVisitDay: () => guard(() => visits.firstVisitDay(db)),
+    visitCounts: (filter) => guard(() => visits.visitCounts(db, filter)),
     domainEditsAfter: (version, limit) => guard(() => domainEdits.domainEditsAfter(db, version, limit)),
     latestDomainEdit: () => guard(() => domainEdits.latestDomainEdit(db)),
     recordDomainEdit: (version, edits, now) => write(() => domainEdits.recordDomainEdit(db, version, edits, now)),

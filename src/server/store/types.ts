@@ -1,5 +1,5 @@
 // The store interface. The embedded default is SQLite (sqlite.ts); PostgreSQL (postgres.ts) implements the same.
-import type { DealStore } from './deal-types.ts'
+import type { DealTemplateKind } from '../../shared/console-api.ts'
 import type {
   ConfirmPlan,
   NewInquiry,
@@ -19,6 +19,7 @@ import type {
   OutboxStatus,
   OutboxHealth,
   InvoiceAddress,
+  OfferedPlan,
 } from './inquiry-types.ts'
 import type { DigestFacts } from './tables/digest.ts'
 import type { JobStore } from './tables/job-runs.ts'
@@ -28,24 +29,29 @@ import type { LeasedQueueTable } from './tables/leased.ts'
 import type { DomainCheckStore } from './tables/domain-checks.ts'
 import type { DomainEditStore } from './tables/domain-edits.ts'
 import type { Erased, PersonInquiry } from './privacy.ts'
-import type { AuditStore } from './audit-types.ts'
-import type { VisitStore } from './visit-types.ts'
+import type { AuditEntry, AuditFilter, NewAuditEntry } from './tables/audit-log.ts'
+import type { VisitCount, VisitorHash } from './tables/visits.ts'
 import type { DealChange, DealChangeResult, DealMail } from './deal-step.ts'
 import type { NewBankPayment } from './tables/bank-payments.ts'
+import type { DealReminder } from './tables/deal-deadlines.ts'
 import type { RateReminder } from './tables/deal-rates.ts'
-import type { DealReminder, DealState, StoredDeal } from './tables/deals.ts'
+import type { DealState, NewDeal, StoredDeal } from './tables/deals.ts'
+import type { DealResult, DealStep } from './negotiation.ts'
 import type { InvoiceIssue, InvoiceListing, KeepAddressResult, LateInvoiceResult, StoredInvoice } from './tables/invoices.ts'
 import type { ConfirmationTarget, ConfirmResult } from './tables/confirmations.ts'
 import type { UnitOfWork } from './unit-of-work.ts'
+import type { PasskeyRecord, NewPasskey } from './tables/passkeys.ts'
+import type { TotpRecord } from './tables/second-factor.ts'
+import type { SessionDetails, SessionListing } from './tables/sessions.ts'
+import type { ChallengePurpose } from './tables/webauthn-challenges.ts'
 
 // The parts of the store with a file of their own; their types are these files', re-exported here.
 export type * from './inquiry-types.ts'
-export type * from './deal-types.ts'
-export type * from './audit-types.ts'
-export type * from './visit-types.ts'
 // The deal's tables (decision 060): their types live beside their functions; these are the ones the features name.
-export type { DealReminder, DealState, NewDeal, StoredDeal } from './tables/deals.ts'
+export type { DealState, NewDeal, StoredDeal } from './tables/deals.ts'
+export type { DealReminder } from './tables/deal-deadlines.ts'
 export type { RateReminder, StoredRate } from './tables/deal-rates.ts'
+export type { DealKind, DealResult } from './negotiation.ts'
 export type { AdvanceIssue, InvoiceIssue, InvoiceListing, KeepAddressResult, LateInvoiceResult, StoredInvoice } from './tables/invoices.ts'
 export type { DealChange, DealChangeResult, DealMail, SoldNotice } from './deal-step.ts'
 export type { Work } from './unit-of-work.ts'
@@ -57,13 +63,15 @@ export type { DigestDomain, DigestFacts } from './tables/digest.ts'
 // The inquiries' confirmation (decision 060, second round).
 export type { ConfirmationTarget } from './tables/confirmations.ts'
 export type { Erased, PersonInquiry } from './privacy.ts'
+// The audit trail's and the visitor statistics' tables (decision 060, second round).
+export type * from './tables/audit-log.ts'
+export type { VisitCount, VisitMetric, VisitorHash } from './tables/visits.ts'
 
 export interface Store
   extends
     DealStore,
     DealRecordStore,
     DealReminderStore,
-    DealRateStore,
     PaymentStore,
     JobStore,
     InvoiceStore,
@@ -259,7 +267,22 @@ export interface DealRecordStore {
   eraseTransferCodes(completedBy: number): Promise<number>
 }
 
-/** A deal's deadline reminders (store/deal-reminders.ts; decision 036). */
+/** The negotiation (store/deal.ts over store/negotiation.ts; docs/negotiation.md). */
+export interface DealStore {
+  /** Stores the counter-offer, queues its mail and marks the inquiry countered until `expiresAt`, in one transaction. */
+  counterOffer(id: number, step: DealStep & { amount: number; expiresAt: number; plan?: OfferedPlan }): Promise<DealResult>
+  /** `amount`: what was agreed (the counter-offer's or the visitor's offer), kept with the reply. */
+  accept(id: number, step: DealStep & { amount: number | null; confirmExpired?: boolean; deal?: NewDeal }): Promise<DealResult>
+  decline(id: number, step: DealStep): Promise<DealResult>
+  /** Marks every counter-offer whose time ran out by `now` as expired; returns how many. */
+  expireCounterOffers(now: number): Promise<number>
+  /** The owner's edited mail templates (absent: the default text). */
+  dealTemplates(): Promise<Partial<Record<DealTemplateKind, string>>>
+  /** Stores the owner's template, or goes back to the default with null. */
+  setDealTemplate(kind: DealTemplateKind, text: string | null): Promise<void>
+}
+
+/** A deal's deadline reminders (store/deal.ts over tables/deal-deadlines.ts; decision 036). */
 export interface DealReminderStore {
   /** The deadline reminders due by `now` and not sent yet (decision 036), oldest deal first. */
   dealRemindersDue(now: number): Promise<{ id: number; reminder: DealReminder }[]>
@@ -268,25 +291,8 @@ export interface DealReminderStore {
    * the deal has moved on since.
    */
   queueDealReminder(id: number, reminder: DealReminder, mail: DealMail, now: number, notify?: readonly string[]): Promise<boolean>
-}
-
-export type RateChangeResult =
-  | { status: 'done'; deal: StoredDeal; replyId: number | null; allPaid: boolean }
-  | { status: 'not-found' }
-  | { status: 'already-paid' }
-  | { status: 'wrong-state'; current: DealState }
-
-/** Instalment plans (store/deal-rates.ts; decision 042). */
-export interface DealRateStore {
-  /** The owner's decision to wait for an overdue rate (decision 042): marked, nobody mailed. */
-  waitForRate(id: number, number: number, now: number): Promise<RateChangeResult>
-  /** The rates' reminders due by `now` and not sent yet, of deals not cancelled. */
+  /** The instalment plans' rate reminders due by `now` and not sent yet, of deals not cancelled (decision 042). */
   rateRemindersDue(now: number): Promise<{ id: number; number: number; reminder: RateReminder }[]>
-  /**
-   * Queues a rate's mails and marks the reminder sent, in one transaction (with `deal.overdue` for an overdue rate);
-   * false when it was sent already, the rate is paid or the deal cancelled.
-   */
-  queueRateReminder(id: number, number: number, reminder: RateReminder, mails: readonly DealMail[], now: number, notify?: readonly string[]): Promise<boolean>
 }
 
 /** Invoices (store/invoice.ts over tables/invoices.ts; decision 038). */
@@ -333,43 +339,31 @@ export interface PaymentStore {
   recordBankPayments(payments: readonly NewBankPayment[], now: number): Promise<number>
 }
 
-/** What the sessions page shows of a session (decision 041). */
-interface SessionDetails {
-  userAgent: string | null
-  address: string | null
-  method: string
+/** The audit trail (tables/audit-log.ts; decision 043). */
+interface AuditStore {
+  addAuditEntry(entry: NewAuditEntry): Promise<void>
+  auditEntries(filter: AuditFilter): Promise<AuditEntry[]>
+  /** Removes the rows from before `before` (retention, 2 years); returns how many. */
+  pruneAudit(before: number): Promise<number>
 }
 
-interface SessionListing {
-  idHash: string
-  createdAt: number
-  lastSeenAt: number
-  userAgent: string | null
-  address: string | null
-  method: string | null
-}
-
-interface NewPasskey {
-  credentialId: string
-  publicKey: string
-  counter: number
-  transports: string[]
-  name: string
-}
-
-export interface PasskeyRecord extends NewPasskey {
-  id: number
-  createdAt: number
-  lastUsedAt: number | null
-}
-
-type ChallengePurpose = 'register' | 'sign-in'
-
-interface TotpRecord {
-  /** Sealed with the deal key (lib/seal.ts): the store never sees the secret itself. */
-  secret: string
-  confirmedAt: number | null
-  lastStep: number
+/** Visitor statistics (tables/visits.ts; decision 049). */
+interface VisitStore {
+  /** Adds the counts to what is stored (one row per domain, day, metric and key). */
+  addVisitCounts(rows: VisitCount[]): Promise<void>
+  /** Stores the hashes of the day's visitors; one seen before that day is kept once. */
+  addVisitorHashes(rows: VisitorHash[]): Promise<void>
+  /** The salt of a Berlin day: the stored one, or `candidate` if there was none (every process gets the same). */
+  visitSalt(day: string, candidate: string): Promise<string>
+  /**
+   * Ends the days before `day`: their salts are erased, their visitor hashes become a count (metric 'visitor') and
+   * are erased too. Safe to run in several processes at once: each hash is counted by the one that deleted it.
+   */
+  settleVisitDays(day: string): Promise<void>
+  /** The counts from `sinceDay` on, today's visitors counted from the hashes. */
+  visitCounts(filter: { sinceDay: string; domain?: string }): Promise<VisitCount[]>
+  /** The first day anything was counted (how far back "no visitor" can be said), null before. */
+  firstVisitDay(): Promise<string | null>
 }
 
 export { guardBy, InvoiceHashMismatchError, StoreUnavailableError } from './errors.ts'

@@ -71,7 +71,7 @@ function listedName(domains: DomainRegistry, ascii: string): string | undefined 
 const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)
 
 export function createVisitCounter(
-  store: Store,
+  store: Pick<Store, 'visitSalt' | 'settleVisitDays' | 'addVisitCounts' | 'addVisitorHashes'>,
   log: FastifyBaseLogger,
   options: { domains?: DomainRegistry; now?: () => number; flushMs?: number; ipv6Prefix?: number } = {},
 ): VisitCounter {

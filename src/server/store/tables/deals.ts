@@ -105,12 +105,6 @@ export interface DealDeadlines {
   transferDueAt?: number
 }
 
-/**
- * A deal's deadlines (decision 036): the buyer reminded halfway to the payment deadline, the owner told when it has
- * passed, the owner reminded a day before the transfer deadline (or after it, if the server was down then).
- */
-export type DealReminder = 'payment-reminder' | 'payment-overdue' | 'transfer-reminder'
-
 const DEAL_COLUMNS = [
   'd.id',
   'd.link_hash',
@@ -360,3 +354,25 @@ export async function dealTransferCode(q: Q, id: number): Promise<string | null>
   const row = await q.selectFrom('deals').select('transfer_code').where('id', '=', id).executeTakeFirst()
   return row?.transfer_code ?? null
 }
+
+/** The completed deal of a domain (the name is sold), or null. */
+export const soldDealOf = async (q: Q, domain: string) =>
+  idOf(await q.selectFrom('deals').select('id').where('domain', '=', domain).where('status', '=', 'completed').executeTakeFirst())
+
+/** An open deal of a domain made from another inquiry than `inquiryId`, or null: one sale of a name at a time (decision 037). */
+export const otherOpenDealOf = async (q: Q, domain: string, inquiryId: number) =>
+  idOf(
+    await q
+      .selectFrom('deals')
+      .select('id')
+      .where('domain', '=', domain)
+      .where('inquiry_id', '!=', inquiryId)
+      .where('status', 'in', OPEN_DEAL)
+      .executeTakeFirst(),
+  )
+
+/** The inquiry's deal in any state but cancelled, or null. */
+export const uncancelledDealOf = async (q: Q, inquiryId: number) =>
+  idOf(await q.selectFrom('deals').select('id').where('inquiry_id', '=', inquiryId).where('status', '!=', 'cancelled').executeTakeFirst())
+
+const idOf = (row: { id: number } | undefined) => (row ? Number(row.id) : null)

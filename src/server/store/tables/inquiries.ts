@@ -3,9 +3,10 @@
 // Kysely or a unit of work's transaction; storing one is save-inquiry.ts (SQLite's group commit, decision 003), the
 // console's inbox (search, replies, archive, spam) is still the Store's part store/inbox.ts.
 import { sql, type Expression, type RawBuilder, type Selectable } from 'kysely'
-import type { DailyStats, InquiryFilter, InquiryListing, StoredInquiry } from '../inquiry-types.ts'
+import type { DailyStats, InquiryFilter, InquiryListing, InquiryStatus, StoredInquiry } from '../inquiry-types.ts'
 import type { Database } from '../schema.ts'
-import type { Q } from './db.ts'
+import type { Work } from '../unit-of-work.ts'
+import type { Q, Trx } from './db.ts'
 
 /**
  * The columns of an inquiry, named rather than `*`: PostgreSQL's table also holds the words of its free-text search,
@@ -174,4 +175,40 @@ export async function dailyStats(q: Q, utcDay: UtcDay, filter: { domain?: string
     inquiries: Number(row.inquiries),
     spam: Number(row.spam),
   }))
+}
+
+/** An inquiry as a step of the negotiation reads it: with its state, and its counter-offer's end as stored. */
+export type LockedInquiry = StoredInquiry & { status: InquiryStatus; counterExpiresAt: number | null }
+
+/**
+ * The inquiry as a step of the negotiation starts from it, locked until the work commits (PostgreSQL, where two
+ * instances may act on it at once; SQLite's writers take turns on the file): the step's one read of it.
+ */
+export async function lockInquiry(work: Work, id: number): Promise<LockedInquiry | null> {
+  const row = await work.forUpdate(work.trx.selectFrom('inquiries as i').select(INQUIRY_COLUMNS).where('i.id', '=', id)).executeTakeFirst()
+  return row ? { ...toInquiry(row), status: row.status, counterExpiresAt: row.counter_expires_at } : null
+}
+
+/** What a step of the negotiation writes on the inquiry besides its state: the counter-offer and its plan. */
+export type NegotiationUpdate = Partial<
+  Pick<Database['inquiries'], 'counter_amount' | 'counter_expires_at' | 'plan_rates' | 'plan_down_payment' | 'plan_transfer'>
+>
+
+export async function setNegotiationState(trx: Trx, id: number, status: InquiryStatus, update: NegotiationUpdate): Promise<void> {
+  await trx
+    .updateTable('inquiries')
+    .set({ status, ...update })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** Marks every counter-offer whose time ran out by `now` as expired; returns how many. */
+export async function expireCounterOffers(q: Q, now: number): Promise<number> {
+  const result = await q
+    .updateTable('inquiries')
+    .set({ status: 'expired' })
+    .where('status', '=', 'countered')
+    .where('counter_expires_at', '<=', now)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
 }

@@ -3,6 +3,7 @@
 // store's part (what is recorded, what each target has received) comes in, the preview goes out.
 import { createHash } from 'node:crypto'
 import type { BankEntryClass, BankEntryItem, BankEntryReason, BankStatementPreview, PaymentTargetOutcome } from '../../shared/payments-api.ts'
+import type { NewBankPayment } from '../store/tables/bank-payments.ts'
 import type { CamtDocument, CamtEntry, CamtStatement, CamtTransaction } from './camt.ts'
 
 /**
@@ -24,19 +25,8 @@ export interface PaymentTarget {
   rate?: number
 }
 
-/** A booking to record when the import is applied: the idempotency key and what the ledger keeps. */
-interface BankRecord {
-  key: string
-  dealId: number
-  reference: string
-  account: string
-  bankRef: string | null
-  bookedOn: string | null
-  /** Minor units; a return is negative. */
-  amount: number
-  currency: string
-  kind: 'payment' | 'return'
-}
+/** A booking to record when the import is applied: the idempotency key and what the ledger keeps (its table's row). */
+type BankRecord = NewBankPayment
 
 /**
  * ISO bank transaction sub-families (reversal due to a payment return, an unpaid direct debit, a payment reversal,
